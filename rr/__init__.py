@@ -1,0 +1,38 @@
+"""rr: randomized response, from the respondent's spin to the researcher's estimate.
+
+A pure Python + NumPy/SciPy core with no web framework in it: the app, the command line and
+researchers' own scripts all use these functions. See ``docs/statistics.md`` for the mathematics.
+"""
+from .accounting import question_epsilon, survey_epsilon
+from .coverage import Coverage, exact_coverage, simulate_coverage
+from .estimate import Estimate, estimate_proportion
+from .mechanism import (
+    PROCEDURES,
+    ReportProbabilities,
+    light_fraction,
+    perturb,
+    privacy_loss_ratio,
+    report_probabilities,
+    truth_probability,
+)
+from .planning import sample_size
+from .simulation import simulate_estimates
+
+__all__ = [
+    "PROCEDURES",
+    "Coverage",
+    "Estimate",
+    "ReportProbabilities",
+    "estimate_proportion",
+    "exact_coverage",
+    "light_fraction",
+    "perturb",
+    "privacy_loss_ratio",
+    "question_epsilon",
+    "report_probabilities",
+    "sample_size",
+    "simulate_coverage",
+    "simulate_estimates",
+    "survey_epsilon",
+    "truth_probability",
+]

@@ -1,0 +1,74 @@
+"""Checks shared by the public functions of :mod:`rr`.
+
+Every public function validates its arguments here and raises a ``ValueError`` that names the bad
+value; the private helpers in the other modules assume their input has passed these checks.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+PROCEDURES = ("spinner", "spinner_coin")
+
+
+def check_epsilon(epsilon) -> float:
+    """Return ε as a float, or raise if it is not a finite number > 0."""
+    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
+        raise ValueError(f"epsilon must be a real number, got {epsilon!r}")
+    value = float(epsilon)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"epsilon must be finite and > 0, got {epsilon!r}")
+    return value
+
+
+def check_procedure(procedure) -> str:
+    """Return the procedure name, or raise if it is not one of :data:`PROCEDURES`."""
+    if procedure not in PROCEDURES:
+        raise ValueError(f"procedure must be one of {PROCEDURES}, got {procedure!r}")
+    return procedure
+
+
+def check_probability(value, name: str, *, closed: bool) -> float:
+    """Return a probability as a float: in [0, 1] if ``closed``, else in (0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    number = float(value)
+    inside = 0 <= number <= 1 if closed else 0 < number < 1
+    if not inside:
+        interval = "[0, 1]" if closed else "(0, 1)"
+        raise ValueError(f"{name} must lie in {interval}, got {value!r}")
+    return number
+
+
+def check_positive(value, name: str) -> float:
+    """Return a finite number > 0 as a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return number
+
+
+def check_count(value, name: str, *, minimum: int) -> int:
+    """Return a whole number ≥ ``minimum`` as an int."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def as_int_array(values, name: str) -> np.ndarray:
+    """Return ``values`` as an int64 array, or raise if any element is not a whole number."""
+    array = np.asarray(values)
+    if array.dtype == bool or not (
+        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+    ):
+        raise ValueError(f"{name} must hold whole numbers, got {values!r}")
+    if np.issubdtype(array.dtype, np.floating):
+        if not np.all(np.isfinite(array)) or np.any(array != np.round(array)):
+            raise ValueError(f"{name} must hold whole numbers, got {values!r}")
+    return array.astype(np.int64)
