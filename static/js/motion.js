@@ -1,0 +1,37 @@
+/**
+ * Animation helpers: requestAnimationFrame, easing, and the reduced-motion preference.
+ * @module motion
+ */
+
+/** @returns {boolean} Whether the person asked the system for less motion. */
+export function prefersReducedMotion() {
+  return Boolean(globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
+}
+
+/** @param {number} t in [0, 1] @returns {number} */
+export const easeOutCubic = (t) => 1 - (1 - t) ** 3;
+
+/**
+ * Call `onFrame(t)` with t from 0 to 1 over `duration` ms, once per frame; resolves after t = 1.
+ * A duration of 0 calls `onFrame(1)` at once.
+ * @param {number} duration
+ * @param {(t: number) => void} onFrame
+ * @returns {Promise<void>}
+ */
+export function animate(duration, onFrame) {
+  if (duration <= 0) {
+    onFrame(1);
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    let start = null;
+    const frame = (now) => {
+      start ??= now;
+      const t = Math.min(1, (now - start) / duration);
+      onFrame(t);
+      if (t < 1) requestAnimationFrame(frame);
+      else resolve();
+    };
+    requestAnimationFrame(frame);
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * Randomness for the respondent's draws: always the browser's cryptographic generator.
+ * Functions that draw take a `random` source so tests can pass a seeded one.
+ * @module random
+ */
+
+/** @typedef {() => number} Uint32Source A function returning a uniform integer in [0, 2^32). */
+
+const TWO_TO_32 = 4294967296;
+
+/**
+ * A uniform 32-bit integer from `crypto.getRandomValues`.
+ * @type {Uint32Source}
+ */
+export function cryptoUint32() {
+  const buffer = new Uint32Array(1);
+  globalThis.crypto.getRandomValues(buffer);
+  return buffer[0];
+}
+
+/**
+ * A uniform number in [0, 1) on a grid of 2^-32.
+ * @param {Uint32Source} [random]
+ * @returns {number}
+ */
+export function uniform(random = cryptoUint32) {
+  return random() / TWO_TO_32;
+}

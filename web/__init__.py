@@ -1,0 +1,1 @@
+"""The web app around :mod:`rr`: models, survey files, blueprints and commands."""

@@ -1,0 +1,71 @@
+"""JSON API: submit reported bits, read results with a bearer token."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, request, session
+from werkzeug.exceptions import HTTPException
+
+from .answers import AnswerError, check_answers
+from .lookup import load_survey
+from .models import ApiToken
+from .recording import record_response
+from .results import survey_results
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.post("/surveys/<slug>/responses")
+def submit_response(slug: str):
+    """Store one respondent's reported bits; nothing else about them is kept."""
+    survey = load_survey(slug, public=True)
+    if survey.status == "closed":
+        abort(409, "this survey is closed")
+    limit = current_app.config["SUBMISSION_MAX_BYTES"]
+    if (request.content_length or 0) > limit:
+        abort(413, f"the body is larger than {limit} bytes")
+    request.max_content_length = limit
+    if not request.is_json:
+        abort(415, "send the answers as application/json")
+    body = request.get_json(silent=True)
+    if body is None:
+        abort(400, "the body is not valid JSON")
+    try:
+        bits = check_answers(body, survey.shapes)
+    except AnswerError as error:
+        abort(400, str(error))
+    if slug in session.get("answered", []):
+        abort(409, "this browser has already answered this survey")
+    record_response(survey, bits)
+    session["answered"] = [*session.get("answered", []), slug]
+    return {"ok": True}, 201
+
+
+@bp.get("/surveys/<slug>/results")
+def results(slug: str):
+    """Estimates for every question, for the survey's owner (any account for an unowned survey)."""
+    user = bearer_user()
+    survey = load_survey(slug)
+    if survey.owner_id is not None and survey.owner_id != user.id:
+        abort(404, "no such survey")
+    return survey_results(survey)
+
+
+def bearer_user():
+    """The user of the request's bearer token; 401 without a valid one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    user = ApiToken.owner_of(token.strip()) if scheme.lower() == "bearer" and token else None
+    if user is None:
+        abort(401, "a valid API token is needed: Authorization: Bearer TOKEN")
+    return user
+
+
+@bp.app_errorhandler(HTTPException)
+def json_errors(error: HTTPException):
+    """Errors under /api/ are JSON ``{"error": ...}``; elsewhere the usual pages."""
+    if not request.path.startswith("/api/"):
+        return error
+    response = error.get_response()
+    response.content_type = "application/json"
+    response.set_data(current_app.json.dumps({"error": error.description}))
+    if error.code == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="results"'
+    return response

@@ -1,0 +1,124 @@
+"""Commands: ``flask --app app import-survey FILE`` and friends."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+from flask import Flask
+
+from .extensions import db
+from .lookup import find_survey
+from .models import ApiToken, Survey, User
+from .recording import simulate_responses
+from .results import survey_results
+from .surveyfile import SurveyFileError, load_survey
+from .table import results_table
+
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def init_app(app: Flask) -> None:
+    for command in (import_survey, export_survey, create_user, create_token, results, simulate):
+        app.cli.add_command(command)
+
+
+def _user(email: str) -> User:
+    user = db.session.scalar(db.select(User).filter_by(email=email.lower()))
+    if user is None:
+        raise click.ClickException(f"no user with email {email!r}")
+    return user
+
+
+def _survey(slug: str) -> Survey:
+    survey = find_survey(slug)
+    if survey is None:
+        raise click.ClickException(f"no survey with slug {slug!r}")
+    return survey
+
+
+@click.command("import-survey")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--owner", metavar="EMAIL", help="The researcher who owns the survey.")
+@click.option("--status", type=click.Choice(["draft", "open", "closed"]), default="open",
+              show_default=True)
+def import_survey(file: Path, owner: str | None, status: str) -> None:
+    """Import a survey file; prints the survey's slug last."""
+    try:
+        spec = load_survey(file.read_bytes())
+    except SurveyFileError as error:
+        raise click.ClickException(
+            f"{file} was not imported:\n" + "\n".join(f"  - {problem}" for problem in error.problems)
+        )
+    if find_survey(spec.slug) is not None:
+        raise click.ClickException(f"{file} was not imported: slug {spec.slug!r} is already taken")
+    survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
+    survey.status = status
+    db.session.add(survey)
+    db.session.commit()
+    click.echo(f"Imported {len(spec.questions)} questions, total epsilon {survey.epsilon_total:g}.")
+    click.echo(spec.slug)
+
+
+@click.command("export-survey")
+@click.argument("slug")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of standard output.")
+def export_survey(slug: str, output: Path | None) -> None:
+    """Write a survey back in the survey-file format."""
+    text = _survey(slug).to_spec().to_json()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@click.command("create-user")
+@click.argument("email")
+@click.password_option("--password", help="Prompted for, twice, when not given.")
+def create_user(email: str, password: str) -> None:
+    """Create a researcher account."""
+    email = email.strip().lower()
+    if not EMAIL.match(email):
+        raise click.ClickException(f"{email!r} is not an email address")
+    if len(password) < 8:
+        raise click.ClickException("the password must have at least 8 characters")
+    if db.session.scalar(db.select(User.id).filter_by(email=email)) is not None:
+        raise click.ClickException(f"a user with email {email!r} already exists")
+    user = User(email=email)
+    user.set_password(password)
+    db.session.add(user)
+    db.session.commit()
+    click.echo(f"Created {email}.")
+
+
+@click.command("create-token")
+@click.argument("email")
+@click.option("--label", default="", help="A note to recognise the token by.")
+def create_token(email: str, label: str) -> None:
+    """Create an API token; prints it last. Only its hash is stored: copy it now."""
+    token, _ = ApiToken.issue(_user(email), label)
+    db.session.commit()
+    click.echo("New API token (shown once):")
+    click.echo(token)
+
+
+@click.command("results")
+@click.argument("slug")
+def results(slug: str) -> None:
+    """Print a survey's estimates as a table."""
+    click.echo(results_table(survey_results(_survey(slug))))
+
+
+@click.command("simulate-responses")
+@click.argument("slug")
+@click.option("--n", "count", type=click.IntRange(min=1), required=True,
+              help="How many responses to insert.")
+@click.option("--true-proportion", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+              help="Share of simulated respondents whose true answer is yes, for every spin.")
+@click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
+def simulate(slug: str, count: int, true_proportion: float, seed: int | None) -> None:
+    """Insert simulated responses, perturbed with rr.perturb, for demos and load tests."""
+    survey = _survey(slug)
+    simulate_responses(survey, count, true_proportion, seed)
+    click.echo(f"Inserted {count} simulated responses into {slug!r}.")

@@ -1,0 +1,16 @@
+"""The bilingual demo survey that a fresh install starts with."""
+from pathlib import Path
+
+from ..extensions import db
+from ..models import Survey
+from ..surveyfile import load_survey
+
+DEMO_FILE = Path(__file__).with_name("campus-life.json")
+
+
+def seed_demo_survey() -> None:
+    """Add the demo survey to an empty database; leave any other database alone."""
+    if db.session.scalar(db.select(Survey.id).limit(1)) is not None:
+        return
+    db.session.add(Survey.from_spec(load_survey(DEMO_FILE.read_bytes())))
+    db.session.commit()
