@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from flask import Flask
+from flask.cli import with_appcontext
 
 from .extensions import db
 from .lookup import find_survey
@@ -42,6 +43,7 @@ def _survey(slug: str) -> Survey:
 @click.option("--owner", metavar="EMAIL", help="The researcher who owns the survey.")
 @click.option("--status", type=click.Choice(["draft", "open", "closed"]), default="open",
               show_default=True)
+@with_appcontext
 def import_survey(file: Path, owner: str | None, status: str) -> None:
     """Import a survey file; prints the survey's slug last."""
     try:
@@ -64,6 +66,7 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
 @click.argument("slug")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of standard output.")
+@with_appcontext
 def export_survey(slug: str, output: Path | None) -> None:
     """Write a survey back in the survey-file format."""
     text = _survey(slug).to_spec().to_json()
@@ -76,6 +79,7 @@ def export_survey(slug: str, output: Path | None) -> None:
 @click.command("create-user")
 @click.argument("email")
 @click.password_option("--password", help="Prompted for, twice, when not given.")
+@with_appcontext
 def create_user(email: str, password: str) -> None:
     """Create a researcher account."""
     email = email.strip().lower()
@@ -95,6 +99,7 @@ def create_user(email: str, password: str) -> None:
 @click.command("create-token")
 @click.argument("email")
 @click.option("--label", default="", help="A note to recognise the token by.")
+@with_appcontext
 def create_token(email: str, label: str) -> None:
     """Create an API token; prints it last. Only its hash is stored: copy it now."""
     token, _ = ApiToken.issue(_user(email), label)
@@ -105,6 +110,7 @@ def create_token(email: str, label: str) -> None:
 
 @click.command("results")
 @click.argument("slug")
+@with_appcontext
 def results(slug: str) -> None:
     """Print a survey's estimates as a table."""
     click.echo(results_table(survey_results(_survey(slug))))
@@ -117,6 +123,7 @@ def results(slug: str) -> None:
 @click.option("--true-proportion", type=click.FloatRange(0, 1), default=0.3, show_default=True,
               help="Share of simulated respondents whose true answer is yes, for every spin.")
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
+@with_appcontext
 def simulate(slug: str, count: int, true_proportion: float, seed: int | None) -> None:
     """Insert simulated responses, perturbed with rr.perturb, for demos and load tests."""
     survey = _survey(slug)

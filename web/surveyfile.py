@@ -179,7 +179,7 @@ def _question(item, where: str, problems: list[str]) -> QuestionSpec | None:
 
 def _options(items, kind, where: str, problems: list[str]) -> tuple[OptionSpec, ...]:
     if kind != "multi":
-        if items is not None:
+        if kind == "yesno" and items is not None:
             problems.append(f"{where}.options: only a 'multi' question has options")
         return ()
     if not isinstance(items, list) or not items:

@@ -1,0 +1,118 @@
+"""POST /api/surveys/<slug>/responses: reported bits in, nothing else kept, bad input refused."""
+import json
+
+import pytest
+
+from tests.conftest import VALID_ANSWERS
+from web.extensions import db
+from web.models import Option, Question, Response, Survey
+
+URL = "/api/surveys/{}/responses"
+
+
+def stored(app):
+    with app.app_context():
+        return [json.loads(row.bits) for row in db.session.scalars(db.select(Response))]
+
+
+def tallies(app):
+    with app.app_context():
+        questions = {q.key: (q.n, q.noisy_yes) for q in db.session.scalars(db.select(Question))}
+        options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
+        count = db.session.scalar(db.select(Survey.response_count))
+    return questions, options, count
+
+
+def test_valid_submission_is_stored_and_tallied(app, client, survey):
+    response = client.post(URL.format(survey), json=VALID_ANSWERS)
+    assert response.status_code == 201 and response.json == {"ok": True}
+    assert stored(app) == [VALID_ANSWERS["answers"]]
+    questions, options, count = tallies(app)
+    assert questions["cheated"] == (1, 1)
+    assert options == {"alcohol": (1, 0), "tobacco": (1, 1)}
+    assert count == 1
+
+
+def test_nothing_but_the_bits_is_kept(app, client, survey, tmp_path):
+    client.post(
+        URL.format(survey),
+        json=VALID_ANSWERS,
+        headers={"User-Agent": "UniqueAgent/9.9 (probe)", "X-Forwarded-For": "203.0.113.77"},
+        environ_base={"REMOTE_ADDR": "198.51.100.23"},
+    )
+    with app.app_context():
+        assert set(Response.__table__.columns.keys()) == {"id", "survey_id", "bits"}
+        db.engine.dispose()
+    raw = b"".join(path.read_bytes() for path in tmp_path.glob("test.sqlite3*"))
+    for secret in (b"UniqueAgent", b"203.0.113.77", b"198.51.100.23"):
+        assert secret not in raw
+
+
+BAD_BODIES = [
+    ({"answers": {"cheated": 1}}, "question 'substances' is missing"),
+    ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 2}}}, "must be 0 or 1"),
+    ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}, "truth": {"cheated": 0}}, "unexpected field 'truth'"),
+    ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1, "heroin": 1}}}, "has no option 'heroin'"),
+    ([1, 0], "the body must be a JSON object"),
+    ("yes", "the body must be a JSON object"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_BODIES)
+def test_bad_answers_get_400_and_store_nothing(app, client, survey, body, message):
+    response = client.post(URL.format(survey), json=body)
+    assert response.status_code == 400
+    assert message in response.json["error"]
+    assert stored(app) == [] and tallies(app)[2] == 0
+
+
+def test_malformed_json_gets_400(app, client, survey):
+    response = client.post(URL.format(survey), data="{not json", content_type="application/json")
+    assert response.status_code == 400 and "not valid JSON" in response.json["error"]
+    assert stored(app) == []
+
+
+def test_not_json_gets_415(app, client, survey):
+    response = client.post(URL.format(survey), data={"cheated": "1"})
+    assert response.status_code == 415 and "application/json" in response.json["error"]
+    assert stored(app) == []
+
+
+def test_oversized_body_gets_413(app, client, survey):
+    body = {"answers": {"cheated": 1, "padding": "x" * 70_000}}
+    response = client.post(URL.format(survey), json=body)
+    assert response.status_code == 413 and "error" in response.json
+    assert stored(app) == []
+
+
+def test_unknown_survey_gets_404(client):
+    response = client.post(URL.format("nope"), json=VALID_ANSWERS)
+    assert response.status_code == 404 and response.json == {"error": "no such survey"}
+
+
+@pytest.mark.parametrize(("status", "code"), [("closed", 409), ("draft", 404)])
+def test_closed_and_draft_surveys_refuse(app, client, survey, status, code):
+    with app.app_context():
+        db.session.scalar(db.select(Survey)).status = status
+        db.session.commit()
+    response = client.post(URL.format(survey), json=VALID_ANSWERS)
+    assert response.status_code == code and "error" in response.json
+    assert stored(app) == []
+
+
+def test_same_browser_cannot_submit_twice(app, client, survey):
+    assert client.post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    again = client.post(URL.format(survey), json=VALID_ANSWERS)
+    assert again.status_code == 409 and "already answered" in again.json["error"]
+    assert len(stored(app)) == 1
+
+
+def test_another_browser_can_submit(app, client, survey):
+    assert client.post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    assert tallies(app)[2] == 2
+
+
+def test_wrong_method_is_json_405(client, survey):
+    response = client.get(URL.format(survey))
+    assert response.status_code == 405 and "error" in response.json

@@ -1,0 +1,83 @@
+"""Configuration from the environment, the database settings and the demo survey."""
+import pytest
+
+from app import create_app, database_url
+from web.extensions import db
+from web.models import Survey
+
+
+def test_default_database_is_sqlite_in_the_instance_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert database_url(str(tmp_path)) == f"sqlite:///{tmp_path / 'rr.sqlite3'}"
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgresql://u:p@localhost/rr", "postgresql://u:p@localhost/rr"),
+        ("postgres://u:p@localhost/rr", "postgresql://u:p@localhost/rr"),
+    ],
+)
+def test_database_url_from_the_environment(monkeypatch, tmp_path, given, expected):
+    monkeypatch.setenv("DATABASE_URL", given)
+    assert database_url(str(tmp_path)) == expected
+
+
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
+    with app.app_context():
+        connection = db.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            assert cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert cursor.execute("PRAGMA busy_timeout").fetchone()[0] == 10000
+            assert cursor.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        finally:
+            connection.close()
+
+
+def test_flask_settings_come_from_prefixed_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("FLASK_SUBMISSION_MAX_BYTES", "1234")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
+    app = create_app({"SECRET_KEY": "x", "DEMO_SURVEY": False})
+    assert app.config["SUBMISSION_MAX_BYTES"] == 1234
+    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("env.sqlite3")
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_secret_key_is_generated_once_and_kept(monkeypatch, tmp_path):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 's.sqlite3'}")
+    monkeypatch.setattr("flask.Flask.auto_find_instance_path", lambda self: str(tmp_path / "instance"))
+    first = create_app({"DEMO_SURVEY": False})
+    second = create_app({"DEMO_SURVEY": False})
+    key_file = tmp_path / "instance" / "secret_key"
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"] == key_file.read_text().strip()
+    assert len(first.config["SECRET_KEY"]) == 64 and key_file.stat().st_mode & 0o077 == 0
+    for app in (first, second):
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_secret_key_from_the_environment_wins(monkeypatch, tmp_path):
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'k.sqlite3'}")
+    app = create_app({"DEMO_SURVEY": False})
+    assert app.config["SECRET_KEY"] == "from-env"
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_demo_survey_is_seeded_once_on_first_start(tmp_path):
+    config = {"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'demo.sqlite3'}"}
+    for _ in range(2):
+        app = create_app(config)
+        with app.app_context():
+            surveys = db.session.scalars(db.select(Survey)).all()
+            assert [survey.slug for survey in surveys] == ["campus-life"]
+            assert surveys[0].status == "open" and len(surveys[0].questions) == 3
+            assert surveys[0].epsilon_total == pytest.approx(3.5)
+            db.engine.dispose()
+        html = app.test_client().get("/").get_data(as_text=True)
+        assert "Try the demo survey" in html and 'href="/s/campus-life"' in html
