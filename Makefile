@@ -1,19 +1,38 @@
-# Two entry points: `make run` (the app with a demo survey) and `make test` (everything CI runs).
+# `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
+# `make test`: install everything (Debian's chromium included) and run the whole test suite.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check
+HOST ?= 127.0.0.1
+PORT ?= 5000
 
-.PHONY: run test install install-dev browser
+.PHONY: run test test-js test-py install install-dev browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 install: $(BIN)/python
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP) -r requirements.txt
 
 install-dev: $(BIN)/python
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP) -r requirements-dev.txt
 
-test: install-dev
+# Playwright cannot download its own browser here; the tests drive Debian's chromium.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+run: install
+	@echo "Serving on http://$(HOST):$(PORT)/ (demo survey: http://$(HOST):$(PORT)/s/campus-life)"
+	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+
+test-js:
+	node --test tests/js/
+
+test-py: install-dev browser
 	$(BIN)/python -m pytest
+
+test: test-js test-py

@@ -6,7 +6,7 @@ import { animate, prefersReducedMotion } from "./motion.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const FLIP_MS = 1200;
-const HALF_TURNS = 7;
+export const HALF_TURNS = 7;
 
 /**
  * Which face shows after `halfTurns` half turns, starting from `start`.

@@ -1,0 +1,65 @@
+"""Browser fixtures: the app served on a loopback port, and Debian's chromium through Playwright."""
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Without these, chromium keeps trying to reach Google's hosts on a machine with no network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(app):
+    """The test app on 127.0.0.1 at a free port; its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser profile (its own cookies and storage) that asks for reduced motion."""
+    context = browser.new_context(reduced_motion="reduce")
+    yield context
+    context.close()
+
+
+class RequestLog:
+    """Every request a page makes, and every script error it raises."""
+
+    def __init__(self, page):
+        self.requests = []
+        self.errors = []
+        page.on("request", lambda request: self.requests.append(request))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+
+
+@pytest.fixture
+def page_log():
+    return RequestLog

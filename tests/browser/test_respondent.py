@@ -1,0 +1,221 @@
+"""A respondent answers in a real browser; only the bits the spinner and coin decided leave the page."""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+# Truth chosen by the respondent in these tests: yes to "cheated"; alcohol ticked, tobacco not.
+TRUTH = {"cheated": 1, "substances.alcohol": 1, "substances.tobacco": 0}
+PROCEDURE = {"cheated": "spinner_coin", "substances.alcohol": "spinner", "substances.tobacco": "spinner"}
+
+
+def answer_truthfully(page):
+    page.check("input[name='truth-cheated'][value='1']")
+    page.check("input[name='truth-substances-alcohol']")
+
+
+def spin(page, question):
+    page.click(f"section[data-question='{question}'] .spin-button")
+
+
+def wait_until_done(page, items):
+    for item in items:
+        page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=15_000)
+
+
+def shown(page, item):
+    """What the page shows for one item: outcome, coin and reported bit."""
+    box = page.locator(f"[data-item='{item}']")
+    return {
+        "outcome": box.get_attribute("data-outcome"),
+        "coin": box.get_attribute("data-coin"),
+        "reported": int(box.get_attribute("data-reported")),
+    }
+
+
+def expected_report(truth, procedure, outcome, coin):
+    if outcome == "light":
+        return truth
+    if procedure == "spinner_coin":
+        return 1 if coin == "heads" else 0
+    return 1 - truth
+
+
+def body_of(request):
+    return json.loads(request.post_data)
+
+
+def session_contents(cookie_value):
+    """Decode Flask's signed session cookie (payload only; the signature is not checked here)."""
+    compressed = cookie_value.startswith(".")
+    payload = cookie_value.removeprefix(".").split(".")[0]
+    data = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    if compressed:
+        data = zlib.decompress(data)
+    return json.loads(data)
+
+
+def test_answering_sends_only_what_the_spinner_and_coin_showed(context, live_server, survey, page_log):
+    page = context.new_page()
+    log = page_log(page)
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    spin(page, "substances")
+    wait_until_done(page, TRUTH)
+    shown_bits = {}
+    for item, truth in TRUTH.items():
+        result = shown(page, item)
+        assert result["outcome"] in {"light", "dark"}
+        assert result["reported"] == expected_report(truth, PROCEDURE[item], result["outcome"], result["coin"])
+        shown_bits[item] = result["reported"]
+    summary = page.locator("#report-summary li")
+    assert summary.count() == 2
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    assert "Thank you" in page.content()
+
+    origin = live_server
+    assert all(request.url.startswith(origin + "/") for request in log.requests), [r.url for r in log.requests]
+    assert all("?" not in request.url for request in log.requests)
+    posts = [request for request in log.requests if request.method != "GET"]
+    assert len(posts) == 1 and posts[0].url == f"{origin}/api/surveys/{survey}/responses"
+    assert body_of(posts[0]) == {
+        "answers": {
+            "cheated": shown_bits["cheated"],
+            "substances": {"alcohol": shown_bits["substances.alcohol"], "tobacco": shown_bits["substances.tobacco"]},
+        }
+    }
+    assert log.errors == []
+
+    cookies = context.cookies()
+    assert [cookie["name"] for cookie in cookies] == ["session"]
+    assert session_contents(cookies[0]["value"]) == {"answered": [survey]}
+    page.goto(f"{live_server}/s/{survey}")
+    stored = json.loads(page.evaluate(f"localStorage.getItem('rr-survey:{survey}')"))
+    assert stored == {"reported": shown_bits, "submitted": True}
+    assert page.evaluate("sessionStorage.length") == 0
+    assert page.locator("#already-answered").is_visible()
+    assert page.locator("#survey-form").is_hidden()
+
+
+FORCE_DARK_AND_TAILS = """
+crypto.getRandomValues = (buffer) => { buffer.fill(0xFFFFFFFE); return buffer; };
+"""
+
+
+def test_true_answer_does_not_leave_the_page(context, live_server, survey, page_log):
+    # Every draw lands at the very end of the wheel (dark) and every coin shows tails, so each
+    # report is decided by chance alone: yes-answers are sent as 0, and for the spinner-only
+    # question every answer is sent as its opposite.
+    context.add_init_script(FORCE_DARK_AND_TAILS)
+    page = context.new_page()
+    log = page_log(page)
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    spin(page, "substances")
+    wait_until_done(page, TRUTH)
+    assert [shown(page, item)["outcome"] for item in TRUTH] == ["dark"] * 3
+    assert shown(page, "cheated")["coin"] == "tails"
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    posts = [request for request in log.requests if request.method == "POST"]
+    assert body_of(posts[0]) == {"answers": {"cheated": 0, "substances": {"alcohol": 0, "tobacco": 1}}}
+    for request in log.requests:
+        assert "truth" not in request.url and "truth" not in (request.post_data or "")
+
+
+def test_reload_shows_the_same_reports_and_never_redraws(context, live_server, survey, page_log):
+    page = context.new_page()
+    log = page_log(page)
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    wait_until_done(page, ["cheated"])
+    before = shown(page, "cheated")["reported"]
+    page.reload()
+    wait_until_done(page, ["cheated"])
+    assert shown(page, "cheated") == {"outcome": None, "coin": None, "reported": before}
+    assert page.locator("section[data-question='cheated'] .spin-button").is_disabled()
+    assert not page.is_checked("input[name='truth-cheated'][value='1']")
+    assert "Already spun" in page.locator("[data-item='cheated'] .outcome").inner_text()
+    assert page.locator("#submit-button").is_disabled()
+    page.check("input[name='truth-substances-alcohol']")
+    spin(page, "substances")
+    wait_until_done(page, ["substances.alcohol", "substances.tobacco"])
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    post = next(request for request in log.requests if request.method == "POST")
+    assert body_of(post)["answers"]["cheated"] == before
+
+
+def test_spinning_needs_a_true_answer_first(context, live_server, survey):
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    spin(page, "cheated")
+    hint = page.locator("section[data-question='cheated'] .hint")
+    assert "Choose your true answer first" in hint.inner_text()
+    assert page.locator("[data-item='cheated']").get_attribute("data-state") is None
+
+
+def test_animated_wheel_stops_where_the_draw_landed(browser, live_server, survey):
+    context = browser.new_context(reduced_motion="no-preference")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    page.wait_for_selector("[data-item='cheated'][data-state='spinning']")
+    wait_until_done(page, ["cheated"])
+    transform = page.locator("[data-item='cheated'] .wheel").get_attribute("transform")
+    rotation = float(re.fullmatch(r"rotate\((-?[\d.]+)\)", transform).group(1))
+    position = (-rotation / 360) % 1
+    config = json.loads(page.locator("#survey-config").text_content())
+    light = config["questions"][0]["lightFraction"]
+    assert (position < light) == (shown(page, "cheated")["outcome"] == "light")
+    context.close()
+
+
+def test_keyboard_only_respondent_can_answer(context, live_server, survey):
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    page.focus("input[name='truth-cheated'][value='0']")
+    page.keyboard.press("Space")
+    page.focus("section[data-question='cheated'] .spin-button")
+    page.keyboard.press("Enter")
+    wait_until_done(page, ["cheated"])
+    page.focus("section[data-question='substances'] .spin-button")
+    page.keyboard.press("Enter")
+    wait_until_done(page, ["substances.alcohol", "substances.tobacco"])
+    page.focus("#submit-button")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.keyboard.press("Enter")
+
+
+def test_screen_reader_names_and_live_regions(context, live_server, survey):
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    spinners = page.get_by_role("img", name=re.compile(r"Spinner: 46% light"))
+    assert spinners.count() == 1
+    assert page.get_by_role("img", name=re.compile(r"Spinner: 82% light")).count() == 2
+    assert page.locator("[data-item='cheated'] .outcome").get_attribute("aria-live") == "polite"
+    assert page.get_by_role("radio", name="Yes").count() == 1
+    assert page.get_by_role("button", name="Spin all 2").count() == 1
+
+
+def test_phone_layout_fits_the_screen(browser, live_server, survey):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    page.tap("input[name='truth-cheated'][value='1']")
+    page.tap("section[data-question='cheated'] .spin-button")
+    wait_until_done(page, ["cheated"])
+    context.close()

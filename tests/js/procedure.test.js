@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { describe, it, mock } from "node:test";
+
+import { draw, lightFraction, reportedAnswer } from "../../static/js/procedure.js";
+import { cryptoUint32, uniform } from "../../static/js/random.js";
+import { evenGrid, seeded } from "./seeded.js";
+
+const LN3 = Math.log(3);
+
+describe("lightFraction", () => {
+  it("matches the hand values at e^ε = 3", () => {
+    assert.ok(Math.abs(lightFraction(LN3, "spinner_coin") - 0.5) < 1e-15);
+    assert.ok(Math.abs(lightFraction(LN3, "spinner") - 0.75) < 1e-15);
+  });
+  it("defaults to spinner_coin", () => {
+    assert.equal(lightFraction(1), lightFraction(1, "spinner_coin"));
+  });
+  for (const bad of [0, -1, NaN, Infinity, "1"]) {
+    it(`refuses epsilon ${String(bad)}`, () => {
+      assert.throws(() => lightFraction(bad), RangeError);
+    });
+  }
+  it("refuses an unknown procedure", () => {
+    assert.throws(() => lightFraction(1, "coin"), /procedure/);
+  });
+});
+
+describe("reportedAnswer", () => {
+  const cases = [
+    // truth, procedure, light, heads, reported
+    [1, "spinner_coin", true, null, 1],
+    [0, "spinner_coin", true, null, 0],
+    [1, "spinner_coin", false, false, 0],
+    [0, "spinner_coin", false, true, 1],
+    [1, "spinner", true, null, 1],
+    [1, "spinner", false, null, 0],
+    [0, "spinner", false, null, 1],
+  ];
+  for (const [truth, procedure, light, heads, expected] of cases) {
+    it(`${procedure}: truth ${truth}, ${light ? "light" : "dark"}, coin ${heads} -> ${expected}`, () => {
+      assert.equal(reportedAnswer(truth, procedure, light, heads), expected);
+    });
+  }
+});
+
+describe("draw", () => {
+  it("lands on light for exactly a share p of an even grid of positions", () => {
+    const n = 100_000;
+    for (const p of [0.05, 0.4621171572600098, 0.731, 0.99]) {
+      const source = evenGrid(n);
+      let light = 0;
+      for (let i = 0; i < n; i += 1) light += draw(1, "spinner", p, source).light ? 1 : 0;
+      assert.ok(Math.abs(light / n - p) <= 1 / n, `p=${p}: ${light / n}`);
+    }
+  });
+
+  it("flips a coin only on dark, and only for spinner_coin", () => {
+    const random = seeded(1);
+    for (let i = 0; i < 2000; i += 1) {
+      const coin = draw(1, "spinner_coin", 0.5, random);
+      assert.equal(coin.heads === null, coin.light);
+      assert.equal(draw(1, "spinner", 0.5, random).heads, null);
+    }
+  });
+
+  for (const epsilon of [0.5, 1, 2]) {
+    for (const procedure of ["spinner", "spinner_coin"]) {
+      it(`${procedure} at ε=${epsilon} reports yes with the right probabilities (seeded)`, () => {
+        const random = seeded(1000 + epsilon * 10 + procedure.length);
+        const p = lightFraction(epsilon, procedure);
+        const truthProbability = Math.exp(epsilon) / (1 + Math.exp(epsilon));
+        const n = 100_000;
+        let yesGivenYes = 0;
+        let yesGivenNo = 0;
+        for (let i = 0; i < n; i += 1) {
+          yesGivenYes += draw(1, procedure, p, random).reported;
+          yesGivenNo += draw(0, procedure, p, random).reported;
+        }
+        const tolerance = 4 * Math.sqrt(0.25 / n);
+        assert.ok(Math.abs(yesGivenYes / n - truthProbability) < tolerance);
+        assert.ok(Math.abs(yesGivenNo / n - (1 - truthProbability)) < tolerance);
+      });
+    }
+  }
+
+  it("refuses a truth that is not 0 or 1", () => {
+    assert.throws(() => draw(2, "spinner", 0.5), RangeError);
+    assert.throws(() => draw(true, "spinner", 0.5), RangeError);
+  });
+});
+
+describe("randomness", () => {
+  it("comes from crypto.getRandomValues by default", (t) => {
+    const spy = t.mock.method(globalThis.crypto, "getRandomValues", (buffer) => {
+      buffer[0] = 2147483648;
+      return buffer;
+    });
+    assert.equal(cryptoUint32(), 2147483648);
+    assert.equal(uniform(), 0.5);
+    const result = draw(1, "spinner_coin", 0.4);
+    assert.equal(result.position, 0.5);
+    assert.equal(result.light, false);
+    assert.ok(spy.mock.callCount() >= 4);
+  });
+
+  it("maps 32-bit integers onto [0, 1)", () => {
+    assert.equal(uniform(() => 0), 0);
+    assert.ok(uniform(() => 4294967295) < 1);
+  });
+});
+
+mock.restoreAll();

@@ -1,0 +1,42 @@
+"""The browser's procedure agrees with rr, the Python reference."""
+import json
+import math
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+import rr
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EPSILONS = [1e-6, 0.1, 0.5, 1.0, math.log(3), 2.0, 4.0, 10.0, 30.0]
+DRAWS = 50_000
+
+
+@pytest.fixture(scope="module")
+def browser_rows():
+    node = shutil.which("node")
+    assert node, "node is needed to run the browser modules"
+    output = subprocess.run(
+        [node, "tests/js/reference_dump.js", json.dumps(EPSILONS), str(DRAWS)],
+        cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
+    ).stdout
+    return json.loads(output)
+
+
+def test_light_fraction_matches(browser_rows):
+    for row in browser_rows:
+        expected = rr.light_fraction(row["epsilon"], row["procedure"])
+        assert abs(row["p"] - expected) <= 1e-12 * expected
+
+
+def test_report_probabilities_match(browser_rows):
+    for row in browser_rows:
+        expected = rr.report_probabilities(row["epsilon"], row["procedure"])
+        for observed, probability in [
+            (row["yesGivenYes"] / DRAWS, expected.yes_given_yes),
+            (row["yesGivenNo"] / DRAWS, expected.yes_given_no),
+        ]:
+            tolerance = 4 * math.sqrt(max(probability * (1 - probability), 1e-6) / DRAWS) + 1e-9
+            assert abs(observed - probability) < tolerance, row
