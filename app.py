@@ -9,9 +9,9 @@ from flask import Flask
 from flask_babel import get_locale
 from sqlalchemy import event
 
-from web import api, cli, home, respond, security
+from web import account, api, auth, builder, cli, dashboard, exports, home, respond, security
 from web.demo import seed_demo_survey
-from web.extensions import babel, db
+from web.extensions import babel, csrf, db, login_manager
 
 SUBMISSION_MAX_BYTES = 64 * 1024
 
@@ -27,6 +27,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         DEMO_SURVEY=True,
+        RESULTS_MIN_N=10,
+        WTF_CSRF_TIME_LIMIT=None,
     )
     app.config.from_prefixed_env()
     if test_config is not None:
@@ -36,8 +38,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     db.init_app(app)
     babel.init_app(app)
+    csrf.init_app(app)
+    login_manager.init_app(app)
     app.jinja_env.globals["get_locale"] = get_locale
-    for module in (home, respond, api):
+    # The JSON API takes no form posts and no login cookie: bearer tokens and JSON bodies only.
+    csrf.exempt(api.bp)
+    for module in (home, respond, api, auth, account, dashboard, builder, exports):
         app.register_blueprint(module.bp)
     cli.init_app(app)
     security.init_app(app)

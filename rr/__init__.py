@@ -15,7 +15,7 @@ from .mechanism import (
     report_probabilities,
     truth_probability,
 )
-from .planning import sample_size
+from .planning import margin_of_error, sample_size
 from .simulation import simulate_estimates
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "estimate_proportion",
     "exact_coverage",
     "light_fraction",
+    "margin_of_error",
     "perturb",
     "privacy_loss_ratio",
     "question_epsilon",

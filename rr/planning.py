@@ -6,7 +6,13 @@ import math
 import numpy as np
 from scipy import special
 
-from ._validate import check_epsilon, check_positive, check_probability, check_procedure
+from ._validate import (
+    check_count,
+    check_epsilon,
+    check_positive,
+    check_probability,
+    check_procedure,
+)
 from .estimate import clopper_pearson
 from .mechanism import noise_line
 
@@ -61,6 +67,32 @@ def sample_size(
     return _smallest_n(margin, epsilon, confidence, true_proportion)
 
 
+def margin_of_error(
+    n,
+    epsilon,
+    procedure: str = "spinner_coin",
+    confidence: float = 0.95,
+    true_proportion: float = 0.5,
+) -> float:
+    """Expected half-width of the interval for ``n`` respondents: the inverse of :func:`sample_size`.
+
+    The half-width (high − low)/2, before clipping, of the Clopper–Pearson interval that
+    :func:`rr.estimate_proportion` reports, evaluated at the expected count n·θ with
+    θ = a + b·π. For large n it approaches z·sqrt(θ(1 − θ)/n)/b.
+
+    Raises
+    ------
+    ValueError
+        If n is not a whole number ≥ 1, or on the bad values :func:`sample_size` refuses.
+    """
+    n = check_count(n, "n", minimum=1)
+    epsilon = check_epsilon(epsilon)
+    check_procedure(procedure)
+    confidence = check_probability(confidence, "confidence", closed=False)
+    true_proportion = check_probability(true_proportion, "true_proportion", closed=True)
+    return _half_width(n, epsilon, confidence, true_proportion)
+
+
 def _half_width(n: int, epsilon: float, confidence: float, true_proportion: float) -> float:
     """Unclipped half-width on the true-share scale at the expected count; assumes valid input."""
     offset, slope = noise_line(epsilon)
@@ -90,4 +122,4 @@ def _smallest_n(margin: float, epsilon: float, confidence: float, true_proportio
     return high
 
 
-__all__ = ["sample_size"]
+__all__ = ["margin_of_error", "sample_size"]

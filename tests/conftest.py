@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -71,3 +72,45 @@ def token(runner):
     result = runner.invoke(args=["create-token", "ada@example.org"])
     assert result.exit_code == 0, result.output
     return result.output.strip().splitlines()[-1]
+
+
+class Researcher:
+    """A logged-in browser session of the test client that posts forms with their CSRF token."""
+
+    def __init__(self, client, email: str):
+        self.client = client
+        self.email = email
+        self.token = csrf_token(client.get("/login").get_data(as_text=True))
+        response = client.post("/login", data={"csrf_token": self.token, "email": email, "password": PASSWORD})
+        assert response.status_code == 302, response.get_data(as_text=True)
+        self.token = csrf_token(client.get("/account/tokens").get_data(as_text=True))
+
+    def get(self, url, **kwargs):
+        return self.client.get(url, **kwargs)
+
+    def post(self, url, data=None, **kwargs):
+        return self.client.post(url, data={"csrf_token": self.token, **(data or {})}, **kwargs)
+
+
+PASSWORD = "password123"
+
+
+def csrf_token(html: str) -> str:
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+
+
+@pytest.fixture
+def make_researcher(app, runner):
+    """Create an account and return a logged-in :class:`Researcher` for it."""
+
+    def make(email: str) -> Researcher:
+        result = runner.invoke(args=["create-user", email, "--password", PASSWORD])
+        assert result.exit_code == 0, result.output
+        return Researcher(app.test_client(), email)
+
+    return make
+
+
+@pytest.fixture
+def researcher(make_researcher):
+    return make_researcher("rita@example.org")

@@ -1,9 +1,12 @@
-"""JSON API: submit reported bits, read results with a bearer token."""
+"""JSON API: submit reported bits, read results with a bearer token, plan a question."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, request, session
+from flask import Blueprint, abort, current_app, request
+
+import rr
 from werkzeug.exceptions import HTTPException
 
+from .answered import answered_slugs, remember_answered
 from .answers import AnswerError, check_answers
 from .lookup import load_survey
 from .models import ApiToken
@@ -32,11 +35,15 @@ def submit_response(slug: str):
         bits = check_answers(body, survey.shapes)
     except AnswerError as error:
         abort(400, str(error))
-    if slug in session.get("answered", []):
+    revision = request.headers.get("X-Survey-Revision")
+    if revision is not None and revision != str(survey.revision):
+        abort(409, "this survey changed after the page was loaded: reload the page to answer it")
+    if slug in answered_slugs():
         abort(409, "this browser has already answered this survey")
     record_response(survey, bits)
-    session["answered"] = [*session.get("answered", []), slug]
-    return {"ok": True}, 201
+    response = current_app.make_response(({"ok": True}, 201))
+    remember_answered(response, slug)
+    return response
 
 
 @bp.get("/surveys/<slug>/results")
@@ -47,6 +54,27 @@ def results(slug: str):
     if survey.owner_id is not None and survey.owner_id != user.id:
         abort(404, "no such survey")
     return survey_results(survey)
+
+
+@bp.get("/plan")
+def plan():
+    """Spinner and planning figures for ε, procedure and a planned n: what the builder previews."""
+    try:
+        epsilon = float(request.args.get("epsilon", ""))
+        n = int(request.args.get("n", "100"))
+        procedure = request.args.get("procedure", "spinner_coin")
+        return {
+            "epsilon": epsilon,
+            "procedure": procedure,
+            "n": n,
+            "light_fraction": rr.light_fraction(epsilon, procedure),
+            "truth_probability": rr.truth_probability(epsilon),
+            "privacy_loss_ratio": rr.privacy_loss_ratio(epsilon, procedure),
+            "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
+            "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
+        }
+    except ValueError as error:
+        abort(400, str(error))
 
 
 def bearer_user():

@@ -6,6 +6,7 @@ import secrets
 from datetime import date
 
 from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from flask_login import UserMixin
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -18,7 +19,7 @@ from .surveyfile import OptionSpec, QuestionSpec, SurveySpec
 STATUSES = ("draft", "open", "closed")
 
 
-class User(db.Model):
+class User(UserMixin, db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(256))
@@ -74,6 +75,9 @@ class Survey(db.Model):
     title: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text, default="")
     status: Mapped[str] = mapped_column(String(10), default="open")
+    # Bumped whenever what a respondent spins changes, so a page loaded before the change cannot
+    # submit bits collected under other parameters.
+    revision: Mapped[int] = mapped_column(default=1)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
     response_count: Mapped[int] = mapped_column(default=0)
     questions: Mapped[list[Question]] = relationship(
@@ -93,23 +97,13 @@ class Survey(db.Model):
             for question in self.questions
         ]
 
+    def visible_to(self, user: User) -> bool:
+        """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
+        return self.owner_id is None or self.owner_id == user.id
+
     @classmethod
     def from_spec(cls, spec: SurveySpec, owner: User | None = None) -> Survey:
-        questions = [
-            Question(
-                key=item.key,
-                position=position,
-                kind=item.kind,
-                text=item.text,
-                epsilon=item.epsilon,
-                procedure=item.procedure,
-                options=[
-                    Option(key=option.key, position=index, text=option.text)
-                    for index, option in enumerate(item.options)
-                ],
-            )
-            for position, item in enumerate(spec.questions)
-        ]
+        questions = [Question.from_spec(item, position) for position, item in enumerate(spec.questions)]
         return cls(
             slug=spec.slug,
             title=spec.title,
@@ -142,6 +136,21 @@ class Survey(db.Model):
 class Question(Tally, db.Model):
     """A question; a yes/no question keeps its own tally, a multi-select one tallies per option."""
 
+    @classmethod
+    def from_spec(cls, spec: QuestionSpec, position: int) -> Question:
+        return cls(
+            key=spec.key,
+            position=position,
+            kind=spec.kind,
+            text=spec.text,
+            epsilon=spec.epsilon,
+            procedure=spec.procedure,
+            options=[
+                Option(key=option.key, position=index, text=option.text)
+                for index, option in enumerate(spec.options)
+            ],
+        )
+
     __table_args__ = (UniqueConstraint("survey_id", "key"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
@@ -168,6 +177,16 @@ class Question(Tally, db.Model):
     @property
     def light_fraction(self) -> float:
         return rr.light_fraction(self.epsilon, self.procedure)
+
+    @property
+    def response_count(self) -> int:
+        """Responses that answered this question (later questions have fewer than the survey)."""
+        return self.options[0].n if self.kind == "multi" and self.options else self.n
+
+    @property
+    def is_frozen(self) -> bool:
+        """Whether its privacy parameters (ε, procedure, options) can no longer change."""
+        return self.response_count > 0
 
 
 class Option(Tally, db.Model):

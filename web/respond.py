@@ -25,6 +25,7 @@ def page_config(survey) -> dict:
     return {
         "slug": survey.slug,
         "status": survey.status,
+        "revision": survey.revision,
         "submitUrl": url_for("api.submit_response", slug=survey.slug),
         "thanksUrl": url_for("respond.thanks", slug=survey.slug),
         "epsilonTotal": survey.epsilon_total,

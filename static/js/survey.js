@@ -179,7 +179,7 @@ async function submit() {
   try {
     const response = await fetch(config.submitUrl, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-Survey-Revision": String(config.revision) },
       credentials: "same-origin",
       body: JSON.stringify(answersBody()),
     });

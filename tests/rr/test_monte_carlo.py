@@ -141,3 +141,23 @@ def test_sample_size_by_hand_at_large_n():
 def test_sample_size_falls_as_epsilon_rises():
     sizes = [rr.sample_size(0.05, epsilon) for epsilon in (0.5, 1.0, 2.0, 4.0)]
     assert sizes == sorted(sizes, reverse=True) and sizes[-1] < sizes[0] / 5
+
+
+@pytest.mark.parametrize(("margin", "epsilon"), [(0.1, 1.0), (0.05, 2.0), (0.2, 0.5)])
+def test_margin_of_error_inverts_sample_size(margin, epsilon):
+    n = rr.sample_size(margin, epsilon)
+    assert rr.margin_of_error(n, epsilon) <= margin < rr.margin_of_error(n - 1, epsilon)
+
+
+def test_margin_of_error_by_hand_at_large_n():
+    n, epsilon = 100_000, 1.0
+    slope = math.tanh(epsilon / 2)
+    normal = Z * math.sqrt(0.25 / n) / slope
+    # Clopper–Pearson adds about 1/(2n) at each end: a relative excess of 1/(2z·sqrt(n·θ(1−θ))).
+    excess = 1 / (2 * Z * math.sqrt(n * 0.25))
+    assert normal <= rr.margin_of_error(n, epsilon) <= (1 + 2 * excess) * normal
+
+
+def test_margin_of_error_refuses_bad_n():
+    with pytest.raises(ValueError, match="n must be"):
+        rr.margin_of_error(0, 1.0)

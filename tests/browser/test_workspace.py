@@ -1,0 +1,99 @@
+"""A researcher builds a survey in the browser, opens it, and sees a respondent's answer arrive."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import rr
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+def log_in(page, base, email):
+    page.goto(f"{base}/surveys")
+    assert page.url.startswith(f"{base}/login?next=")
+    page.fill("#email", email)
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/surveys")
+
+
+def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_server):
+    app.config["RESULTS_MIN_N"] = 1
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    researcher = browser.new_context(reduced_motion="reduce")
+    page = researcher.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page, live_server, "rita@example.org")
+
+    page.click("text=New survey")
+    page.fill("#title", "Exam honesty")
+    page.fill("#description", "A short one.")
+    page.click("text=Create draft")
+    page.wait_for_url(f"{live_server}/surveys/exam-honesty/edit")
+
+    page.click("text=Add a question")
+    page.fill("#text", "Have you ever cheated in an exam?")
+    page.fill("#key", "cheated")
+    page.fill("#epsilon", "2")
+    page.select_option("#procedure", "spinner")
+    light = rr.light_fraction(2.0, "spinner")
+    page.wait_for_function(
+        "(text) => document.getElementById('preview-light').textContent.includes(text)",
+        arg=f"{round(light * 1000) / 10}%",
+    )
+    assert "This question costs ε = 2." in page.inner_text("#preview-cost")
+    assert "The survey will cost ε = 2 in total." in page.inner_text("#preview-total")
+    page.fill("#planned", "400")
+    margin = rr.margin_of_error(400, 2.0, "spinner")
+    page.wait_for_function(
+        "(text) => document.getElementById('preview-margin').textContent.includes(text)",
+        arg=f"±{margin * 100:.1f} percentage points",
+    )
+    page.select_option("#kind", "multi")
+    page.fill("#options", "Once\nTwice")
+    page.wait_for_function("() => document.getElementById('preview-cost').textContent.includes('2 × 2')")
+    page.select_option("#kind", "yesno")
+    assert page.locator("#options").is_hidden()
+    page.click("text=Save question")
+    page.wait_for_url(f"{live_server}/surveys/exam-honesty/edit")
+    assert "ε = 2" in page.inner_text("#survey-epsilon")
+
+    page.goto(f"{live_server}/surveys/exam-honesty")
+    page.click("button:has-text('Open survey')")
+    page.wait_for_selector("#survey-status:has-text('open')")
+    assert page.inner_text("#response-count") == "0"
+
+    respondent = browser.new_context(reduced_motion="reduce")
+    answer = respondent.new_page()
+    link = page.get_attribute("#survey-link", "href")
+    assert link == "/s/exam-honesty"
+    answer.goto(live_server + link)
+    answer.check("input[name='truth-cheated'][value='1']")
+    answer.click("section[data-question='cheated'] .spin-button")
+    answer.wait_for_selector("[data-item='cheated'][data-state='done']")
+    reported = int(answer.get_attribute("[data-item='cheated']", "data-reported"))
+    with answer.expect_navigation(url=re.compile(r"/thanks$")):
+        answer.click("#submit-button")
+    respondent.close()
+
+    page.wait_for_function("() => document.getElementById('response-count').textContent === '1'", timeout=15_000)
+    expected = rr.estimate_proportion(reported, 1, 2.0, "spinner")
+    assert f"{100 * expected.estimate:.1f}%" in page.inner_text("[data-question='cheated'] .estimate")
+    assert page.locator("[data-question='cheated'] svg.chart title").count() == 1
+    assert errors == []
+    researcher.close()
+
+
+def test_logged_out_browser_is_sent_to_login(browser, live_server, survey, runner):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context()
+    page = context.new_page()
+    for path in (f"/surveys/{survey}", f"/surveys/{survey}/edit", "/account/tokens"):
+        page.goto(live_server + path)
+        assert page.url.startswith(f"{live_server}/login?next="), path
+        assert page.locator("#password").count() == 1
+    context.close()

@@ -1,0 +1,58 @@
+"""The researcher's surveys and their results."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from .access import require_login, researcher_survey
+from .editing import EditError, change_status
+from .extensions import db
+from .models import Survey
+from .panel import results_panel
+
+bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
+bp.before_request(require_login)
+
+
+@bp.get("")
+def surveys():
+    """Every survey the researcher can see, with its status and number of responses."""
+    rows = db.session.scalars(
+        db.select(Survey)
+        .where((Survey.owner_id == current_user.id) | Survey.owner_id.is_(None))
+        .order_by(Survey.id.desc())
+    ).all()
+    return render_template("surveys/list.html", surveys=rows)
+
+
+@bp.get("/<slug>")
+def survey(slug: str):
+    """Results, controls and exports of one survey."""
+    found = researcher_survey(slug)
+    return render_template("surveys/dashboard.html", survey=found, panel=panel_context(found))
+
+
+@bp.get("/<slug>/panel")
+def panel(slug: str):
+    """The results panel alone, which the dashboard fetches again while the survey is open."""
+    found = researcher_survey(slug)
+    return render_template("surveys/_panel.html", survey=found, panel=panel_context(found))
+
+
+@bp.post("/<slug>/status")
+def status(slug: str):
+    """Open, close or reopen the survey."""
+    found = researcher_survey(slug)
+    try:
+        change_status(found, request.form.get("status", ""))
+    except EditError as error:
+        flash(str(error), "error")
+    else:
+        db.session.commit()
+        flash(_("The survey is now %(status)s.", status=_(found.status)))
+    return redirect(url_for("dashboard.survey", slug=slug))
+
+
+def panel_context(survey: Survey) -> dict:
+    return results_panel(survey, current_app.config["RESULTS_MIN_N"])
