@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-LABEL_WIDTH = 210
+LABEL_WIDTH = 280
 PLOT_WIDTH = 380
 ROW_HEIGHT = 34
 TOP = 26
@@ -37,7 +37,7 @@ def estimate_chart(bars: list[Bar], title: str, description: str, chart_id: str)
     for index, bar in enumerate(bars):
         y = TOP + index * ROW_HEIGHT
         shown = min(max(bar.estimate, 0.0), 1.0)
-        label = bar.label if len(bar.label) <= 32 else bar.label[:31] + "…"
+        label = bar.label if len(bar.label) <= 36 else bar.label[:35] + "…"
         parts += [
             f'<text class="label" x="{LABEL_WIDTH - 8}" y="{y + 21}" text-anchor="end">{escape(label)}</text>',
             f'<rect class="bar" x="{_x(0):.1f}" y="{y + 7}" width="{_x(shown) - _x(0):.1f}" height="18"/>',

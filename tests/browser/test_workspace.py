@@ -55,7 +55,7 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     )
     page.select_option("#kind", "multi")
     page.fill("#options", "Once\nTwice")
-    page.wait_for_function("() => document.getElementById('preview-cost').textContent.includes('2 × 2')")
+    page.wait_for_function("() => document.getElementById('preview-cost').textContent.includes('ε = 2 × 2 = 4')")
     page.select_option("#kind", "yesno")
     assert page.locator("#options").is_hidden()
     page.click("text=Save question")
