@@ -13,14 +13,24 @@ import numpy as np
 PROCEDURES = ("spinner", "spinner_coin")
 
 
+def _real(value, name: str) -> float:
+    """Return a real number (not a bool) as a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)
+
+
+def check_positive(value, name: str) -> float:
+    """Return a finite number > 0 as a float."""
+    number = _real(value, name)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return number
+
+
 def check_epsilon(epsilon) -> float:
     """Return ε as a float, or raise if it is not a finite number > 0."""
-    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
-        raise ValueError(f"epsilon must be a real number, got {epsilon!r}")
-    value = float(epsilon)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"epsilon must be finite and > 0, got {epsilon!r}")
-    return value
+    return check_positive(epsilon, "epsilon")
 
 
 def check_procedure(procedure) -> str:
@@ -32,23 +42,11 @@ def check_procedure(procedure) -> str:
 
 def check_probability(value, name: str, *, closed: bool) -> float:
     """Return a probability as a float: in [0, 1] if ``closed``, else in (0, 1)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
-    number = float(value)
+    number = _real(value, name)
     inside = 0 <= number <= 1 if closed else 0 < number < 1
     if not inside:
         interval = "[0, 1]" if closed else "(0, 1)"
         raise ValueError(f"{name} must lie in {interval}, got {value!r}")
-    return number
-
-
-def check_positive(value, name: str) -> float:
-    """Return a finite number > 0 as a float."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
-    number = float(value)
-    if not math.isfinite(number) or number <= 0:
-        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
     return number
 
 

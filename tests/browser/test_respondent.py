@@ -56,14 +56,20 @@ def answered_cookie(cookie_value):
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
-def test_answering_sends_only_what_the_spinner_and_coin_showed(context, live_server, survey, page_log):
+def answer_everything(context, url, page_log):
+    """Open the survey, choose the true answers, spin every question and wait for the outcomes."""
     page = context.new_page()
     log = page_log(page)
-    page.goto(f"{live_server}/s/{survey}")
+    page.goto(url)
     answer_truthfully(page)
     spin(page, "cheated")
     spin(page, "substances")
     wait_until_done(page, TRUTH)
+    return page, log
+
+
+def test_answering_sends_only_what_the_spinner_and_coin_showed(context, live_server, survey, page_log):
+    page, log = answer_everything(context, f"{live_server}/s/{survey}", page_log)
     shown_bits = {}
     for item, truth in TRUTH.items():
         result = shown(page, item)
@@ -111,13 +117,7 @@ def test_true_answer_does_not_leave_the_page(context, live_server, survey, page_
     # report is decided by chance alone: yes-answers are sent as 0, and for the spinner-only
     # question every answer is sent as its opposite.
     context.add_init_script(FORCE_DARK_AND_TAILS)
-    page = context.new_page()
-    log = page_log(page)
-    page.goto(f"{live_server}/s/{survey}")
-    answer_truthfully(page)
-    spin(page, "cheated")
-    spin(page, "substances")
-    wait_until_done(page, TRUTH)
+    page, log = answer_everything(context, f"{live_server}/s/{survey}", page_log)
     assert [shown(page, item)["outcome"] for item in TRUTH] == ["dark"] * 3
     assert shown(page, "cheated")["coin"] == "tails"
     with page.expect_navigation(url=re.compile(r"/thanks$")):
