@@ -6,10 +6,23 @@ import secrets
 from pathlib import Path
 
 from flask import Flask
-from flask_babel import get_locale
 from sqlalchemy import event
 
-from web import account, api, auth, builder, cli, dashboard, exports, home, respond, security
+from web import (
+    account,
+    api,
+    auth,
+    builder,
+    cli,
+    dashboard,
+    exports,
+    home,
+    i18n,
+    join,
+    lab,
+    respond,
+    security,
+)
 from web.demo import seed_demo_survey
 from web.extensions import babel, csrf, db, login_manager
 
@@ -37,13 +50,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or instance_secret(app.instance_path)
 
     db.init_app(app)
-    babel.init_app(app)
+    babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
     login_manager.init_app(app)
-    app.jinja_env.globals["get_locale"] = get_locale
+    i18n.init_app(app)
     # The JSON API takes no form posts and no login cookie: bearer tokens and JSON bodies only.
     csrf.exempt(api.bp)
-    for module in (home, respond, api, auth, account, dashboard, builder, exports):
+    csrf.exempt(lab.bp)
+    for module in (home, respond, join, lab, api, auth, account, dashboard, builder, exports):
         app.register_blueprint(module.bp)
     cli.init_app(app)
     security.init_app(app)

@@ -15,6 +15,7 @@ from .mechanism import (
     report_probabilities,
     truth_probability,
 )
+from .noise import GaussianSigmas, gaussian_delta, gaussian_sigma, gaussian_sigmas, laplace_scale
 from .planning import margin_of_error, sample_size
 from .simulation import simulate_estimates
 
@@ -22,9 +23,14 @@ __all__ = [
     "PROCEDURES",
     "Coverage",
     "Estimate",
+    "GaussianSigmas",
     "ReportProbabilities",
     "estimate_proportion",
     "exact_coverage",
+    "gaussian_delta",
+    "gaussian_sigma",
+    "gaussian_sigmas",
+    "laplace_scale",
     "light_fraction",
     "margin_of_error",
     "perturb",

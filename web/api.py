@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, request
+from flask_babel import gettext as _
 
 import rr
 from werkzeug.exceptions import HTTPException
@@ -21,7 +22,7 @@ def submit_response(slug: str):
     """Store one respondent's reported bits; nothing else about them is kept."""
     survey = load_survey(slug, public=True)
     if survey.status == "closed":
-        abort(409, "this survey is closed")
+        abort(409, _("This survey is closed."))
     limit = current_app.config["SUBMISSION_MAX_BYTES"]
     if (request.content_length or 0) > limit:
         abort(413, f"the body is larger than {limit} bytes")
@@ -31,15 +32,15 @@ def submit_response(slug: str):
     body = request.get_json(silent=True)
     if body is None:
         abort(400, "the body is not valid JSON")
+    revision = request.headers.get("X-Survey-Revision")
+    if revision is not None and revision != str(survey.revision):
+        abort(409, _("This survey changed after the page was loaded. Reload the page to answer it."))
     try:
         bits = check_answers(body, survey.shapes)
     except AnswerError as error:
         abort(400, str(error))
-    revision = request.headers.get("X-Survey-Revision")
-    if revision is not None and revision != str(survey.revision):
-        abort(409, "this survey changed after the page was loaded: reload the page to answer it")
     if slug in answered_slugs():
-        abort(409, "this browser has already answered this survey")
+        abort(409, _("This browser has already answered this survey."))
     record_response(survey, bits)
     response = current_app.make_response(({"ok": True}, 201))
     remember_answered(response, slug)
@@ -52,7 +53,7 @@ def results(slug: str):
     user = bearer_user()
     survey = load_survey(slug)
     if survey.owner_id is not None and survey.owner_id != user.id:
-        abort(404, "no such survey")
+        abort(404, _("No such survey."))
     return survey_results(survey)
 
 

@@ -1,6 +1,7 @@
 """Bar charts of estimates with interval whiskers, drawn on the server as accessible SVG."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -19,9 +20,16 @@ class Bar:
     ci_high: float
 
 
-def estimate_chart(bars: list[Bar], title: str, description: str, chart_id: str) -> Markup:
+def estimate_chart(
+    bars: list[Bar],
+    title: str,
+    description: str,
+    chart_id: str,
+    show: Callable[[float], str] = lambda share: f"{share:.0%}",
+) -> Markup:
     """An SVG chart: one bar per estimate (clipped to 0–100% for drawing), a whisker for its
-    interval, a 0–100% axis, and a <title>/<desc> so that it reads without sight."""
+    interval, a 0–100% axis, and a <title>/<desc> so that it reads without sight. ``show`` writes a
+    share as text (the page's locale formats it)."""
     height = TOP + ROW_HEIGHT * len(bars) + 8
     width = LABEL_WIDTH + PLOT_WIDTH + 70
     parts = [
@@ -33,7 +41,7 @@ def estimate_chart(bars: list[Bar], title: str, description: str, chart_id: str)
     for tick in range(0, 101, 25):
         x = _x(tick / 100)
         parts.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 6}" x2="{x:.1f}" y2="{height - 6}"/>')
-        parts.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{tick}%</text>')
+        parts.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{escape(show(tick / 100))}</text>')
     for index, bar in enumerate(bars):
         y = TOP + index * ROW_HEIGHT
         shown = min(max(bar.estimate, 0.0), 1.0)
@@ -44,7 +52,7 @@ def estimate_chart(bars: list[Bar], title: str, description: str, chart_id: str)
             f'<line class="whisker" x1="{_x(bar.ci_low):.1f}" y1="{y + 16}" x2="{_x(bar.ci_high):.1f}" y2="{y + 16}"/>',
             f'<line class="whisker" x1="{_x(bar.ci_low):.1f}" y1="{y + 9}" x2="{_x(bar.ci_low):.1f}" y2="{y + 23}"/>',
             f'<line class="whisker" x1="{_x(bar.ci_high):.1f}" y1="{y + 9}" x2="{_x(bar.ci_high):.1f}" y2="{y + 23}"/>',
-            f'<text class="value" x="{_x(1) + 8:.1f}" y="{y + 21}">{bar.estimate:.0%}</text>',
+            f'<text class="value" x="{_x(1) + 8:.1f}" y="{y + 21}">{escape(show(bar.estimate))}</text>',
         ]
     parts.append("</svg>")
     return Markup("".join(parts))

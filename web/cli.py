@@ -9,6 +9,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from .extensions import db
+from .joincode import ensure_join_code
 from .lookup import find_survey
 from .models import ApiToken, Survey, User
 from .recording import simulate_responses
@@ -57,8 +58,12 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
     survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
     survey.status = status
     db.session.add(survey)
+    if status == "open":
+        ensure_join_code(survey)
     db.session.commit()
     click.echo(f"Imported {len(spec.questions)} questions, total epsilon {survey.epsilon_total:g}.")
+    if survey.join_code:
+        click.echo(f"Join code: {survey.join_code}")
     click.echo(spec.slug)
 
 

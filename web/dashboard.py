@@ -8,6 +8,8 @@ from flask_login import current_user
 from .access import require_login, researcher_survey
 from .editing import EditError, change_status
 from .extensions import db
+from .i18n import STATUS_LABELS
+from .joincode import ensure_join_code
 from .models import Survey
 from .panel import results_panel
 
@@ -40,6 +42,23 @@ def panel(slug: str):
     return render_template("surveys/_panel.html", survey=found, panel=panel_context(found))
 
 
+@bp.get("/<slug>/present")
+def present(slug: str):
+    """The projector view: join code and QR large, a live count, results behind a reveal switch."""
+    found = researcher_survey(slug)
+    if found.status == "open":
+        ensure_join_code(found)
+        db.session.commit()
+    return render_template("surveys/present.html", survey=found, panel=panel_context(found))
+
+
+@bp.get("/<slug>/present/panel")
+def present_panel(slug: str):
+    """The projector's live part, fetched again every second."""
+    found = researcher_survey(slug)
+    return render_template("surveys/_present_panel.html", survey=found, panel=panel_context(found))
+
+
 @bp.post("/<slug>/status")
 def status(slug: str):
     """Open, close or reopen the survey."""
@@ -50,7 +69,7 @@ def status(slug: str):
         flash(str(error), "error")
     else:
         db.session.commit()
-        flash(_("The survey is now %(status)s.", status=_(found.status)))
+        flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))
     return redirect(url_for("dashboard.survey", slug=slug))
 
 

@@ -7,6 +7,7 @@ survey's revision, so a page loaded before the change cannot submit under the ol
 from __future__ import annotations
 
 from .extensions import db
+from .joincode import ensure_join_code
 from .models import Option, Question, Survey
 from .surveyfile import OptionSpec, QuestionSpec
 
@@ -24,6 +25,8 @@ def change_status(survey: Survey, status: str) -> None:
     if status == "open" and not survey.questions:
         raise EditError("add at least one question before opening the survey")
     survey.status = status
+    if status == "open":
+        ensure_join_code(survey)
 
 
 def add_question(survey: Survey, spec: QuestionSpec) -> Question:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import abort
+from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
@@ -21,5 +22,5 @@ def load_survey(slug: str, public: bool = False) -> Survey:
     """:func:`find_survey`, or 404; a draft is 404 to the public too."""
     survey = find_survey(slug)
     if survey is None or (public and survey.status == "draft"):
-        abort(404, "no such survey")
+        abort(404, _("No such survey."))
     return survey

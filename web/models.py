@@ -80,6 +80,7 @@ class Survey(db.Model):
     revision: Mapped[int] = mapped_column(default=1)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
     response_count: Mapped[int] = mapped_column(default=0)
+    join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from .chart import Bar, estimate_chart
+from .i18n import percent
 from .models import Survey
 from .results import survey_results
 
@@ -23,6 +24,7 @@ def results_panel(survey: Survey, min_n: int) -> dict:
                 title=_("Estimated share answering yes: %(question)s", question=question["text"]),
                 description=describe(rows),
                 chart_id=f"chart-{index}",
+                show=lambda share: percent(share, 0),
             )
         questions.append(entry)
     return {"results": results, "questions": questions, "min_n": min_n}
@@ -34,9 +36,9 @@ def describe(rows: list[dict]) -> str:
         _(
             "%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
             label=row["text"],
-            estimate=f"{row['estimate']:.0%}",
-            low=f"{row['ci_low']:.0%}",
-            high=f"{row['ci_high']:.0%}",
+            estimate=percent(row["estimate"], 0),
+            low=percent(row["ci_low"], 0),
+            high=percent(row["ci_high"], 0),
         )
         for row in rows
     )

@@ -47,7 +47,7 @@ def page_config(survey) -> dict:
 def messages() -> dict:
     """The page script's words, translated on the server."""
     return {
-        "spinnerLabel": _("Spinner: {percent}% light (your true answer), the rest dark"),
+        "spinnerLabel": _("Spinner: {percent} light (your true answer), the rest dark"),
         "coinLabel": _("Coin: heads means yes, tails means no"),
         "heads": _("Yes"),
         "tails": _("No"),

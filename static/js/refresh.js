@@ -42,4 +42,4 @@ async function fetchHtml(url) {
 }
 
 const panel = globalThis.document?.querySelector("[data-refresh-url]");
-if (panel) keepFresh(panel);
+if (panel) keepFresh(panel, { interval: Number(panel.dataset.refreshInterval) || INTERVAL_MS });

@@ -50,7 +50,7 @@ function setUpQuestion(question, remembered) {
     spinners.set(item, {
       box,
       spinner: createSpinner(box.querySelector(".spinner"), question.lightFraction, {
-        label: text.spinnerLabel.replace("{percent}", String(percent)),
+        label: text.spinnerLabel.replace("{percent}", `${percent}%`),
         lightLabel: `${percent}%`,
       }),
       coin: createCoin(box.querySelector(".coin"), { heads: text.heads, tails: text.tails, label: text.coinLabel }),

@@ -74,7 +74,7 @@ def test_owned_survey_is_404_to_another_researcher(app, client, runner, survey_f
     result = runner.invoke(args=["import-survey", str(survey_file), "--owner", "bob@example.org"])
     assert result.exit_code == 0, result.output
     response = client.get(URL.format("campus-life-test"), headers=auth(token))
-    assert response.status_code == 404 and response.json == {"error": "no such survey"}
+    assert response.status_code == 404 and response.json == {"error": "No such survey."}
     bobs = runner.invoke(args=["create-token", "bob@example.org"]).output.strip().splitlines()[-1]
     assert client.get(URL.format("campus-life-test"), headers=auth(bobs)).status_code == 200
 

@@ -87,7 +87,7 @@ def test_oversized_body_gets_413(app, client, survey):
 
 def test_unknown_survey_gets_404(client):
     response = client.post(URL.format("nope"), json=VALID_ANSWERS)
-    assert response.status_code == 404 and response.json == {"error": "no such survey"}
+    assert response.status_code == 404 and response.json == {"error": "No such survey."}
 
 
 @pytest.mark.parametrize(("status", "code"), [("closed", 409), ("draft", 404)])

@@ -164,10 +164,10 @@ def test_stale_page_cannot_submit_under_old_parameters(app, researcher, answered
     researcher.post(f"/surveys/{answered}/questions/new", data=dict(YESNO, key="extra"))
     body = {"answers": {"did": 1, "which": {"opt1": 0, "opt2": 1, "opt3": 0}}}
     stale = page.post(f"/api/surveys/{answered}/responses", json=body, headers={"X-Survey-Revision": str(revision)})
-    assert stale.status_code == 400  # the new question is missing: refused before the revision check
+    assert stale.status_code == 409 and "Reload the page" in stale.json["error"]
     body["answers"]["extra"] = 0
     stale = page.post(f"/api/surveys/{answered}/responses", json=body, headers={"X-Survey-Revision": str(revision)})
-    assert stale.status_code == 409 and "reload the page" in stale.json["error"]
+    assert stale.status_code == 409 and "Reload the page" in stale.json["error"]
     fresh = page.post(f"/api/surveys/{answered}/responses", json=body,
                       headers={"X-Survey-Revision": str(load(app, answered)["revision"])})
     assert fresh.status_code == 201

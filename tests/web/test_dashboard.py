@@ -46,7 +46,7 @@ def test_dashboard_numbers_match_rr(app, researcher, runner, survey):
         expected = rr.estimate_proportion(question.noisy_yes, question.n, 1.0, "spinner_coin")
     block = html.split('data-question="cheated"')[1].split("</article>")[0]
     assert f"{100 * expected.estimate:.1f}%" in block
-    assert f"{100 * expected.ci_low:.1f}–{100 * expected.ci_high:.1f}%" in block
+    assert f"{100 * expected.ci_low:.1f}% to {100 * expected.ci_high:.1f}%" in block
     assert f"{100 * question.noisy_yes / question.n:.1f}%" in block
     assert f"{expected.estimated_count:.1f}" in block
 

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from ..extensions import db
+from ..joincode import ensure_join_code
 from ..models import Survey
 from ..surveyfile import load_survey
 
@@ -12,5 +13,7 @@ def seed_demo_survey() -> None:
     """Add the demo survey to an empty database; leave any other database alone."""
     if db.session.scalar(db.select(Survey.id).limit(1)) is not None:
         return
-    db.session.add(Survey.from_spec(load_survey(DEMO_FILE.read_bytes())))
+    survey = Survey.from_spec(load_survey(DEMO_FILE.read_bytes()))
+    db.session.add(survey)
+    ensure_join_code(survey)
     db.session.commit()

@@ -1,0 +1,116 @@
+/**
+ * Small SVG charts for the lab: lines, a shaded band, bars, and reference lines, with axes.
+ * @module plot
+ */
+
+const SVG = "http://www.w3.org/2000/svg";
+const MARGIN = { top: 12, right: 16, bottom: 40, left: 56 };
+
+/**
+ * A linear map from `domain` to `range`.
+ * @param {[number, number]} domain
+ * @param {[number, number]} range
+ * @returns {(value: number) => number}
+ */
+export function scale([d0, d1], [r0, r1]) {
+  const span = d1 - d0 || 1;
+  return (value) => r0 + ((value - d0) / span) * (r1 - r0);
+}
+
+/**
+ * An SVG path through points.
+ * @param {Array<[number, number]>} points
+ * @param {(v: number) => number} x
+ * @param {(v: number) => number} y
+ */
+export function pathThrough(points, x, y) {
+  return points.map(([a, b], i) => `${i ? "L" : "M"}${x(a).toFixed(2)} ${y(b).toFixed(2)}`).join("");
+}
+
+/**
+ * Evenly spaced "nice" tick values covering [low, high].
+ * @param {number} low
+ * @param {number} high
+ * @param {number} [count]
+ */
+export function ticks(low, high, count = 5) {
+  const raw = (high - low) / count || 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw);
+  const values = [];
+  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) values.push(Number(v.toFixed(12)));
+  return values;
+}
+
+/**
+ * @typedef {object} PlotSpec
+ * @property {[number, number]} x
+ * @property {[number, number]} y
+ * @property {Array<{points: Array<[number, number]>, className: string}>} [lines]
+ * @property {Array<[number, number, number]>} [band] x, low, high
+ * @property {Array<{x0: number, x1: number, y: number}>} [bars]
+ * @property {Array<{x?: number, y?: number, className: string, label?: string}>} [rules]
+ * @property {string} [xLabel]
+ * @property {string} [yLabel]
+ * @property {string} title
+ * @property {(v: number) => string} [formatX]
+ * @property {(v: number) => string} [formatY]
+ */
+
+/**
+ * Draw a chart into `container`, replacing what was there.
+ * @param {HTMLElement} container
+ * @param {PlotSpec} spec
+ * @returns {SVGSVGElement}
+ */
+export function plot(container, spec) {
+  const width = 640;
+  const height = 260;
+  const x = scale(spec.x, [MARGIN.left, width - MARGIN.right]);
+  const y = scale(spec.y, [height - MARGIN.bottom, MARGIN.top]);
+  const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "lab-plot" });
+  const title = node("title", {});
+  title.textContent = spec.title;
+  svg.append(title);
+  const formatX = spec.formatX ?? String;
+  const formatY = spec.formatY ?? String;
+  for (const value of ticks(...spec.y)) {
+    svg.append(node("line", { class: "grid", x1: MARGIN.left, x2: width - MARGIN.right, y1: y(value), y2: y(value) }));
+    svg.append(text(formatY(value), { x: MARGIN.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }));
+  }
+  for (const value of ticks(...spec.x)) {
+    svg.append(text(formatX(value), { x: x(value), y: height - MARGIN.bottom + 16, "text-anchor": "middle", class: "tick" }));
+  }
+  if (spec.band?.length) {
+    const upper = spec.band.map(([a, , high]) => [a, high]);
+    const lower = spec.band.map(([a, low]) => [a, low]).reverse();
+    svg.append(node("path", { class: "band", d: `${pathThrough([...upper, ...lower], x, y)}Z` }));
+  }
+  for (const bar of spec.bars ?? []) {
+    svg.append(node("rect", { class: "bar", x: x(bar.x0), width: Math.max(0, x(bar.x1) - x(bar.x0) - 1), y: y(bar.y), height: Math.max(0, y(spec.y[0]) - y(bar.y)) }));
+  }
+  for (const line of spec.lines ?? []) svg.append(node("path", { class: `line ${line.className}`, d: pathThrough(line.points, x, y) }));
+  for (const rule of spec.rules ?? []) {
+    const attributes = rule.x !== undefined
+      ? { x1: x(rule.x), x2: x(rule.x), y1: MARGIN.top, y2: height - MARGIN.bottom }
+      : { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(rule.y), y2: y(rule.y) };
+    svg.append(node("line", { class: `rule ${rule.className}`, ...attributes }));
+    if (rule.label) svg.append(text(rule.label, { x: attributes.x2 - 4, y: attributes.y1 + 14, "text-anchor": "end", class: `rule-label ${rule.className}` }));
+  }
+  if (spec.xLabel) svg.append(text(spec.xLabel, { x: (MARGIN.left + width - MARGIN.right) / 2, y: height - 6, "text-anchor": "middle", class: "axis-label" }));
+  if (spec.yLabel) svg.append(text(spec.yLabel, { x: 14, y: height / 2, "text-anchor": "middle", class: "axis-label", transform: `rotate(-90 14 ${height / 2})` }));
+  container.replaceChildren(svg);
+  return svg;
+}
+
+function node(name, attributes) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+function text(content, attributes) {
+  const element = node("text", attributes);
+  element.textContent = content;
+  return element;
+}
