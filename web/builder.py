@@ -36,7 +36,7 @@ def new():
         if find_survey(slug) is not None:
             form.slug.errors.append(_("This address is taken; choose another."))
         else:
-            survey = Survey(slug=slug, title=form.title.data.strip(), description=form.description.data.strip(),
+            survey = Survey(slug=slug, title=form.title.data.strip(), description=(form.description.data or "").strip(),
                             status="draft", owner=current_user)
             db.session.add(survey)
             db.session.commit()
@@ -51,7 +51,7 @@ def edit(slug: str):
     form = SurveyForm(obj=survey)
     if form.validate_on_submit():
         survey.title = form.title.data.strip()
-        survey.description = form.description.data.strip()
+        survey.description = (form.description.data or "").strip()
         db.session.commit()
         flash(_("Saved."))
         return redirect(url_for("builder.edit", slug=slug))

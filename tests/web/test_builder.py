@@ -231,3 +231,10 @@ def test_export_then_import_round_trips(researcher, survey, app):
 
 def test_submissions_follow_the_survey_built_in_the_browser(client, researcher, answered):
     assert client.post(f"/api/surveys/{answered}/responses", json=VALID_ANSWERS).status_code == 400
+
+
+def test_a_survey_without_a_description_is_fine(app, researcher):
+    assert researcher.post("/surveys/new", data={"title": "Bare", "slug": "bare"}).status_code == 302
+    assert researcher.post("/surveys/bare/edit", data={"title": "Bare again"}).status_code == 302
+    with app.app_context():
+        assert db.session.scalar(db.select(Survey).filter_by(slug="bare")).description == ""

@@ -1,0 +1,125 @@
+"""Classroom mode in a real browser: a projector while a class answers, the lab, languages, QR."""
+from __future__ import annotations
+
+import io
+import math
+import re
+import time
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+def answer_as_student(browser, base, slug, truth_yes: bool):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{base}/s/{slug}")
+    page.check(f"input[name='truth-cheated'][value='{1 if truth_yes else 0}']")
+    page.click("section[data-question='cheated'] .spin-button")
+    page.click("section[data-question='substances'] .spin-button")
+    page.wait_for_selector("#submit-button:not([disabled])")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    context.close()
+
+
+def test_projector_updates_while_a_class_answers(app, browser, runner, live_server, survey):
+    runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
+    teacher = browser.new_context(reduced_motion="reduce", viewport={"width": 1600, "height": 900})
+    projector = teacher.new_page()
+    errors = []
+    projector.on("pageerror", lambda error: errors.append(str(error)))
+    projector.goto(f"{live_server}/login")
+    projector.fill("#email", "teacher@example.org")
+    projector.fill("#password", PASSWORD)
+    projector.click("main button[type=submit]")
+    projector.wait_for_url(f"{live_server}/surveys")
+    projector.goto(f"{live_server}/surveys/{survey}/present")
+    assert projector.inner_text("#live-count") == "0"
+    assert not projector.locator(".present-result").first.is_visible()
+
+    delays = []
+    for student in range(30):
+        answer_as_student(browser, live_server, survey, truth_yes=student % 3 == 0)
+        submitted = time.monotonic()
+        projector.wait_for_function(
+            "(count) => document.getElementById('live-count').textContent === String(count)",
+            arg=student + 1, timeout=10_000,
+        )
+        delays.append(time.monotonic() - submitted)
+    print(f"projector update after a submission: median {sorted(delays)[15]:.2f} s, max {max(delays):.2f} s")
+
+    projector.click("#reveal")
+    assert projector.get_attribute("#reveal", "aria-pressed") == "true"
+    projector.wait_for_selector(".present-result[data-question='cheated'] svg.chart", state="visible")
+    time.sleep(1.5)  # one more refresh: the revealed state must survive it
+    assert projector.locator(".present-result[data-question='cheated'] svg.chart").is_visible()
+    assert errors == []
+    teacher.close()
+
+
+def test_lab_computes_and_draws(browser, live_server):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(f"{live_server}/lab")
+    for chart in ("#running-chart svg path.line", "#histogram svg rect.bar", "#noise-chart svg path.line"):
+        page.wait_for_selector(chart, timeout=15_000)
+    assert page.locator("#class-grid .person").count() == 30
+    assert re.search(r"\d", page.inner_text("#class-summary"))
+    assert "simulated classes" in page.inner_text("#coverage-summary")
+    page.fill("#epsilon", "2")
+    page.dispatch_event("#epsilon", "input")
+    ratio = page.inner_text("#privacy-table tr[data-procedure='spinner'] .ratio")
+    assert float(ratio.replace(",", "")) == pytest.approx(math.exp(2), abs=1e-3)
+    assert page.inner_text("#privacy-table tr[data-procedure='spinner_coin'] .truth") == \
+        page.inner_text("#privacy-table tr[data-procedure='spinner'] .truth")
+    page.fill("#delta", "0.001")
+    page.dispatch_event("#delta", "input")
+    page.wait_for_function("() => document.getElementById('sigma-analytic').textContent !== ''")
+    assert page.locator("#noise-chart svg path.line").count() == 4
+    assert page.inner_text("#lab-error") == ""
+    assert errors == []
+    context.close()
+
+
+def test_language_switch_is_remembered(browser, live_server, survey):
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    assert page.get_attribute("html", "lang") == "en"
+    page.click("nav.languages a[hreflang='ko']")
+    page.wait_for_url(f"{live_server}/s/{survey}")
+    assert page.get_attribute("html", "lang") == "ko"
+    assert page.inner_text("section[data-question='cheated'] .spin-button") == "돌리기"
+    page.goto(f"{live_server}/lab")
+    assert page.get_attribute("html", "lang") == "ko" and "시뮬레이션 실험실" in page.inner_text("h1")
+    page.click("nav.languages a[hreflang='en']")
+    assert page.get_attribute("html", "lang") == "en" and page.inner_text("h1") == "Simulation lab"
+    context.close()
+
+
+def test_korean_browser_gets_korean_first(browser, live_server, survey):
+    context = browser.new_context(locale="ko-KR")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    assert page.get_attribute("html", "lang") == "ko"
+    assert "이 설문의 프라이버시 손실" in page.inner_text(".privacy-note")
+    context.close()
+
+
+def test_qr_code_decodes_to_the_survey_address(browser, live_server, survey):
+    context = browser.new_context(viewport={"width": 600, "height": 600})
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}/qr.svg")
+    image = Image.open(io.BytesIO(page.screenshot()))
+    decoded = [result.text for result in zxingcpp.read_barcodes(image)]
+    assert decoded == [f"{live_server}/s/{survey}"]
+    context.close()
