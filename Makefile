@@ -1,5 +1,6 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
-# `make test`: install everything (Debian's chromium included) and run the whole test suite.
+# `make test`: install everything (Debian's chromium and PostgreSQL included) and run the whole
+# test suite: the JavaScript tests, then every Python test on SQLite and again on PostgreSQL.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js test-py install install-dev browser
+.PHONY: run test test-js test-py test-postgres install install-dev browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,4 +36,7 @@ test-js:
 test-py: install-dev browser
 	$(BIN)/python -m pytest
 
-test: test-js test-py
+test-postgres: install-dev browser
+	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" $(BIN)/python -m pytest
+
+test: test-js test-py test-postgres

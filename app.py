@@ -1,7 +1,9 @@
 """The randomized-response survey app: ``flask --app app run``."""
 from __future__ import annotations
 
+import logging
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -9,6 +11,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from web import (
+    sqlite_guard,
     account,
     api,
     auth,
@@ -24,7 +27,7 @@ from web import (
     security,
 )
 from web.demo import seed_demo_survey
-from web.extensions import babel, csrf, db, login_manager
+from web.extensions import babel, csrf, db, limiter, login_manager
 
 SUBMISSION_MAX_BYTES = 64 * 1024
 
@@ -42,6 +45,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         DEMO_SURVEY=True,
         RESULTS_MIN_N=10,
         WTF_CSRF_TIME_LIMIT=None,
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        TRUST_PROXY=0,
+        # 300 students behind one address stay well inside; a client flooding a survey does not.
+        SUBMISSION_RATE_LIMIT="600/minute;3000/hour",
     )
     app.config.from_prefixed_env()
     if test_config is not None:
@@ -53,6 +62,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
     login_manager.init_app(app)
+    limiter.init_app(app)
     i18n.init_app(app)
     # The JSON API takes no form posts and no login cookie: bearer tokens and JSON bodies only.
     csrf.exempt(api.bp)
@@ -61,6 +71,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.register_blueprint(module.bp)
     cli.init_app(app)
     security.init_app(app)
+    scrub_client_addresses()
     with app.app_context():
         configure_sqlite(db.engine)
         db.create_all()
@@ -69,12 +80,40 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+class _NoAddresses(logging.Filter):
+    """Drop the client address that the development server puts first on each request line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = ADDRESS_AT_START.sub("-", record.msg, count=1)
+        return True
+
+
+ADDRESS_AT_START = re.compile(r"^\S+(?= - - \[)")
+
+
+def scrub_client_addresses() -> None:
+    """No log line may put a respondent's address next to a submission (gunicorn's format in
+    gunicorn.conf.py leaves it out too)."""
+    werkzeug_log = logging.getLogger("werkzeug")
+    if not any(isinstance(existing, _NoAddresses) for existing in werkzeug_log.filters):
+        werkzeug_log.addFilter(_NoAddresses())
+
+
 def database_url(instance_path: str) -> str:
-    """``DATABASE_URL`` if set (``postgres://`` accepted), else an SQLite file in the instance folder."""
+    """``DATABASE_URL`` if set, else an SQLite file in the instance folder."""
     url = os.environ.get("DATABASE_URL")
     if not url:
         return f"sqlite:///{Path(instance_path) / 'rr.sqlite3'}"
-    return "postgresql://" + url.removeprefix("postgres://") if url.startswith("postgres://") else url
+    return with_driver(url)
+
+
+def with_driver(url: str) -> str:
+    """PostgreSQL URLs (``postgres://`` or ``postgresql://``) use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
 
 
 def instance_secret(instance_path: str) -> str:
@@ -88,9 +127,17 @@ def instance_secret(instance_path: str) -> str:
 
 
 def configure_sqlite(engine) -> None:
-    """WAL journal, a busy timeout and foreign keys on every SQLite connection."""
+    """WAL journal, a busy timeout and foreign keys on every SQLite connection, and the one-writing-
+    process guard while the linked SQLite has the WAL-reset bug (see web/sqlite_guard.py)."""
     if engine.dialect.name != "sqlite":
         return
+    database = engine.url.database
+    if database and database != ":memory:" and sqlite_guard.needed():
+
+        @event.listens_for(engine, "before_cursor_execute")
+        def _one_writer(_connection, _cursor, statement, *_args):
+            if sqlite_guard.is_write(statement):
+                sqlite_guard.claim(database)
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection, _record):

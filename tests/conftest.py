@@ -2,12 +2,19 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
 
-from app import create_app
+from app import create_app, with_driver
+from web import sqlite_guard
 from web.extensions import db
+
+# Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+ON_POSTGRES = bool(TEST_DATABASE_URL)
+sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="checks the SQLite file itself")
 
 SAMPLE_SURVEY = {
     "slug": "campus-life-test",
@@ -26,17 +33,27 @@ VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco
 
 @pytest.fixture
 def app(tmp_path):
+    """A fresh app on a fresh database: an SQLite file per test, or a clean PostgreSQL schema."""
+    sqlite_file = tmp_path / "test.sqlite3"
+    url = with_driver(TEST_DATABASE_URL) if ON_POSTGRES else f"sqlite:///{sqlite_file}"
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "SQLALCHEMY_DATABASE_URI": url,
             "DEMO_SURVEY": False,
+            "RATELIMIT_ENABLED": False,
         }
     )
+    if ON_POSTGRES:
+        with app.app_context():
+            db.drop_all()
+            db.create_all()
     yield app
     with app.app_context():
+        db.session.remove()
         db.engine.dispose()
+    sqlite_guard.release(str(sqlite_file))
 
 
 @pytest.fixture

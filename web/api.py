@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, request
 from flask_babel import gettext as _
+from flask_limiter.util import get_remote_address
 
 import rr
 from werkzeug.exceptions import HTTPException
 
 from .answered import answered_slugs, remember_answered
 from .answers import AnswerError, check_answers
+from .extensions import limiter
 from .lookup import load_survey
 from .models import ApiToken
 from .recording import record_response
@@ -17,7 +19,14 @@ from .results import survey_results
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+def address_and_survey() -> str:
+    """Submissions are limited per address and survey: a lecture hall shares one address."""
+    return f"{get_remote_address()}:{request.view_args.get('slug')}"
+
+
 @bp.post("/surveys/<slug>/responses")
+@limiter.limit(lambda: current_app.config["SUBMISSION_RATE_LIMIT"], key_func=address_and_survey,
+               scope="submissions")
 def submit_response(slug: str):
     """Store one respondent's reported bits; nothing else about them is kept."""
     survey = load_survey(slug, public=True)

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_login import login_required, login_user, logout_user
 
-from .extensions import db, login_manager
+from .extensions import db, limiter, login_manager
 from .forms import LoginForm, SetupForm
 from .models import User
 
@@ -23,7 +23,20 @@ def no_accounts_yet() -> bool:
     return db.session.scalar(db.select(User.id).limit(1)) is None
 
 
+def account_key() -> str:
+    """Rate-limit key for the account a login attempt names."""
+    return "account:" + (request.form.get("email") or "").strip().lower()
+
+
+def failed_login(response) -> bool:
+    """A login that re-shows the form failed; only failures count towards the limits."""
+    return response.status_code == 200
+
+
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit("10/minute", methods=["POST"], deduct_when=failed_login, scope="login-address")
+@limiter.limit("10/minute", methods=["POST"], deduct_when=failed_login, key_func=account_key,
+               scope="login-account")
 def login():
     """Email and password; on success back to the page that asked for a login."""
     if no_accounts_yet():

@@ -1,5 +1,7 @@
 """Extensions, created unbound and bound to the app in :func:`app.create_app`."""
 from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -16,3 +18,5 @@ csrf = CSRFProtect()
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
 login_manager.session_protection = "strong"
+# Limits live in memory by default (one process); RATELIMIT_STORAGE_URI can point at Redis.
+limiter = Limiter(key_func=get_remote_address, default_limits=[])

@@ -6,9 +6,13 @@ from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
 import rr
+
+from .extensions import limiter
 from rr.mechanism import noise_line
 
 bp = Blueprint("lab", __name__)
+# Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
+limiter.limit("240/minute", scope="lab")(bp)
 
 MAX_N = 1_000_000
 MAX_TRIALS = 20_000

@@ -2,6 +2,7 @@
 import pytest
 
 from app import create_app, database_url
+from tests.conftest import sqlite_only
 from web.extensions import db
 from web.models import Survey
 
@@ -14,8 +15,9 @@ def test_default_database_is_sqlite_in_the_instance_folder(monkeypatch, tmp_path
 @pytest.mark.parametrize(
     ("given", "expected"),
     [
-        ("postgresql://u:p@localhost/rr", "postgresql://u:p@localhost/rr"),
-        ("postgres://u:p@localhost/rr", "postgresql://u:p@localhost/rr"),
+        ("postgresql://u:p@localhost/rr", "postgresql+psycopg://u:p@localhost/rr"),
+        ("postgres://u:p@localhost/rr", "postgresql+psycopg://u:p@localhost/rr"),
+        ("postgresql+psycopg://u@db/rr", "postgresql+psycopg://u@db/rr"),
     ],
 )
 def test_database_url_from_the_environment(monkeypatch, tmp_path, given, expected):
@@ -23,6 +25,7 @@ def test_database_url_from_the_environment(monkeypatch, tmp_path, given, expecte
     assert database_url(str(tmp_path)) == expected
 
 
+@sqlite_only
 def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
     with app.app_context():
         connection = db.engine.raw_connection()

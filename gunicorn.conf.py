@@ -1,0 +1,24 @@
+"""Production settings: ``gunicorn -c gunicorn.conf.py "app:create_app()"``.
+
+On the embedded SQLite database one process serves, with threads: the SQLite linked here has the
+WAL-reset bug (see web/sqlite_guard.py). With DATABASE_URL pointing at PostgreSQL, several
+processes serve (WEB_CONCURRENCY, default two per core).
+"""
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND", "0.0.0.0:8000")
+worker_class = "gthread"
+threads = int(os.environ.get("THREADS", "16"))
+_on_postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql"))
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count())) if _on_postgres else 1
+timeout = 60
+graceful_timeout = 20
+# No client address, user agent or referrer in the access log: only what was asked and answered.
+accesslog = os.environ.get("ACCESS_LOG", "-")
+access_log_format = '"%(r)s" %(s)s %(b)s %(M)sms'
+# Served over HTTPS in production: cookies only travel encrypted. Set these to false to serve a
+# classroom over plain HTTP on a local network.
+os.environ.setdefault("FLASK_SESSION_COOKIE_SECURE", "true")
+os.environ.setdefault("FLASK_REMEMBER_COOKIE_SECURE", "true")
+os.environ.setdefault("FLASK_PREFERRED_URL_SCHEME", "https")
