@@ -45,6 +45,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         DEMO_SURVEY=True,
         RESULTS_MIN_N=10,
         WTF_CSRF_TIME_LIMIT=None,
+        # Flask-WTF's HTTPS check wants a same-origin Referer, which Referrer-Policy: no-referrer
+        # never sends; the token and SameSite=Lax cookies protect the forms.
+        WTF_CSRF_SSL_STRICT=False,
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,

@@ -197,6 +197,8 @@ def _options(items, kind, where: str, problems: list[str]) -> tuple[OptionSpec, 
         _unknown_fields(item, OPTION_FIELDS, place, problems)
         key = _key(item, place, problems)
         text = _text(item, "text", f"{place}.text", MAX_TEXT, problems)
+        if not isinstance(key, str):
+            continue
         if key in seen:
             problems.append(f"{place}.id: duplicate option id {key!r}")
         seen.add(key)
