@@ -10,6 +10,7 @@ import pytest
 from app import create_app, with_driver
 from web import sqlite_guard
 from web.extensions import db
+from web.recording import forget_plans
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
@@ -49,6 +50,7 @@ def app(tmp_path):
         with app.app_context():
             db.drop_all()
             db.create_all()
+    forget_plans()
     yield app
     with app.app_context():
         db.session.remove()

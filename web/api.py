@@ -13,7 +13,7 @@ from .answers import AnswerError, check_answers
 from .extensions import limiter
 from .lookup import load_survey
 from .models import ApiToken
-from .recording import record_response
+from .recording import record_response, submission_plan, survey_state
 from .results import survey_results
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -29,31 +29,54 @@ def address_and_survey() -> str:
                scope="submissions")
 def submit_response(slug: str):
     """Store one respondent's reported bits; nothing else about them is kept."""
-    survey = load_survey(slug, public=True)
-    if survey.status == "closed":
-        abort(409, _("This survey is closed."))
     limit = current_app.config["SUBMISSION_MAX_BYTES"]
     if (request.content_length or 0) > limit:
         abort(413, f"the body is larger than {limit} bytes")
     request.max_content_length = limit
+    # A kept survey state may only say yes: every refusal is decided on a fresh read.
+    for fresh in (False, True):
+        state = survey_state(slug, fresh=fresh)
+        problem = state_problem(state)
+        if problem is None:
+            plan = submission_plan(state)
+            bits, problem = checked_bits(plan)
+        if problem is not None:
+            if fresh:
+                abort(*problem)
+            continue
+        answered = answered_slugs()
+        if slug in answered:
+            abort(409, _("This browser has already answered this survey."))
+        if record_response(plan, bits):
+            response = current_app.make_response(({"ok": True}, 201))
+            remember_answered(response, answered, slug)
+            return response
+    abort(409, _("This survey changed after the page was loaded. Reload the page to answer it."))
+
+
+def state_problem(state) -> tuple[int, str] | None:
+    """Why a survey in this state takes no answer from this page, if it does not."""
+    if state is None or state.status == "draft":
+        return 404, _("No such survey.")
+    if state.status == "closed":
+        return 409, _("This survey is closed.")
+    revision = request.headers.get("X-Survey-Revision")
+    if revision is not None and revision != str(state.revision):
+        return 409, _("This survey changed after the page was loaded. Reload the page to answer it.")
+    return None
+
+
+def checked_bits(plan) -> tuple[dict | None, tuple[int, str] | None]:
+    """The body's reported bits checked against the plan, or the 4xx that refuses them."""
     if not request.is_json:
-        abort(415, "send the answers as application/json")
+        return None, (415, "send the answers as application/json")
     body = request.get_json(silent=True)
     if body is None:
-        abort(400, "the body is not valid JSON")
-    revision = request.headers.get("X-Survey-Revision")
-    if revision is not None and revision != str(survey.revision):
-        abort(409, _("This survey changed after the page was loaded. Reload the page to answer it."))
+        return None, (400, "the body is not valid JSON")
     try:
-        bits = check_answers(body, survey.shapes)
+        return check_answers(body, plan.shapes), None
     except AnswerError as error:
-        abort(400, str(error))
-    if slug in answered_slugs():
-        abort(409, _("This browser has already answered this survey."))
-    record_response(survey, bits)
-    response = current_app.make_response(({"ok": True}, 201))
-    remember_answered(response, slug)
-    return response
+        return None, (400, str(error))
 
 
 @bp.get("/surveys/<slug>/results")

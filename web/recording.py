@@ -1,65 +1,260 @@
-"""Store reported bits and keep the tallies that results are computed from."""
+"""Store reported bits and keep the tallies that results are computed from.
+
+A submission is the hot path of a lecture hall answering at once. What a survey expects is kept in
+memory per (survey, revision), and the survey's state per slug; the write transaction then checks
+that state where it matters, in its first statement:
+
+    UPDATE survey SET response_count = response_count + k
+    WHERE id = ? AND status = 'open' AND revision = ?
+
+If that matches no row, the kept state was stale (the survey closed, or what respondents spin
+changed): nothing is written, and the caller looks again. So a response is never counted in a closed
+survey or under parameters other than those it was checked against. Concurrent submissions share
+one transaction (:class:`GroupCommit`), and the statements run on a raw driver cursor: compiling
+and wrapping them cost more than running them.
+"""
 from __future__ import annotations
 
 import json
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
-from sqlalchemy import insert, update
+from sqlalchemy.orm import Session
 
 import rr
 
+from . import sqlite_guard
+from .answers import Shape
 from .extensions import db
-from .models import Option, Question, Response, Survey
+from .models import Survey
 
 BULK_CHUNK = 20_000
 
 
-def record_response(survey: Survey, bits: dict) -> None:
-    """Store one checked response and add it to the tallies, in one transaction."""
-    db.session.add(Response(survey_id=survey.id, bits=json.dumps(bits, separators=(",", ":"))))
-    yes = {}
-    for question in survey.questions:
-        answer = bits[question.key]
-        if question.kind == "multi":
-            yes.update({(Option, option.id): answer[option.key] for option in question.options})
+@dataclass(frozen=True)
+class SurveyState:
+    id: int
+    status: str
+    revision: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a submission to one revision of a survey must contain and which tallies it feeds."""
+
+    survey_id: int
+    revision: int
+    shapes: tuple[Shape, ...]
+    questions: tuple[tuple[str, int], ...]
+    options: tuple[tuple[str, str, int], ...]
+
+
+_states: dict[tuple[object, str], SurveyState] = {}
+_states_lock = threading.Lock()
+
+
+@lru_cache(maxsize=8)
+def _sql(paramstyle: str, quote) -> dict[str, str]:
+    """The hot path's statements in the driver's own SQL, rendered once per dialect."""
+    mark = "?" if paramstyle == "qmark" else "%s"
+    survey, response = quote("survey"), quote("response")
+    return {
+        "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
+        "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
+                 f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
+        "insert": f"INSERT INTO {response} (survey_id, bits) VALUES ({mark}, {mark})",
+        "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
+        **{
+            table: f"UPDATE {quote(table)} SET n = n + {mark}, noisy_yes = noisy_yes + {mark} WHERE id = {mark}"
+            for table in ("question", "option")
+        },
+    }
+
+
+def _statements() -> dict[str, str]:
+    dialect = db.engine.dialect
+    return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
+
+
+def survey_state(slug: str, fresh: bool = False) -> SurveyState | None:
+    """The survey's id, status and revision: kept from an earlier call unless ``fresh``."""
+    key = (db.engine, slug)
+    if not fresh and key in _states:
+        return _states[key]
+    with db.engine.connect() as connection:
+        row = connection.exec_driver_sql(_statements()["state"], (slug,)).first()
+    state = None if row is None else SurveyState(*row)
+    with _states_lock:
+        if state is None:
+            _states.pop(key, None)
         else:
-            yes[(Question, question.id)] = answer
-    _add_to_tallies(survey, 1, yes)
-    db.session.commit()
+            _states[key] = state
+    return state
+
+
+def submission_plan(state: SurveyState) -> Plan:
+    """The plan for a survey's revision, kept per database; assumes that revision is current."""
+    return _plan(db.engine, state.id, state.revision)
+
+
+@lru_cache(maxsize=256)
+def _plan(engine, survey_id: int, revision: int) -> Plan:
+    # A session of its own, closed at once: a request must not keep a pooled connection while it
+    # waits for its turn to write, or a burst on a cold cache would drain the pool.
+    with Session(engine) as session:
+        survey = session.get(Survey, survey_id)
+        return Plan(
+            survey_id,
+            revision,
+            tuple(survey.shapes),
+            tuple((q.key, q.id) for q in survey.questions if q.kind != "multi"),
+            tuple((q.key, o.key, o.id) for q in survey.questions if q.kind == "multi" for o in q.options),
+        )
+
+
+def forget_plans() -> None:
+    """Drop every kept plan and state (a test that rebuilds its database reuses survey ids)."""
+    _plan.cache_clear()
+    with _states_lock:
+        _states.clear()
+
+
+class _Pending:
+    """One submission waiting for the transaction that stores it."""
+
+    __slots__ = ("plan", "bits", "done", "stored", "error")
+
+    def __init__(self, plan: Plan, bits: dict):
+        self.plan, self.bits = plan, bits
+        self.done, self.stored, self.error = False, False, None
+
+
+class GroupCommit:
+    """Group commit: submissions queue up, and whichever thread takes the writer's turn stores
+    everything queued in one transaction. A lecture hall submitting at once then costs one commit
+    per group instead of one per student, and each request still returns only after the commit
+    that holds its response."""
+
+    def __init__(self):
+        self._turn = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Pending] = []
+
+    def submit(self, engine, plan: Plan, bits: dict) -> bool:
+        entry = _Pending(plan, bits)
+        with self._queue_lock:
+            self._queue.append(entry)
+        with self._turn:
+            if not entry.done:
+                with self._queue_lock:
+                    group, self._queue = self._queue, []
+                _write_group(engine, group)
+        if entry.error is not None:
+            raise entry.error
+        return entry.stored
+
+
+_writers: dict[object, GroupCommit] = {}
+
+
+def record_response(plan: Plan, bits: dict) -> bool:
+    """Store one checked response and add it to the tallies if the survey is still open at the
+    plan's revision; return whether it was stored."""
+    engine = db.engine
+    if engine.dialect.name == "sqlite" and sqlite_guard.needed():
+        sqlite_guard.claim(engine.url.database)
+    writer = _writers.get(engine) or _writers.setdefault(engine, GroupCommit())
+    return writer.submit(engine, plan, bits)
+
+
+def _write_group(engine, group: list[_Pending]) -> None:
+    """Store a group in one transaction: per plan a guarded claim, then the rows and the summed
+    tallies. Marks every entry done, stored or not, or with the error that stopped the group."""
+    sql = _sql(engine.dialect.paramstyle, engine.dialect.identifier_preparer.quote)
+    by_plan: dict[Plan, list[_Pending]] = {}
+    for entry in group:
+        by_plan.setdefault(entry.plan, []).append(entry)
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        accepted = []
+        for plan, entries in by_plan.items():
+            cursor.execute(sql["claim"], (len(entries), plan.survey_id, plan.revision))
+            if cursor.rowcount == 1:
+                accepted.extend(entries)
+        if accepted:
+            cursor.executemany(sql["insert"], [
+                (entry.plan.survey_id, json.dumps(entry.bits, separators=(",", ":"))) for entry in accepted
+            ])
+            for table, tallies in _summed_tallies(accepted).items():
+                if tallies:
+                    cursor.executemany(sql[table], [(n, yes, item) for item, (n, yes) in tallies.items()])
+        connection.commit()
+        for entry in accepted:
+            entry.stored = True
+    except Exception as error:  # every waiting request must learn that its response was not stored
+        connection.rollback()
+        for entry in group:
+            entry.error = error
+    finally:
+        connection.close()
+        for entry in group:
+            entry.done = True
+
+
+def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
+    """Reports and yes counts per tally row over a group."""
+    tallies: dict[str, dict[int, list[int]]] = {"question": {}, "option": {}}
+    for entry in entries:
+        for key, item in entry.plan.questions:
+            counts = tallies["question"].setdefault(item, [0, 0])
+            counts[0] += 1
+            counts[1] += entry.bits[key]
+        for key, option, item in entry.plan.options:
+            counts = tallies["option"].setdefault(item, [0, 0])
+            counts[0] += 1
+            counts[1] += entry.bits[key][option]
+    return tallies
 
 
 def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None) -> None:
     """Insert ``n`` responses whose bits come from :func:`rr.perturb` on true answers drawn with
     share ``true_proportion``, in chunks, with one tally update at the end."""
     rng = np.random.default_rng(seed)
-    items = _spin_items(survey)
+    spins = _spins(survey)
     template = _bits_template(survey)
-    totals = {key: 0 for key, _ in items}
+    totals = {spin: 0 for spin in spins}
+    sql = _statements()
+    connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
         size = min(BULK_CHUNK, n - start)
         columns = []
-        for key, question in items:
+        for spin, question in spins.items():
             truth = rng.random(size) < true_proportion
             reported = rr.perturb(truth, question.epsilon, question.procedure, rng=rng)
-            totals[key] += int(reported.sum())
+            totals[spin] += int(reported.sum())
             columns.append(reported)
         rows = np.column_stack(columns).tolist()
-        db.session.execute(
-            insert(Response), [{"survey_id": survey.id, "bits": template % tuple(row)} for row in rows]
-        )
-    _add_to_tallies(survey, n, totals)
+        connection.exec_driver_sql(sql["insert"], [(survey.id, template % tuple(row)) for row in rows])
+    connection.exec_driver_sql(sql["count"], (n, survey.id))
+    for table in ("question", "option"):
+        counts = [(n, count, item) for (name, item), count in totals.items() if name == table]
+        if counts:
+            connection.exec_driver_sql(sql[table], counts)
     db.session.commit()
 
 
-def _spin_items(survey: Survey) -> list[tuple[tuple[type, int], Question]]:
-    """Every spin of a response in order: (tally key, the question it belongs to)."""
-    items = []
+def _spins(survey: Survey) -> dict:
+    """Every spin of a response in order: (tally table, row id) → the question it belongs to."""
+    spins = {}
     for question in survey.questions:
         if question.kind == "multi":
-            items.extend(((Option, option.id), question) for option in question.options)
+            spins.update({("option", option.id): question for option in question.options})
         else:
-            items.append(((Question, question.id), question))
-    return items
+            spins[("question", question.id)] = question
+    return spins
 
 
 def _bits_template(survey: Survey) -> str:
@@ -72,17 +267,3 @@ def _bits_template(survey: Survey) -> str:
         else:
             parts.append(f"{json.dumps(question.key)}:%d")
     return "{" + ",".join(parts) + "}"
-
-
-def _add_to_tallies(survey: Survey, n: int, yes: dict[tuple[type, int], int]) -> None:
-    """Add n reports and their yes counts to the tallies, in the database, not in Python, so that
-    concurrent submissions never lose a count."""
-    db.session.execute(
-        update(Survey).where(Survey.id == survey.id).values(response_count=Survey.response_count + n)
-    )
-    for (model, item_id), count in yes.items():
-        db.session.execute(
-            update(model)
-            .where(model.id == item_id)
-            .values(n=model.n + n, noisy_yes=model.noisy_yes + count)
-        )

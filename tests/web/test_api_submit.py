@@ -136,3 +136,59 @@ def test_another_browser_can_submit(app, client, survey):
 def test_wrong_method_is_json_405(client, survey):
     response = client.get(URL.format(survey))
     assert response.status_code == 405 and "error" in response.json
+
+
+def set_status_behind_the_apps_back(app, status):
+    with app.app_context():
+        db.session.execute(db.update(Survey).values(status=status))
+        db.session.commit()
+
+
+def test_kept_survey_state_never_accepts_into_a_closed_survey(app, client, survey):
+    assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    set_status_behind_the_apps_back(app, "closed")
+    refused = app.test_client().post(URL.format(survey), json=VALID_ANSWERS)
+    assert refused.status_code == 409 and refused.json["error"] == "This survey is closed."
+    assert len(stored(app)) == 1
+    set_status_behind_the_apps_back(app, "open")
+    assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    assert len(stored(app)) == 2 and tallies(app)[2] == 2
+
+
+def test_kept_plan_follows_a_new_question(app, survey, researcher):
+    assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    researcher.post(f"/surveys/{survey}/questions/new",
+                    data={"text": "New?", "key": "later", "kind": "yesno", "epsilon": "1", "procedure": "spinner"})
+    old_shape = app.test_client().post(URL.format(survey), json=VALID_ANSWERS)
+    assert old_shape.status_code == 400 and "'later' is missing" in old_shape.json["error"]
+    new_body = {"answers": dict(VALID_ANSWERS["answers"], later=1)}
+    assert app.test_client().post(URL.format(survey), json=new_body).status_code == 201
+    questions, _, count = tallies(app)
+    assert questions["later"] == (1, 1) and count == 2
+
+
+def test_concurrent_submissions_are_all_counted(app, survey):
+    import threading
+
+    start = threading.Barrier(40)
+    codes = []
+
+    def submit(index):
+        bits = {"answers": {"cheated": index % 2, "substances": {"alcohol": index % 3 == 0, "tobacco": 1}}}
+        bits["answers"]["substances"]["alcohol"] = int(bits["answers"]["substances"]["alcohol"])
+        client = app.test_client()
+        start.wait()
+        codes.append(client.post(URL.format(survey), json=bits).status_code)
+
+    threads = [threading.Thread(target=submit, args=(index,)) for index in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert codes == [201] * 40
+    rows = stored(app)
+    questions, options, count = tallies(app)
+    assert len(rows) == 40 and count == 40
+    assert questions["cheated"] == (40, sum(row["cheated"] for row in rows)) == (40, 20)
+    assert options["alcohol"] == (40, sum(row["substances"]["alcohol"] for row in rows)) == (40, 14)
+    assert options["tobacco"] == (40, 40)

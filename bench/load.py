@@ -1,0 +1,157 @@
+"""Submission throughput and results latency under wrk, against gunicorn on loopback.
+
+1. Submissions: the app's POST /api/surveys/campus-life/responses beside a minimal Flask + SQLite
+   insert endpoint (bench/baseline_app.py), both under gunicorn with the same settings (one gthread
+   worker, the same threads, no access log). Each is run ROUNDS times, alternating; the median
+   throughput and p99 latency are printed, and their ratio.
+2. Results: GET /api/surveys/campus-life/results with 10^3 and then 10^6 stored responses.
+
+Run: python bench/load.py [--seconds 10] [--connections 32]. Needs wrk (apt-get install wrk).
+Prints figures; asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import pathlib
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+BODY = '{"answers": {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}}}'
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(target: str, environment: dict, threads: int):
+    """Serve ``target`` with gunicorn (one gthread worker) on a free loopback port; yield its URL."""
+    port = free_port()
+    command = [PYTHON, "-m", "gunicorn", "--worker-class", "gthread", "--workers", "1",
+               "--threads", str(threads), "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null",
+               "--error-logfile", "/dev/null", target]
+    server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **environment}, start_new_session=True)
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def wrk(url: str, seconds: int, connections: int, script: str | None = None, headers: dict | None = None) -> dict:
+    """Run wrk; return requests/s, p50 and p99 latency in ms, and errors."""
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    latency = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", output, re.M))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+        "p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]),
+        "non2xx": int(errors.group(1)) if errors else 0,
+    }
+
+
+def to_ms(text: str) -> float:
+    number, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(number) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+
+
+def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
+    """A fresh SQLite database with the demo survey, ``responses`` simulated responses and an API
+    token; the server's environment and the token."""
+    environment = {"DATABASE_URL": f"sqlite:///{folder / 'app.sqlite3'}", "FLASK_SECRET_KEY": "bench",
+                   "FLASK_RATELIMIT_ENABLED": "false", "FLASK_SESSION_COOKIE_SECURE": "false"}
+    flask = [PYTHON, "-m", "flask", "--app", "app"]
+    run = lambda *args: subprocess.run(flask + list(args), cwd=ROOT, env={**os.environ, **environment},
+                                       capture_output=True, text=True, check=True).stdout
+    run("create-user", "bench@example.org", "--password", "benchmark")
+    token = run("create-token", "bench@example.org").split()[-1]
+    if responses:
+        run("simulate-responses", "campus-life", "--n", str(responses), "--seed", "1")
+    return environment, token
+
+
+def add_responses(environment: dict, count: int) -> None:
+    subprocess.run([PYTHON, "-m", "flask", "--app", "app", "simulate-responses", "campus-life", "--n", str(count),
+                    "--seed", "2"], cwd=ROOT, env={**os.environ, **environment}, check=True, capture_output=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3)
+    arguments = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is needed: apt-get install wrk")
+    print(f"{os.cpu_count()} cores; wrk -t2 -c{arguments.connections} -d{arguments.seconds}s; "
+          f"gunicorn gthread, 1 worker, {arguments.threads} threads")
+    with tempfile.TemporaryDirectory() as folder_name:
+        folder = pathlib.Path(folder_name)
+        script = folder / "post.lua"
+        script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                          f"wrk.body = '{BODY}'\n")
+        environment, token = seeded_database(folder, 1000)
+        baseline_environment = {"BASELINE_DB": str(folder / "baseline.sqlite3")}
+
+        runs = {"app": [], "baseline": []}
+        for _ in range(arguments.rounds):
+            with gunicorn("app:create_app()", environment, arguments.threads) as url:
+                runs["app"].append(wrk(f"{url}/api/surveys/campus-life/responses", arguments.seconds,
+                                       arguments.connections, str(script)))
+            with gunicorn("bench.baseline_app:create_app()", baseline_environment, arguments.threads) as url:
+                runs["baseline"].append(wrk(f"{url}/insert", arguments.seconds, arguments.connections, str(script)))
+        print("\nSubmissions (median of rounds)")
+        print(f"{'':24s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'non-2xx':>8s}")
+        medians = {}
+        for name, label in (("app", "app (validate + tally)"), ("baseline", "minimal Flask+SQLite")):
+            rps = statistics.median(run["rps"] for run in runs[name])
+            medians[name] = rps
+            print(f"{label:24s} {rps:11.0f} {statistics.median(r['p50'] for r in runs[name]):8.2f} "
+                  f"{statistics.median(r['p99'] for r in runs[name]):8.2f} {sum(r['non2xx'] for r in runs[name]):8d}")
+            print(f"{'':24s} rounds: " + ", ".join(f"{run['rps']:.0f}" for run in runs[name]))
+        print(f"throughput ratio app/baseline: {medians['app'] / medians['baseline']:.2f}")
+
+        print("\nResults API, GET with a bearer token")
+        headers = {"Authorization": f"Bearer {token}"}
+        for label, extra in (("1,000 + submissions above", 0), ("10^6 stored", 1_000_000)):
+            if extra:
+                add_responses(environment, extra)
+            with gunicorn("app:create_app()", environment, arguments.threads) as url:
+                figures = wrk(f"{url}/api/surveys/campus-life/results", arguments.seconds, 8, headers=headers)
+                n = urllib.request.urlopen(urllib.request.Request(f"{url}/api/surveys/campus-life/results",
+                                                                  headers=headers)).read()
+            stored = int(re.search(rb'"n":\s*(\d+)', n).group(1))
+            print(f"n = {stored:>9,}: {figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
+                  f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}")
+
+
+if __name__ == "__main__":
+    main()
