@@ -27,6 +27,7 @@ from web import (
     security,
 )
 from web.demo import seed_demo_survey
+from web.sessions import LazyCookieSessions
 from web.extensions import babel, csrf, db, limiter, login_manager
 
 SUBMISSION_MAX_BYTES = 64 * 1024
@@ -61,6 +62,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or instance_secret(app.instance_path)
 
+    app.session_interface = LazyCookieSessions()
     db.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
