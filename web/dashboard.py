@@ -31,15 +31,13 @@ def surveys():
 @bp.get("/<slug>")
 def survey(slug: str):
     """Results, controls and exports of one survey."""
-    found = researcher_survey(slug)
-    return render_template("surveys/dashboard.html", survey=found, panel=panel_context(found))
+    return with_panel("surveys/dashboard.html", researcher_survey(slug))
 
 
 @bp.get("/<slug>/panel")
 def panel(slug: str):
     """The results panel alone, which the dashboard fetches again while the survey is open."""
-    found = researcher_survey(slug)
-    return render_template("surveys/_panel.html", survey=found, panel=panel_context(found))
+    return with_panel("surveys/_panel.html", researcher_survey(slug))
 
 
 @bp.get("/<slug>/present")
@@ -49,14 +47,13 @@ def present(slug: str):
     if found.status == "open":
         ensure_join_code(found)
         db.session.commit()
-    return render_template("surveys/present.html", survey=found, panel=panel_context(found))
+    return with_panel("surveys/present.html", found)
 
 
 @bp.get("/<slug>/present/panel")
 def present_panel(slug: str):
     """The projector's live part, fetched again every second."""
-    found = researcher_survey(slug)
-    return render_template("surveys/_present_panel.html", survey=found, panel=panel_context(found))
+    return with_panel("surveys/_present_panel.html", researcher_survey(slug))
 
 
 @bp.post("/<slug>/status")
@@ -73,5 +70,7 @@ def status(slug: str):
     return redirect(url_for("dashboard.survey", slug=slug))
 
 
-def panel_context(survey: Survey) -> dict:
-    return results_panel(survey, current_app.config["RESULTS_MIN_N"])
+def with_panel(template: str, survey: Survey) -> str:
+    """Render a page or fragment that shows the survey's results panel."""
+    return render_template(template, survey=survey,
+                           panel=results_panel(survey, current_app.config["RESULTS_MIN_N"]))
