@@ -55,7 +55,26 @@ def app(tmp_path):
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+    forget_plans()
     sqlite_guard.release(str(sqlite_file))
+
+
+@pytest.fixture
+def app_like(app):
+    """Make more apps on the test's database with changed settings; each is disposed after the
+    test (a pooled PostgreSQL connection left open fails the run at exit)."""
+    made = []
+
+    def make(**changes):
+        other = create_app(dict(app.config, **changes))
+        made.append(other)
+        return other
+
+    yield make
+    for other in made:
+        with other.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.fixture

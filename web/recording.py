@@ -115,10 +115,12 @@ def _plan(engine, survey_id: int, revision: int) -> Plan:
 
 
 def forget_plans() -> None:
-    """Drop every kept plan and state (a test that rebuilds its database reuses survey ids)."""
+    """Drop every kept plan, state and writer (a test that rebuilds its database reuses survey
+    ids, and none of them should keep an engine alive)."""
     _plan.cache_clear()
     with _states_lock:
         _states.clear()
+    _writers.clear()
 
 
 class _Pending:

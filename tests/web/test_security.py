@@ -15,7 +15,6 @@ import urllib.request
 import pytest
 from werkzeug.serving import make_server
 
-from app import create_app
 from tests.conftest import PASSWORD, VALID_ANSWERS, csrf_token, sqlite_only
 from web import sqlite_guard
 from web.extensions import db
@@ -30,9 +29,8 @@ def test_hsts_only_over_https(client):
     assert secure.headers["Strict-Transport-Security"].startswith("max-age=31536000")
 
 
-def test_forwarded_https_counts_behind_a_trusted_proxy(app):
-    app.config["TRUST_PROXY"] = 1
-    proxied = create_app(dict(app.config, TRUST_PROXY=1))
+def test_forwarded_https_counts_behind_a_trusted_proxy(app, app_like):
+    proxied = app_like(TRUST_PROXY=1)
     response = proxied.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
     assert "Strict-Transport-Security" in response.headers
     assert "Strict-Transport-Security" not in app.test_client().get("/", headers={"X-Forwarded-Proto": "https"}).headers
@@ -73,9 +71,8 @@ def test_gunicorn_runs_several_processes_only_on_postgres(monkeypatch):
 
 
 @pytest.fixture
-def limited(app):
-    app.config["RATELIMIT_ENABLED"] = True
-    return create_app(dict(app.config))
+def limited(app_like):
+    return app_like(RATELIMIT_ENABLED=True)
 
 
 def login_attempt(client, email, password, address):
