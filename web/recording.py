@@ -246,6 +246,11 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
         if counts:
             connection.exec_driver_sql(sql[table], counts)
     db.session.commit()
+    if db.engine.dialect.name == "sqlite":
+        # A bulk insert leaves the whole batch in the WAL; fold it into the database now so that
+        # later reads need not search a large log.
+        with db.engine.connect() as checkpoint:
+            checkpoint.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def _spins(survey: Survey) -> dict:
