@@ -136,8 +136,8 @@ def configure_sqlite(engine) -> None:
     process guard while the linked SQLite has the WAL-reset bug (see web/sqlite_guard.py)."""
     if engine.dialect.name != "sqlite":
         return
-    database = engine.url.database
-    if database and database != ":memory:" and sqlite_guard.needed():
+    database = sqlite_guard.guarded_file(engine)
+    if database:
 
         @event.listens_for(engine, "before_cursor_execute")
         def _one_writer(_connection, _cursor, statement, *_args):

@@ -57,7 +57,7 @@ def store_submission(slug: str):
             response = current_app.make_response(({"ok": True}, 201))
             remember_answered(response, answered, slug)
             return response
-    abort(409, _("This survey changed after the page was loaded. Reload the page to answer it."))
+    abort(*changed_after_loading())
 
 
 _limited_submission = limiter.limit(
@@ -73,8 +73,12 @@ def state_problem(state) -> tuple[int, str] | None:
         return 409, _("This survey is closed.")
     revision = request.headers.get("X-Survey-Revision")
     if revision is not None and revision != str(state.revision):
-        return 409, _("This survey changed after the page was loaded. Reload the page to answer it.")
+        return changed_after_loading()
     return None
+
+
+def changed_after_loading() -> tuple[int, str]:
+    return 409, _("This survey changed after the page was loaded. Reload the page to answer it.")
 
 
 def checked_bits(plan) -> tuple[dict | None, tuple[int, str] | None]:
@@ -95,7 +99,7 @@ def results(slug: str):
     """Estimates for every question, for the survey's owner (any account for an unowned survey)."""
     user = bearer_user()
     survey = load_survey(slug)
-    if survey.owner_id is not None and survey.owner_id != user.id:
+    if not survey.visible_to(user):
         abort(404, _("No such survey."))
     return survey_results(survey)
 

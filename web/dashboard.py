@@ -9,7 +9,6 @@ from .access import require_login, researcher_survey
 from .editing import EditError, change_status
 from .extensions import db
 from .i18n import STATUS_LABELS
-from .joincode import ensure_join_code
 from .models import Survey
 from .panel import results_panel
 
@@ -43,11 +42,7 @@ def panel(slug: str):
 @bp.get("/<slug>/present")
 def present(slug: str):
     """The projector view: join code and QR large, a live count, results behind a reveal switch."""
-    found = researcher_survey(slug)
-    if found.status == "open":
-        ensure_join_code(found)
-        db.session.commit()
-    return with_panel("surveys/present.html", found)
+    return with_panel("surveys/present.html", researcher_survey(slug))
 
 
 @bp.get("/<slug>/present/panel")

@@ -22,13 +22,7 @@ ESTIMATE_COLUMNS = (
 
 def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
     """One column per yes/no question and per option of a multi-select question."""
-    columns = []
-    for question in survey.questions:
-        if question.kind == "multi":
-            columns.extend((question.key, option.key) for option in question.options)
-        else:
-            columns.append((question.key, None))
-    return columns
+    return [(question.key, None if option is None else option.key) for question, option in survey.spins()]
 
 
 def responses_csv(survey: Survey) -> Iterator[str]:

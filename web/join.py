@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 
 import segno
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .joincode import open_survey_for

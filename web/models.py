@@ -98,6 +98,15 @@ class Survey(db.Model):
             for question in self.questions
         ]
 
+    def spins(self) -> list[tuple[Question, Option | None]]:
+        """Every spin of a response, in order: a yes/no question spins once (option None), a
+        multi-select question once per option."""
+        return [
+            (question, option)
+            for question in self.questions
+            for option in (question.options if question.kind == "multi" else [None])
+        ]
+
     def visible_to(self, user: User) -> bool:
         """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
         return self.owner_id is None or self.owner_id == user.id

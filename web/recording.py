@@ -73,8 +73,8 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
     }
 
 
-def _statements() -> dict[str, str]:
-    dialect = db.engine.dialect
+def _statements(engine=None) -> dict[str, str]:
+    dialect = (engine or db.engine).dialect
     return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
 
 
@@ -105,12 +105,13 @@ def _plan(engine, survey_id: int, revision: int) -> Plan:
     # waits for its turn to write, or a burst on a cold cache would drain the pool.
     with Session(engine) as session:
         survey = session.get(Survey, survey_id)
+        spins = survey.spins()
         return Plan(
             survey_id,
             revision,
             tuple(survey.shapes),
-            tuple((q.key, q.id) for q in survey.questions if q.kind != "multi"),
-            tuple((q.key, o.key, o.id) for q in survey.questions if q.kind == "multi" for o in q.options),
+            tuple((question.key, question.id) for question, option in spins if option is None),
+            tuple((question.key, option.key, option.id) for question, option in spins if option is not None),
         )
 
 
@@ -165,8 +166,9 @@ def record_response(plan: Plan, bits: dict) -> bool:
     """Store one checked response and add it to the tallies if the survey is still open at the
     plan's revision; return whether it was stored."""
     engine = db.engine
-    if engine.dialect.name == "sqlite" and sqlite_guard.needed():
-        sqlite_guard.claim(engine.url.database)
+    database = sqlite_guard.guarded_file(engine)
+    if database:  # the raw cursor below bypasses the engine event that claims on other writes
+        sqlite_guard.claim(database)
     writer = _writers.get(engine) or _writers.setdefault(engine, GroupCommit())
     return writer.submit(engine, plan, bits)
 
@@ -174,7 +176,7 @@ def record_response(plan: Plan, bits: dict) -> bool:
 def _write_group(engine, group: list[_Pending]) -> None:
     """Store a group in one transaction: per plan a guarded claim, then the rows and the summed
     tallies. Marks every entry done, stored or not, or with the error that stopped the group."""
-    sql = _sql(engine.dialect.paramstyle, engine.dialect.identifier_preparer.quote)
+    sql = _statements(engine)
     by_plan: dict[Plan, list[_Pending]] = {}
     for entry in group:
         by_plan.setdefault(entry.plan, []).append(entry)
@@ -255,13 +257,10 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
 
 def _spins(survey: Survey) -> dict:
     """Every spin of a response in order: (tally table, row id) → the question it belongs to."""
-    spins = {}
-    for question in survey.questions:
-        if question.kind == "multi":
-            spins.update({("option", option.id): question for option in question.options})
-        else:
-            spins[("question", question.id)] = question
-    return spins
+    return {
+        ("question", question.id) if option is None else ("option", option.id): question
+        for question, option in survey.spins()
+    }
 
 
 def _bits_template(survey: Survey) -> str:

@@ -30,6 +30,15 @@ def needed(version: tuple[int, ...] = sqlite3.sqlite_version_info) -> bool:
     return version < FIXED_IN
 
 
+def guarded_file(engine) -> str | None:
+    """The SQLite file this engine's writes must claim, or None: another database, one in memory,
+    or an SQLite with the fix."""
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database and database != ":memory:" and needed():
+        return database
+    return None
+
+
 def is_write(statement: str) -> bool:
     return statement.lstrip()[:6].upper() in WRITES
 

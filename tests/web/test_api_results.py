@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import event
 
 import rr
-from tests.conftest import VALID_ANSWERS
+
 from web.extensions import db
 from web.models import ApiToken
 

@@ -17,8 +17,6 @@ from werkzeug.serving import make_server
 
 from tests.conftest import PASSWORD, VALID_ANSWERS, csrf_token, sqlite_only
 from web import sqlite_guard
-from web.extensions import db
-from web.models import Response
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
