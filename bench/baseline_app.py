@@ -37,3 +37,10 @@ def create_app() -> Flask:
         return {"ok": True}, 201
 
     return app
+
+
+def constant_app(environ, start_response):
+    """The server's own ceiling: a WSGI callable that reads the body and sends a fixed reply."""
+    environ["wsgi.input"].read()
+    start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", "12")])
+    return [b'{"ok": true}']

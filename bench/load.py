@@ -1,13 +1,14 @@
 """Submission throughput and results latency under wrk, against gunicorn on loopback.
 
 1. Submissions: the app's POST /api/surveys/campus-life/responses beside a minimal Flask + SQLite
-   insert endpoint (bench/baseline_app.py), both under gunicorn with the same settings (one gthread
-   worker, the same threads, no access log). Each is run ROUNDS times, alternating; the median
-   throughput and p99 latency are printed, and their ratio.
+   insert endpoint (bench/baseline_app.py) and a constant WSGI reply (the server's own ceiling),
+   all under gunicorn with the same settings (one gthread worker, the same threads, no access log)
+   and running side by side. Each round measures the three back to back, in alternating order;
+   the median throughput and p99 latency are printed, and the app/baseline ratio per round.
 2. Results: GET /api/surveys/campus-life/results with 10^3 and then 10^6 stored responses.
 
-Run: python bench/load.py [--seconds 10] [--connections 32]. Needs wrk (apt-get install wrk).
-Prints figures; asserts nothing.
+Run: python bench/load.py [--seconds 5] [--rounds 7] [--only submissions|results].
+Needs wrk (apt-get install wrk). Prints figures; asserts nothing.
 """
 from __future__ import annotations
 
@@ -102,12 +103,65 @@ def add_responses(environment: dict, count: int) -> None:
                     "--seed", "2"], cwd=ROOT, env={**os.environ, **environment}, check=True, capture_output=True)
 
 
+def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
+    """Both servers run side by side; each round measures them back to back, in alternating order,
+    so that the machine's drift (large on a shared two-core machine) hits both alike."""
+    script = folder / "post.lua"
+    script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                      f"wrk.body = '{BODY}'\n")
+    targets = {
+        "app": ("app:create_app()", environment, "/api/surveys/campus-life/responses"),
+        "baseline": ("bench.baseline_app:create_app()", {"BASELINE_DB": str(folder / "baseline.sqlite3")}, "/insert"),
+        "ceiling": ("bench.baseline_app:constant_app", {}, "/"),
+    }
+    runs = {name: [] for name in targets}
+    with contextlib.ExitStack() as servers:
+        urls = {name: servers.enter_context(gunicorn(target, extra, arguments.threads)) + path
+                for name, (target, extra, path) in targets.items()}
+        for url in urls.values():
+            wrk(url, 2, arguments.connections, str(script))  # warm up: imports, caches, first pages
+        for round_number in range(arguments.rounds):
+            order = list(urls) if round_number % 2 == 0 else list(reversed(urls))
+            for name in order:
+                runs[name].append(wrk(urls[name], arguments.seconds, arguments.connections, str(script)))
+    print("\nSubmissions (median of rounds)")
+    print(f"{'':28s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'non-2xx':>8s}")
+    labels = {"app": "app (validate, store, tally)", "baseline": "minimal Flask + SQLite",
+              "ceiling": "gunicorn, constant reply"}
+    for name, label in labels.items():
+        print(f"{label:28s} {statistics.median(r['rps'] for r in runs[name]):11.0f} "
+              f"{statistics.median(r['p50'] for r in runs[name]):8.2f} "
+              f"{statistics.median(r['p99'] for r in runs[name]):8.2f} {sum(r['non2xx'] for r in runs[name]):8d}")
+        print(f"{'':28s} rounds: " + ", ".join(f"{run['rps']:.0f}" for run in runs[name]))
+    ratios = [app["rps"] / baseline["rps"] for app, baseline in zip(runs["app"], runs["baseline"])]
+    print("throughput ratio app/baseline per round: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
+    print(f"throughput ratio app/baseline, median of rounds: {statistics.median(ratios):.2f}; "
+          f"of median throughputs: {statistics.median(r['rps'] for r in runs['app']) / statistics.median(r['rps'] for r in runs['baseline']):.2f}")
+
+
+def results(environment: dict, token: str, arguments) -> None:
+    """The results API with the responses stored so far, then with 10^6 more."""
+    print("\nResults API, GET with a bearer token")
+    headers = {"Authorization": f"Bearer {token}"}
+    for extra in (0, 1_000_000):
+        if extra:
+            add_responses(environment, extra)
+        with gunicorn("app:create_app()", environment, arguments.threads) as url:
+            figures = wrk(f"{url}/api/surveys/campus-life/results", arguments.seconds, 8, headers=headers)
+            n = urllib.request.urlopen(urllib.request.Request(f"{url}/api/surveys/campus-life/results",
+                                                              headers=headers)).read()
+        stored = int(re.search(rb'"n":\s*(\d+)', n).group(1))
+        print(f"n = {stored:>9,}: {figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
+              f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", choices=("submissions", "results"))
     arguments = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
@@ -115,42 +169,11 @@ def main() -> None:
           f"gunicorn gthread, 1 worker, {arguments.threads} threads")
     with tempfile.TemporaryDirectory() as folder_name:
         folder = pathlib.Path(folder_name)
-        script = folder / "post.lua"
-        script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                          f"wrk.body = '{BODY}'\n")
         environment, token = seeded_database(folder, 1000)
-        baseline_environment = {"BASELINE_DB": str(folder / "baseline.sqlite3")}
-
-        runs = {"app": [], "baseline": []}
-        for _ in range(arguments.rounds):
-            with gunicorn("app:create_app()", environment, arguments.threads) as url:
-                runs["app"].append(wrk(f"{url}/api/surveys/campus-life/responses", arguments.seconds,
-                                       arguments.connections, str(script)))
-            with gunicorn("bench.baseline_app:create_app()", baseline_environment, arguments.threads) as url:
-                runs["baseline"].append(wrk(f"{url}/insert", arguments.seconds, arguments.connections, str(script)))
-        print("\nSubmissions (median of rounds)")
-        print(f"{'':24s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'non-2xx':>8s}")
-        medians = {}
-        for name, label in (("app", "app (validate + tally)"), ("baseline", "minimal Flask+SQLite")):
-            rps = statistics.median(run["rps"] for run in runs[name])
-            medians[name] = rps
-            print(f"{label:24s} {rps:11.0f} {statistics.median(r['p50'] for r in runs[name]):8.2f} "
-                  f"{statistics.median(r['p99'] for r in runs[name]):8.2f} {sum(r['non2xx'] for r in runs[name]):8d}")
-            print(f"{'':24s} rounds: " + ", ".join(f"{run['rps']:.0f}" for run in runs[name]))
-        print(f"throughput ratio app/baseline: {medians['app'] / medians['baseline']:.2f}")
-
-        print("\nResults API, GET with a bearer token")
-        headers = {"Authorization": f"Bearer {token}"}
-        for label, extra in (("1,000 + submissions above", 0), ("10^6 stored", 1_000_000)):
-            if extra:
-                add_responses(environment, extra)
-            with gunicorn("app:create_app()", environment, arguments.threads) as url:
-                figures = wrk(f"{url}/api/surveys/campus-life/results", arguments.seconds, 8, headers=headers)
-                n = urllib.request.urlopen(urllib.request.Request(f"{url}/api/surveys/campus-life/results",
-                                                                  headers=headers)).read()
-            stored = int(re.search(rb'"n":\s*(\d+)', n).group(1))
-            print(f"n = {stored:>9,}: {figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
-                  f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}")
+        if arguments.only != "results":
+            submissions(folder, environment, arguments)
+        if arguments.only != "submissions":
+            results(environment, token, arguments)
 
 
 if __name__ == "__main__":

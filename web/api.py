@@ -17,6 +17,7 @@ from .recording import record_response, submission_plan, survey_state
 from .results import survey_results
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
 
 
 def address_and_survey() -> str:
@@ -54,7 +55,7 @@ def store_submission(slug: str):
         if slug in answered:
             abort(409, _("This browser has already answered this survey."))
         if record_response(plan, bits):
-            response = current_app.make_response(({"ok": True}, 201))
+            response = current_app.response_class(STORED, 201, mimetype="application/json")
             remember_answered(response, answered, slug)
             return response
     abort(*changed_after_loading())

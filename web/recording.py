@@ -1,17 +1,12 @@
 """Store reported bits and keep the tallies that results are computed from.
 
 A submission is the hot path of a lecture hall answering at once. What a survey expects is kept in
-memory per (survey, revision), and the survey's state per slug; the write transaction then checks
-that state where it matters, in its first statement:
-
-    UPDATE survey SET response_count = response_count + k
-    WHERE id = ? AND status = 'open' AND revision = ?
-
-If that matches no row, the kept state was stale (the survey closed, or what respondents spin
-changed): nothing is written, and the caller looks again. So a response is never counted in a closed
-survey or under parameters other than those it was checked against. Concurrent submissions share
-one transaction (:class:`GroupCommit`), and the statements run on a raw driver cursor: compiling
-and wrapping them cost more than running them.
+memory per (survey, revision), and the survey's state per slug, so a request reads nothing before
+it writes. The write itself (:mod:`web.writer`) checks that state where it matters, in the guarded
+claim that starts its transaction; if the claim matches no row, the kept state was stale (the
+survey closed, or what respondents spin changed): nothing is written, and the caller looks again.
+So a response is never counted in a closed survey or under parameters other than those it was
+checked against.
 """
 from __future__ import annotations
 
@@ -29,6 +24,7 @@ from . import sqlite_guard
 from .answers import Shape
 from .extensions import db
 from .models import Survey
+from .writer import close_writers, statements, writer_for
 
 BULK_CHUNK = 20_000
 
@@ -55,27 +51,8 @@ _states: dict[tuple[object, str], SurveyState] = {}
 _states_lock = threading.Lock()
 
 
-@lru_cache(maxsize=8)
-def _sql(paramstyle: str, quote) -> dict[str, str]:
-    """The hot path's statements in the driver's own SQL, rendered once per dialect."""
-    mark = "?" if paramstyle == "qmark" else "%s"
-    survey, response = quote("survey"), quote("response")
-    return {
-        "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
-        "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
-                 f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
-        "insert": f"INSERT INTO {response} (survey_id, bits) VALUES ({mark}, {mark})",
-        "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
-        **{
-            table: f"UPDATE {quote(table)} SET n = n + {mark}, noisy_yes = noisy_yes + {mark} WHERE id = {mark}"
-            for table in ("question", "option")
-        },
-    }
-
-
-def _statements(engine=None) -> dict[str, str]:
-    dialect = (engine or db.engine).dialect
-    return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
+def _statements() -> dict[str, str]:
+    return statements(db.engine)
 
 
 def survey_state(slug: str, fresh: bool = False) -> SurveyState | None:
@@ -121,45 +98,7 @@ def forget_plans() -> None:
     _plan.cache_clear()
     with _states_lock:
         _states.clear()
-    _writers.clear()
-
-
-class _Pending:
-    """One submission waiting for the transaction that stores it."""
-
-    __slots__ = ("plan", "bits", "done", "stored", "error")
-
-    def __init__(self, plan: Plan, bits: dict):
-        self.plan, self.bits = plan, bits
-        self.done, self.stored, self.error = False, False, None
-
-
-class GroupCommit:
-    """Group commit: submissions queue up, and whichever thread takes the writer's turn stores
-    everything queued in one transaction. A lecture hall submitting at once then costs one commit
-    per group instead of one per student, and each request still returns only after the commit
-    that holds its response."""
-
-    def __init__(self):
-        self._turn = threading.Lock()
-        self._queue_lock = threading.Lock()
-        self._queue: list[_Pending] = []
-
-    def submit(self, engine, plan: Plan, bits: dict) -> bool:
-        entry = _Pending(plan, bits)
-        with self._queue_lock:
-            self._queue.append(entry)
-        with self._turn:
-            if not entry.done:
-                with self._queue_lock:
-                    group, self._queue = self._queue, []
-                _write_group(engine, group)
-        if entry.error is not None:
-            raise entry.error
-        return entry.stored
-
-
-_writers: dict[object, GroupCommit] = {}
+    close_writers()
 
 
 def record_response(plan: Plan, bits: dict) -> bool:
@@ -169,58 +108,7 @@ def record_response(plan: Plan, bits: dict) -> bool:
     database = sqlite_guard.guarded_file(engine)
     if database:  # the raw cursor below bypasses the engine event that claims on other writes
         sqlite_guard.claim(database)
-    writer = _writers.get(engine) or _writers.setdefault(engine, GroupCommit())
-    return writer.submit(engine, plan, bits)
-
-
-def _write_group(engine, group: list[_Pending]) -> None:
-    """Store a group in one transaction: per plan a guarded claim, then the rows and the summed
-    tallies. Marks every entry done, stored or not, or with the error that stopped the group."""
-    sql = _statements(engine)
-    by_plan: dict[Plan, list[_Pending]] = {}
-    for entry in group:
-        by_plan.setdefault(entry.plan, []).append(entry)
-    connection = engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        accepted = []
-        for plan, entries in by_plan.items():
-            cursor.execute(sql["claim"], (len(entries), plan.survey_id, plan.revision))
-            if cursor.rowcount == 1:
-                accepted.extend(entries)
-        if accepted:
-            cursor.executemany(sql["insert"], [
-                (entry.plan.survey_id, json.dumps(entry.bits, separators=(",", ":"))) for entry in accepted
-            ])
-            for table, tallies in _summed_tallies(accepted).items():
-                if tallies:
-                    cursor.executemany(sql[table], [(n, yes, item) for item, (n, yes) in tallies.items()])
-        connection.commit()
-        for entry in accepted:
-            entry.stored = True
-    except Exception as error:  # every waiting request must learn that its response was not stored
-        connection.rollback()
-        for entry in group:
-            entry.error = error
-    finally:
-        connection.close()
-        for entry in group:
-            entry.done = True
-
-
-def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
-    """Reports and yes counts per tally row over a group."""
-    tallies: dict[str, dict[int, list[int]]] = {"question": {}, "option": {}}
-    for entry in entries:
-        for key, item in entry.plan.questions:
-            counts = tallies["question"].setdefault(item, [0, 0])
-            counts[0] += 1
-            counts[1] += entry.bits[key]
-        for key, option, item in entry.plan.options:
-            counts = tallies["option"].setdefault(item, [0, 0])
-            counts[0] += 1
-            counts[1] += entry.bits[key][option]
-    return tallies
+    return writer_for(engine).submit(plan, bits)
 
 
 def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None) -> None:

@@ -19,6 +19,11 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 HSTS = "max-age=31536000; includeSubDomains"
+EVERY_RESPONSE = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+)
 
 
 def init_app(app: Flask) -> None:
@@ -37,9 +42,8 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def _headers(response):
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        # One pass over the headers a view set (it may set its own), not a lookup per header.
+        present = {name.lower() for name, _ in response.headers}
+        wanted = EVERY_RESPONSE + ((("Strict-Transport-Security", HSTS),) if request.is_secure else ())
+        response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
         return response

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from tests.conftest import VALID_ANSWERS, sqlite_only
+from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS, sqlite_only
 from web.extensions import db
 from web.models import Option, Question, Response, Survey
 
@@ -192,3 +192,32 @@ def test_concurrent_submissions_are_all_counted(app, survey):
     assert questions["cheated"] == (40, sum(row["cheated"] for row in rows)) == (40, 20)
     assert options["alcohol"] == (40, sum(row["substances"]["alcohol"] for row in rows)) == (40, 14)
     assert options["tobacco"] == (40, 40)
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_answered_cookie_is_signed_httponly_lax_and_lasts_a_year(app_like, survey, secure):
+    other = app_like(SESSION_COOKIE_SECURE=secure)
+    response = other.test_client().post(URL.format(survey), json=VALID_ANSWERS)
+    cookie = response.headers["Set-Cookie"]
+    attributes = [part.strip() for part in cookie.split(";")]
+    name, _, value = attributes[0].partition("=")
+    assert name == "rr_answered" and value.startswith(f"{survey}.") and len(value) > len(survey) + 20
+    assert {"HttpOnly", "SameSite=Lax", "Max-Age=31536000", "Path=/"} <= set(attributes)
+    assert ("Secure" in attributes) is secure
+
+
+def test_answered_cookie_lists_every_survey_answered_in_this_browser(app, client, survey, runner, tmp_path):
+    second = "second-survey"
+    path = tmp_path / "second.json"
+    path.write_text(json.dumps(dict(SAMPLE_SURVEY, slug=second)), encoding="utf-8")
+    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
+    assert client.post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+    assert client.post(URL.format(second), json=VALID_ANSWERS).status_code == 201
+    assert client.post(URL.format(survey), json=VALID_ANSWERS).status_code == 409
+    assert client.post(URL.format(second), json=VALID_ANSWERS).status_code == 409
+    assert len(stored(app)) == 2
+
+
+def test_forged_answered_cookie_is_ignored(app, client, survey):
+    client.set_cookie("rr_answered", f"{survey}.forged-signature")
+    assert client.post(URL.format(survey), json=VALID_ANSWERS).status_code == 201

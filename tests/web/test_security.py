@@ -239,3 +239,15 @@ def test_guard_is_needed_only_before_the_fix():
 ])
 def test_writes_are_recognised(statement, write):
     assert sqlite_guard.is_write(statement) is write
+
+
+def test_security_headers_come_once_and_a_view_may_set_its_own(app_like, survey):
+    other = app_like()
+    other.add_url_rule("/own-policy", "own_policy",
+                       lambda: ("", 204, {"content-security-policy": "default-src 'none'"}))
+    client = other.test_client()
+    own = client.get("/own-policy").headers
+    assert own.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    submitted = client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).headers
+    for name in ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"):
+        assert len(submitted.getlist(name)) == 1
