@@ -38,9 +38,25 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+class Served(str):
+    """A served URL that can also tell how much CPU its server has used so far."""
+
+    pid: int
+
+    def cpu_seconds(self) -> float:
+        """User and system time of the gunicorn master and its worker, in seconds."""
+        children = pathlib.Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
+        total = 0
+        for pid in [self.pid, *map(int, children)]:
+            fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+        return total / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
 def gunicorn(target: str, environment: dict, threads: int):
-    """Serve ``target`` with gunicorn (one gthread worker) on a free loopback port; yield its URL."""
+    """Serve ``target`` with gunicorn (one gthread worker) on a free loopback port; yield its URL
+    (a :class:`Served`)."""
     port = free_port()
     command = [PYTHON, "-m", "gunicorn", "--worker-class", "gthread", "--workers", "1",
                "--threads", str(threads), "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null",
@@ -55,7 +71,9 @@ def gunicorn(target: str, environment: dict, threads: int):
                 break
             except OSError:
                 time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
+        served = Served(f"http://127.0.0.1:{port}")
+        served.pid = server.pid
+        yield served
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -116,27 +134,36 @@ def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
     }
     runs = {name: [] for name in targets}
     with contextlib.ExitStack() as servers:
-        urls = {name: servers.enter_context(gunicorn(target, extra, arguments.threads)) + path
-                for name, (target, extra, path) in targets.items()}
+        served = {name: servers.enter_context(gunicorn(target, extra, arguments.threads))
+                  for name, (target, extra, _) in targets.items()}
+        urls = {name: served[name] + path for name, (_, _, path) in targets.items()}
         for url in urls.values():
             wrk(url, 2, arguments.connections, str(script))  # warm up: imports, caches, first pages
         for round_number in range(arguments.rounds):
             order = list(urls) if round_number % 2 == 0 else list(reversed(urls))
             for name in order:
-                runs[name].append(wrk(urls[name], arguments.seconds, arguments.connections, str(script)))
+                before = served[name].cpu_seconds()
+                figures = wrk(urls[name], arguments.seconds, arguments.connections, str(script))
+                used = served[name].cpu_seconds() - before
+                figures["cpu_ms"] = used / (figures["rps"] * arguments.seconds) * 1e3
+                runs[name].append(figures)
     print("\nSubmissions (median of rounds)")
-    print(f"{'':28s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'non-2xx':>8s}")
+    print(f"{'':28s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'CPU ms/req':>11s} {'non-2xx':>8s}")
     labels = {"app": "app (validate, store, tally)", "baseline": "minimal Flask + SQLite",
               "ceiling": "gunicorn, constant reply"}
     for name, label in labels.items():
         print(f"{label:28s} {statistics.median(r['rps'] for r in runs[name]):11.0f} "
               f"{statistics.median(r['p50'] for r in runs[name]):8.2f} "
-              f"{statistics.median(r['p99'] for r in runs[name]):8.2f} {sum(r['non2xx'] for r in runs[name]):8d}")
+              f"{statistics.median(r['p99'] for r in runs[name]):8.2f} "
+              f"{statistics.median(r['cpu_ms'] for r in runs[name]):11.3f} {sum(r['non2xx'] for r in runs[name]):8d}")
         print(f"{'':28s} rounds: " + ", ".join(f"{run['rps']:.0f}" for run in runs[name]))
     ratios = [app["rps"] / baseline["rps"] for app, baseline in zip(runs["app"], runs["baseline"])]
     print("throughput ratio app/baseline per round: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
+    medians = {name: statistics.median(r["rps"] for r in runs[name]) for name in runs}
+    cpu = {name: statistics.median(r["cpu_ms"] for r in runs[name]) for name in runs}
     print(f"throughput ratio app/baseline, median of rounds: {statistics.median(ratios):.2f}; "
-          f"of median throughputs: {statistics.median(r['rps'] for r in runs['app']) / statistics.median(r['rps'] for r in runs['baseline']):.2f}")
+          f"of median throughputs: {medians['app'] / medians['baseline']:.2f}; "
+          f"of CPU per request (baseline/app): {cpu['baseline'] / cpu['app']:.2f}")
 
 
 def results(environment: dict, token: str, arguments) -> None:
@@ -157,10 +184,10 @@ def results(environment: dict, token: str, arguments) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--only", choices=("submissions", "results"))
     arguments = parser.parse_args()
     if not shutil.which("wrk"):

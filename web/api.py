@@ -1,6 +1,8 @@
 """JSON API: submit reported bits, read results with a bearer token, plan a question."""
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, current_app, request
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
@@ -86,8 +88,9 @@ def checked_bits(plan) -> tuple[dict | None, tuple[int, str] | None]:
     """The body's reported bits checked against the plan, or the 4xx that refuses them."""
     if not request.is_json:
         return None, (415, "send the answers as application/json")
-    body = request.get_json(silent=True)
-    if body is None:
+    try:
+        body = json.loads(request.get_data())
+    except (ValueError, RecursionError):  # bad UTF-8 or JSON, or nesting deeper than the parser goes
         return None, (400, "the body is not valid JSON")
     try:
         return check_answers(body, plan.shapes), None

@@ -103,6 +103,8 @@ def load_survey(raw: bytes | str) -> SurveySpec:
         raise SurveyFileError(
             [f"file: not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"]
         )
+    except RecursionError:
+        raise SurveyFileError(["file: nested too deeply to be a survey"]) from None
     return parse_survey(data)
 
 

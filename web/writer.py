@@ -1,10 +1,10 @@
 """The writer of submissions: one per database, with a connection of its own and group commit.
 
 Submissions queue up, and the request thread that leads stores everything queued in one
-transaction (see :class:`GroupCommit`). A lecture hall submitting at once then costs one commit per group
-instead of one per student, and each request still returns only after the commit that holds its
-response. The writer keeps one driver connection outside the pool: only the thread whose turn it
-is uses it, and neither a pool checkout nor a reset on return sits on the hot path.
+transaction (see :class:`GroupCommit`). A lecture hall submitting at once then costs one commit
+per group instead of one per student, and each request still returns only after the commit that
+holds its response. The writer keeps one driver connection outside the pool: only the leading
+thread uses it, and neither a pool checkout nor a reset on return sits on the hot path.
 
 Each group's transaction starts with a guarded claim per survey and revision:
 

@@ -86,8 +86,14 @@ def test_bad_answers_get_400_and_store_nothing(app, client, survey, body, messag
     assert stored(app) == [] and tallies(app)[2] == 0
 
 
-def test_malformed_json_gets_400(app, client, survey):
-    response = client.post(URL.format(survey), data="{not json", content_type="application/json")
+@pytest.mark.parametrize("raw", [
+    "{not json",
+    b"\xff\xfe\xff",
+    "[" * 30_000 + "]" * 30_000,  # deeper than Python's JSON parser recurses: no 500
+    '{"answers": ' * 4_000 + "1" + "}" * 4_000,
+])
+def test_malformed_json_gets_400(app, client, survey, raw):
+    response = client.post(URL.format(survey), data=raw, content_type="application/json")
     assert response.status_code == 400 and "not valid JSON" in response.json["error"]
     assert stored(app) == []
 

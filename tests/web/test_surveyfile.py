@@ -84,6 +84,7 @@ def test_all_mistakes_are_reported_at_once():
         (b"\xff\xfe{}", "file: not UTF-8 text"),
         (b'{"slug": ', "file: not valid JSON"),
         (b"[1, 2]", "file: the top level must be a JSON object"),
+        (b"[" * 30_000 + b"]" * 30_000, "file: nested too deeply"),
     ],
 )
 def test_unreadable_files_are_named(raw, message):
