@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Response, current_app, request
+from flask import Response, current_app
 from itsdangerous import BadSignature, Signer
 from werkzeug.http import dump_cookie
+
+from .sessions import sent_cookie
 
 COOKIE = "rr_answered"
 SALT = "answered-surveys"
@@ -27,7 +29,7 @@ def _signer() -> Signer:
 
 def answered_slugs() -> list[str]:
     """Slugs this browser has answered (empty for a missing or tampered cookie)."""
-    cookie = request.cookies.get(COOKIE)
+    cookie = sent_cookie(COOKIE)
     if not cookie:
         return []
     try:

@@ -8,14 +8,21 @@ from flask import request
 from flask.sessions import SecureCookieSessionInterface
 
 
+def sent_cookie(name: str) -> str | None:
+    """The request's cookie ``name``; a request without a Cookie header is not parsed at all."""
+    if "HTTP_COOKIE" not in request.environ:
+        return None
+    return request.cookies.get(name)
+
+
 class LazyCookieSessions(SecureCookieSessionInterface):
     def open_session(self, app, request):
-        if self.get_cookie_name(app) not in request.cookies:
+        if sent_cookie(self.get_cookie_name(app)) is None:
             return self.session_class()
         return super().open_session(app, request)
 
     def save_session(self, app, session, response):
-        if session or session.modified or self.get_cookie_name(app) in request.cookies:
+        if session or session.modified or sent_cookie(self.get_cookie_name(app)) is not None:
             return super().save_session(app, session, response)
         # No cookie came and none goes back; as Flask does, a response that looked at the
         # session varies with the Cookie header.

@@ -21,11 +21,14 @@ from functools import lru_cache
 
 from sqlalchemy import event
 
+from . import sqlite_guard
+
 # Each statement costs the writer a release and re-acquisition of the GIL, and under load every
 # re-acquisition waits for another request thread's switch interval (up to 5 ms): so a group is
 # stored in a fixed handful of statements (multi-row INSERT, one UPDATE … FROM per tally table),
 # whatever its size.
 ROWS_PER_INSERT = 200
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
 
 
 @lru_cache(maxsize=8)
@@ -97,6 +100,9 @@ class GroupCommit:
         self._writing = False
         self._connection = None
         self._connection_lock = threading.Lock()
+        # The writer's own connection bypasses the engine event that claims an SQLite file for
+        # this process before other writes, so it claims the file itself.
+        self._guarded_file = sqlite_guard.guarded_file(engine)
 
     def submit(self, plan, bits: dict) -> bool:
         """Store ``bits`` under ``plan`` (a :class:`web.recording.Plan`); whether it was stored,
@@ -171,13 +177,15 @@ class GroupCommit:
             chunk = accepted[start:start + ROWS_PER_INSERT]
             values = []
             for entry in chunk:
-                values += (entry.plan.survey_id, json.dumps(entry.bits, separators=(",", ":")))
+                values += (entry.plan.survey_id, _compact_json(entry.bits))
             cursor.execute(self._rows("insert_rows", 2, len(chunk)), values)
 
     def _rows(self, name: str, width: int, count: int) -> str:
         return _many(self._sql[name], self._sql["mark"], width, count)
 
     def _open(self):
+        if self._guarded_file:
+            sqlite_guard.claim(self._guarded_file)
         if self._connection is None:
             pooled = self._engine.raw_connection()
             pooled.detach()  # ours until closed: the pool neither resets nor lends it
