@@ -43,7 +43,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _headers(response):
         # One pass over the headers a view set (it may set its own), not a lookup per header.
-        present = {name.lower() for name, _ in response.headers}
+        present = {name.lower() for name, _value in response.headers}
         wanted = EVERY_RESPONSE + ((("Strict-Transport-Security", HSTS),) if request.is_secure else ())
         response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
         return response
