@@ -27,8 +27,9 @@ class LazyCookieSessions(SecureCookieSessionInterface):
         # No cookie came and none goes back; as Flask does, a response that looked at the
         # session varies with the Cookie header.
         if session.accessed:
-            if "Vary" in response.headers:
+            # A lookup of a missing header raises and catches an exception; a scan does not.
+            if any(name.lower() == "vary" for name, _value in response.headers):
                 response.vary.add("Cookie")
             else:
-                response.headers["Vary"] = "Cookie"
+                response.headers.add("Vary", "Cookie")
         return None
