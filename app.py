@@ -26,7 +26,7 @@ from web import (
     respond,
     security,
 )
-from web.demo import seed_demo_survey
+from web.schema import prepare_database
 from web.sessions import LazyCookieSessions
 from web.extensions import babel, csrf, db, limiter, login_manager
 
@@ -79,9 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     scrub_client_addresses()
     with app.app_context():
         configure_sqlite(db.engine)
-        db.create_all()
-        if app.config["DEMO_SURVEY"]:
-            seed_demo_survey()
+        prepare_database(app.config["DEMO_SURVEY"])
     return app
 
 

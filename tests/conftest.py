@@ -16,6 +16,7 @@ from web.recording import forget_plans
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 ON_POSTGRES = bool(TEST_DATABASE_URL)
 sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="checks the SQLite file itself")
+postgres_only = pytest.mark.skipif(not ON_POSTGRES, reason="runs several server processes on PostgreSQL")
 
 SAMPLE_SURVEY = {
     "slug": "campus-life-test",

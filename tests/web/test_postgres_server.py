@@ -1,0 +1,76 @@
+"""The production server on PostgreSQL: several gunicorn processes, from an empty database."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from tests.conftest import TEST_DATABASE_URL, postgres_only
+from tests.web.test_security import ROOT, free_port
+from web.extensions import db
+from web.models import Option, Question, Response, Survey
+
+BITS = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1}}
+
+
+def serve(port: int, log) -> subprocess.Popen:
+    environment = dict(os.environ, DATABASE_URL=TEST_DATABASE_URL, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="3",
+                       THREADS="4", FLASK_SECRET_KEY="x", FLASK_SESSION_COOKIE_SECURE="false")
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+                            cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log,
+                            start_new_session=True)
+
+
+def wait_until_serving(server: subprocess.Popen, url: str, log) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log.read_text()[-2000:]
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not start")
+
+
+@postgres_only
+def test_several_processes_start_on_an_empty_database_and_count_every_submission(app, tmp_path):
+    with app.app_context():
+        db.drop_all()  # a first deployment: every worker finds no tables and creates them
+        db.engine.dispose()
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as log_file:
+        server = serve(port, log_file)
+    acknowledged = []
+    try:
+        wait_until_serving(server, f"http://127.0.0.1:{port}/s/campus-life", log)
+
+        def submit():
+            for _ in range(10):
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/surveys/campus-life/responses", data=json.dumps({"answers": BITS}).encode(),
+                    headers={"Content-Type": "application/json"}, method="POST")
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    acknowledged.append(response.status)
+
+        threads = [threading.Thread(target=submit) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    assert acknowledged == [201] * 120
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 1
+        assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 120
+        assert db.session.scalar(db.select(Survey.response_count)) == 120
+        tallies = {q.key: (q.n, q.noisy_yes) for q in db.session.scalars(db.select(Question)) if q.kind != "multi"}
+        options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
+    assert tallies == {"cheated": (120, 120), "skipped": (120, 0)}
+    assert options == {"alcohol": (120, 0), "tobacco": (120, 120), "sleeping_pills": (120, 120)}
