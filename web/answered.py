@@ -18,13 +18,10 @@ SALT = "answered-surveys"
 ONE_YEAR = 365 * 24 * 3600
 
 
-def _signer() -> Signer:
-    """One signer per app and key; slugs hold no commas, so a signed comma-separated list is enough."""
-    cached = current_app.extensions.get("answered-signer")
-    if cached is None or cached[0] != current_app.secret_key:
-        cached = (current_app.secret_key, Signer(current_app.secret_key, salt=SALT))
-        current_app.extensions["answered-signer"] = cached
-    return cached[1]
+@lru_cache(maxsize=8)
+def _signer(secret_key: str) -> Signer:
+    """One signer per key; slugs hold no commas, so a signed comma-separated list is enough."""
+    return Signer(secret_key, salt=SALT)
 
 
 def answered_slugs() -> list[str]:
@@ -33,7 +30,7 @@ def answered_slugs() -> list[str]:
     if not cookie:
         return []
     try:
-        value = _signer().unsign(cookie).decode()
+        value = _signer(current_app.secret_key).unsign(cookie).decode()
     except BadSignature:
         return []
     return [slug for slug in value.split(",") if slug]
@@ -51,6 +48,6 @@ def _set_cookie(secret_key: str, value: str, secure: bool) -> str:
     # The header depends on nothing else (Max-Age, no Expires date), so every respondent whose
     # first survey this is gets the same one: signing and formatting it once per survey takes a
     # tenth of a submission's time off the lecture-hall rush.
-    signed = Signer(secret_key, salt=SALT).sign(value).decode()
+    signed = _signer(secret_key).sign(value).decode()
     return dump_cookie(COOKIE, signed, max_age=ONE_YEAR, sync_expires=False, httponly=True, samesite="Lax",
                        secure=secure)
