@@ -3,6 +3,7 @@
 A pure Python + NumPy/SciPy core with no web framework in it: the app, the command line and
 researchers' own scripts all use these functions. See ``docs/statistics.md`` for the mathematics.
 """
+from ._validate import MIN_EPSILON
 from .accounting import question_epsilon, survey_epsilon
 from .coverage import Coverage, exact_coverage, simulate_coverage
 from .estimate import Estimate, estimate_proportion
@@ -20,6 +21,7 @@ from .planning import margin_of_error, sample_size
 from .simulation import simulate_estimates
 
 __all__ = [
+    "MIN_EPSILON",
     "PROCEDURES",
     "Coverage",
     "Estimate",

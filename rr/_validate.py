@@ -12,6 +12,11 @@ import numpy as np
 
 PROCEDURES = ("spinner", "spinner_coin")
 
+# Below this ε the spinner is almost all dark: even a survey of everyone on Earth (8·10⁹ people)
+# would give an estimate with a standard error above 10, i.e. no information, while the numbers
+# themselves (slopes near 1e-300, counts beyond 1e300) stop being representable.
+MIN_EPSILON = 1e-6
+
 
 def _real(value, name: str) -> float:
     """Return a real number (not a bool) as a float."""
@@ -29,8 +34,11 @@ def check_positive(value, name: str) -> float:
 
 
 def check_epsilon(epsilon) -> float:
-    """Return ε as a float, or raise if it is not a finite number > 0."""
-    return check_positive(epsilon, "epsilon")
+    """Return ε as a float, or raise if it is not a finite number ≥ :data:`MIN_EPSILON`."""
+    number = check_positive(epsilon, "epsilon")
+    if number < MIN_EPSILON:
+        raise ValueError(f"epsilon must be >= {MIN_EPSILON:g}, got {epsilon!r}")
+    return number
 
 
 def check_procedure(procedure) -> str:

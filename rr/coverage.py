@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from ._validate import check_count, check_epsilon, check_probability, check_procedure
 from .estimate import _estimate
@@ -58,6 +57,8 @@ def exact_coverage(
     Counts more than 9 standard deviations from n·θ (total probability < 1e-18) are skipped, so
     the cost is O(sqrt(n)).
     """
+    from scipy import stats  # here: scipy.stats alone takes ~1 s to import
+
     true_proportion, n, epsilon, confidence = _check(
         true_proportion, n, epsilon, procedure, confidence
     )

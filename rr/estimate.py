@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from ._validate import as_int_array, check_epsilon, check_probability, check_procedure
 from .mechanism import noise_line
@@ -34,7 +33,10 @@ class Estimate:
     estimate : float or ndarray
         The raw unbiased estimate π̂; it can fall outside [0, 1] and is never clipped.
     std_error : float or ndarray
-        Plug-in standard error sqrt(π_noisy(1 − π_noisy)/n) / slope.
+        Plug-in standard error sqrt(θ(1 − θ)/n) / slope, with θ the reported-yes share π_noisy
+        held inside [a, 1 − a], the range the procedure can produce (a = 1/(1 + e^ε)). So it is
+        the standard error at the nearest possible true share (π̂ clipped to [0, 1]), and never 0:
+        30 reports of no at ε = 2 give π̂ = −0.16 with the standard error at π = 0, 0.078.
     ci_low, ci_high : float or ndarray
         The confidence interval, inside [0, 1]. When the reports are less likely than (1 − c)/2
         under every true share (0 yes out of 30 at ε = 2, say), the whole interval lies outside
@@ -126,7 +128,10 @@ def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: fl
     offset, slope = noise_line(epsilon)
     share = yes / total
     estimate = (share - offset) / slope
-    std_error = np.sqrt(share * (1 - share) / total) / slope
+    # Every true share gives a reported-yes share in [a, 1 − a]: a share outside it (all no, say)
+    # would otherwise claim a standard error of 0, which no procedure with ε < ∞ can have.
+    possible = np.clip(share, offset, 1 - offset)
+    std_error = np.sqrt(possible * (1 - possible) / total) / slope
     low, high = clopper_pearson(yes, total, confidence)
     ci_low = np.clip((low - offset) / slope, 0.0, 1.0)
     ci_high = np.clip((high - offset) / slope, 0.0, 1.0)
@@ -139,6 +144,8 @@ def clopper_pearson(yes: np.ndarray, total: np.ndarray, confidence: float):
     low = B⁻¹(α/2; x, n − x + 1), high = B⁻¹(1 − α/2; x + 1, n − x), with low = 0 at x = 0 and
     high = 1 at x = n (Clopper & Pearson 1934).
     """
+    from scipy import special  # here, not at the top: it would double the cost of `import rr`
+
     alpha = 1.0 - confidence
     yes = np.asarray(yes, dtype=float)
     total = np.asarray(total, dtype=float)

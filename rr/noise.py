@@ -16,8 +16,6 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from scipy import optimize, special
-
 from ._validate import check_epsilon, check_positive, check_probability
 
 GAUSSIAN_METHODS = ("reference", "analytic", "classical")
@@ -95,6 +93,8 @@ def gaussian_sigmas(sensitivity, epsilon, delta) -> GaussianSigmas:
 
 def _delta(sigma: float, sensitivity: float, epsilon: float, method: str) -> float:
     """δ(σ); assumes validated input."""
+    from scipy import special  # here, so that `import rr` does not load scipy
+
     ratio = sensitivity / (2 * sigma)
     shift = epsilon * sigma / sensitivity
     delta = special.ndtr(ratio - shift)
@@ -106,6 +106,8 @@ def _delta(sigma: float, sensitivity: float, epsilon: float, method: str) -> flo
 
 def _solve_sigma(sensitivity: float, epsilon: float, delta: float, method: str) -> float:
     """The σ at which δ(σ) = δ; δ(σ) falls monotonically in σ, so bracket and bisect."""
+    from scipy import optimize  # here, so that `import rr` does not load scipy
+
     low, high = sensitivity * 1e-6, sensitivity
     while _delta(high, sensitivity, epsilon, method) > delta:
         low, high = high, high * 2

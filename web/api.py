@@ -17,6 +17,7 @@ from .lookup import load_survey
 from .models import ApiToken
 from .recording import record_response, submission_plan, survey_state
 from .results import survey_results
+from .surveyfile import MAX_EPSILON, MIN_EPSILON, valid_epsilon
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
@@ -111,22 +112,36 @@ def results(slug: str):
 @bp.get("/plan")
 def plan():
     """Spinner and planning figures for ε, procedure and a planned n: what the builder previews."""
+    epsilon = _number(request.args.get("epsilon", ""), float)
+    n = _number(request.args.get("n", "100"), int)
+    procedure = request.args.get("procedure", "spinner_coin")
+    if epsilon is None or not valid_epsilon(epsilon):
+        abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
+    if n is None or not 1 <= n <= MAX_PLANNED_N:
+        abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
+    if procedure not in rr.PROCEDURES:
+        abort(400, f"procedure must be one of {', '.join(rr.PROCEDURES)}")
+    return {
+        "epsilon": epsilon,
+        "procedure": procedure,
+        "n": n,
+        "light_fraction": rr.light_fraction(epsilon, procedure),
+        "truth_probability": rr.truth_probability(epsilon),
+        "privacy_loss_ratio": rr.privacy_loss_ratio(epsilon, procedure),
+        "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
+        "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
+    }
+
+
+MAX_PLANNED_N = 10**9
+
+
+def _number(text: str, kind):
+    """``text`` read as ``kind`` (int or float), or None when it is not such a number."""
     try:
-        epsilon = float(request.args.get("epsilon", ""))
-        n = int(request.args.get("n", "100"))
-        procedure = request.args.get("procedure", "spinner_coin")
-        return {
-            "epsilon": epsilon,
-            "procedure": procedure,
-            "n": n,
-            "light_fraction": rr.light_fraction(epsilon, procedure),
-            "truth_probability": rr.truth_probability(epsilon),
-            "privacy_loss_ratio": rr.privacy_loss_ratio(epsilon, procedure),
-            "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
-            "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
-        }
-    except ValueError as error:
-        abort(400, str(error))
+        return kind(text)
+    except (ValueError, OverflowError):
+        return None
 
 
 def bearer_user():

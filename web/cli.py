@@ -1,18 +1,21 @@
 """Commands: ``flask --app app import-survey FILE`` and friends."""
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import click
 from flask import Flask
 from flask.cli import with_appcontext
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .extensions import db
 from .joincode import ensure_join_code
 from .lookup import find_survey
 from .models import ApiToken, Survey, User
 from .recording import simulate_responses
+from .sqlite_guard import AnotherWriter
 from .results import survey_results
 from .surveyfile import SurveyFileError, load_survey
 from .table import results_table
@@ -23,6 +26,32 @@ EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 def init_app(app: Flask) -> None:
     for command in (import_survey, export_survey, create_user, create_token, results, simulate):
         app.cli.add_command(command)
+
+
+def refusals_as_errors(command):
+    """Turn the refusals a user can cause into one line on stderr and exit status 1, not a
+    traceback: another process writing the SQLite file, a database that cannot be reached or is
+    busy, a unique value taken by a concurrent writer, a file that cannot be read or written."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except AnotherWriter as error:
+            raise click.ClickException(str(error)) from None
+        except IntegrityError:
+            db.session.rollback()
+            raise click.ClickException("not saved: another process stored the same value just now") from None
+        except OperationalError as error:
+            raise click.ClickException(f"the database refused: {_first_line(error.orig)}") from None
+        except OSError as error:
+            raise click.ClickException(f"{error.filename or 'file'}: {error.strerror}") from None
+
+    return run
+
+
+def _first_line(error: BaseException | None) -> str:
+    return str(error).strip().splitlines()[0] if error is not None and str(error).strip() else "no reason given"
 
 
 def _user(email: str) -> User:
@@ -40,19 +69,18 @@ def _survey(slug: str) -> Survey:
 
 
 @click.command("import-survey")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--owner", metavar="EMAIL", help="The researcher who owns the survey.")
 @click.option("--status", type=click.Choice(["draft", "open", "closed"]), default="open",
               show_default=True)
 @with_appcontext
+@refusals_as_errors
 def import_survey(file: Path, owner: str | None, status: str) -> None:
     """Import a survey file; prints the survey's slug last."""
     try:
         spec = load_survey(file.read_bytes())
     except SurveyFileError as error:
-        raise click.ClickException(
-            f"{file} was not imported:\n" + "\n".join(f"  - {problem}" for problem in error.problems)
-        )
+        raise click.ClickException(f"{file} was not imported: " + "; ".join(error.problems)) from None
     if find_survey(spec.slug) is not None:
         raise click.ClickException(f"{file} was not imported: slug {spec.slug!r} is already taken")
     survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
@@ -72,6 +100,7 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of standard output.")
 @with_appcontext
+@refusals_as_errors
 def export_survey(slug: str, output: Path | None) -> None:
     """Write a survey back in the survey-file format."""
     text = _survey(slug).to_spec().to_json()
@@ -85,6 +114,7 @@ def export_survey(slug: str, output: Path | None) -> None:
 @click.argument("email")
 @click.password_option("--password", help="Prompted for, twice, when not given.")
 @with_appcontext
+@refusals_as_errors
 def create_user(email: str, password: str) -> None:
     """Create a researcher account."""
     email = email.strip().lower()
@@ -105,6 +135,7 @@ def create_user(email: str, password: str) -> None:
 @click.argument("email")
 @click.option("--label", default="", help="A note to recognise the token by.")
 @with_appcontext
+@refusals_as_errors
 def create_token(email: str, label: str) -> None:
     """Create an API token; prints it last. Only its hash is stored: copy it now."""
     token, _ = ApiToken.issue(_user(email), label)
@@ -116,6 +147,7 @@ def create_token(email: str, label: str) -> None:
 @click.command("results")
 @click.argument("slug")
 @with_appcontext
+@refusals_as_errors
 def results(slug: str) -> None:
     """Print a survey's estimates as a table."""
     click.echo(results_table(survey_results(_survey(slug))))
@@ -129,6 +161,7 @@ def results(slug: str) -> None:
               help="Share of simulated respondents whose true answer is yes, for every spin.")
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
 @with_appcontext
+@refusals_as_errors
 def simulate(slug: str, count: int, true_proportion: float, seed: int | None) -> None:
     """Insert simulated responses, perturbed with rr.perturb, for demos and load tests."""
     survey = _survey(slug)

@@ -24,7 +24,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from .surveyfile import KEY, MAX_EPSILON, MAX_TEXT, MAX_TITLE, SLUG
+from .surveyfile import KEY, MAX_TEXT, MAX_TITLE, SLUG, valid_epsilon
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
@@ -62,8 +62,8 @@ class SurveyForm(FlaskForm):
 
 
 def epsilon_in_range(_form, field) -> None:
-    if field.data is not None and not 0 < field.data <= MAX_EPSILON:
-        raise ValidationError(_l("ε must be greater than 0 and at most 10."))
+    if field.data is not None and not valid_epsilon(field.data):
+        raise ValidationError(_l("ε must be at least 0.000001 and at most 10."))
 
 
 class QuestionForm(FlaskForm):

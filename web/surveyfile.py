@@ -23,6 +23,7 @@ import rr
 SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 KINDS = ("yesno", "multi")
+MIN_EPSILON = rr.MIN_EPSILON
 MAX_EPSILON = 10.0
 MAX_QUESTIONS = 100
 MAX_OPTIONS = 30
@@ -149,6 +150,16 @@ def _questions(items, problems: list[str]) -> tuple[QuestionSpec, ...]:
     return tuple(parsed)
 
 
+def valid_epsilon(value) -> bool:
+    """Whether ``value`` is an ε this app collects under: a number from MIN_EPSILON to MAX_EPSILON."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and MIN_EPSILON <= value <= MAX_EPSILON
+    )
+
+
 def _question(item, where: str, problems: list[str]) -> QuestionSpec | None:
     if not isinstance(item, dict):
         problems.append(f"{where}: must be an object")
@@ -161,13 +172,10 @@ def _question(item, where: str, problems: list[str]) -> QuestionSpec | None:
         problems.append(f"{where}.type: unknown type {kind!r} (use 'yesno' or 'multi')")
     text = _text(item, "text", f"{where}.text", MAX_TEXT, problems)
     epsilon = item.get("epsilon")
-    if (
-        isinstance(epsilon, bool)
-        or not isinstance(epsilon, (int, float))
-        or not math.isfinite(epsilon)
-        or not 0 < epsilon <= MAX_EPSILON
-    ):
-        problems.append(f"{where}.epsilon: must be a number with 0 < epsilon <= 10, got {epsilon!r}")
+    if not valid_epsilon(epsilon):
+        problems.append(
+            f"{where}.epsilon: must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}, got {epsilon!r}"
+        )
     procedure = item.get("procedure", "spinner_coin")
     if procedure not in rr.PROCEDURES:
         problems.append(

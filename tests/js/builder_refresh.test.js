@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { afterEach, beforeEach, describe, it, mock } from "node:test";
 
 import { fill, previewFigures } from "../../static/js/builder.js";
 import { keepFresh } from "../../static/js/refresh.js";
@@ -31,38 +31,87 @@ describe("builder preview", () => {
 });
 
 describe("results refresh", () => {
+  // Fake timers: each tick is advanced by hand, so no result depends on the machine's speed.
+  beforeEach(() => mock.timers.enable({ apis: ["setTimeout"] }));
+  afterEach(() => {
+    mock.timers.reset();
+    delete globalThis.document;
+  });
+
+  /** Let the awaited fetch and the swap after it run (setImmediate is not faked). */
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
   it("fetches the panel again on each tick and swaps it in, skipping hidden tabs", async () => {
     globalThis.document = { hidden: false };
     const panel = { dataset: { refreshUrl: "/surveys/s/panel" }, innerHTML: "old" };
     const asked = [];
-    let count = 0;
     const stop = keepFresh(panel, {
-      interval: 5,
+      interval: 5000,
       fetchPanel: async (url) => {
         asked.push(url);
-        count += 1;
-        return `<p>${count}</p>`;
+        return `<p>${asked.length}</p>`;
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    mock.timers.tick(4999);
+    await settle();
+    assert.equal(asked.length, 0, "nothing before the first interval");
+    mock.timers.tick(1);
+    await settle();
+    assert.equal(asked.length, 1);
+    for (const expected of [2, 3]) {
+      mock.timers.tick(5000);
+      await settle();
+      assert.equal(asked.length, expected);
+      assert.equal(panel.innerHTML, `<p>${expected}</p>`);
+    }
     globalThis.document.hidden = true;
-    const seenWhileVisible = count;
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    mock.timers.tick(5000 * 4);
+    await settle();
+    assert.equal(asked.length, 3, "no fetch while the tab is hidden");
+    globalThis.document.hidden = false;
+    mock.timers.tick(5000);
+    await settle();
+    assert.equal(asked.length, 4, "fetches again once the tab is visible");
     stop();
-    assert.ok(seenWhileVisible >= 2, `refreshed ${seenWhileVisible} times`);
-    assert.equal(count, seenWhileVisible, "no fetch while the tab is hidden");
-    assert.equal(panel.innerHTML, `<p>${count}</p>`);
+    mock.timers.tick(5000 * 3);
+    await settle();
+    assert.equal(asked.length, 4, "nothing after stop");
     assert.ok(asked.every((url) => url === "/surveys/s/panel"));
-    delete globalThis.document;
   });
 
-  it("keeps the old panel when a refresh fails", async () => {
+  it("keeps the old panel when a refresh fails, and tries again at the next tick", async () => {
     globalThis.document = { hidden: false };
     const panel = { dataset: { refreshUrl: "/p" }, innerHTML: "kept" };
-    const stop = keepFresh(panel, { interval: 5, fetchPanel: async () => { throw new Error("offline"); } });
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    let calls = 0;
+    const stop = keepFresh(panel, {
+      interval: 5000,
+      fetchPanel: async () => {
+        calls += 1;
+        throw new Error("offline");
+      },
+    });
+    mock.timers.tick(5000);
+    await settle();
+    mock.timers.tick(5000);
+    await settle();
     stop();
+    assert.equal(calls, 2);
     assert.equal(panel.innerHTML, "kept");
-    delete globalThis.document;
+  });
+
+  it("does not swap in a reply that arrives after stop", async () => {
+    globalThis.document = { hidden: false };
+    const panel = { dataset: { refreshUrl: "/p" }, innerHTML: "kept" };
+    let release;
+    const stop = keepFresh(panel, {
+      interval: 5000,
+      fetchPanel: () => new Promise((resolve) => { release = resolve; }),
+    });
+    mock.timers.tick(5000);
+    await settle();
+    stop();
+    release("<p>late</p>");
+    await settle();
+    assert.equal(panel.innerHTML, "kept");
   });
 });

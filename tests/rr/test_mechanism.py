@@ -33,7 +33,26 @@ def test_light_fraction_is_accurate_across_the_range(epsilon):
         }
     for procedure, value in exact.items():
         got = rr.light_fraction(epsilon, procedure)
-        assert abs(got - float(value)) <= 1e-9 * float(value)
+        # Two ulps: the naive (e^ε − 1)/(e^ε + 1) is off by 1e-11 relative at ε = 1e-6.
+        assert abs(got - float(value)) <= 2 * math.ulp(float(value))
+
+
+@pytest.mark.parametrize("procedure", rr.PROCEDURES)
+@pytest.mark.parametrize("epsilon", [1e-6, 0.5, 10.0, 36.7, 38.1, 50.0, 200.0, 700.0])
+def test_report_probabilities_keep_their_precision_at_large_epsilon(epsilon, procedure):
+    with mpmath.workdps(50):
+        e = mpmath.exp(mpmath.mpf(epsilon))
+        yes_given_yes, yes_given_no, ratio = float(e / (1 + e)), float(1 / (1 + e)), float(e)
+    got = rr.report_probabilities(epsilon, procedure)
+    assert got.yes_given_yes == pytest.approx(yes_given_yes, rel=4e-16)
+    assert got.yes_given_no == pytest.approx(yes_given_no, rel=1e-14)
+    assert rr.privacy_loss_ratio(epsilon, procedure) == pytest.approx(ratio, rel=1e-13)
+
+
+def test_privacy_loss_ratio_beyond_the_largest_double_is_infinite():
+    assert rr.privacy_loss_ratio(709.0) < math.inf
+    assert rr.privacy_loss_ratio(710.0) == math.inf
+    assert rr.privacy_loss_ratio(1000.0, "spinner") == math.inf
 
 
 def test_extreme_epsilon_does_not_overflow():

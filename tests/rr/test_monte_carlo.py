@@ -8,6 +8,7 @@ from scipy import stats
 
 import rr
 from rr.mechanism import noise_line
+from tests.rr import spins
 
 SIZES = (30, 100, 1000, 10_000, 1_000_000)
 EPSILONS = (0.5, 1.0, 2.0, 4.0)
@@ -16,18 +17,29 @@ GRID = list(itertools.product(SIZES, EPSILONS, SHARES))
 Z = stats.norm.ppf(0.975)
 
 
-def _cell_seed(n, epsilon, share, procedure) -> list[int]:
+def _cell_seed(n, epsilon, share) -> list[int]:
     """A fixed, distinct seed for each cell of the grid."""
-    return [SIZES.index(n), EPSILONS.index(epsilon), SHARES.index(share), rr.PROCEDURES.index(procedure)]
+    return [SIZES.index(n), EPSILONS.index(epsilon), SHARES.index(share)]
+
+
+@pytest.mark.parametrize(("n", "epsilon", "share"), GRID)
+def test_simulated_coverage_holds_the_nominal_level(n, epsilon, share):
+    # simulate_coverage draws the reported-yes count, whose law is the same for both procedures;
+    # the test below spins each procedure respondent by respondent.
+    trials = 4000
+    result = rr.simulate_coverage(share, n, epsilon, trials=trials, seed=_cell_seed(n, epsilon, share))
+    assert result.coverage >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / trials)
 
 
 @pytest.mark.parametrize("procedure", rr.PROCEDURES)
-@pytest.mark.parametrize(("n", "epsilon", "share"), GRID)
-def test_simulated_coverage_holds_the_nominal_level(n, epsilon, share, procedure):
-    trials = 4000
-    seed = _cell_seed(n, epsilon, share, procedure)
-    result = rr.simulate_coverage(share, n, epsilon, procedure, trials=trials, seed=seed)
-    assert result.coverage >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / trials)
+@pytest.mark.parametrize(("n", "epsilon", "share"), list(itertools.product((30, 200), EPSILONS, (0.05, 0.5))))
+def test_classes_that_really_spin_are_covered_at_the_nominal_level(n, epsilon, share, procedure):
+    classes = 4000
+    rng = np.random.default_rng([n, EPSILONS.index(epsilon), int(share * 100), rr.PROCEDURES.index(procedure)])
+    reported = spins.spin(rng.random((classes, n)) < share, epsilon, procedure, rng).sum(axis=1)
+    result = rr.estimate_proportion(reported, n, epsilon, procedure)
+    covered = np.mean((result.ci_low <= share) & (share <= result.ci_high))
+    assert covered >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / classes)
 
 
 @pytest.mark.parametrize(("n", "epsilon", "share"), GRID)
@@ -82,14 +94,11 @@ def test_interval_is_as_narrow_as_wald_at_large_n(n, limit):
         assert rr.exact_coverage(share, n, epsilon).mean_width <= limit * wald_width
 
 
-@pytest.mark.parametrize("procedure", rr.PROCEDURES)
 @pytest.mark.parametrize(("n", "epsilon", "share"), [(30, 0.5, 0.1), (1000, 1.0, 0.3), (10**6, 4.0, 0.05)])
-def test_estimator_is_unbiased_with_the_stated_variance(n, epsilon, share, procedure):
+def test_simulated_estimates_are_unbiased_with_the_stated_variance(n, epsilon, share):
     trials = 200_000
-    draws = rr.simulate_estimates(share, n, epsilon, procedure, trials=trials, seed=11)
-    offset, slope = noise_line(epsilon)
-    theta = offset + slope * share
-    variance = theta * (1 - theta) / (n * slope**2)
+    draws = rr.simulate_estimates(share, n, epsilon, trials=trials, seed=11)
+    variance = spins.textbook_variance(share, n, epsilon, "spinner")
     assert abs(draws.mean() - share) < 4 * math.sqrt(variance / trials)
     # The sample variance's relative standard error is about sqrt(2/trials).
     assert abs(draws.var(ddof=1) / variance - 1) < 4 * math.sqrt(2 / trials)
@@ -126,6 +135,14 @@ def test_sample_size_keeps_its_promise(margin, epsilon, share):
 
     assert mean_half_width(n, seed=1) <= margin
     assert mean_half_width(math.floor(0.9 * n), seed=2) > margin
+
+
+@pytest.mark.parametrize("epsilon", [1e-6, 1e-5, 1e-4])
+def test_sample_size_stays_right_at_tiny_epsilon(epsilon):
+    # Millions of billions of respondents: the normal formula is exact to many digits there.
+    slope = math.tanh(epsilon / 2)
+    formula = Z**2 * 0.25 / (slope**2 * 0.05**2)
+    assert rr.sample_size(0.05, epsilon) == pytest.approx(formula, rel=1e-6)
 
 
 def test_sample_size_by_hand_at_large_n():

@@ -1,12 +1,15 @@
 """Bad input raises a ValueError that names the bad value."""
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import rr
 
-BAD_EPSILONS = [0, -1.0, math.nan, math.inf, -math.inf, "1.0", None, True]
+# 1e-7 and 1e-300 are positive but below rr.MIN_EPSILON, where no survey could estimate anything.
+BAD_EPSILONS = [0, -1.0, 1e-7, 1e-300, math.nan, math.inf, -math.inf, "1.0", None, True]
 
 
 @pytest.mark.parametrize("epsilon", BAD_EPSILONS)
@@ -93,3 +96,10 @@ def test_bad_simulation_arguments_are_named(kwargs, named):
 def test_bad_true_bits_are_refused():
     with pytest.raises(ValueError, match="true_bits"):
         rr.perturb([0, 2], 1.0)
+
+
+def test_import_loads_neither_scipy_nor_a_web_framework():
+    # Every worker start and CLI call imports rr: SciPy (≈0.3-1 s) is loaded only where it is used.
+    code = "import sys, rr; print(sorted(m for m in ('scipy', 'flask') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert result.stdout.strip() == "[]"

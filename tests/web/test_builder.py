@@ -72,8 +72,8 @@ def test_question_ids_default_to_the_next_free_number(app, researcher, draft):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"epsilon": "0"}, "ε must be greater than 0 and at most 10."),
-        ({"epsilon": "10.5"}, "ε must be greater than 0 and at most 10."),
+        ({"epsilon": "0"}, "ε must be at least 0.000001 and at most 10."),
+        ({"epsilon": "10.5"}, "ε must be at least 0.000001 and at most 10."),
         ({"epsilon": "abc"}, "Not a valid float value."),
         ({"epsilon": ""}, "Enter ε as a number."),
         ({"kind": "multi", "options": "  \n"}, "A multi-select question needs at least one option."),

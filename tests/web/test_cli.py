@@ -22,11 +22,26 @@ def test_bad_file_names_every_problem_and_imports_nothing(app, runner, tmp_path)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
     result = runner.invoke(args=["import-survey", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
     assert "slug: 'Bad Slug' is not a valid slug" in result.output
     assert "questions[0].epsilon" in result.output
     with app.app_context():
         assert db.session.scalar(db.select(Survey)) is None
+
+
+def test_missing_file_is_one_line(runner, tmp_path):
+    result = runner.invoke(args=["import-survey", str(tmp_path / "absent.json")])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: {tmp_path / 'absent.json'}: No such file or directory"
+
+
+def test_a_unique_value_taken_concurrently_is_one_line(app, runner, monkeypatch):
+    # The check before the insert passes, then a concurrent writer takes the email: the
+    # database's unique constraint refuses it, and the user sees one line, not a traceback.
+    assert runner.invoke(args=["create-user", "twin@example.org", "--password", "long enough"]).exit_code == 0
+    monkeypatch.setattr("web.cli.db.session.scalar", lambda *_args, **_kwargs: None)
+    result = runner.invoke(args=["create-user", "twin@example.org", "--password", "long enough"])
+    assert result.exit_code == 1 and result.output.startswith("Error: not saved")
 
 
 def test_duplicate_slug_is_refused(runner, survey, survey_file):

@@ -146,8 +146,19 @@ def test_plan_endpoint_matches_rr(client):
     assert body["privacy_loss_ratio"] == pytest.approx(4.4816890703380645)
 
 
-@pytest.mark.parametrize("query", [{"epsilon": "0"}, {"epsilon": "x"}, {"epsilon": "1", "n": "0"},
-                                   {"epsilon": "1", "procedure": "dice"}, {}])
-def test_plan_endpoint_refuses_bad_input(client, query):
+@pytest.mark.parametrize(("query", "named"), [
+    ({"epsilon": "0"}, "epsilon"), ({"epsilon": "x"}, "epsilon"), ({}, "epsilon"),
+    ({"epsilon": "40"}, "epsilon"), ({"epsilon": "1e-300"}, "epsilon"), ({"epsilon": "1e308"}, "epsilon"),
+    ({"epsilon": "1e999"}, "epsilon"), ({"epsilon": "nan"}, "epsilon"), ({"epsilon": "-inf"}, "epsilon"),
+    ({"epsilon": "1", "n": "0"}, "n must"), ({"epsilon": "1", "n": "1" + "0" * 400}, "n must"),
+    ({"epsilon": "1", "n": "2.5"}, "n must"), ({"epsilon": "1", "procedure": "dice"}, "procedure"),
+])
+def test_plan_endpoint_refuses_bad_input(client, query, named):
     response = client.get("/api/plan", query_string=query)
-    assert response.status_code == 400 and "error" in response.json
+    assert response.status_code == 400 and named in response.json["error"]
+
+
+@pytest.mark.parametrize("epsilon", ["1e-6", "0.01", "10"])
+def test_plan_endpoint_answers_at_both_ends_of_the_range(client, epsilon):
+    body = client.get("/api/plan", query_string={"epsilon": epsilon, "n": "1000000000"}).json
+    assert body["sample_size"]["0.1"] >= 1 and body["margin_of_error"] > 0

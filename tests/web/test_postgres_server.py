@@ -5,11 +5,10 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 
 from tests.conftest import TEST_DATABASE_URL, postgres_only
-from tests.web.test_security import ROOT, free_port
+from tests.servers import ROOT, free_port, wait_until_serving
 from web.extensions import db
 from web.models import Option, Question, Response, Survey
 
@@ -22,18 +21,6 @@ def serve(port: int, log) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
                             cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log,
                             start_new_session=True)
-
-
-def wait_until_serving(server: subprocess.Popen, url: str, log) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert server.poll() is None, log.read_text()[-2000:]
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("the server did not start")
 
 
 @postgres_only
@@ -54,7 +41,7 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
                 request = urllib.request.Request(
                     f"http://127.0.0.1:{port}/api/surveys/campus-life/responses", data=json.dumps({"answers": BITS}).encode(),
                     headers={"Content-Type": "application/json"}, method="POST")
-                with urllib.request.urlopen(request, timeout=10) as response:
+                with urllib.request.urlopen(request, timeout=60) as response:
                     acknowledged.append(response.status)
 
         threads = [threading.Thread(target=submit) for _ in range(12)]
@@ -64,7 +51,7 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
             thread.join()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        server.wait(timeout=120)
     assert acknowledged == [201] * 120
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 1

@@ -3,22 +3,19 @@ from __future__ import annotations
 
 import logging
 import os
-import pathlib
 import signal
-import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 
 import pytest
 from werkzeug.serving import make_server
 
 from tests.conftest import PASSWORD, VALID_ANSWERS, csrf_token, sqlite_only
+from tests.servers import ROOT, free_port, wait_for, wait_until_serving
 from web import sqlite_guard
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_hsts_only_over_https(client):
@@ -142,17 +139,15 @@ def test_development_server_log_has_no_client_address(app, survey, caplog):
                 data=b'{"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}',
                 headers={"Content-Type": "application/json"}, method="POST")
             assert urllib.request.urlopen(request).status == 201
-            time.sleep(0.2)
+
+            def logged():
+                return [record.getMessage() for record in caplog.records if "/responses" in record.getMessage()]
+
+            # The request line is logged after the reply is sent, by the server's thread.
+            wait_for(logged, "the development server logged the submission")
     finally:
         server.shutdown()
-    lines = [record.getMessage() for record in caplog.records if "/responses" in record.getMessage()]
-    assert lines and not any("127.0.0.1" in line for line in lines)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    assert not any("127.0.0.1" in line for line in logged())
 
 
 @sqlite_only
@@ -161,15 +156,12 @@ def test_gunicorn_access_log_has_no_client_address(tmp_path, runner, survey_file
     port = free_port()
     environment = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", BIND=f"127.0.0.1:{port}",
                        FLASK_SECRET_KEY="x", FLASK_RATELIMIT_ENABLED="false", ACCESS_LOG=str(tmp_path / "access.log"))
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-                              cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as log_file:
+        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+                                  cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log_file)
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/s/campus-life", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving(server, f"http://127.0.0.1:{port}/s/campus-life", log)
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/surveys/campus-life/responses",
             data=b'{"answers": {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}}}',
@@ -189,19 +181,25 @@ sys.path.insert(0, {root!r})
 from web import sqlite_guard
 sqlite_guard.claim({database!r})
 print("held", flush=True)
-time.sleep(30)
+sys.stdin.read()  # hold the claim until the test closes our input or kills us
 """
 
 
 @pytest.fixture
 def other_writer(tmp_path):
+    """A database with its schema and demo survey, as a running server leaves it, and another
+    process that holds its write claim, as that server does."""
     database = str(tmp_path / "shared.sqlite3")
+    environment = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", FLASK_SECRET_KEY="x")
+    subprocess.run([sys.executable, "-c", "from app import create_app; create_app()"],
+                   cwd=ROOT, env=environment, check=True, timeout=120)
     holder = subprocess.Popen([sys.executable, "-c", HOLDER.format(root=str(ROOT), database=database)],
-                              stdout=subprocess.PIPE, text=True)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
     yield database, holder.pid
     holder.kill()
     holder.wait()
+    holder.stdin.close()
     holder.stdout.close()
 
 
@@ -214,18 +212,21 @@ def test_second_process_may_not_write_the_same_sqlite_file(other_writer):
 def test_the_claim_is_freed_when_the_writer_dies(other_writer):
     database, pid = other_writer
     os.kill(pid, signal.SIGKILL)
-    time.sleep(0.2)
-    sqlite_guard.claim(database, wait=2)
+    # The kernel drops a dead process's lock; claim polls for it, with room for a busy machine.
+    sqlite_guard.claim(database, wait=60)
     sqlite_guard.release(database)
 
 
-def test_cli_refuses_to_write_beside_another_writer(other_writer, tmp_path, survey_file):
+@pytest.mark.parametrize("command", [["import-survey", "{survey_file}"], ["create-user", "new@example.org", "--password", "long enough"]])
+def test_cli_refuses_to_write_beside_another_writer_in_one_line(other_writer, tmp_path, survey_file, command):
     database, pid = other_writer
     environment = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", FLASK_SECRET_KEY="x")
-    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "import-survey", str(survey_file)],
-                            cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60)
-    assert result.returncode != 0
-    assert f"another process (pid {pid}) is writing" in result.stderr + result.stdout
+    arguments = [argument.format(survey_file=survey_file) for argument in command]
+    result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", *arguments],
+                            cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: another process") and f"(pid {pid}) is writing" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
 def test_guard_is_needed_only_before_the_fix():
