@@ -1,6 +1,7 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
 # `make test`: install everything (Debian's chromium and PostgreSQL included) and run the whole
-# test suite: the JavaScript tests, then every Python test on SQLite and again on PostgreSQL.
+# test suite: the JavaScript tests, lint and types, every Python test on SQLite, then again on
+# PostgreSQL every test that touches a database (tests/web and tests/browser; tests/rr has none).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js test-py test-postgres install install-dev browser
+.PHONY: run test test-js lint test-py test-postgres install install-dev browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +34,17 @@ run: install
 test-js:
 	node --test tests/js/
 
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
 test-py: install-dev browser
 	$(BIN)/python -m pytest
 
-test-postgres: install-dev browser
-	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" $(BIN)/python -m pytest
+DATABASE_TESTS := tests/web tests/browser
 
-test: test-js test-py test-postgres
+test-postgres: install-dev browser
+	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" $(BIN)/python -m pytest $(DATABASE_TESTS)
+
+test: test-js lint test-py test-postgres

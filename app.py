@@ -1,4 +1,5 @@
 """The randomized-response survey app: ``flask --app app run``."""
+
 from __future__ import annotations
 
 import logging
@@ -11,7 +12,6 @@ from flask import Flask
 from sqlalchemy import event
 
 from web import (
-    sqlite_guard,
     account,
     api,
     auth,
@@ -25,10 +25,11 @@ from web import (
     lab,
     respond,
     security,
+    sqlite_guard,
 )
+from web.extensions import babel, csrf, db, limiter, login_manager
 from web.schema import prepare_database
 from web.sessions import LazyCookieSessions
-from web.extensions import babel, csrf, db, limiter, login_manager
 
 SUBMISSION_MAX_BYTES = 64 * 1024
 
@@ -45,6 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         DEMO_SURVEY=True,
         RESULTS_MIN_N=10,
+        PRESENT_REFRESH_MS=1000,  # how often the projector asks for the count and results
         WTF_CSRF_TIME_LIMIT=None,
         # Flask-WTF's HTTPS check wants a same-origin Referer, which Referrer-Policy: no-referrer
         # never sends; the token and SameSite=Lax cookies protect the forms.
@@ -60,7 +62,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or instance_secret(app.instance_path)
+        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or instance_secret(
+            app.instance_path
+        )
 
     app.session_interface = LazyCookieSessions()
     db.init_app(app)

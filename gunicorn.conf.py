@@ -4,6 +4,7 @@ On the embedded SQLite database one process serves, with threads: the SQLite lin
 WAL-reset bug (see web/sqlite_guard.py). With DATABASE_URL pointing at PostgreSQL, several
 processes serve (WEB_CONCURRENCY, default two per core).
 """
+
 import multiprocessing
 import os
 
@@ -11,7 +12,9 @@ bind = os.environ.get("BIND", "0.0.0.0:8000")
 worker_class = "gthread"
 threads = int(os.environ.get("THREADS", "16"))
 _on_postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql"))
-workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count())) if _on_postgres else 1
+workers = (
+    int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count())) if _on_postgres else 1
+)
 timeout = 60
 graceful_timeout = 20
 # No client address, user agent or referrer in the access log: only what was asked and answered.

@@ -2,6 +2,7 @@
 
 Served by bench/load.py with the same gunicorn settings as the app; BASELINE_DB names the file.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,9 @@ def connection() -> sqlite3.Connection:
         connection = sqlite3.connect(DATABASE, timeout=10)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=NORMAL")
-        connection.execute("CREATE TABLE IF NOT EXISTS response (id INTEGER PRIMARY KEY, bits TEXT)")
+        connection.execute(
+            "CREATE TABLE IF NOT EXISTS response (id INTEGER PRIMARY KEY, bits TEXT)"
+        )
         _local.connection = connection
     return _local.connection
 

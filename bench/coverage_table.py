@@ -4,6 +4,7 @@ Each cell: exact coverage (summed over the binomial distribution) / simulated co
 surveys, fixed seed) / mean width. Both procedures give identical reports at equal ε, so one
 table serves both. Run: python bench/coverage_table.py
 """
+
 from __future__ import annotations
 
 import itertools
@@ -28,7 +29,9 @@ def main() -> None:
             exact = rr.exact_coverage(share, n, epsilon)
             simulated = rr.simulate_coverage(share, n, epsilon, trials=10_000, seed=seed)
             lowest = min(lowest, exact.coverage)
-            cells.append(f"{exact.coverage:.3f} / {simulated.coverage:.3f} / {exact.mean_width:.3f}")
+            cells.append(
+                f"{exact.coverage:.3f} / {simulated.coverage:.3f} / {exact.mean_width:.3f}"
+            )
         print(f"| {n:,} | {epsilon} | " + " | ".join(cells) + " |")
     print(f"\nLowest exact coverage over the grid: {lowest:.4f}")
 

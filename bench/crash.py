@@ -10,6 +10,7 @@ with SIGKILL. After every round the database is opened afresh and checked:
 
 Run: python bench/crash.py [--rounds 5] [--clients 16]. Prints figures; exits 1 if a check fails.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,13 +29,24 @@ import urllib.error
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BODY = json.dumps({"answers": {"cheated": 1, "skipped": 0,
-                               "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}}}).encode()
+BODY = json.dumps(
+    {
+        "answers": {
+            "cheated": 1,
+            "skipped": 0,
+            "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+        }
+    }
+).encode()
 
 
-def submit_until(stop: threading.Event, url: str, acknowledged: list[int], lock: threading.Lock) -> None:
+def submit_until(
+    stop: threading.Event, url: str, acknowledged: list[int], lock: threading.Lock
+) -> None:
     while not stop.is_set():
-        request = urllib.request.Request(url, data=BODY, headers={"Content-Type": "application/json"}, method="POST")
+        request = urllib.request.Request(
+            url, data=BODY, headers={"Content-Type": "application/json"}, method="POST"
+        )
         try:
             with urllib.request.urlopen(request, timeout=5) as response:
                 if response.status == 201:
@@ -49,14 +61,23 @@ def check(database: pathlib.Path) -> dict:
     try:
         integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
         rows = connection.execute("SELECT bits FROM response").fetchall()
-        count = connection.execute("SELECT response_count FROM survey WHERE slug = 'campus-life'").fetchone()[0]
+        count = connection.execute(
+            "SELECT response_count FROM survey WHERE slug = 'campus-life'"
+        ).fetchone()[0]
         stored = [json.loads(bits) for (bits,) in rows]
         tallies_ok = True
-        for key, n, yes in connection.execute("SELECT key, n, noisy_yes FROM question WHERE kind = 'yesno'"):
+        for key, n, yes in connection.execute(
+            "SELECT key, n, noisy_yes FROM question WHERE kind = 'yesno'"
+        ):
             tallies_ok &= (n, yes) == (len(stored), sum(row[key] for row in stored))
         for key, n, yes in connection.execute("SELECT key, n, noisy_yes FROM option"):
             tallies_ok &= (n, yes) == (len(stored), sum(row["substances"][key] for row in stored))
-        return {"integrity": integrity, "rows": len(stored), "count": count, "tallies_ok": tallies_ok}
+        return {
+            "integrity": integrity,
+            "rows": len(stored),
+            "count": count,
+            "tallies_ok": tallies_ok,
+        }
     finally:
         connection.close()
 
@@ -71,15 +92,29 @@ def main() -> int:
     failures = 0
     with tempfile.TemporaryDirectory() as folder:
         database = pathlib.Path(folder) / "crash.sqlite3"
-        environment = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "FLASK_SECRET_KEY": "crash",
-                       "FLASK_RATELIMIT_ENABLED": "false", "ACCESS_LOG": "/dev/null", "BIND": "127.0.0.1:8765"}
+        environment = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{database}",
+            "FLASK_SECRET_KEY": "crash",
+            "FLASK_RATELIMIT_ENABLED": "false",
+            "ACCESS_LOG": "/dev/null",
+            "BIND": "127.0.0.1:8765",
+        }
         acknowledged = [0]
         lock = threading.Lock()
-        print(f"{'round':>5} {'killed after':>12} {'acknowledged':>13} {'stored':>8} {'count':>8} {'tallies':>8} integrity")
+        print(
+            f"{'round':>5} {'killed after':>12} {'acknowledged':>13} {'stored':>8} {'count':>8} "
+            f"{'tallies':>8} integrity"
+        )
         for round_number in range(1, arguments.rounds + 1):
-            server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-                                      cwd=ROOT, env=environment, start_new_session=True,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            server = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+                cwd=ROOT,
+                env=environment,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             for _ in range(300):
                 try:
                     urllib.request.urlopen("http://127.0.0.1:8765/", timeout=1)
@@ -87,8 +122,18 @@ def main() -> int:
                 except (urllib.error.URLError, OSError):
                     time.sleep(0.05)
             stop = threading.Event()
-            clients = [threading.Thread(target=submit_until, args=(stop, "http://127.0.0.1:8765/api/surveys/campus-life/responses",
-                                                                  acknowledged, lock)) for _ in range(arguments.clients)]
+            clients = [
+                threading.Thread(
+                    target=submit_until,
+                    args=(
+                        stop,
+                        "http://127.0.0.1:8765/api/surveys/campus-life/responses",
+                        acknowledged,
+                        lock,
+                    ),
+                )
+                for _ in range(arguments.clients)
+            ]
             for client in clients:
                 client.start()
             delay = random.uniform(1, 3)
@@ -99,12 +144,22 @@ def main() -> int:
             for client in clients:
                 client.join()
             result = check(database)
-            ok = (result["integrity"] == "ok" and result["rows"] >= acknowledged[0]
-                  and result["rows"] == result["count"] and result["tallies_ok"])
+            ok = (
+                result["integrity"] == "ok"
+                and result["rows"] >= acknowledged[0]
+                and result["rows"] == result["count"]
+                and result["tallies_ok"]
+            )
             failures += not ok
-            print(f"{round_number:>5} {delay:>11.2f}s {acknowledged[0]:>13} {result['rows']:>8} {result['count']:>8} "
-                  f"{'ok' if result['tallies_ok'] else 'WRONG':>8} {result['integrity']}{'' if ok else '  <- FAILED'}")
-    print("every acknowledged response was stored and counted" if not failures else f"{failures} rounds FAILED")
+            print(
+                f"{round_number:>5} {delay:>11.2f}s {acknowledged[0]:>13} {result['rows']:>8} {result['count']:>8} "
+                f"{'ok' if result['tallies_ok'] else 'WRONG':>8} {result['integrity']}{'' if ok else '  <- FAILED'}"
+            )
+    print(
+        "every acknowledged response was stored and counted"
+        if not failures
+        else f"{failures} rounds FAILED"
+    )
     return 1 if failures else 0
 
 

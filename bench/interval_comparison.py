@@ -4,6 +4,7 @@ Prints, for each interval, its lowest exact coverage and mean width over n in {2
 ε in {0.5, 1, 2, 4}, π in {0.05, 0.1, 0.25, 0.5}; this is the evidence for the choice of
 Clopper–Pearson in docs/statistics.md. Run: python bench/interval_comparison.py
 """
+
 from __future__ import annotations
 
 import itertools
@@ -65,12 +66,18 @@ def coverage(interval, share, n, epsilon):
 def main() -> None:
     grid = list(itertools.product((20, 30, 50, 100, 1000), (0.5, 1, 2, 4), (0.05, 0.1, 0.25, 0.5)))
     candidates = {
-        "Wald": wald, "Jeffreys": jeffreys, "Wilson": wilson,
-        "Agresti-Coull": agresti_coull, "Clopper-Pearson": exact,
+        "Wald": wald,
+        "Jeffreys": jeffreys,
+        "Wilson": wilson,
+        "Agresti-Coull": agresti_coull,
+        "Clopper-Pearson": exact,
     }
     print(f"{'interval':16s} {'lowest':>7s} {'mean':>7s} {'width':>7s}  where lowest (n, eps, pi)")
     for name, interval in candidates.items():
-        results = [(*coverage(interval, share, n, epsilon), (n, epsilon, share)) for n, epsilon, share in grid]
+        results = [
+            (*coverage(interval, share, n, epsilon), (n, epsilon, share))
+            for n, epsilon, share in grid
+        ]
         lowest = min(results)
         print(
             f"{name:16s} {lowest[0]:7.4f} {np.mean([r[0] for r in results]):7.4f} "

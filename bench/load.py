@@ -10,6 +10,7 @@
 Run: python bench/load.py [--seconds 5] [--rounds 7] [--only submissions|results].
 Needs wrk (apt-get install wrk). Prints figures; asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,10 +59,27 @@ def gunicorn(target: str, environment: dict, threads: int):
     """Serve ``target`` with gunicorn (one gthread worker) on a free loopback port; yield its URL
     (a :class:`Served`)."""
     port = free_port()
-    command = [PYTHON, "-m", "gunicorn", "--worker-class", "gthread", "--workers", "1",
-               "--threads", str(threads), "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null",
-               "--error-logfile", "/dev/null", target]
-    server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **environment}, start_new_session=True)
+    command = [
+        PYTHON,
+        "-m",
+        "gunicorn",
+        "--worker-class",
+        "gthread",
+        "--workers",
+        "1",
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--access-logfile",
+        "/dev/null",
+        "--error-logfile",
+        "/dev/null",
+        target,
+    ]
+    server = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, **environment}, start_new_session=True
+    )
     try:
         for _ in range(200):
             try:
@@ -79,7 +97,9 @@ def gunicorn(target: str, environment: dict, threads: int):
         server.wait(timeout=30)
 
 
-def wrk(url: str, seconds: int, connections: int, script: str | None = None, headers: dict | None = None) -> dict:
+def wrk(
+    url: str, seconds: int, connections: int, script: str | None = None, headers: dict | None = None
+) -> dict:
     """Run wrk; return requests/s, p50 and p99 latency in ms, and errors."""
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for name, value in (headers or {}).items():
@@ -91,7 +111,8 @@ def wrk(url: str, seconds: int, connections: int, script: str | None = None, hea
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
-        "p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]),
+        "p50": to_ms(latency["50"]),
+        "p99": to_ms(latency["99"]),
         "non2xx": int(errors.group(1)) if errors else 0,
     }
 
@@ -104,11 +125,24 @@ def to_ms(text: str) -> float:
 def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
     """A fresh SQLite database with the demo survey, ``responses`` simulated responses and an API
     token; the server's environment and the token."""
-    environment = {"DATABASE_URL": f"sqlite:///{folder / 'app.sqlite3'}", "FLASK_SECRET_KEY": "bench",
-                   "FLASK_RATELIMIT_ENABLED": "false", "FLASK_SESSION_COOKIE_SECURE": "false"}
+    environment = {
+        "DATABASE_URL": f"sqlite:///{folder / 'app.sqlite3'}",
+        "FLASK_SECRET_KEY": "bench",
+        "FLASK_RATELIMIT_ENABLED": "false",
+        "FLASK_SESSION_COOKIE_SECURE": "false",
+    }
     flask = [PYTHON, "-m", "flask", "--app", "app"]
-    run = lambda *args: subprocess.run(flask + list(args), cwd=ROOT, env={**os.environ, **environment},
-                                       capture_output=True, text=True, check=True).stdout
+
+    def run(*args: str) -> str:
+        return subprocess.run(
+            flask + list(args),
+            cwd=ROOT,
+            env={**os.environ, **environment},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
     run("create-user", "bench@example.org", "--password", "benchmark")
     token = run("create-token", "bench@example.org").split()[-1]
     if responses:
@@ -117,25 +151,50 @@ def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
 
 
 def add_responses(environment: dict, count: int) -> None:
-    subprocess.run([PYTHON, "-m", "flask", "--app", "app", "simulate-responses", "campus-life", "--n", str(count),
-                    "--seed", "2"], cwd=ROOT, env={**os.environ, **environment}, check=True, capture_output=True)
+    subprocess.run(
+        [
+            PYTHON,
+            "-m",
+            "flask",
+            "--app",
+            "app",
+            "simulate-responses",
+            "campus-life",
+            "--n",
+            str(count),
+            "--seed",
+            "2",
+        ],
+        cwd=ROOT,
+        env={**os.environ, **environment},
+        check=True,
+        capture_output=True,
+    )
 
 
 def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
     """Both servers run side by side; each round measures them back to back, in alternating order,
     so that the machine's drift (large on a shared two-core machine) hits both alike."""
     script = folder / "post.lua"
-    script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                      f"wrk.body = '{BODY}'\n")
+    script.write_text(
+        'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+        f"wrk.body = '{BODY}'\n"
+    )
     targets = {
         "app": ("app:create_app()", environment, "/api/surveys/campus-life/responses"),
-        "baseline": ("bench.baseline_app:create_app()", {"BASELINE_DB": str(folder / "baseline.sqlite3")}, "/insert"),
+        "baseline": (
+            "bench.baseline_app:create_app()",
+            {"BASELINE_DB": str(folder / "baseline.sqlite3")},
+            "/insert",
+        ),
         "ceiling": ("bench.baseline_app:constant_app", {}, "/"),
     }
     runs = {name: [] for name in targets}
     with contextlib.ExitStack() as servers:
-        served = {name: servers.enter_context(gunicorn(target, extra, arguments.threads))
-                  for name, (target, extra, _) in targets.items()}
+        served = {
+            name: servers.enter_context(gunicorn(target, extra, arguments.threads))
+            for name, (target, extra, _) in targets.items()
+        }
         urls = {name: served[name] + path for name, (_, _, path) in targets.items()}
         for url in urls.values():
             wrk(url, 2, arguments.connections, str(script))  # warm up: imports, caches, first pages
@@ -148,22 +207,36 @@ def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
                 figures["cpu_ms"] = used / (figures["rps"] * arguments.seconds) * 1e3
                 runs[name].append(figures)
     print("\nSubmissions (median of rounds)")
-    print(f"{'':28s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'CPU ms/req':>11s} {'non-2xx':>8s}")
-    labels = {"app": "app (validate, store, tally)", "baseline": "minimal Flask + SQLite",
-              "ceiling": "gunicorn, constant reply"}
+    print(
+        f"{'':28s} {'requests/s':>11s} {'p50 ms':>8s} {'p99 ms':>8s} {'CPU ms/req':>11s} {'non-2xx':>8s}"
+    )
+    labels = {
+        "app": "app (validate, store, tally)",
+        "baseline": "minimal Flask + SQLite",
+        "ceiling": "gunicorn, constant reply",
+    }
     for name, label in labels.items():
-        print(f"{label:28s} {statistics.median(r['rps'] for r in runs[name]):11.0f} "
-              f"{statistics.median(r['p50'] for r in runs[name]):8.2f} "
-              f"{statistics.median(r['p99'] for r in runs[name]):8.2f} "
-              f"{statistics.median(r['cpu_ms'] for r in runs[name]):11.3f} {sum(r['non2xx'] for r in runs[name]):8d}")
+        print(
+            f"{label:28s} {statistics.median(r['rps'] for r in runs[name]):11.0f} "
+            f"{statistics.median(r['p50'] for r in runs[name]):8.2f} "
+            f"{statistics.median(r['p99'] for r in runs[name]):8.2f} "
+            f"{statistics.median(r['cpu_ms'] for r in runs[name]):11.3f} {sum(r['non2xx'] for r in runs[name]):8d}"
+        )
         print(f"{'':28s} rounds: " + ", ".join(f"{run['rps']:.0f}" for run in runs[name]))
-    ratios = [app["rps"] / baseline["rps"] for app, baseline in zip(runs["app"], runs["baseline"])]
-    print("throughput ratio app/baseline per round: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
+    ratios = [
+        app["rps"] / baseline["rps"]
+        for app, baseline in zip(runs["app"], runs["baseline"], strict=True)
+    ]
+    print(
+        "throughput ratio app/baseline per round: " + ", ".join(f"{ratio:.2f}" for ratio in ratios)
+    )
     medians = {name: statistics.median(r["rps"] for r in runs[name]) for name in runs}
     cpu = {name: statistics.median(r["cpu_ms"] for r in runs[name]) for name in runs}
-    print(f"throughput ratio app/baseline, median of rounds: {statistics.median(ratios):.2f}; "
-          f"of median throughputs: {medians['app'] / medians['baseline']:.2f}; "
-          f"of CPU per request (baseline/app): {cpu['baseline'] / cpu['app']:.2f}")
+    print(
+        f"throughput ratio app/baseline, median of rounds: {statistics.median(ratios):.2f}; "
+        f"of median throughputs: {medians['app'] / medians['baseline']:.2f}; "
+        f"of CPU per request (baseline/app): {cpu['baseline'] / cpu['app']:.2f}"
+    )
 
 
 def results(environment: dict, token: str, arguments) -> None:
@@ -174,12 +247,17 @@ def results(environment: dict, token: str, arguments) -> None:
         if extra:
             add_responses(environment, extra)
         with gunicorn("app:create_app()", environment, arguments.threads) as url:
-            figures = wrk(f"{url}/api/surveys/campus-life/results", arguments.seconds, 8, headers=headers)
-            n = urllib.request.urlopen(urllib.request.Request(f"{url}/api/surveys/campus-life/results",
-                                                              headers=headers)).read()
+            figures = wrk(
+                f"{url}/api/surveys/campus-life/results", arguments.seconds, 8, headers=headers
+            )
+            n = urllib.request.urlopen(
+                urllib.request.Request(f"{url}/api/surveys/campus-life/results", headers=headers)
+            ).read()
         stored = int(re.search(rb'"n":\s*(\d+)', n).group(1))
-        print(f"n = {stored:>9,}: {figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
-              f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}")
+        print(
+            f"n = {stored:>9,}: {figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
+            f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}"
+        )
 
 
 def main() -> None:
@@ -192,8 +270,10 @@ def main() -> None:
     arguments = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
-    print(f"{os.cpu_count()} cores; wrk -t2 -c{arguments.connections} -d{arguments.seconds}s; "
-          f"gunicorn gthread, 1 worker, {arguments.threads} threads")
+    print(
+        f"{os.cpu_count()} cores; wrk -t2 -c{arguments.connections} -d{arguments.seconds}s; "
+        f"gunicorn gthread, 1 worker, {arguments.threads} threads"
+    )
     with tempfile.TemporaryDirectory() as folder_name:
         folder = pathlib.Path(folder_name)
         environment, token = seeded_database(folder, 1000)

@@ -2,6 +2,7 @@
 
 Run: python bench/rr_speed.py. Prints figures; asserts nothing.
 """
+
 from __future__ import annotations
 
 import pathlib

@@ -3,6 +3,7 @@
 A pure Python + NumPy/SciPy core with no web framework in it: the app, the command line and
 researchers' own scripts all use these functions. See ``docs/statistics.md`` for the mathematics.
 """
+
 from ._validate import MIN_EPSILON
 from .accounting import question_epsilon, survey_epsilon
 from .coverage import Coverage, exact_coverage, simulate_coverage

@@ -3,6 +3,7 @@
 Every public function validates its arguments here and raises a ``ValueError`` that names the bad
 value; the private helpers in the other modules assume their input has passed these checks.
 """
+
 from __future__ import annotations
 
 import math
@@ -74,7 +75,8 @@ def as_int_array(values, name: str) -> np.ndarray:
         np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     ):
         raise ValueError(f"{name} must hold whole numbers, got {values!r}")
-    if np.issubdtype(array.dtype, np.floating):
-        if not np.all(np.isfinite(array)) or np.any(array != np.round(array)):
-            raise ValueError(f"{name} must hold whole numbers, got {values!r}")
+    if np.issubdtype(array.dtype, np.floating) and (
+        not np.all(np.isfinite(array)) or np.any(array != np.round(array))
+    ):
+        raise ValueError(f"{name} must hold whole numbers, got {values!r}")
     return array.astype(np.int64)

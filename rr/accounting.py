@@ -5,6 +5,7 @@ question spins once for each of its k options, and k ε-DP releases about one pe
 k·ε-DP, so it costs k·ε. A survey releases all its questions about the same person, and costs the
 sum of their costs (sequential composition; Dwork & Roth 2014, Theorem 3.14).
 """
+
 from __future__ import annotations
 
 import math

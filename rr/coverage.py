@@ -1,4 +1,5 @@
 """How often the interval of :func:`rr.estimate_proportion` covers the true share, and how wide it is."""
+
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -14,6 +14,7 @@ n and π (Clopper & Pearson 1934); the Wald interval π̂ ± z·SE falls far bel
 Wilson's and Jeffreys' intervals dip below it near the edges (Brown, Cai & DasGupta 2001). See
 ``docs/statistics.md`` for the coverage table.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -116,11 +117,13 @@ def estimate_proportion(
     if np.any(yes < 0) or np.any(yes > total):
         raise ValueError(f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes!r}, n={n!r}")
     result = _estimate(yes, total, epsilon, confidence)
+    estimate, std_error, ci_low, ci_high, count = result
     if np.ndim(noisy_yes) == 0 and np.ndim(n) == 0:
         return Estimate(
-            *(float(value) for value in result[:5]), int(total), int(yes), confidence
-        )
-    return Estimate(*result, total, yes, confidence)
+            float(estimate), float(std_error), float(ci_low), float(ci_high), float(count),
+            int(total), int(yes), confidence,
+        )  # fmt: skip
+    return Estimate(estimate, std_error, ci_low, ci_high, count, total, yes, confidence)
 
 
 def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float):

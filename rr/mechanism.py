@@ -19,6 +19,7 @@ Both procedures therefore report the truth with the same probability e^ε/(1 + e
 privacy-loss ratio P(yes | yes)/P(yes | no) is e^ε for both, and their reports have the same
 distribution: they are the same mechanism drawn two ways (Warner 1965; Dwork & Roth 2014, §3.2).
 """
+
 from __future__ import annotations
 
 import math
@@ -156,10 +157,8 @@ def perturb(true_bits, epsilon, procedure: str = "spinner_coin", rng=None) -> np
     truth = truth.astype(np.uint8)
     generator = np.random.default_rng(rng)
     light = generator.random(truth.shape) < p
-    if procedure == "spinner_coin":
-        dark_answer = (generator.random(truth.shape) < 0.5).astype(np.uint8)
-    else:
-        dark_answer = 1 - truth
+    coin = procedure == "spinner_coin"
+    dark_answer = (generator.random(truth.shape) < 0.5).astype(np.uint8) if coin else 1 - truth
     return np.where(light, truth, dark_answer).astype(np.uint8)
 
 

@@ -11,6 +11,7 @@ Gaussian mechanism for (ε, δ)-DP, three ways to pick σ for sensitivity Δ:
   privacy profile of the Gaussian mechanism (Balle & Wang 2018, Theorem 8).
 - ``classical``: σ = Δ·sqrt(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Theorem A.1), proved for ε < 1.
 """
+
 from __future__ import annotations
 
 import math
@@ -114,7 +115,10 @@ def _solve_sigma(sensitivity: float, epsilon: float, delta: float, method: str) 
     return float(
         optimize.brentq(
             lambda sigma: _delta(sigma, sensitivity, epsilon, method) - delta,
-            low, high, xtol=1e-14 * high, rtol=1e-12,
+            low,
+            high,
+            xtol=1e-14 * high,
+            rtol=1e-12,
         )
     )
 

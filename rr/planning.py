@@ -1,4 +1,5 @@
 """How many respondents a survey needs for a given margin of error."""
+
 from __future__ import annotations
 
 import math

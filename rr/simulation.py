@@ -1,4 +1,5 @@
 """Simulated surveys: the sampling distribution of the estimator, drawn exactly and fast."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """Fixtures: a fresh app and database per test, its test client and its CLI runner."""
+
 from __future__ import annotations
 
 import json
@@ -16,18 +17,30 @@ from web.recording import forget_plans
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 ON_POSTGRES = bool(TEST_DATABASE_URL)
 sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="checks the SQLite file itself")
-postgres_only = pytest.mark.skipif(not ON_POSTGRES, reason="runs several server processes on PostgreSQL")
+postgres_only = pytest.mark.skipif(
+    not ON_POSTGRES, reason="runs several server processes on PostgreSQL"
+)
 
 SAMPLE_SURVEY = {
     "slug": "campus-life-test",
     "title": "Campus life",
     "description": "A test survey.",
     "questions": [
-        {"id": "cheated", "type": "yesno", "text": "Cheated?", "epsilon": 1.0,
-         "procedure": "spinner_coin"},
-        {"id": "substances", "type": "multi", "text": "Used?", "epsilon": 1.5,
-         "procedure": "spinner",
-         "options": [{"id": "alcohol", "text": "Alcohol"}, {"id": "tobacco", "text": "Tobacco"}]},
+        {
+            "id": "cheated",
+            "type": "yesno",
+            "text": "Cheated?",
+            "epsilon": 1.0,
+            "procedure": "spinner_coin",
+        },
+        {
+            "id": "substances",
+            "type": "multi",
+            "text": "Used?",
+            "epsilon": 1.5,
+            "procedure": "spinner",
+            "options": [{"id": "alcohol", "text": "Alcohol"}, {"id": "tobacco", "text": "Tobacco"}],
+        },
     ],
 }
 VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}
@@ -107,7 +120,12 @@ def survey(runner, survey_file):
 @pytest.fixture
 def token(runner):
     """An API token of a fresh researcher account."""
-    assert runner.invoke(args=["create-user", "ada@example.org", "--password", "correct horse"]).exit_code == 0
+    assert (
+        runner.invoke(
+            args=["create-user", "ada@example.org", "--password", "correct horse"]
+        ).exit_code
+        == 0
+    )
     result = runner.invoke(args=["create-token", "ada@example.org"])
     assert result.exit_code == 0, result.output
     return result.output.strip().splitlines()[-1]
@@ -120,7 +138,9 @@ class Researcher:
         self.client = client
         self.email = email
         self.token = csrf_token(client.get("/login").get_data(as_text=True))
-        response = client.post("/login", data={"csrf_token": self.token, "email": email, "password": PASSWORD})
+        response = client.post(
+            "/login", data={"csrf_token": self.token, "email": email, "password": PASSWORD}
+        )
         assert response.status_code == 302, response.get_data(as_text=True)
         self.token = csrf_token(client.get("/account/tokens").get_data(as_text=True))
 

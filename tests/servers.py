@@ -3,6 +3,7 @@
 Deadlines are generous (a loaded two-core machine takes seconds to import the app in each gunicorn
 worker); a server that exits while being waited for fails the test at once, with its log.
 """
+
 from __future__ import annotations
 
 import socket
@@ -22,8 +23,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_until_serving(server: subprocess.Popen, url: str, log: Path | None = None,
-                       deadline: float = START_DEADLINE) -> None:
+def wait_until_serving(
+    server: subprocess.Popen, url: str, log: Path | None = None, deadline: float = START_DEADLINE
+) -> None:
     """Return once ``url`` answers; fail with the server's log if it exits or the deadline passes."""
 
     def tail() -> str:

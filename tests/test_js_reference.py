@@ -1,4 +1,5 @@
 """The browser's procedure agrees with rr, the Python reference."""
+
 import json
 import math
 import pathlib
@@ -20,7 +21,11 @@ def browser_rows():
     assert node, "node is needed to run the browser modules"
     output = subprocess.run(
         [node, "tests/js/reference_dump.js", json.dumps(EPSILONS), str(DRAWS)],
-        cwd=ROOT, check=True, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     ).stdout
     return json.loads(output)
 

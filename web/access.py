@@ -1,4 +1,5 @@
 """Who may see which researcher page."""
+
 from __future__ import annotations
 
 from flask import abort

@@ -1,4 +1,5 @@
 """API tokens, created and revoked in the browser."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for

@@ -3,6 +3,7 @@
 It holds only the slugs of surveys this browser has answered, signed so that it cannot be forged
 into another shape. It is separate from the login session, which respondents never get.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -49,5 +50,12 @@ def _set_cookie(secret_key: str, value: str, secure: bool) -> str:
     # first survey this is gets the same one: signing and formatting it once per survey takes a
     # tenth of a submission's time off the lecture-hall rush.
     signed = _signer(secret_key).sign(value).decode()
-    return dump_cookie(COOKIE, signed, max_age=ONE_YEAR, sync_expires=False, httponly=True, samesite="Lax",
-                       secure=secure)
+    return dump_cookie(
+        COOKIE,
+        signed,
+        max_age=ONE_YEAR,
+        sync_expires=False,
+        httponly=True,
+        samesite="Lax",
+        secure=secure,
+    )

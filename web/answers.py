@@ -4,6 +4,7 @@ The body of a submission is ``{"answers": {"q": 0|1, "multi_q": {"option": 0|1, 
 question and every option must be present, each value exactly 0 or 1, and nothing else may be sent:
 an extra field could carry something the respondent did not mean to share.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence

@@ -1,4 +1,5 @@
 """JSON API: submit reported bits, read results with a bearer token, plan a question."""
+
 from __future__ import annotations
 
 import json
@@ -6,16 +7,16 @@ import json
 from flask import Blueprint, abort, current_app, request
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import HTTPException
 
 import rr
-from werkzeug.exceptions import HTTPException
 
 from .answered import answered_slugs, remember_answered
 from .answers import AnswerError, check_answers
 from .extensions import limiter
 from .lookup import load_survey
 from .models import ApiToken
-from .recording import record_response, submission_plan, survey_state
+from .recording import Plan, SurveyState, record_response, submission_plan, survey_state
 from .results import survey_results
 from .surveyfile import MAX_EPSILON, MIN_EPSILON, valid_epsilon
 
@@ -25,7 +26,7 @@ STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised 
 
 def address_and_survey() -> str:
     """Submissions are limited per address and survey: a lecture hall shares one address."""
-    return f"{get_remote_address()}:{request.view_args.get('slug')}"
+    return f"{get_remote_address()}:{(request.view_args or {}).get('slug')}"
 
 
 @bp.post("/surveys/<slug>/responses")
@@ -45,14 +46,12 @@ def store_submission(slug: str):
     request.max_content_length = limit
     # A kept survey state may only say yes: every refusal is decided on a fresh read.
     for fresh in (False, True):
-        state = survey_state(slug, fresh=fresh)
-        problem = state_problem(state)
-        if problem is None:
-            plan = submission_plan(state)
-            bits, problem = checked_bits(plan)
-        if problem is not None:
+        try:
+            plan = submission_plan(accepting_state(survey_state(slug, fresh=fresh)))
+            bits = checked_bits(plan)
+        except Refusal as refusal:
             if fresh:
-                abort(*problem)
+                abort(refusal.status, refusal.message)
             continue
         answered = answered_slugs()
         if slug in answered:
@@ -61,42 +60,53 @@ def store_submission(slug: str):
             response = current_app.response_class(STORED, 201, mimetype="application/json")
             remember_answered(response, answered, slug)
             return response
-    abort(*changed_after_loading())
+    abort(409, changed_after_loading())
 
 
 _limited_submission = limiter.limit(
-    lambda: current_app.config["SUBMISSION_RATE_LIMIT"], key_func=address_and_survey, scope="submissions"
+    lambda: current_app.config["SUBMISSION_RATE_LIMIT"],
+    key_func=address_and_survey,
+    scope="submissions",
 )(store_submission)
 
 
-def state_problem(state) -> tuple[int, str] | None:
-    """Why a survey in this state takes no answer from this page, if it does not."""
+class Refusal(Exception):
+    """A submission this survey does not take: the status and message of the 4xx reply."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def accepting_state(state: SurveyState | None) -> SurveyState:
+    """The state of a survey that takes answers from this page; refuses otherwise."""
     if state is None or state.status == "draft":
-        return 404, _("No such survey.")
+        raise Refusal(404, _("No such survey."))
     if state.status == "closed":
-        return 409, _("This survey is closed.")
+        raise Refusal(409, _("This survey is closed."))
     revision = request.headers.get("X-Survey-Revision")
     if revision is not None and revision != str(state.revision):
-        return changed_after_loading()
-    return None
+        raise Refusal(409, changed_after_loading())
+    return state
 
 
-def changed_after_loading() -> tuple[int, str]:
-    return 409, _("This survey changed after the page was loaded. Reload the page to answer it.")
+def changed_after_loading() -> str:
+    return _("This survey changed after the page was loaded. Reload the page to answer it.")
 
 
-def checked_bits(plan) -> tuple[dict | None, tuple[int, str] | None]:
-    """The body's reported bits checked against the plan, or the 4xx that refuses them."""
+def checked_bits(plan: Plan) -> dict:
+    """The body's reported bits checked against the plan; refuses a body that does not fit."""
     if not request.is_json:
-        return None, (415, "send the answers as application/json")
+        raise Refusal(415, "send the answers as application/json")
     try:
         body = json.loads(request.get_data())
-    except (ValueError, RecursionError):  # bad UTF-8 or JSON, or nesting deeper than the parser goes
-        return None, (400, "the body is not valid JSON")
+    except (ValueError, RecursionError):
+        # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
+        raise Refusal(400, "the body is not valid JSON") from None
     try:
-        return check_answers(body, plan.shapes), None
+        return check_answers(body, plan.shapes)
     except AnswerError as error:
-        return None, (400, str(error))
+        raise Refusal(400, str(error)) from None
 
 
 @bp.get("/surveys/<slug>/results")

@@ -1,4 +1,5 @@
 """Logging in and out, and the first-run page that creates the first account."""
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -35,8 +36,13 @@ def failed_login(response) -> bool:
 
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit("10/minute", methods=["POST"], deduct_when=failed_login, scope="login-address")
-@limiter.limit("10/minute", methods=["POST"], deduct_when=failed_login, key_func=account_key,
-               scope="login-account")
+@limiter.limit(
+    "10/minute",
+    methods=["POST"],
+    deduct_when=failed_login,
+    key_func=account_key,
+    scope="login-account",
+)
 def login():
     """Email and password; on success back to the page that asked for a login."""
     if no_accounts_yet():
@@ -78,6 +84,11 @@ def setup():
 
 def safe_next(target: str | None) -> str:
     """Only same-site paths are followed after login."""
-    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
+    if (
+        target
+        and target.startswith("/")
+        and not target.startswith("//")
+        and not urlsplit(target).netloc
+    ):
         return target
     return url_for("dashboard.surveys")

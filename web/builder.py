@@ -1,4 +1,5 @@
 """Building surveys in the browser: create, edit, add and edit questions, import a file."""
+
 from __future__ import annotations
 
 import re
@@ -36,8 +37,13 @@ def new():
         if find_survey(slug) is not None:
             form.slug.errors.append(_("This address is taken; choose another."))
         else:
-            survey = Survey(slug=slug, title=form.title.data.strip(), description=(form.description.data or "").strip(),
-                            status="draft", owner=current_user)
+            survey = Survey(
+                slug=slug,
+                title=form.title.data.strip(),
+                description=(form.description.data or "").strip(),
+                status="draft",
+                owner=current_user,
+            )
             db.session.add(survey)
             db.session.commit()
             return redirect(url_for("builder.edit", slug=slug))
@@ -80,10 +86,16 @@ def edit_question(slug: str, key: str):
     """Edit a question; once it has responses only its wording can change."""
     survey = researcher_survey(slug)
     question = question_or_404(survey, key)
-    form = QuestionForm(data={
-        "text": question.text, "key": question.key, "kind": question.kind, "epsilon": question.epsilon,
-        "procedure": question.procedure, "options": "\n".join(option.text for option in question.options),
-    })
+    form = QuestionForm(
+        data={
+            "text": question.text,
+            "key": question.key,
+            "kind": question.kind,
+            "epsilon": question.epsilon,
+            "procedure": question.procedure,
+            "options": "\n".join(option.text for option in question.options),
+        }
+    )
     if form.validate_on_submit():
         try:
             update_question(question, spec_from_form(form, question.key, keep=question.options))
@@ -132,8 +144,14 @@ def import_file():
 def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options come one per line."""
     options = option_specs(form.options.data or "", keep) if form.kind.data == "multi" else ()
-    return QuestionSpec(key, form.kind.data, form.text.data.strip(), float(form.epsilon.data),
-                        form.procedure.data, options)
+    return QuestionSpec(
+        key,
+        form.kind.data,
+        form.text.data.strip(),
+        float(form.epsilon.data),
+        form.procedure.data,
+        options,
+    )
 
 
 def question_or_404(survey: Survey, key: str) -> Question:

@@ -1,4 +1,5 @@
 """Bar charts of estimates with interval whiskers, drawn on the server as accessible SVG."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -40,8 +41,12 @@ def estimate_chart(
     ]
     for tick in range(0, 101, 25):
         x = _x(tick / 100)
-        parts.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 6}" x2="{x:.1f}" y2="{height - 6}"/>')
-        parts.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{escape(show(tick / 100))}</text>')
+        parts.append(
+            f'<line class="grid" x1="{x:.1f}" y1="{TOP - 6}" x2="{x:.1f}" y2="{height - 6}"/>'
+        )
+        parts.append(
+            f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{escape(show(tick / 100))}</text>'
+        )
     for index, bar in enumerate(bars):
         y = TOP + index * ROW_HEIGHT
         shown = min(max(bar.estimate, 0.0), 1.0)

@@ -1,4 +1,5 @@
 """Commands: ``flask --app app import-survey FILE`` and friends."""
+
 from __future__ import annotations
 
 import functools
@@ -15,8 +16,8 @@ from .joincode import ensure_join_code
 from .lookup import find_survey
 from .models import ApiToken, Survey, User
 from .recording import simulate_responses
-from .sqlite_guard import AnotherWriter
 from .results import survey_results
+from .sqlite_guard import AnotherWriter
 from .surveyfile import SurveyFileError, load_survey
 from .table import results_table
 
@@ -41,7 +42,9 @@ def refusals_as_errors(command):
             raise click.ClickException(str(error)) from None
         except IntegrityError:
             db.session.rollback()
-            raise click.ClickException("not saved: another process stored the same value just now") from None
+            raise click.ClickException(
+                "not saved: another process stored the same value just now"
+            ) from None
         except OperationalError as error:
             raise click.ClickException(f"the database refused: {_first_line(error.orig)}") from None
         except OSError as error:
@@ -51,7 +54,11 @@ def refusals_as_errors(command):
 
 
 def _first_line(error: BaseException | None) -> str:
-    return str(error).strip().splitlines()[0] if error is not None and str(error).strip() else "no reason given"
+    return (
+        str(error).strip().splitlines()[0]
+        if error is not None and str(error).strip()
+        else "no reason given"
+    )
 
 
 def _user(email: str) -> User:
@@ -71,8 +78,9 @@ def _survey(slug: str) -> Survey:
 @click.command("import-survey")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--owner", metavar="EMAIL", help="The researcher who owns the survey.")
-@click.option("--status", type=click.Choice(["draft", "open", "closed"]), default="open",
-              show_default=True)
+@click.option(
+    "--status", type=click.Choice(["draft", "open", "closed"]), default="open", show_default=True
+)
 @with_appcontext
 @refusals_as_errors
 def import_survey(file: Path, owner: str | None, status: str) -> None:
@@ -80,7 +88,9 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
     try:
         spec = load_survey(file.read_bytes())
     except SurveyFileError as error:
-        raise click.ClickException(f"{file} was not imported: " + "; ".join(error.problems)) from None
+        raise click.ClickException(
+            f"{file} was not imported: " + "; ".join(error.problems)
+        ) from None
     if find_survey(spec.slug) is not None:
         raise click.ClickException(f"{file} was not imported: slug {spec.slug!r} is already taken")
     survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
@@ -97,8 +107,12 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
 
 @click.command("export-survey")
 @click.argument("slug")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file instead of standard output.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file instead of standard output.",
+)
 @with_appcontext
 @refusals_as_errors
 def export_survey(slug: str, output: Path | None) -> None:
@@ -155,10 +169,16 @@ def results(slug: str) -> None:
 
 @click.command("simulate-responses")
 @click.argument("slug")
-@click.option("--n", "count", type=click.IntRange(min=1), required=True,
-              help="How many responses to insert.")
-@click.option("--true-proportion", type=click.FloatRange(0, 1), default=0.3, show_default=True,
-              help="Share of simulated respondents whose true answer is yes, for every spin.")
+@click.option(
+    "--n", "count", type=click.IntRange(min=1), required=True, help="How many responses to insert."
+)
+@click.option(
+    "--true-proportion",
+    type=click.FloatRange(0, 1),
+    default=0.3,
+    show_default=True,
+    help="Share of simulated respondents whose true answer is yes, for every spin.",
+)
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
 @with_appcontext
 @refusals_as_errors

@@ -1,4 +1,5 @@
 """The researcher's surveys and their results."""
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -67,5 +68,6 @@ def status(slug: str):
 
 def with_panel(template: str, survey: Survey) -> str:
     """Render a page or fragment that shows the survey's results panel."""
-    return render_template(template, survey=survey,
-                           panel=results_panel(survey, current_app.config["RESULTS_MIN_N"]))
+    return render_template(
+        template, survey=survey, panel=results_panel(survey, current_app.config["RESULTS_MIN_N"])
+    )

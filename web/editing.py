@@ -4,6 +4,7 @@ A question's privacy parameters (ε, procedure, type and options) are frozen onc
 response; its wording may still be fixed. Every change to what a respondent spins bumps the
 survey's revision, so a page loaded before the change cannot submit under the old parameters.
 """
+
 from __future__ import annotations
 
 from .extensions import db
@@ -44,14 +45,23 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     if spec.key != question.key:
         raise EditError("a question's id cannot change; add a new question instead")
     spun_now = (question.kind, question.epsilon, question.procedure, _option_keys(question))
-    spun_then = (spec.kind, spec.epsilon, spec.procedure, tuple(option.key for option in spec.options))
+    spun_then = (
+        spec.kind,
+        spec.epsilon,
+        spec.procedure,
+        tuple(option.key for option in spec.options),
+    )
     if spun_now != spun_then:
         if question.is_frozen:
             raise EditError(
                 "this question has responses, so its ε, procedure and options are frozen: "
                 "only its wording can change. Add a new question to ask it another way."
             )
-        question.kind, question.epsilon, question.procedure = spec.kind, spec.epsilon, spec.procedure
+        question.kind, question.epsilon, question.procedure = (
+            spec.kind,
+            spec.epsilon,
+            spec.procedure,
+        )
         question.survey.revision += 1
     _set_options(question, spec.options)
     question.text = spec.text
@@ -65,7 +75,7 @@ def _set_options(question: Question, options: tuple[OptionSpec, ...]) -> None:
             question.options[index].key, question.options[index].text = spec.key, spec.text
         else:
             question.options.append(Option(key=spec.key, position=index, text=spec.text))
-    for extra in question.options[len(options):]:
+    for extra in question.options[len(options) :]:
         question.options.remove(extra)
         db.session.delete(extra)
 

@@ -1,4 +1,5 @@
 """Exports: reported responses and estimates as CSV, and a codebook to recompute every estimate."""
+
 from __future__ import annotations
 
 import csv
@@ -15,14 +16,29 @@ from .extensions import db
 from .models import Response, Survey
 
 ESTIMATE_COLUMNS = (
-    "question", "option", "type", "procedure", "epsilon", "light_fraction", "n", "noisy_yes",
-    "reported_yes_share", "estimate", "std_error", "ci_low", "ci_high", "estimated_count",
+    "question",
+    "option",
+    "type",
+    "procedure",
+    "epsilon",
+    "light_fraction",
+    "n",
+    "noisy_yes",
+    "reported_yes_share",
+    "estimate",
+    "std_error",
+    "ci_low",
+    "ci_high",
+    "estimated_count",
 )
 
 
 def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
     """One column per yes/no question and per option of a multi-select question."""
-    return [(question.key, None if option is None else option.key) for question, option in survey.spins()]
+    return [
+        (question.key, None if option is None else option.key)
+        for question, option in survey.spins()
+    ]
 
 
 def responses_csv(survey: Survey) -> Iterator[str]:
@@ -53,12 +69,26 @@ def estimates_csv(results: dict) -> str:
         rows = question["options"] if question["type"] == "multi" else [question]
         for row in rows:
             share = row["noisy_yes"] / row["n"] if row["n"] else None
-            lines.append(_line([
-                question["id"], row["id"] if question["type"] == "multi" else "", question["type"],
-                question["procedure"], question["epsilon"], question["light_fraction"], row["n"],
-                row["noisy_yes"], share, row["estimate"], row["std_error"], row["ci_low"],
-                row["ci_high"], row["estimated_count"],
-            ]))
+            lines.append(
+                _line(
+                    [
+                        question["id"],
+                        row["id"] if question["type"] == "multi" else "",
+                        question["type"],
+                        question["procedure"],
+                        question["epsilon"],
+                        question["light_fraction"],
+                        row["n"],
+                        row["noisy_yes"],
+                        share,
+                        row["estimate"],
+                        row["std_error"],
+                        row["ci_low"],
+                        row["ci_high"],
+                        row["estimated_count"],
+                    ]
+                )
+            )
     return "".join(lines)
 
 
@@ -68,10 +98,10 @@ def codebook(survey: Survey) -> dict:
         "survey": {"slug": survey.slug, "title": survey.title, "description": survey.description},
         "epsilon_total": survey.epsilon_total,
         "privacy": "ε is per spin. A yes/no question costs ε, a multi-select question k·ε for k "
-                   "options, and the survey the sum over its questions (sequential composition).",
+        "options, and the survey the sum over its questions (sequential composition).",
         "estimator": "pi_hat = (noisy_share - a) / b with a = 1/(1 + e^epsilon) and "
-                     "b = tanh(epsilon/2), for both procedures; 95% interval: Clopper-Pearson on "
-                     "the noisy share, mapped through the same line and clipped to [0, 1].",
+        "b = tanh(epsilon/2), for both procedures; 95% interval: Clopper-Pearson on "
+        "the noisy share, mapped through the same line and clipped to [0, 1].",
         "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure)",
         "questions": [_question_entry(question) for question in survey.questions],
     }
@@ -90,7 +120,8 @@ def _question_entry(question) -> dict:
         "truth_probability": rr.truth_probability(question.epsilon),
         "noise_offset": offset,
         "noise_slope": slope,
-        "columns": [question.key] if question.kind == "yesno"
+        "columns": [question.key]
+        if question.kind == "yesno"
         else [f"{question.key}.{option.key}" for option in question.options],
     }
     if question.kind == "multi":
@@ -107,5 +138,7 @@ def _cell(answers: dict, key: str, option: str | None):
 
 def _line(values) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(["" if value is None else value for value in values])
+    csv.writer(buffer, lineterminator="\n").writerow(
+        ["" if value is None else value for value in values]
+    )
     return buffer.getvalue()

@@ -1,4 +1,5 @@
 """Downloads of a survey: its file, its reported responses, its estimates and its codebook."""
+
 from __future__ import annotations
 
 from flask import Blueprint, Response, json, stream_with_context
@@ -21,7 +22,9 @@ def attachment(body, mimetype: str, filename: str) -> Response:
 @bp.get("/<slug>/survey.json")
 def survey_file(slug: str):
     """The survey in the survey-file format, to import elsewhere."""
-    return attachment(researcher_survey(slug).to_spec().to_json(), "application/json", f"{slug}.json")
+    return attachment(
+        researcher_survey(slug).to_spec().to_json(), "application/json", f"{slug}.json"
+    )
 
 
 @bp.get("/<slug>/responses.csv")
@@ -41,5 +44,8 @@ def estimates(slug: str):
 @bp.get("/<slug>/codebook.json")
 def codebook_file(slug: str):
     """Each question's ε, procedure and p, and how to recompute every estimate."""
-    return attachment(json.dumps(codebook(researcher_survey(slug)), ensure_ascii=False, indent=2),
-                      "application/json", f"{slug}-codebook.json")
+    return attachment(
+        json.dumps(codebook(researcher_survey(slug)), ensure_ascii=False, indent=2),
+        "application/json",
+        f"{slug}-codebook.json",
+    )

@@ -1,4 +1,7 @@
 """Extensions, created unbound and bound to the app in :func:`app.create_app`."""
+
+from typing import TYPE_CHECKING
+
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -13,6 +16,12 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+# Models subclass db.Model, which Flask-SQLAlchemy builds at run time from Base; type checkers only
+# see it as a value, so they are shown Base, whose mapping and columns it has.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 babel = Babel()
 csrf = CSRFProtect()
 login_manager = LoginManager()

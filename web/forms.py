@@ -1,4 +1,5 @@
 """Forms of the researcher's pages; every one carries a CSRF token."""
+
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -37,11 +38,18 @@ class LoginForm(FlaskForm):
 class SetupForm(FlaskForm):
     email = StringField(
         _l("Email"),
-        validators=[DataRequired(), Length(max=254), Regexp(EMAIL, message=_l("Enter an email address."))],
+        validators=[
+            DataRequired(),
+            Length(max=254),
+            Regexp(EMAIL, message=_l("Enter an email address.")),
+        ],
     )
     password = PasswordField(
         _l("Password"),
-        validators=[DataRequired(), Length(min=8, max=200, message=_l("Use at least 8 characters."))],
+        validators=[
+            DataRequired(),
+            Length(min=8, max=200, message=_l("Use at least 8 characters.")),
+        ],
     )
     confirm = PasswordField(
         _l("Password again"), validators=[EqualTo("password", message=_l("The passwords differ."))]
@@ -56,7 +64,9 @@ class SurveyForm(FlaskForm):
             Optional(),
             Regexp(SLUG, message=_l("Use 1–64 lowercase letters, digits and inner hyphens.")),
         ],
-        description=_l("Part of the survey's link, e.g. campus-life. Left empty, one is made from the title."),
+        description=_l(
+            "Part of the survey's link, e.g. campus-life. Left empty, one is made from the title."
+        ),
     )
     description = TextAreaField(_l("Description"), validators=[Length(max=MAX_TEXT)])
 
@@ -74,7 +84,8 @@ class QuestionForm(FlaskForm):
         description=_l("Names the question in exports and the API, e.g. cheated."),
     )
     kind = SelectField(
-        _l("Type"), choices=[SelectChoice("yesno", _l("Yes / no")), SelectChoice("multi", _l("Multi-select"))]
+        _l("Type"),
+        choices=[SelectChoice("yesno", _l("Yes / no")), SelectChoice("multi", _l("Multi-select"))],
     )
     epsilon = FloatField(
         _l("ε per spin"),
@@ -104,7 +115,9 @@ class PlanForm(FlaskForm):
     class Meta:
         csrf = False
 
-    planned = IntegerField(_l("Planned respondents"), validators=[NumberRange(min=1, max=10**9)], default=100)
+    planned = IntegerField(
+        _l("Planned respondents"), validators=[NumberRange(min=1, max=10**9)], default=100
+    )
 
 
 class ImportForm(FlaskForm):

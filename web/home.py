@@ -1,4 +1,5 @@
 """The front page."""
+
 from flask import Blueprint, render_template
 
 from .extensions import db

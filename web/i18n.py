@@ -1,4 +1,5 @@
 """Korean and English: which one a page is in, switching between them, and locale-aware numbers."""
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -31,8 +32,14 @@ def switch(code: str):
         target = "/"
     response = redirect(target)
     if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True,
-                            secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+        response.set_cookie(
+            COOKIE,
+            code,
+            max_age=ONE_YEAR,
+            samesite="Lax",
+            httponly=True,
+            secure=current_app.config.get("SESSION_COOKIE_SECURE", False),
+        )
     return response
 
 
@@ -54,4 +61,6 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["number"] = number
-    app.jinja_env.globals.update(get_locale=get_locale, LANGUAGES=LANGUAGES, STATUS_LABELS=STATUS_LABELS)
+    app.jinja_env.globals.update(
+        get_locale=get_locale, LANGUAGES=LANGUAGES, STATUS_LABELS=STATUS_LABELS
+    )

@@ -1,4 +1,5 @@
 """Joining a survey by its short code, and the QR code of its address."""
+
 from __future__ import annotations
 
 import io
@@ -38,8 +39,15 @@ def qr_code(slug: str):
     address = url_for("respond.survey_page", slug=survey.slug, _external=True)
     buffer = io.BytesIO()
     segno.make(address, error="m").save(
-        buffer, kind="svg", scale=10, border=4, dark="#000", light="#fff",
-        title=_("QR code of %(address)s", address=address), svgclass="qr", nl=False,
+        buffer,
+        kind="svg",
+        scale=10,
+        border=4,
+        dark="#000",
+        light="#fff",
+        title=_("QR code of %(address)s", address=address),
+        svgclass="qr",
+        nl=False,
     )
     response = Response(buffer.getvalue(), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "public, max-age=300"

@@ -1,4 +1,5 @@
 """Short join codes: characters that cannot be mistaken for one another when read off a screen."""
+
 from __future__ import annotations
 
 import re

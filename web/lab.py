@@ -1,4 +1,5 @@
 """The public simulation lab: randomized response, Laplace and Gaussian noise, computed with rr."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +7,9 @@ from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
 import rr
+from rr.mechanism import noise_line
 
 from .extensions import limiter
-from rr.mechanism import noise_line
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
@@ -60,10 +61,14 @@ def distribution():
     theta = offset + slope * share
     coverage = rr.simulate_coverage(share, n, epsilon, procedure, trials=trials, seed=seed)
     return {
-        "edges": edges.tolist(), "counts": counts.tolist(), "trials": trials,
-        "mean": float(draws.mean()), "sd": float(draws.std(ddof=1)) if trials > 1 else 0.0,
+        "edges": edges.tolist(),
+        "counts": counts.tolist(),
+        "trials": trials,
+        "mean": float(draws.mean()),
+        "sd": float(draws.std(ddof=1)) if trials > 1 else 0.0,
         "theory_sd": float(np.sqrt(theta * (1 - theta) / n) / slope),
-        "coverage": coverage.coverage, "mean_width": coverage.mean_width,
+        "coverage": coverage.coverage,
+        "mean_width": coverage.mean_width,
     }
 
 
@@ -91,7 +96,9 @@ def noise():
         "laplace_scale": rr.laplace_scale(sensitivity, epsilon),
         "sigma": sigmas._asdict(),
         "classical_valid": epsilon < 1,
-        "classical_delta": (classical_delta := rr.gaussian_delta(sigmas.classical, sensitivity, epsilon)),
+        "classical_delta": (
+            classical_delta := rr.gaussian_delta(sigmas.classical, sensitivity, epsilon)
+        ),
         "classical_enough": classical_delta <= delta,
     }
 
@@ -99,13 +106,27 @@ def noise():
 def lab_messages() -> dict:
     """The lab script's words, translated on the server."""
     return {
-        "yes": _("Yes"), "no": _("No"),
-        "classSummary": _("True yes: {trueYes} of {n}. Reported yes: {reportedYes}. Estimate: {estimate}, {level} interval {low} to {high}."),
-        "coverage": _("Over {trials} simulated classes the estimates averaged {mean} (true share {truth}); their spread was {sd} (formula: {theory}). The {level} interval covered the true share in {coverage} of the classes."),
-        "multiTotal": _("A multi-select question with {k} options spins {k} times: it costs {k} × {epsilon} = ε {total}."),
+        "yes": _("Yes"),
+        "no": _("No"),
+        "classSummary": _(
+            "True yes: {trueYes} of {n}. Reported yes: {reportedYes}. "
+            "Estimate: {estimate}, {level} interval {low} to {high}."
+        ),
+        "coverage": _(
+            "Over {trials} simulated classes the estimates averaged {mean} (true share {truth}); "
+            "their spread was {sd} (formula: {theory}). "
+            "The {level} interval covered the true share in {coverage} of the classes."
+        ),
+        "multiTotal": _(
+            "A multi-select question with {k} options spins {k} times: it costs {k} × {epsilon} = ε {total}."
+        ),
         "laplace": _("Laplace noise with scale b = Δ/ε = {scale}."),
-        "classicalInvalid": _("The classical formula is proved only for ε < 1; here it gives too little noise: its true δ is {delta}."),
-        "classicalLucky": _("The classical formula is proved only for ε < 1; here it still happens to be enough: its true δ is {delta}."),
+        "classicalInvalid": _(
+            "The classical formula is proved only for ε < 1; here it gives too little noise: its true δ is {delta}."
+        ),
+        "classicalLucky": _(
+            "The classical formula is proved only for ε < 1; here it still happens to be enough: its true δ is {delta}."
+        ),
         "respondent": _("Respondent"),
         "estimateAxis": _("Estimate"),
         "respondentsAxis": _("Respondents so far"),

@@ -1,4 +1,5 @@
 """Finding a survey by its slug, with its questions and options loaded up front."""
+
 from __future__ import annotations
 
 from flask import abort

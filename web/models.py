@@ -1,29 +1,32 @@
 """Database models. A response stores only reported bits; tallies keep results O(1)."""
+
 from __future__ import annotations
 
 import hashlib
 import secrets
 from datetime import date
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
 from flask_login import UserMixin
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 import rr
 
 from .answers import Shape
-from .extensions import db
+from .extensions import Model, db
 from .surveyfile import OptionSpec, QuestionSpec, SurveySpec
 
 STATUSES = ("draft", "open", "closed")
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(256))
-    tokens: Mapped[list[ApiToken]] = relationship(back_populates="user", cascade="all, delete-orphan")
+    tokens: Mapped[list[ApiToken]] = relationship(
+        back_populates="user", cascade="all, delete-orphan"
+    )
 
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password, method="scrypt")
@@ -32,7 +35,7 @@ class User(UserMixin, db.Model):
         return check_password_hash(self.password_hash, password)
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """A bearer token for the results API; only the SHA-256 of the token is kept."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -69,7 +72,7 @@ class Tally:
     noisy_yes: Mapped[int] = mapped_column(default=0)
 
 
-class Survey(db.Model):
+class Survey(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(64), unique=True)
     title: Mapped[str] = mapped_column(String(200))
@@ -113,7 +116,9 @@ class Survey(db.Model):
 
     @classmethod
     def from_spec(cls, spec: SurveySpec, owner: User | None = None) -> Survey:
-        questions = [Question.from_spec(item, position) for position, item in enumerate(spec.questions)]
+        questions = [
+            Question.from_spec(item, position) for position, item in enumerate(spec.questions)
+        ]
         return cls(
             slug=spec.slug,
             title=spec.title,
@@ -143,7 +148,7 @@ class Survey(db.Model):
     owner: Mapped[User | None] = relationship()
 
 
-class Question(Tally, db.Model):
+class Question(Tally, Model):
     """A question; a yes/no question keeps its own tally, a multi-select one tallies per option."""
 
     @classmethod
@@ -199,7 +204,7 @@ class Question(Tally, db.Model):
         return self.response_count > 0
 
 
-class Option(Tally, db.Model):
+class Option(Tally, Model):
     __table_args__ = (UniqueConstraint("question_id", "key"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     question_id: Mapped[int] = mapped_column(ForeignKey("question.id"), index=True)
@@ -209,7 +214,7 @@ class Option(Tally, db.Model):
     question: Mapped[Question] = relationship(back_populates="options")
 
 
-class Response(db.Model):
+class Response(Model):
     """One respondent's reported bits, as JSON keyed by question and option id. Nothing else:
     no time, no address, no browser."""
 

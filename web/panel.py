@@ -1,4 +1,5 @@
 """What the results panel shows: estimates once enough responses are in, charts and notes."""
+
 from __future__ import annotations
 
 from flask_babel import gettext as _
@@ -14,7 +15,9 @@ def results_panel(survey: Survey, min_n: int) -> dict:
     results = survey_results(survey)
     questions = []
     for index, question in enumerate(results["questions"]):
-        rows = question["options"] if question["type"] == "multi" else [dict(question, text=_("Yes"))]
+        rows = (
+            question["options"] if question["type"] == "multi" else [dict(question, text=_("Yes"))]
+        )
         visible = all(row["n"] >= min_n for row in rows)
         entry = {"question": question, "rows": rows, "visible": visible, "n": rows[0]["n"]}
         if visible:

@@ -8,6 +8,7 @@ survey closed, or what respondents spin changed): nothing is written, and the ca
 So a response is never counted in a closed survey or under parameters other than those it was
 checked against.
 """
+
 from __future__ import annotations
 
 import json
@@ -80,14 +81,18 @@ def _plan(engine, survey_id: int, revision: int) -> Plan:
     # A session of its own, closed at once: a request must not keep a pooled connection while it
     # waits for its turn to write, or a burst on a cold cache would drain the pool.
     with Session(engine) as session:
-        survey = session.get(Survey, survey_id)
+        survey = session.get_one(Survey, survey_id)
         spins = survey.spins()
         return Plan(
             survey_id,
             revision,
             tuple(survey.shapes),
             tuple((question.key, question.id) for question, option in spins if option is None),
-            tuple((question.key, option.key, option.id) for question, option in spins if option is not None),
+            tuple(
+                (question.key, option.key, option.id)
+                for question, option in spins
+                if option is not None
+            ),
         )
 
 
@@ -124,7 +129,9 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
             totals[spin] += int(reported.sum())
             columns.append(reported)
         rows = np.column_stack(columns).tolist()
-        connection.exec_driver_sql(sql["insert"], [(survey.id, template % tuple(row)) for row in rows])
+        connection.exec_driver_sql(
+            sql["insert"], [(survey.id, template % tuple(row)) for row in rows]
+        )
     connection.exec_driver_sql(sql["count"], (n, survey.id))
     for table in ("question", "option"):
         counts = [(n, count, item) for (name, item), count in totals.items() if name == table]

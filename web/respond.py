@@ -1,4 +1,5 @@
 """The respondent's pages: the survey with its spinners, and the thank-you page."""
+
 from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
 

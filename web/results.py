@@ -1,4 +1,5 @@
 """Estimates for a survey, from its tallies: the cost does not grow with the number of responses."""
+
 from __future__ import annotations
 
 import rr
@@ -45,7 +46,9 @@ def tally_estimate(tally: Tally, question: Question) -> dict:
     """n, reported yes and the estimate with its interval; the numbers are None while n is 0."""
     if tally.n == 0:
         return {"n": 0, "noisy_yes": 0} | dict.fromkeys(ESTIMATE_FIELDS)
-    estimate = rr.estimate_proportion(tally.noisy_yes, tally.n, question.epsilon, question.procedure)
+    estimate = rr.estimate_proportion(
+        tally.noisy_yes, tally.n, question.epsilon, question.procedure
+    )
     return {"n": estimate.n, "noisy_yes": estimate.noisy_yes} | {
         name: getattr(estimate, name) for name in ESTIMATE_FIELDS
     }

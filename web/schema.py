@@ -6,6 +6,7 @@ gunicorn, seeing a worker fail to boot, shuts the whole server down. A session-l
 lock makes the processes take turns, and the later ones find the tables and the demo survey
 already there. SQLite needs no lock: one process writes to it (web/sqlite_guard.py).
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -1,4 +1,5 @@
 """Headers on every response: no third-party content, no inline script, no framing."""
+
 from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -31,7 +32,9 @@ def init_app(app: Flask) -> None:
         # Behind a TLS-terminating proxy: trust its X-Forwarded-For/-Proto so that is_secure and
         # the rate limiter's address are right.
         hops = int(app.config["TRUST_PROXY"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
+        )
 
     @app.errorhandler(429)
     def _too_many(error):
@@ -44,6 +47,10 @@ def init_app(app: Flask) -> None:
     def _headers(response):
         # One pass over the headers a view set (it may set its own), not a lookup per header.
         present = {name.lower() for name, _value in response.headers}
-        wanted = EVERY_RESPONSE + ((("Strict-Transport-Security", HSTS),) if request.is_secure else ())
-        response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
+        wanted = EVERY_RESPONSE + (
+            (("Strict-Transport-Security", HSTS),) if request.is_secure else ()
+        )
+        response.headers.extend(
+            [(name, value) for name, value in wanted if name.lower() not in present]
+        )
         return response

@@ -4,6 +4,7 @@ Respondents never get a session (their one cookie is web/answered.py's), yet Fla
 interface builds its signing serializer on every request just to find no cookie, and re-parses the
 Vary header on the way out: on the submission path that cost as much as the database work.
 """
+
 from flask import request
 from flask.sessions import SecureCookieSessionInterface
 

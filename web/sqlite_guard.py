@@ -7,6 +7,7 @@ releases it even after kill -9). A second process that tries to write waits brie
 with an explanation instead of risking the database. Threads of one process share the claim:
 SQLite itself serialises their writes safely.
 """
+
 from __future__ import annotations
 
 import fcntl

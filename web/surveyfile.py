@@ -11,12 +11,14 @@ A survey file looks like::
 :func:`parse_survey` reports every mistake at once, each naming where it is (``questions[1].epsilon``)
 and what is wrong, so a file is fixed in one pass. Nothing here touches the database.
 """
+
 from __future__ import annotations
 
 import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import rr
 
@@ -97,13 +99,15 @@ def load_survey(raw: bytes | str) -> SurveySpec:
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise SurveyFileError([f"file: not UTF-8 text ({error.reason} at byte {error.start})"])
+            raise SurveyFileError(
+                [f"file: not UTF-8 text ({error.reason} at byte {error.start})"]
+            ) from None
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
         raise SurveyFileError(
             [f"file: not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"]
-        )
+        ) from None
     except RecursionError:
         raise SurveyFileError(["file: nested too deeply to be a survey"]) from None
     return parse_survey(data)
@@ -115,7 +119,7 @@ def parse_survey(data) -> SurveySpec:
     if not isinstance(data, dict):
         raise SurveyFileError(["file: the top level must be a JSON object"])
     _unknown_fields(data, SURVEY_FIELDS, "survey", problems)
-    slug = data.get("slug")
+    slug: Any = data.get("slug")  # checked below; used only when no problem was found
     if not isinstance(slug, str) or not SLUG.match(slug):
         problems.append(
             f"slug: {slug!r} is not a valid slug (1-64 lowercase letters, digits and inner hyphens)"
@@ -167,11 +171,11 @@ def _question(item, where: str, problems: list[str]) -> QuestionSpec | None:
     before = len(problems)
     _unknown_fields(item, QUESTION_FIELDS, where, problems)
     key = _key(item, where, problems)
-    kind = item.get("type")
+    kind: Any = item.get("type")
     if kind not in KINDS:
         problems.append(f"{where}.type: unknown type {kind!r} (use 'yesno' or 'multi')")
     text = _text(item, "text", f"{where}.text", MAX_TEXT, problems)
-    epsilon = item.get("epsilon")
+    epsilon: Any = item.get("epsilon")
     if not valid_epsilon(epsilon):
         problems.append(
             f"{where}.epsilon: must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}, got {epsilon!r}"
@@ -216,14 +220,16 @@ def _options(items, kind, where: str, problems: list[str]) -> tuple[OptionSpec, 
     return tuple(parsed)
 
 
-def _key(item: dict, where: str, problems: list[str]) -> str:
+def _key(item: dict, where: str, problems: list[str]) -> Any:
+    """The id, or whatever stands there after adding a problem that says why it is no id."""
     key = item.get("id")
     if not isinstance(key, str) or not KEY.match(key):
         problems.append(f"{where}.id: {key!r} is not a valid id (1-64 letters, digits, _ or -)")
     return key
 
 
-def _text(item: dict, name: str, where: str, limit: int, problems: list[str]) -> str:
+def _text(item: dict, name: str, where: str, limit: int, problems: list[str]) -> Any:
+    """The text, or whatever stands there after adding a problem that says why it is no text."""
     value = item.get(name)
     if not isinstance(value, str) or not value.strip():
         problems.append(f"{where}: must be non-empty text")

@@ -1,4 +1,5 @@
 """A results document as a plain-text table for the terminal."""
+
 from __future__ import annotations
 
 
@@ -20,8 +21,10 @@ def results_table(results: dict) -> str:
             rows.append(_row(label, question))
     widths = [max(len(str(row[column])) for row in [header, *rows]) for column in range(6)]
     for row in [header, *rows]:
-        cells = [str(cell).ljust(widths[0]) if index == 0 else str(cell).rjust(widths[index])
-                 for index, cell in enumerate(row)]
+        cells = [
+            str(cell).ljust(widths[0]) if index == 0 else str(cell).rjust(widths[index])
+            for index, cell in enumerate(row)
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 

@@ -13,15 +13,21 @@ Each group's transaction starts with a guarded claim per survey and revision:
 
 so responses are stored only while the survey is open at the revision they were checked against.
 """
+
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from sqlalchemy import event
 
 from . import sqlite_guard
+
+if TYPE_CHECKING:
+    from .recording import Plan
 
 # Each statement costs the writer a release and re-acquisition of the GIL, and under load every
 # re-acquisition waits for another request thread's switch interval (up to 5 ms): so a group is
@@ -40,7 +46,7 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         "mark": mark,
         "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
         "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
-                 f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
+        f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
         "insert": f"INSERT INTO {response} (survey_id, bits) VALUES ({mark}, {mark})",
         "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
         **{
@@ -49,8 +55,8 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         },
         **{
             f"{table}_rows": f"WITH tally (id, n, yes) AS (VALUES {{rows}}) UPDATE {quote(table)} "
-                             f"SET n = {quote(table)}.n + tally.n, noisy_yes = {quote(table)}.noisy_yes + tally.yes "
-                             f"FROM tally WHERE {quote(table)}.id = tally.id"
+            f"SET n = {quote(table)}.n + tally.n, noisy_yes = {quote(table)}.noisy_yes + tally.yes "
+            f"FROM tally WHERE {quote(table)}.id = tally.id"
             for table in ("question", "option")
         },
         "insert_rows": f"INSERT INTO {response} (survey_id, bits) VALUES {{rows}}",
@@ -75,12 +81,13 @@ class _Pending:
 
     __slots__ = ("plan", "bits", "wake", "leads", "stored", "error")
 
-    def __init__(self, plan, bits: dict):
+    def __init__(self, plan: Plan, bits: dict):
         self.plan, self.bits = plan, bits
         # Released once: when the entry is stored or has failed, or when it is handed the lead.
         self.wake = threading.Lock()
         self.wake.acquire()
-        self.leads, self.stored, self.error = False, False, None
+        self.leads, self.stored = False, False
+        self.error: Exception | None = None
 
 
 class GroupCommit:
@@ -142,7 +149,7 @@ class GroupCommit:
     def _write(self, group: list[_Pending]) -> None:
         """Store a group in one transaction: per plan a guarded claim, then the rows and the summed
         tallies. Wakes every entry, stored or not, or with the error that stopped the group."""
-        by_plan: dict[object, list[_Pending]] = {}
+        by_plan: dict[Plan, list[_Pending]] = {}
         for entry in group:
             by_plan.setdefault(entry.plan, []).append(entry)
         try:
@@ -157,12 +164,15 @@ class GroupCommit:
                 self._insert(cursor, accepted)
                 for table, tallies in _summed_tallies(accepted).items():
                     if tallies:
-                        rows = [value for item, (n, yes) in tallies.items() for value in (item, n, yes)]
+                        rows = [
+                            value for item, (n, yes) in tallies.items() for value in (item, n, yes)
+                        ]
                         cursor.execute(self._rows(f"{table}_rows", 3, len(tallies)), rows)
             connection.commit()
             for entry in accepted:
                 entry.stored = True
-        except Exception as error:  # every waiting request must learn that its response was not stored
+        except Exception as error:
+            # Every waiting request must learn that its response was not stored.
             for entry in group:
                 entry.error = error
             # A connection in an unknown state (a lost server, say) is not reused.
@@ -174,8 +184,8 @@ class GroupCommit:
 
     def _insert(self, cursor, accepted: list[_Pending]) -> None:
         for start in range(0, len(accepted), ROWS_PER_INSERT):
-            chunk = accepted[start:start + ROWS_PER_INSERT]
-            values = []
+            chunk = accepted[start : start + ROWS_PER_INSERT]
+            values: list[object] = []
             for entry in chunk:
                 values += (entry.plan.survey_id, _compact_json(entry.bits))
             cursor.execute(self._rows("insert_rows", 2, len(chunk)), values)
@@ -196,10 +206,9 @@ class GroupCommit:
         connection, self._connection = self._connection, None
         if connection is None:
             return
-        try:
+        # A broken connection cannot roll back; closing it discards the transaction all the same.
+        with contextlib.suppress(Exception):
             connection.rollback()
-        except Exception:  # a broken connection cannot roll back; closing it discards the transaction
-            pass
         connection.close()
 
 

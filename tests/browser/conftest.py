@@ -1,4 +1,5 @@
 """Browser fixtures: the app served on a loopback port, and Debian's chromium through Playwright."""
+
 from __future__ import annotations
 
 import shutil
@@ -57,7 +58,9 @@ class RequestLog:
         self.errors = []
         page.on("request", lambda request: self.requests.append(request))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        page.on(
+            "console", lambda message: message.type == "error" and self.errors.append(message.text)
+        )
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 """A respondent answers in a real browser; only the bits the spinner and coin decided leave the page."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,11 @@ pytestmark = pytest.mark.browser
 
 # Truth chosen by the respondent in these tests: yes to "cheated"; alcohol ticked, tobacco not.
 TRUTH = {"cheated": 1, "substances.alcohol": 1, "substances.tobacco": 0}
-PROCEDURE = {"cheated": "spinner_coin", "substances.alcohol": "spinner", "substances.tobacco": "spinner"}
+PROCEDURE = {
+    "cheated": "spinner_coin",
+    "substances.alcohol": "spinner",
+    "substances.tobacco": "spinner",
+}
 
 
 def answer_truthfully(page):
@@ -66,13 +71,17 @@ def answer_everything(context, url, page_log):
     return page, log
 
 
-def test_answering_sends_only_what_the_spinner_and_coin_showed(context, live_server, survey, page_log):
+def test_answering_sends_only_what_the_spinner_and_coin_showed(
+    context, live_server, survey, page_log
+):
     page, log = answer_everything(context, f"{live_server}/s/{survey}", page_log)
     shown_bits = {}
     for item, truth in TRUTH.items():
         result = shown(page, item)
         assert result["outcome"] in {"light", "dark"}
-        assert result["reported"] == expected_report(truth, PROCEDURE[item], result["outcome"], result["coin"])
+        assert result["reported"] == expected_report(
+            truth, PROCEDURE[item], result["outcome"], result["coin"]
+        )
         shown_bits[item] = result["reported"]
     summary = page.locator("#report-summary li")
     assert summary.count() == 2
@@ -81,14 +90,19 @@ def test_answering_sends_only_what_the_spinner_and_coin_showed(context, live_ser
     assert "Thank you" in page.content()
 
     origin = live_server
-    assert all(request.url.startswith(origin + "/") for request in log.requests), [r.url for r in log.requests]
+    assert all(request.url.startswith(origin + "/") for request in log.requests), [
+        r.url for r in log.requests
+    ]
     assert all("?" not in request.url for request in log.requests)
     posts = [request for request in log.requests if request.method != "GET"]
     assert len(posts) == 1 and posts[0].url == f"{origin}/api/surveys/{survey}/responses"
     assert body_of(posts[0]) == {
         "answers": {
             "cheated": shown_bits["cheated"],
-            "substances": {"alcohol": shown_bits["substances.alcohol"], "tobacco": shown_bits["substances.tobacco"]},
+            "substances": {
+                "alcohol": shown_bits["substances.alcohol"],
+                "tobacco": shown_bits["substances.tobacco"],
+            },
         }
     }
     assert log.errors == []
@@ -121,7 +135,9 @@ def test_true_answer_does_not_leave_the_page(context, live_server, survey, page_
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
     posts = [request for request in log.requests if request.method == "POST"]
-    assert body_of(posts[0]) == {"answers": {"cheated": 0, "substances": {"alcohol": 0, "tobacco": 1}}}
+    assert body_of(posts[0]) == {
+        "answers": {"cheated": 0, "substances": {"alcohol": 0, "tobacco": 1}}
+    }
     for request in log.requests:
         assert "truth" not in request.url and "truth" not in (request.post_data or "")
 
@@ -204,11 +220,17 @@ def test_screen_reader_names_and_live_regions(context, live_server, survey):
 
 
 def test_phone_layout_fits_the_screen(browser, live_server, survey):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
-                                  reduced_motion="reduce")
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+    )
     page = context.new_page()
     page.goto(f"{live_server}/s/{survey}")
-    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
     page.tap("input[name='truth-cheated'][value='1']")
     page.tap("section[data-question='cheated'] .spin-button")
     wait_until_done(page, ["cheated"])

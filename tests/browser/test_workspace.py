@@ -1,4 +1,5 @@
 """A researcher builds a survey in the browser, opens it, and sees a respondent's answer arrive."""
+
 from __future__ import annotations
 
 import re
@@ -55,7 +56,9 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     )
     page.select_option("#kind", "multi")
     page.fill("#options", "Once\nTwice")
-    page.wait_for_function("() => document.getElementById('preview-cost').textContent.includes('ε = 2 × 2 = 4')")
+    page.wait_for_function(
+        "() => document.getElementById('preview-cost').textContent.includes('ε = 2 × 2 = 4')"
+    )
     page.select_option("#kind", "yesno")
     assert page.locator("#options").is_hidden()
     page.click("text=Save question")
@@ -80,9 +83,13 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
         answer.click("#submit-button")
     respondent.close()
 
-    page.wait_for_function("() => document.getElementById('response-count').textContent === '1'", timeout=15_000)
+    page.wait_for_function(
+        "() => document.getElementById('response-count').textContent === '1'", timeout=15_000
+    )
     expected = rr.estimate_proportion(reported, 1, 2.0, "spinner")
-    assert f"{100 * expected.estimate:.1f}%" in page.inner_text("[data-question='cheated'] .estimate")
+    assert f"{100 * expected.estimate:.1f}%" in page.inner_text(
+        "[data-question='cheated'] .estimate"
+    )
     assert page.locator("[data-question='cheated'] svg.chart title").count() == 1
     assert errors == []
     researcher.close()

@@ -3,6 +3,7 @@
 Each procedure is drawn step by step (a spinner with light share p, then a coin or the opposite
 answer), so tests that use it check rr's estimator against the procedures themselves.
 """
+
 import math
 
 import numpy as np
@@ -18,10 +19,7 @@ def light_share(epsilon: float, procedure: str) -> float:
 def spin(truth: np.ndarray, epsilon: float, procedure: str, rng: np.random.Generator) -> np.ndarray:
     """Each respondent spins; light → the truth, dark → a coin (heads = yes) or the opposite."""
     light = rng.random(truth.shape) < light_share(epsilon, procedure)
-    if procedure == "spinner_coin":
-        dark = rng.random(truth.shape) < 0.5
-    else:
-        dark = ~truth
+    dark = rng.random(truth.shape) < 0.5 if procedure == "spinner_coin" else ~truth
     return np.where(light, truth, dark)
 
 

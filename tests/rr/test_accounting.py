@@ -1,4 +1,5 @@
 """Privacy cost of questions and surveys."""
+
 import pytest
 
 import rr

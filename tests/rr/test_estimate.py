@@ -1,4 +1,5 @@
 """The estimator, its standard error and its interval, by hand and as properties."""
+
 import math
 
 import numpy as np
@@ -113,7 +114,9 @@ def test_estimates_rise_with_noisy_yes(n, epsilon, procedure):
 
 
 @pytest.mark.parametrize("procedure", rr.PROCEDURES)
-@pytest.mark.parametrize(("n", "epsilon", "share"), [(30, 0.5, 0.1), (200, 1.0, 0.3), (1000, 3.0, 0.05)])
+@pytest.mark.parametrize(
+    ("n", "epsilon", "share"), [(30, 0.5, 0.1), (200, 1.0, 0.3), (1000, 3.0, 0.05)]
+)
 def test_classes_that_really_spin_are_estimated_without_bias(n, epsilon, share, procedure):
     # Each of 20,000 classes spins respondent by respondent (tests/rr/spins.py, not rr); the mean of
     # rr's estimates must be the true share and their variance the procedure's stated one.
@@ -122,13 +125,17 @@ def test_classes_that_really_spin_are_estimated_without_bias(n, epsilon, share, 
     truth = rng.random((classes, n)) < share
     reported = spins.spin(truth, epsilon, procedure, rng).sum(axis=1)
     result = rr.estimate_proportion(reported, n, epsilon, procedure)
-    assert np.allclose(result.estimate, spins.textbook_estimate(reported / n, epsilon, procedure), rtol=1e-9)
+    assert np.allclose(
+        result.estimate, spins.textbook_estimate(reported / n, epsilon, procedure), rtol=1e-9
+    )
     variance = spins.textbook_variance(share, n, epsilon, procedure)
     assert abs(result.estimate.mean() - share) < 4 * math.sqrt(variance / classes)
     assert abs(result.estimate.var(ddof=1) / variance - 1) < 4 * math.sqrt(2 / classes)
 
 
-@pytest.mark.parametrize(("yes", "n", "epsilon"), [(0, 30, 2.0), (30, 30, 2.0), (0, 1, 0.5), (1000, 1000, 4.0)])
+@pytest.mark.parametrize(
+    ("yes", "n", "epsilon"), [(0, 30, 2.0), (30, 30, 2.0), (0, 1, 0.5), (1000, 1000, 4.0)]
+)
 def test_standard_error_is_never_zero_at_the_edges(yes, n, epsilon):
     # All reports alike: the plug-in share is 0 or 1, but no true share can give that; the standard
     # error is the one at the nearest possible true share (0 or 1), θ = 1/(1 + e^ε) or its mirror.

@@ -1,4 +1,5 @@
 """The spinner's light share, the truth probability and the perturbation itself."""
+
 import math
 
 import mpmath

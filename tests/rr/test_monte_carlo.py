@@ -1,4 +1,5 @@
 """Monte Carlo checks with fixed seeds; every tolerance comes from the Monte Carlo standard error."""
+
 import itertools
 import math
 
@@ -27,15 +28,21 @@ def test_simulated_coverage_holds_the_nominal_level(n, epsilon, share):
     # simulate_coverage draws the reported-yes count, whose law is the same for both procedures;
     # the test below spins each procedure respondent by respondent.
     trials = 4000
-    result = rr.simulate_coverage(share, n, epsilon, trials=trials, seed=_cell_seed(n, epsilon, share))
+    result = rr.simulate_coverage(
+        share, n, epsilon, trials=trials, seed=_cell_seed(n, epsilon, share)
+    )
     assert result.coverage >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / trials)
 
 
 @pytest.mark.parametrize("procedure", rr.PROCEDURES)
-@pytest.mark.parametrize(("n", "epsilon", "share"), list(itertools.product((30, 200), EPSILONS, (0.05, 0.5))))
+@pytest.mark.parametrize(
+    ("n", "epsilon", "share"), list(itertools.product((30, 200), EPSILONS, (0.05, 0.5)))
+)
 def test_classes_that_really_spin_are_covered_at_the_nominal_level(n, epsilon, share, procedure):
     classes = 4000
-    rng = np.random.default_rng([n, EPSILONS.index(epsilon), int(share * 100), rr.PROCEDURES.index(procedure)])
+    rng = np.random.default_rng(
+        [n, EPSILONS.index(epsilon), int(share * 100), rr.PROCEDURES.index(procedure)]
+    )
     reported = spins.spin(rng.random((classes, n)) < share, epsilon, procedure, rng).sum(axis=1)
     result = rr.estimate_proportion(reported, n, epsilon, procedure)
     covered = np.mean((result.ci_low <= share) & (share <= result.ci_high))
@@ -94,7 +101,9 @@ def test_interval_is_as_narrow_as_wald_at_large_n(n, limit):
         assert rr.exact_coverage(share, n, epsilon).mean_width <= limit * wald_width
 
 
-@pytest.mark.parametrize(("n", "epsilon", "share"), [(30, 0.5, 0.1), (1000, 1.0, 0.3), (10**6, 4.0, 0.05)])
+@pytest.mark.parametrize(
+    ("n", "epsilon", "share"), [(30, 0.5, 0.1), (1000, 1.0, 0.3), (10**6, 4.0, 0.05)]
+)
 def test_simulated_estimates_are_unbiased_with_the_stated_variance(n, epsilon, share):
     trials = 200_000
     draws = rr.simulate_estimates(share, n, epsilon, trials=trials, seed=11)
@@ -122,7 +131,10 @@ def test_simulate_estimates_is_repeatable_and_shaped():
     assert np.array_equal(first, rr.simulate_estimates(0.2, 500, 1.0, trials=7, seed=3))
 
 
-@pytest.mark.parametrize(("margin", "epsilon", "share"), [(0.1, 1.0, 0.5), (0.05, 2.0, 0.5), (0.15, 0.5, 0.2), (0.03, 4.0, 0.1)])
+@pytest.mark.parametrize(
+    ("margin", "epsilon", "share"),
+    [(0.1, 1.0, 0.5), (0.05, 2.0, 0.5), (0.15, 0.5, 0.2), (0.03, 4.0, 0.1)],
+)
 def test_sample_size_keeps_its_promise(margin, epsilon, share):
     n = rr.sample_size(margin, epsilon, true_proportion=share)
     trials = 4000

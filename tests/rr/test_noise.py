@@ -1,4 +1,5 @@
 """Laplace and Gaussian mechanisms: hand values, the defining equations, and an independent check."""
+
 import math
 
 import mpmath
@@ -24,12 +25,15 @@ def test_laplace_noise_is_epsilon_dp():
 
 
 def test_classical_sigma_by_hand():
-    assert rr.gaussian_sigma(1, 0.5, 1e-5, "classical") == pytest.approx(math.sqrt(2 * math.log(1.25e5)) / 0.5)
+    assert rr.gaussian_sigma(1, 0.5, 1e-5, "classical") == pytest.approx(
+        math.sqrt(2 * math.log(1.25e5)) / 0.5
+    )
 
 
 def _sigma_by_mpmath(sensitivity, epsilon, delta, method):
     """σ solved at 40 digits with mpmath's own normal CDF: independent of rr and of SciPy."""
     with mpmath.workdps(40):
+
         def excess(sigma):
             ratio, shift = sensitivity / (2 * sigma), epsilon * sigma / sensitivity
             value = mpmath.ncdf(ratio - shift)
@@ -52,8 +56,10 @@ def test_sigma_matches_an_independent_solution(epsilon, delta, method):
     assert rr.gaussian_sigma(1.5, epsilon, delta, method) == pytest.approx(expected, rel=1e-9)
 
 
-@pytest.mark.parametrize(("epsilon", "delta", "excess"),
-                         [(1.0, 1e-5, 1.174), (0.1, 1e-5, 1.391), (0.001, 1e-5, 2.474), (0.001, 1e-2, 61.16)])
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "excess"),
+    [(1.0, 1e-5, 1.174), (0.1, 1e-5, 1.391), (0.001, 1e-5, 2.474), (0.001, 1e-2, 61.16)],
+)
 def test_reference_sigma_is_this_much_above_the_exact_one(epsilon, delta, excess):
     # What docs/statistics.md states: the reference form overshoots more as ε and δ grow apart.
     sigmas = rr.gaussian_sigmas(1, epsilon, delta)
@@ -80,11 +86,17 @@ def test_analytic_delta_matches_the_privacy_loss_distribution(epsilon, delta):
     sigma = rr.gaussian_sigma(sensitivity, epsilon, delta)
     mu = sensitivity**2 / (2 * sigma**2)
     loss = stats.norm(mu, math.sqrt(2 * mu))
-    integral, _ = integrate.quad(lambda l: (1 - math.exp(epsilon - l)) * loss.pdf(l), epsilon, mu + 40 * math.sqrt(2 * mu))
+    integral, _ = integrate.quad(
+        lambda value: (1 - math.exp(epsilon - value)) * loss.pdf(value),
+        epsilon,
+        mu + 40 * math.sqrt(2 * mu),
+    )
     assert integral == pytest.approx(delta, rel=1e-5)
 
 
-@pytest.mark.parametrize(("epsilon", "delta"), [(0.1, 1e-5), (0.5, 1e-6), (1.0, 1e-5), (5.0, 1e-5), (20.0, 1e-10)])
+@pytest.mark.parametrize(
+    ("epsilon", "delta"), [(0.1, 1e-5), (0.5, 1e-6), (1.0, 1e-5), (5.0, 1e-5), (20.0, 1e-10)]
+)
 def test_dropping_a_term_makes_the_reference_conservative(epsilon, delta):
     sigmas = rr.gaussian_sigmas(1, epsilon, delta)
     assert sigmas.reference >= sigmas.analytic
@@ -100,7 +112,9 @@ def test_classical_sigma_is_too_small_for_large_epsilon():
 def test_more_privacy_needs_more_noise():
     sigmas = [rr.gaussian_sigma(1, epsilon, 1e-5) for epsilon in (0.25, 0.5, 1, 2, 4)]
     assert sigmas == sorted(sigmas, reverse=True)
-    assert rr.gaussian_sigma(2, 1, 1e-5) == pytest.approx(2 * rr.gaussian_sigma(1, 1, 1e-5), rel=1e-9)
+    assert rr.gaussian_sigma(2, 1, 1e-5) == pytest.approx(
+        2 * rr.gaussian_sigma(1, 1, 1e-5), rel=1e-9
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
 """Bad input raises a ValueError that names the bad value."""
+
 import math
 import subprocess
 import sys
@@ -101,5 +102,7 @@ def test_bad_true_bits_are_refused():
 def test_import_loads_neither_scipy_nor_a_web_framework():
     # Every worker start and CLI call imports rr: SciPy (≈0.3-1 s) is loaded only where it is used.
     code = "import sys, rr; print(sorted(m for m in ('scipy', 'flask') if m in sys.modules))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     assert result.stdout.strip() == "[]"

@@ -1,4 +1,5 @@
 """Accounts: first-run setup, login and logout, CSRF, tokens in the browser, and who sees what."""
+
 import pytest
 
 from tests.conftest import PASSWORD, csrf_token
@@ -6,11 +7,19 @@ from web.extensions import db
 from web.models import ApiToken, Survey, User
 
 RESEARCHER_PAGES = [
-    "/surveys", "/surveys/new", "/surveys/import", "/account/tokens",
-    "/surveys/{slug}", "/surveys/{slug}/panel", "/surveys/{slug}/edit",
-    "/surveys/{slug}/questions/new", "/surveys/{slug}/questions/cheated",
-    "/surveys/{slug}/responses.csv", "/surveys/{slug}/estimates.csv",
-    "/surveys/{slug}/codebook.json", "/surveys/{slug}/survey.json",
+    "/surveys",
+    "/surveys/new",
+    "/surveys/import",
+    "/account/tokens",
+    "/surveys/{slug}",
+    "/surveys/{slug}/panel",
+    "/surveys/{slug}/edit",
+    "/surveys/{slug}/questions/new",
+    "/surveys/{slug}/questions/cheated",
+    "/surveys/{slug}/responses.csv",
+    "/surveys/{slug}/estimates.csv",
+    "/surveys/{slug}/codebook.json",
+    "/surveys/{slug}/survey.json",
 ]
 
 
@@ -24,8 +33,15 @@ def test_logged_out_visitor_is_sent_to_login(client, survey, page):
 def test_setup_creates_the_first_account_then_disappears(app, client):
     assert client.get("/login").headers["Location"] == "/setup"
     token = csrf_token(client.get("/setup").get_data(as_text=True))
-    response = client.post("/setup", data={"csrf_token": token, "email": "First@Example.org",
-                                           "password": "long enough", "confirm": "long enough"})
+    response = client.post(
+        "/setup",
+        data={
+            "csrf_token": token,
+            "email": "First@Example.org",
+            "password": "long enough",
+            "confirm": "long enough",
+        },
+    )
     assert response.status_code == 302 and response.headers["Location"] == "/surveys"
     assert client.get("/surveys").status_code == 200
     with app.app_context():
@@ -36,8 +52,10 @@ def test_setup_creates_the_first_account_then_disappears(app, client):
 
 def test_setup_checks_the_form(client):
     token = csrf_token(client.get("/setup").get_data(as_text=True))
-    html = client.post("/setup", data={"csrf_token": token, "email": "nope", "password": "short",
-                                       "confirm": "other"}).get_data(as_text=True)
+    html = client.post(
+        "/setup",
+        data={"csrf_token": token, "email": "nope", "password": "short", "confirm": "other"},
+    ).get_data(as_text=True)
     assert "Enter an email address." in html and "The passwords differ." in html
     assert "Use at least 8 characters." in html
 
@@ -45,19 +63,31 @@ def test_setup_checks_the_form(client):
 def test_wrong_password_is_refused(client, runner):
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     token = csrf_token(client.get("/login").get_data(as_text=True))
-    response = client.post("/login", data={"csrf_token": token, "email": "rita@example.org", "password": "wrong"})
-    assert response.status_code == 200 and "Wrong email or password." in response.get_data(as_text=True)
+    response = client.post(
+        "/login", data={"csrf_token": token, "email": "rita@example.org", "password": "wrong"}
+    )
+    assert response.status_code == 200 and "Wrong email or password." in response.get_data(
+        as_text=True
+    )
     assert client.get("/surveys").status_code == 302
 
 
-@pytest.mark.parametrize(("target", "landing"), [("/account/tokens", "/account/tokens"),
-                                                 ("//evil.example/x", "/surveys"),
-                                                 ("https://evil.example/", "/surveys")])
+@pytest.mark.parametrize(
+    ("target", "landing"),
+    [
+        ("/account/tokens", "/account/tokens"),
+        ("//evil.example/x", "/surveys"),
+        ("https://evil.example/", "/surveys"),
+    ],
+)
 def test_login_returns_only_to_same_site_pages(client, runner, target, landing):
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     token = csrf_token(client.get("/login").get_data(as_text=True))
-    response = client.post("/login", query_string={"next": target},
-                           data={"csrf_token": token, "email": "rita@example.org", "password": PASSWORD})
+    response = client.post(
+        "/login",
+        query_string={"next": target},
+        data={"csrf_token": token, "email": "rita@example.org", "password": PASSWORD},
+    )
     assert response.headers["Location"] == landing
 
 
@@ -99,12 +129,21 @@ def test_another_researcher_cannot_revoke_a_token(app, make_researcher):
 
 def test_one_researcher_cannot_read_anothers_survey(app, make_researcher):
     rita, omar = make_researcher("rita@example.org"), make_researcher("omar@example.org")
-    rita.post("/surveys/new", data={"title": "Private one", "slug": "private-one", "description": ""})
+    rita.post(
+        "/surveys/new", data={"title": "Private one", "slug": "private-one", "description": ""}
+    )
     for page in RESEARCHER_PAGES[4:]:
-        assert omar.get(page.format(slug="private-one").replace("cheated", "q1")).status_code == 404, page
+        assert (
+            omar.get(page.format(slug="private-one").replace("cheated", "q1")).status_code == 404
+        ), page
     assert omar.post("/surveys/private-one/status", data={"status": "open"}).status_code == 404
-    assert omar.post("/surveys/private-one/questions/new", data={"text": "x", "kind": "yesno",
-                                                                "epsilon": "1", "procedure": "spinner"}).status_code == 404
+    assert (
+        omar.post(
+            "/surveys/private-one/questions/new",
+            data={"text": "x", "kind": "yesno", "epsilon": "1", "procedure": "spinner"},
+        ).status_code
+        == 404
+    )
     assert "private-one" not in omar.get("/surveys").get_data(as_text=True)
     assert "private-one" in rita.get("/surveys").get_data(as_text=True)
 

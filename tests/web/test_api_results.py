@@ -1,11 +1,11 @@
 """GET /api/surveys/<slug>/results: token required, numbers from rr, cost independent of n."""
+
 import math
 
 import pytest
 from sqlalchemy import event
 
 import rr
-
 from web.extensions import db
 from web.models import ApiToken
 
@@ -18,7 +18,12 @@ def auth(token):
 
 @pytest.mark.parametrize(
     "headers",
-    [{}, {"Authorization": "Bearer rr_wrong"}, {"Authorization": "Basic abc"}, {"Authorization": "Bearer"}],
+    [
+        {},
+        {"Authorization": "Bearer rr_wrong"},
+        {"Authorization": "Basic abc"},
+        {"Authorization": "Bearer"},
+    ],
 )
 def test_results_need_a_valid_token(client, survey, token, headers):
     response = client.get(URL.format(survey), headers=headers)
@@ -52,7 +57,12 @@ def test_results_match_rr(app, client, survey, token):
         {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 0}},
     ]
     for bits in answers:
-        assert app.test_client().post(f"/api/surveys/{survey}/responses", json={"answers": bits}).status_code == 201
+        assert (
+            app.test_client()
+            .post(f"/api/surveys/{survey}/responses", json={"answers": bits})
+            .status_code
+            == 201
+        )
     body = client.get(URL.format(survey), headers=auth(token)).json
     assert body["slug"] == survey and body["title"] == "Campus life" and body["n"] == 3
     assert body["epsilon_total"] == pytest.approx(1.0 + 2 * 1.5)
@@ -66,7 +76,9 @@ def test_results_match_rr(app, client, survey, token):
     assert substances["epsilon_total"] == pytest.approx(3.0) and "estimate" not in substances
     alcohol = substances["options"][0]
     assert alcohol["id"] == "alcohol" and (alcohol["n"], alcohol["noisy_yes"]) == (3, 2)
-    assert alcohol["estimate"] == pytest.approx(rr.estimate_proportion(2, 3, 1.5, "spinner").estimate)
+    assert alcohol["estimate"] == pytest.approx(
+        rr.estimate_proportion(2, 3, 1.5, "spinner").estimate
+    )
 
 
 def test_owned_survey_is_404_to_another_researcher(app, client, runner, survey_file, token):

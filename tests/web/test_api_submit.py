@@ -1,4 +1,5 @@
 """POST /api/surveys/<slug>/responses: reported bits in, nothing else kept, bad input refused."""
+
 import json
 
 import pytest
@@ -51,7 +52,8 @@ def test_nothing_but_the_bits_is_kept(app, client, survey):
     with app.app_context():
         assert set(Response.__table__.columns.keys()) == {"id", "survey_id", "bits"}
         everything = " ".join(
-            str(row) for table in db.metadata.sorted_tables
+            str(row)
+            for table in db.metadata.sorted_tables
             for row in db.session.execute(db.select(table)).all()
         )
     for secret in SECRETS:
@@ -71,8 +73,17 @@ def test_not_even_the_database_file_holds_the_address(app, client, survey, tmp_p
 BAD_BODIES = [
     ({"answers": {"cheated": 1}}, "question 'substances' is missing"),
     ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 2}}}, "must be 0 or 1"),
-    ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}, "truth": {"cheated": 0}}, "unexpected field 'truth'"),
-    ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1, "heroin": 1}}}, "has no option 'heroin'"),
+    (
+        {
+            "answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}},
+            "truth": {"cheated": 0},
+        },
+        "unexpected field 'truth'",
+    ),
+    (
+        {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1, "heroin": 1}}},
+        "has no option 'heroin'",
+    ),
     ([1, 0], "the body must be a JSON object"),
     ("yes", "the body must be a JSON object"),
 ]
@@ -86,12 +97,15 @@ def test_bad_answers_get_400_and_store_nothing(app, client, survey, body, messag
     assert stored(app) == [] and tallies(app)[2] == 0
 
 
-@pytest.mark.parametrize("raw", [
-    "{not json",
-    b"\xff\xfe\xff",
-    "[" * 30_000 + "]" * 30_000,  # deeper than Python's JSON parser recurses: no 500
-    '{"answers": ' * 4_000 + "1" + "}" * 4_000,
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "{not json",
+        b"\xff\xfe\xff",
+        "[" * 30_000 + "]" * 30_000,  # deeper than Python's JSON parser recurses: no 500
+        '{"answers": ' * 4_000 + "1" + "}" * 4_000,
+    ],
+)
 def test_malformed_json_gets_400(app, client, survey, raw):
     response = client.post(URL.format(survey), data=raw, content_type="application/json")
     assert response.status_code == 400 and "not valid JSON" in response.json["error"]
@@ -163,8 +177,16 @@ def test_kept_survey_state_never_accepts_into_a_closed_survey(app, client, surve
 
 def test_kept_plan_follows_a_new_question(app, survey, researcher):
     assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
-    researcher.post(f"/surveys/{survey}/questions/new",
-                    data={"text": "New?", "key": "later", "kind": "yesno", "epsilon": "1", "procedure": "spinner"})
+    researcher.post(
+        f"/surveys/{survey}/questions/new",
+        data={
+            "text": "New?",
+            "key": "later",
+            "kind": "yesno",
+            "epsilon": "1",
+            "procedure": "spinner",
+        },
+    )
     old_shape = app.test_client().post(URL.format(survey), json=VALID_ANSWERS)
     assert old_shape.status_code == 400 and "'later' is missing" in old_shape.json["error"]
     new_body = {"answers": dict(VALID_ANSWERS["answers"], later=1)}
@@ -180,7 +202,12 @@ def test_concurrent_submissions_are_all_counted(app, survey):
     codes = []
 
     def submit(index):
-        bits = {"answers": {"cheated": index % 2, "substances": {"alcohol": index % 3 == 0, "tobacco": 1}}}
+        bits = {
+            "answers": {
+                "cheated": index % 2,
+                "substances": {"alcohol": index % 3 == 0, "tobacco": 1},
+            }
+        }
         bits["answers"]["substances"]["alcohol"] = int(bits["answers"]["substances"]["alcohol"])
         client = app.test_client()
         start.wait()
@@ -207,12 +234,16 @@ def test_answered_cookie_is_signed_httponly_lax_and_lasts_a_year(app_like, surve
     cookie = response.headers["Set-Cookie"]
     attributes = [part.strip() for part in cookie.split(";")]
     name, _, value = attributes[0].partition("=")
-    assert name == "rr_answered" and value.startswith(f"{survey}.") and len(value) > len(survey) + 20
+    assert (
+        name == "rr_answered" and value.startswith(f"{survey}.") and len(value) > len(survey) + 20
+    )
     assert {"HttpOnly", "SameSite=Lax", "Max-Age=31536000", "Path=/"} <= set(attributes)
     assert ("Secure" in attributes) is secure
 
 
-def test_answered_cookie_lists_every_survey_answered_in_this_browser(app, client, survey, runner, tmp_path):
+def test_answered_cookie_lists_every_survey_answered_in_this_browser(
+    app, client, survey, runner, tmp_path
+):
     second = "second-survey"
     path = tmp_path / "second.json"
     path.write_text(json.dumps(dict(SAMPLE_SURVEY, slug=second)), encoding="utf-8")

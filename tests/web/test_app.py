@@ -1,4 +1,5 @@
 """Configuration from the environment, the database settings and the demo survey."""
+
 import pytest
 
 from app import create_app, database_url
@@ -52,7 +53,9 @@ def test_secret_key_is_generated_once_and_kept(monkeypatch, tmp_path):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 's.sqlite3'}")
-    monkeypatch.setattr("flask.Flask.auto_find_instance_path", lambda self: str(tmp_path / "instance"))
+    monkeypatch.setattr(
+        "flask.Flask.auto_find_instance_path", lambda self: str(tmp_path / "instance")
+    )
     first = create_app({"DEMO_SURVEY": False})
     second = create_app({"DEMO_SURVEY": False})
     key_file = tmp_path / "instance" / "secret_key"
@@ -73,7 +76,10 @@ def test_secret_key_from_the_environment_wins(monkeypatch, tmp_path):
 
 
 def test_demo_survey_is_seeded_once_on_first_start(tmp_path):
-    config = {"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'demo.sqlite3'}"}
+    config = {
+        "SECRET_KEY": "x",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'demo.sqlite3'}",
+    }
     for _ in range(2):
         app = create_app(config)
         with app.app_context():

@@ -1,4 +1,5 @@
 """Join codes, QR codes, the projector view and the lab's endpoints."""
+
 import re
 
 import numpy as np
@@ -24,7 +25,10 @@ def test_open_survey_gets_an_unambiguous_code(app, survey):
 def test_codes_are_given_when_a_draft_opens(app, researcher):
     researcher.post("/surveys/new", data={"title": "Later", "slug": "later"})
     assert join_code(app, "later") is None
-    researcher.post("/surveys/later/questions/new", data={"text": "Q?", "kind": "yesno", "epsilon": "1", "procedure": "spinner"})
+    researcher.post(
+        "/surveys/later/questions/new",
+        data={"text": "Q?", "kind": "yesno", "epsilon": "1", "procedure": "spinner"},
+    )
     researcher.post("/surveys/later/status", data={"status": "open"})
     assert join_code(app, "later") is not None
 
@@ -32,7 +36,12 @@ def test_codes_are_given_when_a_draft_opens(app, researcher):
 @pytest.mark.parametrize("typed", ["{code}", "{lower}", " {spaced} ", "{hyphen}"])
 def test_join_code_leads_to_the_survey(app, client, survey, typed):
     code = join_code(app, survey)
-    entry = typed.format(code=code, lower=code.lower(), spaced=f"{code[:2]} {code[2:]}", hyphen=f"{code[:3]}-{code[3:]}")
+    entry = typed.format(
+        code=code,
+        lower=code.lower(),
+        spaced=f"{code[:2]} {code[2:]}",
+        hyphen=f"{code[:3]}-{code[3:]}",
+    )
     response = client.get("/j", query_string={"code": entry})
     assert response.status_code == 302
     final = client.get(response.headers["Location"])
@@ -45,7 +54,9 @@ def test_normalize():
 
 def test_unknown_or_closed_code_says_so(app, client, survey):
     response = client.get("/j/AAAAA")
-    assert response.status_code == 404 and "No open survey has the code AAAAA" in response.get_data(as_text=True)
+    assert response.status_code == 404 and "No open survey has the code AAAAA" in response.get_data(
+        as_text=True
+    )
     with app.app_context():
         db.session.scalar(db.select(Survey)).status = "closed"
         db.session.commit()
@@ -88,18 +99,32 @@ def test_lab_page_is_public(client):
 
 
 def test_lab_distribution_matches_rr(client):
-    query = {"true_proportion": 0.2, "n": 50, "epsilon": 1.5, "procedure": "spinner", "trials": 3000, "seed": 4}
+    query = {
+        "true_proportion": 0.2,
+        "n": 50,
+        "epsilon": 1.5,
+        "procedure": "spinner",
+        "trials": 3000,
+        "seed": 4,
+    }
     body = client.get("/api/lab/distribution", query_string=query).json
     draws = rr.simulate_estimates(0.2, 50, 1.5, "spinner", trials=3000, seed=4)
     assert sum(body["counts"]) == 3000 and len(body["edges"]) == 41
-    assert body["mean"] == pytest.approx(draws.mean()) and body["sd"] == pytest.approx(draws.std(ddof=1))
-    assert body["coverage"] == rr.simulate_coverage(0.2, 50, 1.5, "spinner", trials=3000, seed=4).coverage
+    assert body["mean"] == pytest.approx(draws.mean()) and body["sd"] == pytest.approx(
+        draws.std(ddof=1)
+    )
+    assert (
+        body["coverage"]
+        == rr.simulate_coverage(0.2, 50, 1.5, "spinner", trials=3000, seed=4).coverage
+    )
     assert body["theory_sd"] == pytest.approx(draws.std(), rel=0.05)
 
 
 def test_lab_running_estimate_matches_rr(client):
     bits = "0110100111"
-    body = client.get("/api/lab/running", query_string={"bits": bits, "epsilon": 1, "procedure": "spinner_coin"}).json
+    body = client.get(
+        "/api/lab/running", query_string={"bits": bits, "epsilon": 1, "procedure": "spinner_coin"}
+    ).json
     counts = np.cumsum([int(bit) for bit in bits])
     for k in (1, 5, 10):
         expected = rr.estimate_proportion(int(counts[k - 1]), k, 1.0)
@@ -108,24 +133,29 @@ def test_lab_running_estimate_matches_rr(client):
 
 
 def test_lab_noise_matches_rr(client):
-    body = client.get("/api/lab/noise", query_string={"sensitivity": 2, "epsilon": 0.5, "delta": 1e-6}).json
+    body = client.get(
+        "/api/lab/noise", query_string={"sensitivity": 2, "epsilon": 0.5, "delta": 1e-6}
+    ).json
     assert body["laplace_scale"] == 4.0
     assert body["sigma"]["analytic"] == pytest.approx(rr.gaussian_sigma(2, 0.5, 1e-6))
     assert body["sigma"]["reference"] == pytest.approx(rr.gaussian_sigma(2, 0.5, 1e-6, "reference"))
     assert body["classical_valid"] is True
 
 
-@pytest.mark.parametrize(("path", "query"), [
-    ("/api/lab/distribution", {"true_proportion": 2}),
-    ("/api/lab/distribution", {"n": 0}),
-    ("/api/lab/distribution", {"trials": 10**7}),
-    ("/api/lab/distribution", {"procedure": "dice"}),
-    ("/api/lab/running", {"bits": "0120"}),
-    ("/api/lab/running", {"bits": ""}),
-    ("/api/lab/running", {"bits": "1" * 5001}),
-    ("/api/lab/noise", {"delta": 0}),
-    ("/api/lab/noise", {"epsilon": "x"}),
-])
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("/api/lab/distribution", {"true_proportion": 2}),
+        ("/api/lab/distribution", {"n": 0}),
+        ("/api/lab/distribution", {"trials": 10**7}),
+        ("/api/lab/distribution", {"procedure": "dice"}),
+        ("/api/lab/running", {"bits": "0120"}),
+        ("/api/lab/running", {"bits": ""}),
+        ("/api/lab/running", {"bits": "1" * 5001}),
+        ("/api/lab/noise", {"delta": 0}),
+        ("/api/lab/noise", {"epsilon": "x"}),
+    ],
+)
 def test_lab_endpoints_refuse_bad_input(client, path, query):
     response = client.get(path, query_string=query)
     assert response.status_code == 400 and re.search(r"must", response.json["error"])

@@ -1,4 +1,5 @@
 """The command line: import, export, accounts, tokens, results and simulated responses."""
+
 import json
 
 import pytest
@@ -18,7 +19,10 @@ def test_import_prints_the_slug_last(runner, survey_file):
 
 def test_bad_file_names_every_problem_and_imports_nothing(app, runner, tmp_path):
     data = dict(SAMPLE_SURVEY, slug="Bad Slug")
-    data["questions"] = [dict(SAMPLE_SURVEY["questions"][0], epsilon=11), SAMPLE_SURVEY["questions"][1]]
+    data["questions"] = [
+        dict(SAMPLE_SURVEY["questions"][0], epsilon=11),
+        SAMPLE_SURVEY["questions"][1],
+    ]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
     result = runner.invoke(args=["import-survey", str(path)])
@@ -38,7 +42,12 @@ def test_missing_file_is_one_line(runner, tmp_path):
 def test_a_unique_value_taken_concurrently_is_one_line(app, runner, monkeypatch):
     # The check before the insert passes, then a concurrent writer takes the email: the
     # database's unique constraint refuses it, and the user sees one line, not a traceback.
-    assert runner.invoke(args=["create-user", "twin@example.org", "--password", "long enough"]).exit_code == 0
+    assert (
+        runner.invoke(
+            args=["create-user", "twin@example.org", "--password", "long enough"]
+        ).exit_code
+        == 0
+    )
     monkeypatch.setattr("web.cli.db.session.scalar", lambda *_args, **_kwargs: None)
     result = runner.invoke(args=["create-user", "twin@example.org", "--password", "long enough"])
     assert result.exit_code == 1 and result.output.startswith("Error: not saved")
@@ -82,12 +91,25 @@ def test_duplicate_user_is_refused(runner, token):
 
 def test_token_from_the_cli_reads_results(client, survey, token):
     assert token.startswith("rr_")
-    response = client.get(f"/api/surveys/{survey}/results", headers={"Authorization": f"Bearer {token}"})
+    response = client.get(
+        f"/api/surveys/{survey}/results", headers={"Authorization": f"Bearer {token}"}
+    )
     assert response.status_code == 200
 
 
 def test_results_table_shows_estimates(runner, survey):
-    runner.invoke(args=["simulate-responses", survey, "--n", "2000", "--true-proportion", "0.4", "--seed", "3"])
+    runner.invoke(
+        args=[
+            "simulate-responses",
+            survey,
+            "--n",
+            "2000",
+            "--true-proportion",
+            "0.4",
+            "--seed",
+            "3",
+        ]
+    )
     result = runner.invoke(args=["results", survey])
     assert result.exit_code == 0
     lines = result.output.splitlines()
@@ -103,20 +125,41 @@ def test_results_table_before_any_response(runner, survey):
 
 def test_simulated_responses_estimate_the_true_share(app, runner, survey):
     n, share = 20_000, 0.3
-    result = runner.invoke(args=["simulate-responses", survey, "--n", str(n), "--true-proportion", str(share), "--seed", "9"])
+    result = runner.invoke(
+        args=[
+            "simulate-responses",
+            survey,
+            "--n",
+            str(n),
+            "--true-proportion",
+            str(share),
+            "--seed",
+            "9",
+        ]
+    )
     assert result.exit_code == 0, result.output
     with app.app_context():
         found = db.session.scalar(db.select(Survey))
         assert found.response_count == n
         assert db.session.scalar(db.select(db.func.count(Response.id))) == n
         first = json.loads(db.session.scalar(db.select(Response.bits).limit(1)))
-        assert set(first) == {"cheated", "substances"} and set(first["substances"]) == {"alcohol", "tobacco"}
-        stored_yes = sum(json.loads(bits)["cheated"] for bits in db.session.scalars(db.select(Response.bits)))
+        assert set(first) == {"cheated", "substances"} and set(first["substances"]) == {
+            "alcohol",
+            "tobacco",
+        }
+        stored_yes = sum(
+            json.loads(bits)["cheated"] for bits in db.session.scalars(db.select(Response.bits))
+        )
         cheated = found.questions[0]
         assert (cheated.n, cheated.noisy_yes) == (n, stored_yes)
-        for question, tally in [(cheated, cheated), *[(found.questions[1], o) for o in found.questions[1].options]]:
-            estimate = rr.estimate_proportion(tally.noisy_yes, tally.n, question.epsilon, question.procedure)
-            offset = 1 / (1 + 2.718281828459045 ** question.epsilon)
+        for question, tally in [
+            (cheated, cheated),
+            *[(found.questions[1], o) for o in found.questions[1].options],
+        ]:
+            estimate = rr.estimate_proportion(
+                tally.noisy_yes, tally.n, question.epsilon, question.procedure
+            )
+            offset = 1 / (1 + 2.718281828459045**question.epsilon)
             slope = rr.light_fraction(question.epsilon, "spinner_coin")
             theta = offset + slope * share
             sd = (theta * (1 - theta) / n) ** 0.5 / slope

@@ -1,5 +1,6 @@
 """Results dashboard and exports: hidden below the minimum n, charts that read without sight,
 and files from which anyone can recompute every estimate with rr."""
+
 import csv
 import io
 import json
@@ -13,8 +14,18 @@ from web.models import Question, Survey
 
 
 def simulate(runner, slug, n, seed=1, share=0.3):
-    result = runner.invoke(args=["simulate-responses", slug, "--n", str(n), "--seed", str(seed),
-                                 "--true-proportion", str(share)])
+    result = runner.invoke(
+        args=[
+            "simulate-responses",
+            slug,
+            "--n",
+            str(n),
+            "--seed",
+            str(seed),
+            "--true-proportion",
+            str(share),
+        ]
+    )
     assert result.exit_code == 0, result.output
 
 
@@ -71,13 +82,18 @@ def test_note_explains_an_estimate_outside_zero_to_one(app, researcher, survey):
         db.session.commit()
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     block = html.split('data-question="cheated"')[1].split("</article>")[0]
-    assert "The raw estimate for Yes is -" in block and "left unclipped because clipping would bias it" in block
+    assert (
+        "The raw estimate for Yes is -" in block
+        and "left unclipped because clipping would bias it" in block
+    )
     other = html.split('data-question="substances"')[1].split("</article>")[0]
     assert "outside 0–100%" not in other
 
 
 def test_panel_refreshes_only_while_open(app, researcher, survey):
-    assert 'data-refresh-url="/surveys/campus-life-test/panel"' in researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+    assert 'data-refresh-url="/surveys/campus-life-test/panel"' in researcher.get(
+        f"/surveys/{survey}"
+    ).get_data(as_text=True)
     panel = researcher.get(f"/surveys/{survey}/panel").get_data(as_text=True)
     assert panel.lstrip().startswith("<section") and "<html" not in panel
     researcher.post(f"/surveys/{survey}/status", data={"status": "closed"})
@@ -92,7 +108,9 @@ def read_csv(response):
 def test_responses_csv_has_one_row_per_response_and_no_time(app, researcher, runner, survey):
     simulate(runner, survey, 300, seed=7)
     response = researcher.get(f"/surveys/{survey}/responses.csv")
-    assert response.headers["Content-Disposition"] == f'attachment; filename="{survey}-responses.csv"'
+    assert (
+        response.headers["Content-Disposition"] == f'attachment; filename="{survey}-responses.csv"'
+    )
     rows = read_csv(response)
     assert len(rows) == 300
     assert list(rows[0]) == ["cheated", "substances.alcohol", "substances.tobacco"]
@@ -112,10 +130,20 @@ def test_responses_csv_order_is_random(researcher, runner, survey):
 
 def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher, survey):
     assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
-    researcher.post(f"/surveys/{survey}/questions/new",
-                    data={"text": "New?", "key": "later", "kind": "yesno", "epsilon": "1", "procedure": "spinner"})
+    researcher.post(
+        f"/surveys/{survey}/questions/new",
+        data={
+            "text": "New?",
+            "key": "later",
+            "kind": "yesno",
+            "epsilon": "1",
+            "procedure": "spinner",
+        },
+    )
     rows = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
-    assert rows == [{"cheated": "1", "substances.alcohol": "0", "substances.tobacco": "1", "later": ""}]
+    assert rows == [
+        {"cheated": "1", "substances.alcohol": "0", "substances.tobacco": "1", "later": ""}
+    ]
 
 
 def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runner, survey):
@@ -126,33 +154,54 @@ def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runne
     assert book["epsilon_total"] == pytest.approx(4.0)
     assert len(estimates) == 3
     for question in book["questions"]:
-        assert question["light_fraction"] == pytest.approx(rr.light_fraction(question["epsilon"], question["procedure"]))
-        assert question["noise_offset"] + question["noise_slope"] == pytest.approx(rr.truth_probability(question["epsilon"]))
+        assert question["light_fraction"] == pytest.approx(
+            rr.light_fraction(question["epsilon"], question["procedure"])
+        )
+        assert question["noise_offset"] + question["noise_slope"] == pytest.approx(
+            rr.truth_probability(question["epsilon"])
+        )
         for column in question["columns"]:
             yes = sum(int(row[column]) for row in responses)
-            recomputed = rr.estimate_proportion(yes, len(responses), question["epsilon"], question["procedure"])
+            recomputed = rr.estimate_proportion(
+                yes, len(responses), question["epsilon"], question["procedure"]
+            )
             option = column.split(".")[1] if "." in column else ""
-            row = next(r for r in estimates if r["question"] == question["id"] and r["option"] == option)
+            row = next(
+                r for r in estimates if r["question"] == question["id"] and r["option"] == option
+            )
             assert int(row["noisy_yes"]) == yes and int(row["n"]) == len(responses)
             for field in ("estimate", "std_error", "ci_low", "ci_high", "estimated_count"):
                 assert float(row[field]) == pytest.approx(getattr(recomputed, field), rel=1e-12)
 
 
 def test_plan_endpoint_matches_rr(client):
-    body = client.get("/api/plan", query_string={"epsilon": "1.5", "procedure": "spinner", "n": "250"}).json
+    body = client.get(
+        "/api/plan", query_string={"epsilon": "1.5", "procedure": "spinner", "n": "250"}
+    ).json
     assert body["light_fraction"] == pytest.approx(rr.light_fraction(1.5, "spinner"))
     assert body["margin_of_error"] == pytest.approx(rr.margin_of_error(250, 1.5, "spinner"))
     assert body["sample_size"]["0.05"] == rr.sample_size(0.05, 1.5, "spinner")
     assert body["privacy_loss_ratio"] == pytest.approx(4.4816890703380645)
 
 
-@pytest.mark.parametrize(("query", "named"), [
-    ({"epsilon": "0"}, "epsilon"), ({"epsilon": "x"}, "epsilon"), ({}, "epsilon"),
-    ({"epsilon": "40"}, "epsilon"), ({"epsilon": "1e-300"}, "epsilon"), ({"epsilon": "1e308"}, "epsilon"),
-    ({"epsilon": "1e999"}, "epsilon"), ({"epsilon": "nan"}, "epsilon"), ({"epsilon": "-inf"}, "epsilon"),
-    ({"epsilon": "1", "n": "0"}, "n must"), ({"epsilon": "1", "n": "1" + "0" * 400}, "n must"),
-    ({"epsilon": "1", "n": "2.5"}, "n must"), ({"epsilon": "1", "procedure": "dice"}, "procedure"),
-])
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ({"epsilon": "0"}, "epsilon"),
+        ({"epsilon": "x"}, "epsilon"),
+        ({}, "epsilon"),
+        ({"epsilon": "40"}, "epsilon"),
+        ({"epsilon": "1e-300"}, "epsilon"),
+        ({"epsilon": "1e308"}, "epsilon"),
+        ({"epsilon": "1e999"}, "epsilon"),
+        ({"epsilon": "nan"}, "epsilon"),
+        ({"epsilon": "-inf"}, "epsilon"),
+        ({"epsilon": "1", "n": "0"}, "n must"),
+        ({"epsilon": "1", "n": "1" + "0" * 400}, "n must"),
+        ({"epsilon": "1", "n": "2.5"}, "n must"),
+        ({"epsilon": "1", "procedure": "dice"}, "procedure"),
+    ],
+)
 def test_plan_endpoint_refuses_bad_input(client, query, named):
     response = client.get("/api/plan", query_string=query)
     assert response.status_code == 400 and named in response.json["error"]

@@ -1,4 +1,5 @@
 """The respondent's pages, the headers on every response, and the static assets."""
+
 import json
 import pathlib
 import re
@@ -12,7 +13,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def page_config(html: str) -> dict:
-    match = re.search(r'<script type="application/json" id="survey-config">(.*?)</script>', html, re.S)
+    match = re.search(
+        r'<script type="application/json" id="survey-config">(.*?)</script>', html, re.S
+    )
     return json.loads(match.group(1))
 
 
@@ -24,7 +27,10 @@ def test_survey_page_carries_its_config_as_json(client, survey):
     assert config["epsilonTotal"] == pytest.approx(4.0)
     cheated, substances = config["questions"]
     assert cheated["lightFraction"] == pytest.approx(0.46211715726000974)
-    assert substances["procedure"] == "spinner" and [o["id"] for o in substances["options"]] == ["alcohol", "tobacco"]
+    assert substances["procedure"] == "spinner" and [o["id"] for o in substances["options"]] == [
+        "alcohol",
+        "tobacco",
+    ]
 
 
 def test_survey_page_states_the_total_epsilon(client, survey):
@@ -33,11 +39,19 @@ def test_survey_page_states_the_total_epsilon(client, survey):
     assert "ε = 1.5 per option × 2 options = 3" in html
 
 
-@pytest.mark.parametrize("path", ["/", "/s/{slug}", "/s/{slug}/thanks", "/api/surveys/{slug}/results"])
+@pytest.mark.parametrize(
+    "path", ["/", "/s/{slug}", "/s/{slug}/thanks", "/api/surveys/{slug}/results"]
+)
 def test_security_headers_on_every_response(client, survey, path):
     response = client.get(path.format(slug=survey))
     policy = response.headers["Content-Security-Policy"]
-    for directive in ("default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"):
+    for directive in (
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+    ):
         assert directive in policy
     assert "unsafe-inline" not in policy
     assert response.headers["X-Content-Type-Options"] == "nosniff"

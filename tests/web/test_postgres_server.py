@@ -1,4 +1,5 @@
 """The production server on PostgreSQL: several gunicorn processes, from an empty database."""
+
 import json
 import os
 import signal
@@ -16,11 +17,23 @@ BITS = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "
 
 
 def serve(port: int, log) -> subprocess.Popen:
-    environment = dict(os.environ, DATABASE_URL=TEST_DATABASE_URL, BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="3",
-                       THREADS="4", FLASK_SECRET_KEY="x", FLASK_SESSION_COOKIE_SECURE="false")
-    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-                            cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log,
-                            start_new_session=True)
+    environment = dict(
+        os.environ,
+        DATABASE_URL=TEST_DATABASE_URL,
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="3",
+        THREADS="4",
+        FLASK_SECRET_KEY="x",
+        FLASK_SESSION_COOKIE_SECURE="false",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+    )
 
 
 @postgres_only
@@ -39,8 +52,11 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
         def submit():
             for _ in range(10):
                 request = urllib.request.Request(
-                    f"http://127.0.0.1:{port}/api/surveys/campus-life/responses", data=json.dumps({"answers": BITS}).encode(),
-                    headers={"Content-Type": "application/json"}, method="POST")
+                    f"http://127.0.0.1:{port}/api/surveys/campus-life/responses",
+                    data=json.dumps({"answers": BITS}).encode(),
+                    headers={"Content-Type": "application/json"},
+                    method="POST",
+                )
                 with urllib.request.urlopen(request, timeout=60) as response:
                     acknowledged.append(response.status)
 
@@ -57,7 +73,11 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
         assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 1
         assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 120
         assert db.session.scalar(db.select(Survey.response_count)) == 120
-        tallies = {q.key: (q.n, q.noisy_yes) for q in db.session.scalars(db.select(Question)) if q.kind != "multi"}
+        tallies = {
+            q.key: (q.n, q.noisy_yes)
+            for q in db.session.scalars(db.select(Question))
+            if q.kind != "multi"
+        }
         options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
     assert tallies == {"cheated": (120, 120), "skipped": (120, 0)}
     assert options == {"alcohol": (120, 0), "tobacco": (120, 120), "sleeping_pills": (120, 120)}

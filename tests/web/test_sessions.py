@@ -1,16 +1,24 @@
 """Sessions: nothing opened or sent for visitors without one, and caches still told to vary."""
+
 from tests.conftest import VALID_ANSWERS
 
 
 def test_a_visitor_without_a_session_gets_no_session_cookie_and_a_single_vary(client, survey):
-    for response in (client.get("/"), client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS)):
+    for response in (
+        client.get("/"),
+        client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS),
+    ):
         assert response.headers.getlist("Vary") == ["Cookie"]
-        assert not any(cookie.startswith("session=") for cookie in response.headers.getlist("Set-Cookie"))
+        assert not any(
+            cookie.startswith("session=") for cookie in response.headers.getlist("Set-Cookie")
+        )
 
 
 def test_a_view_that_varies_on_more_keeps_its_own_vary(app_like):
     other = app_like()
-    other.add_url_rule("/by-language", "by_language", lambda: ("", 204, {"Vary": "Accept-Language"}))
+    other.add_url_rule(
+        "/by-language", "by_language", lambda: ("", 204, {"Vary": "Accept-Language"})
+    )
     response = other.test_client().get("/by-language")
     assert response.headers["Vary"] == "Accept-Language, Cookie"
 

@@ -1,4 +1,5 @@
 """Survey files: every mistake is named, nothing half-parsed gets through."""
+
 import copy
 import json
 
@@ -48,25 +49,51 @@ def _broken(path, value):
         (("title",), "", "title: must be non-empty text"),
         (("questions",), [], "questions: must be a non-empty list"),
         (("questions", 0, "type"), "scale", "questions[0].type: unknown type 'scale'"),
-        (("questions", 0, "epsilon"), 0, "questions[0].epsilon: must be a number from 1e-06 to 10, got 0"),
-        (("questions", 0, "epsilon"), 10.5, "questions[0].epsilon: must be a number from 1e-06 to 10, got 10.5"),
+        (
+            ("questions", 0, "epsilon"),
+            0,
+            "questions[0].epsilon: must be a number from 1e-06 to 10, got 0",
+        ),
+        (
+            ("questions", 0, "epsilon"),
+            10.5,
+            "questions[0].epsilon: must be a number from 1e-06 to 10, got 10.5",
+        ),
         (("questions", 0, "epsilon"), "1", "questions[0].epsilon: must be a number"),
         (("questions", 0, "epsilon"), True, "questions[0].epsilon: must be a number"),
         (("questions", 0, "procedure"), "coin", "questions[0].procedure: unknown procedure 'coin'"),
         (("questions", 0, "id"), "has space", "questions[0].id: 'has space' is not a valid id"),
         (("questions", 1, "id"), "cheated", "questions[1].id: duplicate question id 'cheated'"),
-        (("questions", 1, "options"), [], "questions[1].options: a 'multi' question needs a non-empty list"),
+        (
+            ("questions", 1, "options"),
+            [],
+            "questions[1].options: a 'multi' question needs a non-empty list",
+        ),
         (("questions", 1, "options"), KeyError, "questions[1].options: a 'multi' question needs"),
-        (("questions", 1, "options", 1, "id"), "alcohol", "questions[1].options[1].id: duplicate option id 'alcohol'"),
-        (("questions", 0, "options"), [{"id": "a", "text": "A"}], "questions[0].options: only a 'multi' question"),
+        (
+            ("questions", 1, "options", 1, "id"),
+            "alcohol",
+            "questions[1].options[1].id: duplicate option id 'alcohol'",
+        ),
+        (
+            ("questions", 0, "options"),
+            [{"id": "a", "text": "A"}],
+            "questions[0].options: only a 'multi' question",
+        ),
         (("questions", 0, "colour"), "red", "questions[0]: unknown field 'colour'"),
-        (("questions", 1, "options", 0, "text"), None, "questions[1].options[0].text: must be non-empty text"),
+        (
+            ("questions", 1, "options", 0, "text"),
+            None,
+            "questions[1].options[0].text: must be non-empty text",
+        ),
     ],
 )
 def test_each_mistake_is_named(path, value, message):
     with pytest.raises(SurveyFileError) as caught:
         parse_survey(_broken(path, value))
-    assert any(problem.startswith(message) for problem in caught.value.problems), caught.value.problems
+    assert any(problem.startswith(message) for problem in caught.value.problems), (
+        caught.value.problems
+    )
 
 
 def test_all_mistakes_are_reported_at_once():

@@ -1,4 +1,5 @@
 """Jinja's gettext %-formats every string, so a literal % in a template's _() must be written %%."""
+
 import pathlib
 import re
 

@@ -1,4 +1,5 @@
 """The submission writer: groups, the guarded claim, failures and the writer's own connection."""
+
 import json
 import threading
 import time
@@ -60,7 +61,10 @@ def submit_all(writer, plans_and_bits):
         except Exception as error:  # the test inspects what each submitter was told
             results[index] = error
 
-    threads = [threading.Thread(target=submit, args=(index, *pair)) for index, pair in enumerate(plans_and_bits)]
+    threads = [
+        threading.Thread(target=submit, args=(index, *pair))
+        for index, pair in enumerate(plans_and_bits)
+    ]
     threads[0].start()
     while not writer._writing:
         time.sleep(0.001)
@@ -90,19 +94,25 @@ def test_a_group_larger_than_one_insert_is_stored_whole(app, survey, monkeypatch
     held = HeldFirstGroup(writer, others=30)
     monkeypatch.setattr(writer, "_write", held)
     plan = plan_of(app, survey)
-    mixed = [{"cheated": index % 2, "substances": {"alcohol": int(index % 3 == 0), "tobacco": 0}}
-             for index in range(31)]
+    mixed = [
+        {"cheated": index % 2, "substances": {"alcohol": int(index % 3 == 0), "tobacco": 0}}
+        for index in range(31)
+    ]
     results = submit_all(writer, [(plan, bits) for bits in mixed])
     assert results == [True] * 31 and held.groups == [1, 30]
     with app.app_context():
-        stored = sorted(json.dumps(json.loads(bits), sort_keys=True)
-                        for bits in db.session.scalars(db.select(Response.bits)))
+        stored = sorted(
+            json.dumps(json.loads(bits), sort_keys=True)
+            for bits in db.session.scalars(db.select(Response.bits))
+        )
     assert stored == sorted(json.dumps(bits, sort_keys=True) for bits in mixed)
     rows, _, questions, options = counts(app)
     assert rows == 31 and questions["cheated"] == (31, 15) and options["alcohol"] == (31, 11)
 
 
-def test_one_group_serves_two_surveys_and_only_the_open_one_stores(app, survey, runner, tmp_path, monkeypatch):
+def test_one_group_serves_two_surveys_and_only_the_open_one_stores(
+    app, survey, runner, tmp_path, monkeypatch
+):
     path = tmp_path / "other.json"
     path.write_text(json.dumps(dict(SAMPLE_SURVEY, slug="other")), encoding="utf-8")
     assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
@@ -121,8 +131,13 @@ def test_one_group_serves_two_surveys_and_only_the_open_one_stores(app, survey, 
     assert rows == 4 and surveys == {survey: 4, "other": 0}
     # Each survey has its own "cheated" question; only the open one's counts moved.
     with app.app_context():
-        tallies = dict(db.session.execute(
-            db.select(Survey.slug, Question.n).join(Question.survey).where(Question.key == "cheated")).all())
+        tallies = dict(
+            db.session.execute(
+                db.select(Survey.slug, Question.n)
+                .join(Question.survey)
+                .where(Question.key == "cheated")
+            ).all()
+        )
     assert tallies == {survey: 4, "other": 0}
 
 

@@ -1,4 +1,5 @@
 """The bilingual demo survey that a fresh install starts with."""
+
 from pathlib import Path
 
 from ..extensions import db
