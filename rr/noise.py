@@ -6,7 +6,9 @@ sensitivity Δf is ε-DP.
 Gaussian mechanism for (ε, δ)-DP, three ways to pick σ for sensitivity Δ:
 
 - ``reference``: the smallest σ with Φ(Δ/(2σ) − εσ/Δ) ≤ δ, the form used in the project's reference
-  notes. It drops the second term of the exact condition below, so it is slightly conservative.
+  notes. It drops the second term of the exact condition below, so it always asks for more noise,
+  and the more so the smaller ε: at δ = 1e-5 it is 17% above the exact σ at ε = 1, 39% at ε = 0.1
+  and 2.5× at ε = 0.001; at δ = 1e-2 and ε = 0.001 it is 61×.
 - ``analytic``: the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ) ≤ δ, the exact
   privacy profile of the Gaussian mechanism (Balle & Wang 2018, Theorem 8).
 - ``classical``: σ = Δ·sqrt(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Theorem A.1), proved for ε < 1.
