@@ -11,25 +11,12 @@ from pathlib import Path
 from flask import Flask
 from sqlalchemy import event
 
-from web import (
-    account,
-    api,
-    auth,
-    builder,
-    cli,
-    dashboard,
-    exports,
-    home,
-    i18n,
-    join,
-    lab,
-    respond,
-    security,
-    sqlite_guard,
-)
-from web.extensions import babel, csrf, db, limiter, login_manager
-from web.schema import prepare_database
-from web.sessions import LazyCookieSessions
+from web import api, classroom, cli, respondent, site, workspace
+from web.core import i18n, sqlite_guard
+from web.core.database import prepare_database
+from web.core.extensions import babel, csrf, db, limiter, login_manager
+from web.site import security
+from web.site.sessions import LazyCookieSessions
 
 SUBMISSION_MAX_BYTES = 64 * 1024
 
@@ -74,10 +61,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     limiter.init_app(app)
     i18n.init_app(app)
     # The JSON API takes no form posts and no login cookie: bearer tokens and JSON bodies only.
-    csrf.exempt(api.bp)
-    csrf.exempt(lab.bp)
-    for module in (home, respond, join, lab, api, auth, account, dashboard, builder, exports):
-        app.register_blueprint(module.bp)
+    csrf.exempt(api.views.bp)
+    csrf.exempt(classroom.lab.bp)
+    for package in (site, respondent, classroom, api, workspace):
+        for blueprint in package.BLUEPRINTS:
+            app.register_blueprint(blueprint)
     cli.init_app(app)
     security.init_app(app)
     scrub_client_addresses()

@@ -10,7 +10,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from app import create_app  # noqa: E402
-from web.extensions import db  # noqa: E402
+from web.core.extensions import db  # noqa: E402
 
 
 def main() -> None:

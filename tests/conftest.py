@@ -9,9 +9,9 @@ import re
 import pytest
 
 from app import create_app, with_driver
-from web import sqlite_guard
-from web.extensions import db
-from web.recording import forget_plans
+from web.core import sqlite_guard
+from web.core.extensions import db
+from web.respondent.submissions import forget_plans
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")

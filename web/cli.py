@@ -11,15 +11,15 @@ from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .extensions import db
-from .joincode import ensure_join_code
-from .lookup import find_survey
-from .models import ApiToken, Survey, User
-from .recording import simulate_responses
-from .results import survey_results
-from .sqlite_guard import AnotherWriter
-from .surveyfile import SurveyFileError, load_survey
-from .table import results_table
+from web.core.extensions import db
+from web.core.joincode import ensure_join_code
+from web.core.lookup import find_survey
+from web.core.models import ApiToken, Survey, User
+from web.core.results import survey_results
+from web.core.sqlite_guard import AnotherWriter
+from web.core.surveyfile import SurveyFileError, load_survey
+from web.core.table import results_table
+from web.respondent.submissions import simulate_responses
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 

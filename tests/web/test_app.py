@@ -4,8 +4,8 @@ import pytest
 
 from app import create_app, database_url
 from tests.conftest import sqlite_only
-from web.extensions import db
-from web.models import Survey
+from web.core.extensions import db
+from web.core.models import Survey
 
 
 def test_default_database_is_sqlite_in_the_instance_folder(monkeypatch, tmp_path):

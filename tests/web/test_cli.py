@@ -6,8 +6,8 @@ import pytest
 
 import rr
 from tests.conftest import SAMPLE_SURVEY
-from web.extensions import db
-from web.models import Response, Survey
+from web.core.extensions import db
+from web.core.models import Response, Survey
 
 
 def test_import_prints_the_slug_last(runner, survey_file):

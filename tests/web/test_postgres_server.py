@@ -10,8 +10,8 @@ import urllib.request
 
 from tests.conftest import TEST_DATABASE_URL, postgres_only
 from tests.servers import ROOT, free_port, wait_until_serving
-from web.extensions import db
-from web.models import Option, Question, Response, Survey
+from web.core.extensions import db
+from web.core.models import Option, Question, Response, Survey
 
 BITS = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1}}
 

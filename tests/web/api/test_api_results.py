@@ -1,0 +1,117 @@
+"""GET /api/surveys/<slug>/results: token required, numbers from rr, cost independent of n."""
+
+import math
+
+import pytest
+from sqlalchemy import event
+
+import rr
+from web.core.extensions import db
+from web.core.models import ApiToken
+
+URL = "/api/surveys/{}/results"
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"Authorization": "Bearer rr_wrong"},
+        {"Authorization": "Basic abc"},
+        {"Authorization": "Bearer"},
+    ],
+)
+def test_results_need_a_valid_token(client, survey, token, headers):
+    response = client.get(URL.format(survey), headers=headers)
+    assert response.status_code == 401 and "error" in response.json
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_revoked_token_is_refused(app, client, survey, token):
+    with app.app_context():
+        db.session.scalar(db.select(ApiToken)).revoked = True
+        db.session.commit()
+    assert client.get(URL.format(survey), headers=auth(token)).status_code == 401
+
+
+def test_only_the_hash_of_a_token_is_stored(app, token):
+    with app.app_context():
+        record = db.session.scalar(db.select(ApiToken))
+    assert record.token_hash == ApiToken.digest(token) and token not in record.token_hash
+
+
+def test_empty_survey_has_no_estimates(client, survey, token):
+    body = client.get(URL.format(survey), headers=auth(token)).json
+    assert body["n"] == 0
+    assert body["questions"][0]["estimate"] is None and body["questions"][0]["n"] == 0
+
+
+def test_results_match_rr(app, client, survey, token):
+    answers = [
+        {"cheated": 1, "substances": {"alcohol": 1, "tobacco": 0}},
+        {"cheated": 0, "substances": {"alcohol": 1, "tobacco": 1}},
+        {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 0}},
+    ]
+    for bits in answers:
+        assert (
+            app.test_client()
+            .post(f"/api/surveys/{survey}/responses", json={"answers": bits})
+            .status_code
+            == 201
+        )
+    body = client.get(URL.format(survey), headers=auth(token)).json
+    assert body["slug"] == survey and body["title"] == "Campus life" and body["n"] == 3
+    assert body["epsilon_total"] == pytest.approx(1.0 + 2 * 1.5)
+    cheated, substances = body["questions"]
+    expected = rr.estimate_proportion(2, 3, 1.0, "spinner_coin")
+    assert cheated["type"] == "yesno" and cheated["procedure"] == "spinner_coin"
+    assert cheated["epsilon"] == 1.0 and cheated["epsilon_total"] == 1.0
+    assert (cheated["n"], cheated["noisy_yes"]) == (3, 2)
+    for field in ("estimate", "std_error", "ci_low", "ci_high", "estimated_count"):
+        assert cheated[field] == pytest.approx(getattr(expected, field), rel=1e-12)
+    assert substances["epsilon_total"] == pytest.approx(3.0) and "estimate" not in substances
+    alcohol = substances["options"][0]
+    assert alcohol["id"] == "alcohol" and (alcohol["n"], alcohol["noisy_yes"]) == (3, 2)
+    assert alcohol["estimate"] == pytest.approx(
+        rr.estimate_proportion(2, 3, 1.5, "spinner").estimate
+    )
+
+
+def test_owned_survey_is_404_to_another_researcher(app, client, runner, survey_file, token):
+    runner.invoke(args=["create-user", "bob@example.org", "--password", "another secret"])
+    result = runner.invoke(args=["import-survey", str(survey_file), "--owner", "bob@example.org"])
+    assert result.exit_code == 0, result.output
+    response = client.get(URL.format("campus-life-test"), headers=auth(token))
+    assert response.status_code == 404 and response.json == {"error": "No such survey."}
+    bobs = runner.invoke(args=["create-token", "bob@example.org"]).output.strip().splitlines()[-1]
+    assert client.get(URL.format("campus-life-test"), headers=auth(bobs)).status_code == 200
+
+
+def _statements_for_results(app, client, slug, token):
+    statements = []
+    with app.app_context():
+        engine = db.engine
+
+    def count(*_args):
+        statements.append(1)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert client.get(URL.format(slug), headers=auth(token)).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(statements)
+
+
+def test_results_cost_does_not_grow_with_responses(app, client, runner, survey, token):
+    runner.invoke(args=["simulate-responses", survey, "--n", "10", "--seed", "1"])
+    few = _statements_for_results(app, client, survey, token)
+    runner.invoke(args=["simulate-responses", survey, "--n", "5000", "--seed", "2"])
+    many = _statements_for_results(app, client, survey, token)
+    assert few == many
+    body = client.get(URL.format(survey), headers=auth(token)).json
+    assert body["n"] == 5010 and not math.isnan(body["questions"][0]["estimate"])

@@ -1,0 +1,161 @@
+"""Join codes, QR codes, the projector view and the lab's endpoints."""
+
+import re
+
+import numpy as np
+import pytest
+
+import rr
+from web.core.extensions import db
+from web.core.joincode import ALPHABET, LENGTH, normalize
+from web.core.models import Survey
+
+
+def join_code(app, slug):
+    with app.app_context():
+        return db.session.scalar(db.select(Survey.join_code).filter_by(slug=slug))
+
+
+def test_open_survey_gets_an_unambiguous_code(app, survey):
+    code = join_code(app, survey)
+    assert len(code) == LENGTH and set(code) <= set(ALPHABET)
+    assert not set(code) & set("0O1IL2Z5S6G8BQ")
+
+
+def test_codes_are_given_when_a_draft_opens(app, researcher):
+    researcher.post("/surveys/new", data={"title": "Later", "slug": "later"})
+    assert join_code(app, "later") is None
+    researcher.post(
+        "/surveys/later/questions/new",
+        data={"text": "Q?", "kind": "yesno", "epsilon": "1", "procedure": "spinner"},
+    )
+    researcher.post("/surveys/later/status", data={"status": "open"})
+    assert join_code(app, "later") is not None
+
+
+@pytest.mark.parametrize("typed", ["{code}", "{lower}", " {spaced} ", "{hyphen}"])
+def test_join_code_leads_to_the_survey(app, client, survey, typed):
+    code = join_code(app, survey)
+    entry = typed.format(
+        code=code,
+        lower=code.lower(),
+        spaced=f"{code[:2]} {code[2:]}",
+        hyphen=f"{code[:3]}-{code[3:]}",
+    )
+    response = client.get("/j", query_string={"code": entry})
+    assert response.status_code == 302
+    final = client.get(response.headers["Location"])
+    assert final.status_code == 302 and final.headers["Location"] == f"/s/{survey}"
+
+
+def test_normalize():
+    assert normalize(" kx7-3m ") == "KX73M"
+
+
+def test_unknown_or_closed_code_says_so(app, client, survey):
+    response = client.get("/j/AAAAA")
+    assert response.status_code == 404 and "No open survey has the code AAAAA" in response.get_data(
+        as_text=True
+    )
+    with app.app_context():
+        db.session.scalar(db.select(Survey)).status = "closed"
+        db.session.commit()
+    assert client.get(f"/j/{join_code(app, survey)}").status_code == 404
+
+
+def test_home_page_has_a_join_box(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'action="/j"' in html and 'name="code"' in html
+
+
+def test_qr_code_is_an_svg_of_the_survey_address(client, survey):
+    response = client.get(f"/s/{survey}/qr.svg")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    svg = response.get_data(as_text=True)
+    assert svg.startswith("<?xml") and "<svg" in svg and f"http://localhost/s/{survey}" in svg
+    assert client.get("/s/nope/qr.svg").status_code == 404
+
+
+def test_projector_view_shows_code_qr_and_live_count(app, researcher, runner, survey):
+    runner.invoke(args=["simulate-responses", survey, "--n", "25", "--seed", "1"])
+    html = researcher.get(f"/surveys/{survey}/present").get_data(as_text=True)
+    assert f">{join_code(app, survey)}<" in html
+    assert f'src="/s/{survey}/qr.svg"' in html
+    assert 'id="live-count">25<' in html
+    assert 'id="reveal" aria-pressed="false"' in html
+    assert 'data-refresh-interval="1000"' in html
+    panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
+    assert 'id="live-count">25<' in panel and "<html" not in panel and "<svg" in panel
+
+
+def test_projector_needs_a_login(client, survey):
+    assert client.get(f"/surveys/{survey}/present").status_code == 302
+    assert client.get(f"/surveys/{survey}/present/panel").status_code == 302
+
+
+def test_lab_page_is_public(client):
+    html = client.get("/lab").get_data(as_text=True)
+    assert 'id="lab-config"' in html and "/static/js/lab.js" in html
+
+
+def test_lab_distribution_matches_rr(client):
+    query = {
+        "true_proportion": 0.2,
+        "n": 50,
+        "epsilon": 1.5,
+        "procedure": "spinner",
+        "trials": 3000,
+        "seed": 4,
+    }
+    body = client.get("/api/lab/distribution", query_string=query).json
+    draws = rr.simulate_estimates(0.2, 50, 1.5, "spinner", trials=3000, seed=4)
+    assert sum(body["counts"]) == 3000 and len(body["edges"]) == 41
+    assert body["mean"] == pytest.approx(draws.mean()) and body["sd"] == pytest.approx(
+        draws.std(ddof=1)
+    )
+    assert (
+        body["coverage"]
+        == rr.simulate_coverage(0.2, 50, 1.5, "spinner", trials=3000, seed=4).coverage
+    )
+    assert body["theory_sd"] == pytest.approx(draws.std(), rel=0.05)
+
+
+def test_lab_running_estimate_matches_rr(client):
+    bits = "0110100111"
+    body = client.get(
+        "/api/lab/running", query_string={"bits": bits, "epsilon": 1, "procedure": "spinner_coin"}
+    ).json
+    counts = np.cumsum([int(bit) for bit in bits])
+    for k in (1, 5, 10):
+        expected = rr.estimate_proportion(int(counts[k - 1]), k, 1.0)
+        assert body["estimate"][k - 1] == pytest.approx(expected.estimate)
+        assert body["ci_low"][k - 1] == pytest.approx(expected.ci_low)
+
+
+def test_lab_noise_matches_rr(client):
+    body = client.get(
+        "/api/lab/noise", query_string={"sensitivity": 2, "epsilon": 0.5, "delta": 1e-6}
+    ).json
+    assert body["laplace_scale"] == 4.0
+    assert body["sigma"]["analytic"] == pytest.approx(rr.gaussian_sigma(2, 0.5, 1e-6))
+    assert body["sigma"]["reference"] == pytest.approx(rr.gaussian_sigma(2, 0.5, 1e-6, "reference"))
+    assert body["classical_valid"] is True
+
+
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("/api/lab/distribution", {"true_proportion": 2}),
+        ("/api/lab/distribution", {"n": 0}),
+        ("/api/lab/distribution", {"trials": 10**7}),
+        ("/api/lab/distribution", {"procedure": "dice"}),
+        ("/api/lab/running", {"bits": "0120"}),
+        ("/api/lab/running", {"bits": ""}),
+        ("/api/lab/running", {"bits": "1" * 5001}),
+        ("/api/lab/noise", {"delta": 0}),
+        ("/api/lab/noise", {"epsilon": "x"}),
+    ],
+)
+def test_lab_endpoints_refuse_bad_input(client, path, query):
+    response = client.get(path, query_string=query)
+    assert response.status_code == 400 and re.search(r"must", response.json["error"])

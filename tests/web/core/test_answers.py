@@ -1,0 +1,73 @@
+"""Submissions must match the survey exactly: every question, every option, each 0 or 1."""
+
+import pytest
+
+from web.core.answers import AnswerError, Shape, check_answers
+
+SHAPES = [Shape("cheated"), Shape("substances", ("alcohol", "tobacco"))]
+
+
+def test_valid_answers_come_back_as_bits():
+    body = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}
+    assert check_answers(body, SHAPES) == body["answers"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ([], "the body must be a JSON object"),
+        ({}, "'answers' must be an object"),
+        ({"answers": []}, "'answers' must be an object"),
+        (
+            {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}, "truth": 1},
+            "unexpected field 'truth'",
+        ),
+        (
+            {"answers": {"substances": {"alcohol": 0, "tobacco": 1}}},
+            "question 'cheated' is missing",
+        ),
+        (
+            {"answers": {"cheated": 1, "substances": {"alcohol": 0}}},
+            "option 'tobacco' of question 'substances' is missing",
+        ),
+        (
+            {"answers": {"cheated": 2, "substances": {"alcohol": 0, "tobacco": 1}}},
+            "question 'cheated' must be 0 or 1, got 2",
+        ),
+        (
+            {"answers": {"cheated": True, "substances": {"alcohol": 0, "tobacco": 1}}},
+            "must be 0 or 1, got True",
+        ),
+        (
+            {"answers": {"cheated": 1.0, "substances": {"alcohol": 0, "tobacco": 1}}},
+            "must be 0 or 1, got 1.0",
+        ),
+        (
+            {"answers": {"cheated": "1", "substances": {"alcohol": 0, "tobacco": 1}}},
+            "must be 0 or 1, got '1'",
+        ),
+        (
+            {"answers": {"cheated": None, "substances": {"alcohol": 0, "tobacco": 1}}},
+            "must be 0 or 1, got None",
+        ),
+        (
+            {"answers": {"cheated": 1, "substances": 1}},
+            "question 'substances' must be an object of options",
+        ),
+        (
+            {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1, "x": 0}}},
+            "question 'substances' has no option 'x'",
+        ),
+        (
+            {"answers": {"cheated": 1, "other": 0, "substances": {"alcohol": 0, "tobacco": 1}}},
+            "unknown question 'other'",
+        ),
+        (
+            {"answers": {"cheated": 1, "substances": {"alcohol": [0], "tobacco": 1}}},
+            "option 'alcohol' of question 'substances' must be 0 or 1",
+        ),
+    ],
+)
+def test_bad_submissions_are_named(body, message):
+    with pytest.raises(AnswerError, match=message):
+        check_answers(body, SHAPES)

@@ -1,0 +1,126 @@
+"""Survey files: every mistake is named, nothing half-parsed gets through."""
+
+import copy
+import json
+
+import pytest
+
+from tests.conftest import SAMPLE_SURVEY
+from web.core.surveyfile import SurveyFileError, load_survey, parse_survey
+
+
+def test_parses_the_documented_format():
+    spec = parse_survey(SAMPLE_SURVEY)
+    assert spec.slug == "campus-life-test"
+    assert [question.key for question in spec.questions] == ["cheated", "substances"]
+    assert spec.questions[1].options[1].key == "tobacco"
+    assert spec.questions[1].procedure == "spinner"
+
+
+def test_round_trip_is_exact():
+    spec = parse_survey(SAMPLE_SURVEY)
+    assert json.loads(spec.to_json()) == SAMPLE_SURVEY
+    assert load_survey(spec.to_json().encode()) == spec
+
+
+def test_procedure_defaults_to_spinner_coin():
+    data = copy.deepcopy(SAMPLE_SURVEY)
+    del data["questions"][0]["procedure"]
+    assert parse_survey(data).questions[0].procedure == "spinner_coin"
+
+
+def _broken(path, value):
+    data = copy.deepcopy(SAMPLE_SURVEY)
+    target = data
+    for part in path[:-1]:
+        target = target[part]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("slug",), "Campus Life", "slug: 'Campus Life' is not a valid slug"),
+        (("slug",), "-x", "slug: '-x' is not a valid slug"),
+        (("title",), "", "title: must be non-empty text"),
+        (("questions",), [], "questions: must be a non-empty list"),
+        (("questions", 0, "type"), "scale", "questions[0].type: unknown type 'scale'"),
+        (
+            ("questions", 0, "epsilon"),
+            0,
+            "questions[0].epsilon: must be a number from 1e-06 to 10, got 0",
+        ),
+        (
+            ("questions", 0, "epsilon"),
+            10.5,
+            "questions[0].epsilon: must be a number from 1e-06 to 10, got 10.5",
+        ),
+        (("questions", 0, "epsilon"), "1", "questions[0].epsilon: must be a number"),
+        (("questions", 0, "epsilon"), True, "questions[0].epsilon: must be a number"),
+        (("questions", 0, "procedure"), "coin", "questions[0].procedure: unknown procedure 'coin'"),
+        (("questions", 0, "id"), "has space", "questions[0].id: 'has space' is not a valid id"),
+        (("questions", 1, "id"), "cheated", "questions[1].id: duplicate question id 'cheated'"),
+        (
+            ("questions", 1, "options"),
+            [],
+            "questions[1].options: a 'multi' question needs a non-empty list",
+        ),
+        (("questions", 1, "options"), KeyError, "questions[1].options: a 'multi' question needs"),
+        (
+            ("questions", 1, "options", 1, "id"),
+            "alcohol",
+            "questions[1].options[1].id: duplicate option id 'alcohol'",
+        ),
+        (
+            ("questions", 0, "options"),
+            [{"id": "a", "text": "A"}],
+            "questions[0].options: only a 'multi' question",
+        ),
+        (("questions", 0, "colour"), "red", "questions[0]: unknown field 'colour'"),
+        (
+            ("questions", 1, "options", 0, "text"),
+            None,
+            "questions[1].options[0].text: must be non-empty text",
+        ),
+    ],
+)
+def test_each_mistake_is_named(path, value, message):
+    with pytest.raises(SurveyFileError) as caught:
+        parse_survey(_broken(path, value))
+    assert any(problem.startswith(message) for problem in caught.value.problems), (
+        caught.value.problems
+    )
+
+
+def test_all_mistakes_are_reported_at_once():
+    data = _broken(("slug",), "BAD")
+    data["questions"][0]["epsilon"] = -1
+    data["questions"][1]["type"] = "rank"
+    with pytest.raises(SurveyFileError) as caught:
+        parse_survey(data)
+    assert len(caught.value.problems) == 3
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"\xff\xfe{}", "file: not UTF-8 text"),
+        (b'{"slug": ', "file: not valid JSON"),
+        (b"[1, 2]", "file: the top level must be a JSON object"),
+        (b"[" * 30_000 + b"]" * 30_000, "file: nested too deeply"),
+    ],
+)
+def test_unreadable_files_are_named(raw, message):
+    with pytest.raises(SurveyFileError, match=message):
+        load_survey(raw)
+
+
+def test_korean_text_survives():
+    data = copy.deepcopy(SAMPLE_SURVEY)
+    data["title"] = "캠퍼스 생활"
+    spec = load_survey(json.dumps(data, ensure_ascii=False).encode("utf-8"))
+    assert spec.title == "캠퍼스 생활" and "캠퍼스 생활" in spec.to_json()

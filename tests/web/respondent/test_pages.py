@@ -1,0 +1,97 @@
+"""The respondent's pages, the headers on every response, and the static assets."""
+
+import json
+import re
+
+import pytest
+
+from tests.servers import ROOT
+from web.core.extensions import db
+from web.core.models import Survey
+
+
+def page_config(html: str) -> dict:
+    match = re.search(
+        r'<script type="application/json" id="survey-config">(.*?)</script>', html, re.S
+    )
+    return json.loads(match.group(1))
+
+
+def test_survey_page_carries_its_config_as_json(client, survey):
+    response = client.get(f"/s/{survey}")
+    assert response.status_code == 200
+    config = page_config(response.get_data(as_text=True))
+    assert config["slug"] == survey and config["submitUrl"] == f"/api/surveys/{survey}/responses"
+    assert config["epsilonTotal"] == pytest.approx(4.0)
+    cheated, substances = config["questions"]
+    assert cheated["lightFraction"] == pytest.approx(0.46211715726000974)
+    assert substances["procedure"] == "spinner" and [o["id"] for o in substances["options"]] == [
+        "alcohol",
+        "tobacco",
+    ]
+
+
+def test_survey_page_states_the_total_epsilon(client, survey):
+    html = client.get(f"/s/{survey}").get_data(as_text=True)
+    assert "ε = 4 in total" in html
+    assert "ε = 1.5 per option × 2 options = 3" in html
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/s/{slug}", "/s/{slug}/thanks", "/api/surveys/{slug}/results"]
+)
+def test_security_headers_on_every_response(client, survey, path):
+    response = client.get(path.format(slug=survey))
+    policy = response.headers["Content-Security-Policy"]
+    for directive in (
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+    ):
+        assert directive in policy
+    assert "unsafe-inline" not in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_pages_have_no_inline_script_or_outside_assets(client, survey):
+    for path in ("/", f"/s/{survey}", f"/s/{survey}/thanks"):
+        html = client.get(path).get_data(as_text=True)
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert 'type="application/json"' in tag or 'src="/static/' in tag, tag
+        assert not re.search(r"""(?:src|href)=["'](?:https?:)?//""", html)
+        assert not re.search(r"<[^>]+\son[a-z]+=", html)
+        assert "style=" not in html
+
+
+def test_static_code_never_uses_math_random():
+    for path in (ROOT / "static").rglob("*.js"):
+        assert "Math.random" not in path.read_text(), path
+
+
+def test_static_code_never_names_another_origin():
+    for path in (ROOT / "static").rglob("*"):
+        if path.suffix in {".js", ".css", ".svg"}:
+            assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", path.read_text()), path
+
+
+@pytest.mark.parametrize(("status", "code"), [("draft", 404), ("closed", 200)])
+def test_draft_is_hidden_and_closed_says_so(app, client, survey, status, code):
+    with app.app_context():
+        db.session.scalar(db.select(Survey)).status = status
+        db.session.commit()
+    response = client.get(f"/s/{survey}")
+    assert response.status_code == code
+    if status == "closed":
+        html = response.get_data(as_text=True)
+        assert "This survey is closed" in html and 'id="survey-form"' not in html
+
+
+def test_unknown_survey_page_is_404(client):
+    assert client.get("/s/nope").status_code == 404
+
+
+def test_home_links_the_demo_only_when_present(client, app):
+    assert "Try the demo survey" not in client.get("/").get_data(as_text=True)

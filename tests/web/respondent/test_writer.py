@@ -1,0 +1,178 @@
+"""The submission writer: groups, the guarded claim, failures and the writer's own connection."""
+
+import json
+import threading
+import time
+
+import pytest
+
+from tests.conftest import SAMPLE_SURVEY
+from web.core.extensions import db
+from web.core.models import Option, Question, Response, Survey
+from web.respondent import writer as writer_module
+from web.respondent.submissions import submission_plan, survey_state
+from web.respondent.writer import GroupCommit, writer_for
+
+BITS = {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}
+
+
+def plan_of(app, slug):
+    with app.app_context():
+        return submission_plan(survey_state(slug, fresh=True))
+
+
+def counts(app):
+    with app.app_context():
+        rows = db.session.scalar(db.select(db.func.count()).select_from(Response))
+        surveys = dict(db.session.execute(db.select(Survey.slug, Survey.response_count)).all())
+        questions = {q.key: (q.n, q.noisy_yes) for q in db.session.scalars(db.select(Question))}
+        options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
+    return rows, surveys, questions, options
+
+
+def engine_of(app):
+    with app.app_context():
+        return db.engine
+
+
+class HeldFirstGroup:
+    """Wraps a writer so that its first group waits until ``others`` more submissions queue."""
+
+    def __init__(self, writer: GroupCommit, others: int):
+        self.groups: list[int] = []
+        self._writer, self._others = writer, others
+        self._write = writer._write
+
+    def __call__(self, group):
+        self.groups.append(len(group))
+        if len(self.groups) == 1:
+            deadline = time.monotonic() + 10
+            while len(self._writer._queue) < self._others and time.monotonic() < deadline:
+                time.sleep(0.005)
+        return self._write(group)
+
+
+def submit_all(writer, plans_and_bits):
+    results = [None] * len(plans_and_bits)
+
+    def submit(index, plan, bits):
+        try:
+            results[index] = writer.submit(plan, bits)
+        except Exception as error:  # the test inspects what each submitter was told
+            results[index] = error
+
+    threads = [
+        threading.Thread(target=submit, args=(index, *pair))
+        for index, pair in enumerate(plans_and_bits)
+    ]
+    threads[0].start()
+    while not writer._writing:
+        time.sleep(0.001)
+    for thread in threads[1:]:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_submissions_queued_behind_a_write_are_stored_as_one_group(app, survey, monkeypatch):
+    writer = writer_for(engine_of(app))
+    held = HeldFirstGroup(writer, others=24)
+    monkeypatch.setattr(writer, "_write", held)
+    plan = plan_of(app, survey)
+    results = submit_all(writer, [(plan, BITS)] * 25)
+    assert results == [True] * 25
+    assert held.groups == [1, 24]
+    rows, surveys, questions, options = counts(app)
+    assert rows == 25 and surveys[survey] == 25
+    assert questions["cheated"] == (25, 25) and options == {"alcohol": (25, 0), "tobacco": (25, 25)}
+
+
+def test_a_group_larger_than_one_insert_is_stored_whole(app, survey, monkeypatch):
+    monkeypatch.setattr(writer_module, "ROWS_PER_INSERT", 7)
+    writer = writer_for(engine_of(app))
+    held = HeldFirstGroup(writer, others=30)
+    monkeypatch.setattr(writer, "_write", held)
+    plan = plan_of(app, survey)
+    mixed = [
+        {"cheated": index % 2, "substances": {"alcohol": int(index % 3 == 0), "tobacco": 0}}
+        for index in range(31)
+    ]
+    results = submit_all(writer, [(plan, bits) for bits in mixed])
+    assert results == [True] * 31 and held.groups == [1, 30]
+    with app.app_context():
+        stored = sorted(
+            json.dumps(json.loads(bits), sort_keys=True)
+            for bits in db.session.scalars(db.select(Response.bits))
+        )
+    assert stored == sorted(json.dumps(bits, sort_keys=True) for bits in mixed)
+    rows, _, questions, options = counts(app)
+    assert rows == 31 and questions["cheated"] == (31, 15) and options["alcohol"] == (31, 11)
+
+
+def test_one_group_serves_two_surveys_and_only_the_open_one_stores(
+    app, survey, runner, tmp_path, monkeypatch
+):
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(dict(SAMPLE_SURVEY, slug="other")), encoding="utf-8")
+    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
+    plans = {slug: plan_of(app, slug) for slug in (survey, "other")}
+    with app.app_context():
+        db.session.execute(db.update(Survey).where(Survey.slug == "other").values(status="closed"))
+        db.session.commit()
+    writer = writer_for(engine_of(app))
+    held = HeldFirstGroup(writer, others=6)
+    monkeypatch.setattr(writer, "_write", held)
+    work = [(plans[survey], BITS)] + [(plans[slug], BITS) for slug in (survey, "other") * 3]
+    results = submit_all(writer, work)
+    assert held.groups == [1, 6]
+    assert results == [True] + [True, False] * 3
+    rows, surveys, questions, _ = counts(app)
+    assert rows == 4 and surveys == {survey: 4, "other": 0}
+    # Each survey has its own "cheated" question; only the open one's counts moved.
+    with app.app_context():
+        tallies = dict(
+            db.session.execute(
+                db.select(Survey.slug, Question.n)
+                .join(Question.survey)
+                .where(Question.key == "cheated")
+            ).all()
+        )
+    assert tallies == {survey: 4, "other": 0}
+
+
+def test_a_failed_group_tells_every_submitter_and_the_writer_recovers(app, survey, monkeypatch):
+    writer = writer_for(engine_of(app))
+    plan = plan_of(app, survey)
+    assert writer.submit(plan, BITS) is True
+    broken = dict(writer._sql, insert_rows="INSERT INTO no_such_table VALUES {rows}")
+    monkeypatch.setattr(writer, "_sql", broken)
+    held = HeldFirstGroup(writer, others=5)
+    monkeypatch.setattr(writer, "_write", held)
+    results = submit_all(writer, [(plan, BITS)] * 6)
+    assert held.groups == [1, 5]
+    assert all(isinstance(result, Exception) for result in results)
+    assert counts(app)[:2] == (1, {survey: 1})  # the failed groups' claims were rolled back too
+    monkeypatch.setattr(writer, "_sql", writer_module.statements(engine_of(app)))
+    assert writer.submit(plan, BITS) is True
+    assert counts(app)[:2] == (2, {survey: 2})
+
+
+def test_disposing_the_engine_closes_its_writer(app, survey):
+    engine = engine_of(app)
+    plan = plan_of(app, survey)
+    first = writer_for(engine)
+    assert first.submit(plan, BITS) is True
+    connection = first._connection
+    assert connection is not None
+    engine.dispose()
+    assert first._connection is None and writer_module._writers.get(engine) is None
+    second = writer_for(engine)
+    assert second is not first and second.submit(plan, BITS) is True
+    assert counts(app)[0] == 2
+
+
+@pytest.mark.parametrize("count", [1, 3, 8])
+def test_many_rows_statement_has_one_placeholder_group_per_row(count):
+    sql = writer_module._many("INSERT INTO t (a, b) VALUES {rows}", "?", 2, count)
+    assert sql == "INSERT INTO t (a, b) VALUES " + ", ".join(["(?, ?)"] * count)

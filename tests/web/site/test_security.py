@@ -1,0 +1,362 @@
+"""Headers, cookies, rate limits and logs that hold up in production."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import urllib.request
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.conftest import PASSWORD, VALID_ANSWERS, csrf_token, sqlite_only
+from tests.servers import ROOT, free_port, wait_for, wait_until_serving
+from web.core import sqlite_guard
+
+DEMO_ANSWERS = {
+    "cheated": 1,
+    "skipped": 0,
+    "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+}
+
+
+def test_hsts_only_over_https(client):
+    assert "Strict-Transport-Security" not in client.get("/").headers
+    secure = client.get("/", base_url="https://localhost")
+    assert secure.headers["Strict-Transport-Security"].startswith("max-age=31536000")
+
+
+def test_forwarded_https_counts_behind_a_trusted_proxy(app, app_like):
+    proxied = app_like(TRUST_PROXY=1)
+    response = proxied.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
+    assert "Strict-Transport-Security" in response.headers
+    assert (
+        "Strict-Transport-Security"
+        not in app.test_client().get("/", headers={"X-Forwarded-Proto": "https"}).headers
+    )
+
+
+def test_login_cookie_is_httponly_lax_and_secure_in_production(app, runner, monkeypatch):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    app.config["SESSION_COOKIE_SECURE"] = True
+    client = app.test_client()
+    token = csrf_token(client.get("/login", base_url="https://localhost").get_data(as_text=True))
+    response = client.post(
+        "/login",
+        base_url="https://localhost",
+        data={"csrf_token": token, "email": "rita@example.org", "password": PASSWORD},
+    )
+    cookie = next(
+        value for value in response.headers.getlist("Set-Cookie") if value.startswith("session=")
+    )
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
+
+
+def gunicorn_settings(monkeypatch, **environment) -> tuple[dict, dict]:
+    """Run gunicorn.conf.py against a private copy of the environment; its settings and that copy."""
+    private = {
+        k: v for k, v in os.environ.items() if not k.startswith("FLASK_") and k != "DATABASE_URL"
+    }
+    private.update(environment)
+    monkeypatch.setattr(os, "environ", private)
+    settings = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    return settings, private
+
+
+def test_gunicorn_config_makes_cookies_secure_and_logs_no_address(monkeypatch):
+    settings, environment = gunicorn_settings(monkeypatch)
+    assert environment["FLASK_SESSION_COOKIE_SECURE"] == "true"
+    assert settings["workers"] == 1 and settings["threads"] >= 4
+    assert (
+        "%(h)s" not in settings["access_log_format"]
+        and "%(a)s" not in settings["access_log_format"]
+    )
+    assert "{x-forwarded-for}" not in settings["access_log_format"].lower()
+
+
+def test_gunicorn_runs_several_processes_only_on_postgres(monkeypatch):
+    settings, _ = gunicorn_settings(
+        monkeypatch, DATABASE_URL="postgresql://u@db/rr", WEB_CONCURRENCY="4"
+    )
+    assert settings["workers"] == 4
+
+
+@pytest.fixture
+def limited(app_like):
+    return app_like(RATELIMIT_ENABLED=True)
+
+
+def login_attempt(client, email, password, address):
+    token = csrf_token(
+        client.get("/login", environ_base={"REMOTE_ADDR": address}).get_data(as_text=True)
+    )
+    return client.post(
+        "/login",
+        data={"csrf_token": token, "email": email, "password": password},
+        environ_base={"REMOTE_ADDR": address},
+    )
+
+
+def test_failed_logins_are_limited_per_account(limited, runner):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    client = limited.test_client()
+    codes = [
+        login_attempt(client, "rita@example.org", "wrong", f"10.0.0.{i}").status_code
+        for i in range(11)
+    ]
+    assert codes[:10] == [200] * 10 and codes[10] == 429
+    assert login_attempt(client, "other@example.org", "wrong", "10.0.1.1").status_code == 200
+
+
+def test_failed_logins_are_limited_per_address(limited, runner):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    client = limited.test_client()
+    codes = [
+        login_attempt(client, f"user{i}@example.org", "wrong", "10.9.9.9").status_code
+        for i in range(11)
+    ]
+    assert codes[:10] == [200] * 10 and codes[10] == 429
+    blocked = login_attempt(client, "x@example.org", "wrong", "10.9.9.9")
+    assert "Too many attempts" in blocked.get_data(as_text=True)
+
+
+def test_successful_logins_do_not_count(limited, runner):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    for _ in range(12):
+        client = limited.test_client()
+        assert login_attempt(client, "rita@example.org", PASSWORD, "10.1.1.1").status_code == 302
+
+
+def test_a_lecture_hall_behind_one_address_is_never_blocked(limited, survey):
+    codes = [
+        limited.test_client()
+        .post(
+            f"/api/surveys/{survey}/responses",
+            json=VALID_ANSWERS,
+            environ_base={"REMOTE_ADDR": "192.0.2.10"},
+        )
+        .status_code
+        for _ in range(300)
+    ]
+    assert codes == [201] * 300
+
+
+def test_a_client_flooding_a_survey_is_stopped(limited, survey):
+    flood = limited.test_client()
+    codes = [
+        flood.post(
+            f"/api/surveys/{survey}/responses",
+            json=VALID_ANSWERS,
+            environ_base={"REMOTE_ADDR": "192.0.2.66"},
+        ).status_code
+        for _ in range(620)
+    ]
+    assert 429 in codes and codes.count(429) >= 19
+    refused = flood.post(
+        f"/api/surveys/{survey}/responses",
+        json=VALID_ANSWERS,
+        environ_base={"REMOTE_ADDR": "192.0.2.66"},
+    )
+    assert refused.status_code == 429 and "error" in refused.json
+    other = limited.test_client().post(
+        f"/api/surveys/{survey}/responses",
+        json=VALID_ANSWERS,
+        environ_base={"REMOTE_ADDR": "192.0.2.67"},
+    )
+    assert other.status_code == 201
+
+
+def test_rate_limits_can_be_switched_off(app, survey):
+    client = app.test_client()
+    codes = {
+        client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code
+        for _ in range(3)
+    }
+    assert 429 not in codes
+
+
+def test_development_server_log_has_no_client_address(app, survey, caplog):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="werkzeug"):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{server.server_port}/api/surveys/{survey}/responses",
+                data=b'{"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}',
+                headers={"Content-Type": "application/json"},
+                method="POST",
+            )
+            assert urllib.request.urlopen(request).status == 201
+
+            def logged():
+                return [
+                    record.getMessage()
+                    for record in caplog.records
+                    if "/responses" in record.getMessage()
+                ]
+
+            # The request line is logged after the reply is sent, by the server's thread.
+            wait_for(logged, "the development server logged the submission")
+    finally:
+        server.shutdown()
+    assert not any("127.0.0.1" in line for line in logged())
+
+
+@sqlite_only
+def test_gunicorn_access_log_has_no_client_address(tmp_path, runner, survey_file):
+    database = tmp_path / "served.sqlite3"
+    port = free_port()
+    environment = dict(
+        os.environ,
+        DATABASE_URL=f"sqlite:///{database}",
+        BIND=f"127.0.0.1:{port}",
+        FLASK_SECRET_KEY="x",
+        FLASK_RATELIMIT_ENABLED="false",
+        ACCESS_LOG=str(tmp_path / "access.log"),
+    )
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as log_file:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=log_file,
+        )
+    try:
+        wait_until_serving(server, f"http://127.0.0.1:{port}/s/campus-life", log)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/surveys/campus-life/responses",
+            data=json.dumps({"answers": DEMO_ANSWERS}).encode(),
+            headers={"Content-Type": "application/json", "User-Agent": "ProbeAgent/1"},
+            method="POST",
+        )
+        assert urllib.request.urlopen(request, timeout=5).status == 201
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+    log = (tmp_path / "access.log").read_text()
+    assert "/api/surveys/campus-life/responses" in log
+    assert "127.0.0.1" not in log and "ProbeAgent" not in log
+
+
+HOLDER = """
+import sys, time
+sys.path.insert(0, {root!r})
+from web.core import sqlite_guard
+sqlite_guard.claim({database!r})
+print("held", flush=True)
+sys.stdin.read()  # hold the claim until the test closes our input or kills us
+"""
+
+
+@pytest.fixture
+def other_writer(tmp_path):
+    """A database with its schema and demo survey, as a running server leaves it, and another
+    process that holds its write claim, as that server does."""
+    database = str(tmp_path / "shared.sqlite3")
+    environment = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", FLASK_SECRET_KEY="x")
+    subprocess.run(
+        [sys.executable, "-c", "from app import create_app; create_app()"],
+        cwd=ROOT,
+        env=environment,
+        check=True,
+        timeout=120,
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER.format(root=str(ROOT), database=database)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "held"
+    yield database, holder.pid
+    holder.kill()
+    holder.wait()
+    holder.stdin.close()
+    holder.stdout.close()
+
+
+def test_second_process_may_not_write_the_same_sqlite_file(other_writer):
+    database, pid = other_writer
+    with pytest.raises(sqlite_guard.AnotherWriter, match=rf"pid {pid}.*PostgreSQL"):
+        sqlite_guard.claim(database, wait=0.2)
+
+
+def test_the_claim_is_freed_when_the_writer_dies(other_writer):
+    database, pid = other_writer
+    os.kill(pid, signal.SIGKILL)
+    # The kernel drops a dead process's lock; claim polls for it, with room for a busy machine.
+    sqlite_guard.claim(database, wait=60)
+    sqlite_guard.release(database)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["import-survey", "{survey_file}"],
+        ["create-user", "new@example.org", "--password", "long enough"],
+    ],
+)
+def test_cli_refuses_to_write_beside_another_writer_in_one_line(
+    other_writer, tmp_path, survey_file, command
+):
+    database, pid = other_writer
+    environment = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", FLASK_SECRET_KEY="x")
+    arguments = [argument.format(survey_file=survey_file) for argument in command]
+    result = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", *arguments],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert (
+        result.stderr.startswith("Error: another process")
+        and f"(pid {pid}) is writing" in result.stderr
+    )
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_guard_is_needed_only_before_the_fix():
+    assert sqlite_guard.needed((3, 40, 1)) and sqlite_guard.needed((3, 51, 2))
+    assert not sqlite_guard.needed((3, 51, 3)) and not sqlite_guard.needed((3, 53, 0))
+
+
+@pytest.mark.parametrize(
+    ("statement", "write"),
+    [
+        ("INSERT INTO response", True),
+        ("  update survey set", True),
+        ("DELETE FROM x", True),
+        ("CREATE TABLE t", True),
+        ("SELECT 1", False),
+        ("PRAGMA journal_mode=WAL", False),
+    ],
+)
+def test_writes_are_recognised(statement, write):
+    assert sqlite_guard.is_write(statement) is write
+
+
+def test_security_headers_come_once_and_a_view_may_set_its_own(app_like, survey):
+    other = app_like()
+    other.add_url_rule(
+        "/own-policy",
+        "own_policy",
+        lambda: ("", 204, {"content-security-policy": "default-src 'none'"}),
+    )
+    client = other.test_client()
+    own = client.get("/own-policy").headers
+    assert own.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    submitted = client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).headers
+    for name in ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"):
+        assert len(submitted.getlist(name)) == 1

@@ -1,0 +1,331 @@
+"""Building surveys in the browser: drafts, questions, frozen parameters, lifecycle, import."""
+
+import io
+import json
+
+import pytest
+
+from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS
+from web.core.extensions import db
+from web.core.models import Survey
+
+YESNO = {
+    "text": "Did you?",
+    "key": "did",
+    "kind": "yesno",
+    "epsilon": "1",
+    "procedure": "spinner_coin",
+    "options": "",
+}
+MULTI = {
+    "text": "Which?",
+    "key": "which",
+    "kind": "multi",
+    "epsilon": "0.5",
+    "procedure": "spinner",
+    "options": "Red\nGreen\n\nBlue\n",
+}
+
+
+def load(app, slug):
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=slug))
+        return {
+            "status": survey.status,
+            "revision": survey.revision,
+            "owner": survey.owner_id,
+            "epsilon_total": survey.epsilon_total,
+            "questions": [
+                (
+                    q.key,
+                    q.kind,
+                    q.epsilon,
+                    q.procedure,
+                    q.text,
+                    [(o.key, o.text) for o in q.options],
+                )
+                for q in survey.questions
+            ],
+        }
+
+
+@pytest.fixture
+def draft(researcher):
+    response = researcher.post(
+        "/surveys/new", data={"title": "Class survey", "slug": "", "description": "Hi"}
+    )
+    assert response.headers["Location"] == "/surveys/class-survey/edit"
+    return "class-survey"
+
+
+def test_new_survey_is_a_draft_owned_by_its_author(app, researcher, draft):
+    state = load(app, draft)
+    assert state["status"] == "draft" and state["owner"] is not None and state["questions"] == []
+
+
+def test_slug_comes_from_the_title_and_stays_unique(app, researcher, draft):
+    researcher.post("/surveys/new", data={"title": "Class survey!", "description": ""})
+    researcher.post("/surveys/new", data={"title": "캠퍼스 설문", "description": ""})
+    with app.app_context():
+        slugs = sorted(db.session.scalars(db.select(Survey.slug)))
+    assert "class-survey-2" in slugs
+    assert any(slug.startswith("survey-") for slug in slugs)
+
+
+def test_taken_slug_is_a_form_error(researcher, draft):
+    html = researcher.post("/surveys/new", data={"title": "x", "slug": "class-survey"}).get_data(
+        as_text=True
+    )
+    assert "This address is taken" in html
+
+
+def test_questions_are_added_with_their_costs(app, researcher, draft):
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=YESNO).status_code == 302
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=MULTI).status_code == 302
+    state = load(app, draft)
+    assert state["questions"] == [
+        ("did", "yesno", 1.0, "spinner_coin", "Did you?", []),
+        (
+            "which",
+            "multi",
+            0.5,
+            "spinner",
+            "Which?",
+            [("opt1", "Red"), ("opt2", "Green"), ("opt3", "Blue")],
+        ),
+    ]
+    assert state["epsilon_total"] == pytest.approx(2.5)
+    html = researcher.get(f"/surveys/{draft}/edit").get_data(as_text=True)
+    assert "Total privacy cost of the survey: ε = 2.5" in html
+
+
+def test_question_ids_default_to_the_next_free_number(app, researcher, draft):
+    researcher.post(f"/surveys/{draft}/questions/new", data=dict(YESNO, key=""))
+    researcher.post(f"/surveys/{draft}/questions/new", data=dict(YESNO, key=""))
+    assert [q[0] for q in load(app, draft)["questions"]] == ["q1", "q2"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"epsilon": "0"}, "ε must be at least 0.000001 and at most 10."),
+        ({"epsilon": "10.5"}, "ε must be at least 0.000001 and at most 10."),
+        ({"epsilon": "abc"}, "Not a valid float value."),
+        ({"epsilon": ""}, "Enter ε as a number."),
+        (
+            {"kind": "multi", "options": "  \n"},
+            "A multi-select question needs at least one option.",
+        ),
+        ({"key": "bad key"}, "Use 1–64 letters, digits, _ or -."),
+        ({"text": ""}, "This field is required."),
+        ({"procedure": "coin"}, "Not a valid choice."),
+    ],
+)
+def test_bad_questions_are_form_errors(app, researcher, draft, change, message):
+    response = researcher.post(f"/surveys/{draft}/questions/new", data=dict(YESNO, **change))
+    assert response.status_code == 200 and message in response.get_data(as_text=True)
+    assert load(app, draft)["questions"] == []
+
+
+def test_duplicate_question_id_is_refused(app, researcher, draft):
+    researcher.post(f"/surveys/{draft}/questions/new", data=YESNO)
+    html = researcher.post(f"/surveys/{draft}/questions/new", data=YESNO).get_data(as_text=True)
+    assert "already has a question with id" in html and len(load(app, draft)["questions"]) == 1
+
+
+def test_parameters_change_freely_before_any_response(app, researcher, draft):
+    researcher.post(f"/surveys/{draft}/questions/new", data=MULTI)
+    before = load(app, draft)["revision"]
+    researcher.post(
+        f"/surveys/{draft}/questions/which", data=dict(MULTI, epsilon="2", options="Red\nGreen")
+    )
+    state = load(app, draft)
+    assert state["questions"][0][2] == 2.0 and len(state["questions"][0][5]) == 2
+    assert state["revision"] == before + 1
+
+
+def test_rewording_keeps_the_revision(app, researcher, draft):
+    researcher.post(f"/surveys/{draft}/questions/new", data=MULTI)
+    before = load(app, draft)["revision"]
+    researcher.post(
+        f"/surveys/{draft}/questions/which",
+        data=dict(MULTI, text="Which ones?", options="Rot\nGrün\nBlau"),
+    )
+    state = load(app, draft)
+    assert state["questions"][0][4] == "Which ones?"
+    assert state["questions"][0][5] == [("opt1", "Rot"), ("opt2", "Grün"), ("opt3", "Blau")]
+    assert state["revision"] == before
+
+
+@pytest.fixture
+def answered(app, researcher, draft, client):
+    """The draft with one yes/no and one multi question, opened and answered once."""
+    researcher.post(f"/surveys/{draft}/questions/new", data=YESNO)
+    researcher.post(f"/surveys/{draft}/questions/new", data=MULTI)
+    researcher.post(f"/surveys/{draft}/status", data={"status": "open"})
+    body = {"answers": {"did": 1, "which": {"opt1": 0, "opt2": 1, "opt3": 0}}}
+    assert client.post(f"/api/surveys/{draft}/responses", json=body).status_code == 201
+    return draft
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"epsilon": "2"},
+        {"procedure": "spinner_coin"},
+        {"options": "Red\nGreen"},
+        {"options": "Red\nGreen\nBlue\nPink"},
+        {"kind": "yesno"},
+    ],
+)
+def test_privacy_parameters_freeze_once_answered(app, researcher, answered, change):
+    before = load(app, answered)
+    html = researcher.post(
+        f"/surveys/{answered}/questions/which", data=dict(MULTI, **change)
+    ).get_data(as_text=True)
+    assert "frozen" in html
+    assert load(app, answered) == before
+
+
+def test_frozen_question_can_still_be_reworded(app, researcher, answered):
+    response = researcher.post(
+        f"/surveys/{answered}/questions/which",
+        data=dict(MULTI, text="Which colours?", options="Crimson\nGreen\nBlue"),
+    )
+    assert response.status_code == 302
+    question = load(app, answered)["questions"][1]
+    assert (
+        question[4] == "Which colours?"
+        and question[5][0] == ("opt1", "Crimson")
+        and question[2] == 0.5
+    )
+
+
+def test_frozen_question_page_disables_its_parameters(researcher, answered):
+    html = researcher.get(f"/surveys/{answered}/questions/did").get_data(as_text=True)
+    assert "its ε, procedure, type and options are frozen" in html
+    assert (
+        'id="epsilon"' in html
+        and "disabled"
+        in html.split('id="epsilon"')[1].split(">")[0]
+        + html.split('id="epsilon"')[0].rsplit("<", 1)[1]
+    )
+
+
+def test_answered_question_cannot_be_deleted_but_a_new_one_can(app, researcher, answered):
+    researcher.post(f"/surveys/{answered}/questions/did/delete")
+    assert [q[0] for q in load(app, answered)["questions"]] == ["did", "which"]
+    researcher.post(f"/surveys/{answered}/questions/new", data=dict(YESNO, key="again"))
+    researcher.post(f"/surveys/{answered}/questions/again/delete")
+    assert [q[0] for q in load(app, answered)["questions"]] == ["did", "which"]
+
+
+def test_stale_page_cannot_submit_under_old_parameters(app, researcher, answered):
+    page = app.test_client()
+    revision = load(app, answered)["revision"]
+    researcher.post(f"/surveys/{answered}/questions/new", data=dict(YESNO, key="extra"))
+    body = {"answers": {"did": 1, "which": {"opt1": 0, "opt2": 1, "opt3": 0}}}
+    stale = page.post(
+        f"/api/surveys/{answered}/responses",
+        json=body,
+        headers={"X-Survey-Revision": str(revision)},
+    )
+    assert stale.status_code == 409 and "Reload the page" in stale.json["error"]
+    body["answers"]["extra"] = 0
+    stale = page.post(
+        f"/api/surveys/{answered}/responses",
+        json=body,
+        headers={"X-Survey-Revision": str(revision)},
+    )
+    assert stale.status_code == 409 and "Reload the page" in stale.json["error"]
+    fresh = page.post(
+        f"/api/surveys/{answered}/responses",
+        json=body,
+        headers={"X-Survey-Revision": str(load(app, answered)["revision"])},
+    )
+    assert fresh.status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("start", "target", "allowed"),
+    [
+        ("draft", "open", True),
+        ("draft", "closed", False),
+        ("open", "closed", True),
+        ("closed", "open", True),
+        ("open", "draft", False),
+        ("closed", "draft", False),
+    ],
+)
+def test_lifecycle(app, researcher, draft, start, target, allowed):
+    researcher.post(f"/surveys/{draft}/questions/new", data=YESNO)
+    with app.app_context():
+        db.session.scalar(db.select(Survey).filter_by(slug=draft)).status = start
+        db.session.commit()
+    researcher.post(f"/surveys/{draft}/status", data={"status": target})
+    assert load(app, draft)["status"] == (target if allowed else start)
+
+
+def test_an_empty_survey_cannot_open(app, researcher, draft):
+    response = researcher.post(
+        f"/surveys/{draft}/status", data={"status": "open"}, follow_redirects=True
+    )
+    assert "add at least one question" in response.get_data(as_text=True)
+    assert load(app, draft)["status"] == "draft"
+
+
+def upload(researcher, raw: bytes):
+    return researcher.post(
+        "/surveys/import",
+        data={"file": (io.BytesIO(raw), "survey.json")},
+        content_type="multipart/form-data",
+    )
+
+
+def test_import_a_file_as_a_draft(app, researcher):
+    response = upload(researcher, json.dumps(SAMPLE_SURVEY).encode())
+    assert response.headers["Location"] == "/surveys/campus-life-test/edit"
+    state = load(app, "campus-life-test")
+    assert (
+        state["status"] == "draft" and state["owner"] is not None and len(state["questions"]) == 2
+    )
+
+
+def test_import_lists_every_mistake(app, researcher):
+    bad = dict(
+        SAMPLE_SURVEY, slug="Bad Slug", questions=[dict(SAMPLE_SURVEY["questions"][0], epsilon=0)]
+    )
+    html = upload(researcher, json.dumps(bad).encode()).get_data(as_text=True)
+    assert "slug: &#39;Bad Slug&#39; is not a valid slug" in html and "questions[0].epsilon" in html
+    html = upload(researcher, b"\xff\xfe").get_data(as_text=True)
+    assert "not UTF-8" in html
+    with app.app_context():
+        assert db.session.scalar(db.select(Survey)) is None
+
+
+def test_import_refuses_a_taken_slug(researcher, survey):
+    html = upload(researcher, json.dumps(SAMPLE_SURVEY).encode()).get_data(as_text=True)
+    assert "is taken" in html
+
+
+def test_export_then_import_round_trips(researcher, survey, app):
+    exported = researcher.get(f"/surveys/{survey}/survey.json")
+    assert exported.headers["Content-Disposition"] == f'attachment; filename="{survey}.json"'
+    data = json.loads(exported.get_data(as_text=True))
+    assert data == SAMPLE_SURVEY
+    data["slug"] = "copy"
+    assert upload(researcher, json.dumps(data).encode()).status_code == 302
+    assert load(app, "copy")["questions"] == load(app, survey)["questions"]
+
+
+def test_submissions_follow_the_survey_built_in_the_browser(client, researcher, answered):
+    assert client.post(f"/api/surveys/{answered}/responses", json=VALID_ANSWERS).status_code == 400
+
+
+def test_a_survey_without_a_description_is_fine(app, researcher):
+    assert (
+        researcher.post("/surveys/new", data={"title": "Bare", "slug": "bare"}).status_code == 302
+    )
+    assert researcher.post("/surveys/bare/edit", data={"title": "Bare again"}).status_code == 302
+    with app.app_context():
+        assert db.session.scalar(db.select(Survey).filter_by(slug="bare")).description == ""

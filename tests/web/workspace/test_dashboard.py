@@ -1,0 +1,213 @@
+"""Results dashboard and exports: hidden below the minimum n, charts that read without sight,
+and files from which anyone can recompute every estimate with rr."""
+
+import csv
+import io
+import json
+
+import pytest
+
+import rr
+from tests.conftest import VALID_ANSWERS
+from web.core.extensions import db
+from web.core.models import Question, Survey
+
+
+def simulate(runner, slug, n, seed=1, share=0.3):
+    result = runner.invoke(
+        args=[
+            "simulate-responses",
+            slug,
+            "--n",
+            str(n),
+            "--seed",
+            str(seed),
+            "--true-proportion",
+            str(share),
+        ]
+    )
+    assert result.exit_code == 0, result.output
+
+
+def test_list_shows_status_and_n(researcher, runner, survey):
+    simulate(runner, survey, 12)
+    html = researcher.get("/surveys").get_data(as_text=True)
+    row = html.split(f'data-slug="{survey}"')[1].split("</tr>")[0]
+    assert "open" in row and ">12<" in row and ">4<" in row
+
+
+def test_estimates_stay_hidden_below_the_minimum(researcher, runner, survey):
+    simulate(runner, survey, 9)
+    html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+    assert html.count("Estimates appear once at least 10 people have answered (now 9)") == 2
+    assert "<svg" not in html and 'class="number estimate"' not in html
+
+
+def test_minimum_is_configurable(app, researcher, runner, survey):
+    app.config["RESULTS_MIN_N"] = 3
+    simulate(runner, survey, 3)
+    assert "<svg" in researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+
+
+def test_dashboard_numbers_match_rr(app, researcher, runner, survey):
+    simulate(runner, survey, 500, seed=4)
+    html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+    with app.app_context():
+        question = db.session.scalar(db.select(Question).filter_by(key="cheated"))
+        expected = rr.estimate_proportion(question.noisy_yes, question.n, 1.0, "spinner_coin")
+    block = html.split('data-question="cheated"')[1].split("</article>")[0]
+    assert f"{100 * expected.estimate:.1f}%" in block
+    assert f"{100 * expected.ci_low:.1f}% to {100 * expected.ci_high:.1f}%" in block
+    assert f"{100 * question.noisy_yes / question.n:.1f}%" in block
+    assert f"{expected.estimated_count:.1f}" in block
+
+
+def test_chart_is_svg_with_title_description_and_a_table(researcher, runner, survey):
+    simulate(runner, survey, 200)
+    html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+    block = html.split('data-question="substances"')[1].split("</article>")[0]
+    assert block.count("<svg") == 1 and 'role="img"' in block
+    assert "<title id=" in block and "Estimated share answering yes: Used?" in block
+    assert "<desc id=" in block and "Alcohol: estimate" in block and "95% interval" in block
+    assert block.count('class="whisker"') == 6 and block.count('class="bar"') == 2
+    assert "<table" in block and 'data-option="tobacco"' in block
+
+
+def test_note_explains_an_estimate_outside_zero_to_one(app, researcher, survey):
+    with app.app_context():
+        question = db.session.scalar(db.select(Question).filter_by(key="cheated"))
+        question.n, question.noisy_yes = 40, 2  # far fewer yes than the coin alone gives (≈27%)
+        for option in db.session.scalar(db.select(Survey)).questions[1].options:
+            option.n, option.noisy_yes = 40, 20
+        db.session.commit()
+    html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+    block = html.split('data-question="cheated"')[1].split("</article>")[0]
+    assert (
+        "The raw estimate for Yes is -" in block
+        and "left unclipped because clipping would bias it" in block
+    )
+    other = html.split('data-question="substances"')[1].split("</article>")[0]
+    assert "outside 0–100%" not in other
+
+
+def test_panel_refreshes_only_while_open(app, researcher, survey):
+    assert 'data-refresh-url="/surveys/campus-life-test/panel"' in researcher.get(
+        f"/surveys/{survey}"
+    ).get_data(as_text=True)
+    panel = researcher.get(f"/surveys/{survey}/panel").get_data(as_text=True)
+    assert panel.lstrip().startswith("<section") and "<html" not in panel
+    researcher.post(f"/surveys/{survey}/status", data={"status": "closed"})
+    assert "data-refresh-url" not in researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+
+
+def read_csv(response):
+    assert response.headers["Content-Type"].startswith("text/csv")
+    return list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+
+
+def test_responses_csv_has_one_row_per_response_and_no_time(app, researcher, runner, survey):
+    simulate(runner, survey, 300, seed=7)
+    response = researcher.get(f"/surveys/{survey}/responses.csv")
+    assert (
+        response.headers["Content-Disposition"] == f'attachment; filename="{survey}-responses.csv"'
+    )
+    rows = read_csv(response)
+    assert len(rows) == 300
+    assert list(rows[0]) == ["cheated", "substances.alcohol", "substances.tobacco"]
+    assert all(set(row.values()) <= {"0", "1"} for row in rows)
+    with app.app_context():
+        question = db.session.scalar(db.select(Question).filter_by(key="cheated"))
+        assert sum(int(row["cheated"]) for row in rows) == question.noisy_yes
+
+
+def test_responses_csv_order_is_random(researcher, runner, survey):
+    simulate(runner, survey, 400, seed=8)
+    first = researcher.get(f"/surveys/{survey}/responses.csv").get_data(as_text=True)
+    second = researcher.get(f"/surveys/{survey}/responses.csv").get_data(as_text=True)
+    assert sorted(first.splitlines()) == sorted(second.splitlines())
+    assert first != second
+
+
+def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher, survey):
+    assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
+    researcher.post(
+        f"/surveys/{survey}/questions/new",
+        data={
+            "text": "New?",
+            "key": "later",
+            "kind": "yesno",
+            "epsilon": "1",
+            "procedure": "spinner",
+        },
+    )
+    rows = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
+    assert rows == [
+        {"cheated": "1", "substances.alcohol": "0", "substances.tobacco": "1", "later": ""}
+    ]
+
+
+def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runner, survey):
+    simulate(runner, survey, 1000, seed=9, share=0.2)
+    responses = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
+    estimates = read_csv(researcher.get(f"/surveys/{survey}/estimates.csv"))
+    book = json.loads(researcher.get(f"/surveys/{survey}/codebook.json").get_data(as_text=True))
+    assert book["epsilon_total"] == pytest.approx(4.0)
+    assert len(estimates) == 3
+    for question in book["questions"]:
+        assert question["light_fraction"] == pytest.approx(
+            rr.light_fraction(question["epsilon"], question["procedure"])
+        )
+        assert question["noise_offset"] + question["noise_slope"] == pytest.approx(
+            rr.truth_probability(question["epsilon"])
+        )
+        for column in question["columns"]:
+            yes = sum(int(row[column]) for row in responses)
+            recomputed = rr.estimate_proportion(
+                yes, len(responses), question["epsilon"], question["procedure"]
+            )
+            option = column.split(".")[1] if "." in column else ""
+            row = next(
+                r for r in estimates if r["question"] == question["id"] and r["option"] == option
+            )
+            assert int(row["noisy_yes"]) == yes and int(row["n"]) == len(responses)
+            for field in ("estimate", "std_error", "ci_low", "ci_high", "estimated_count"):
+                assert float(row[field]) == pytest.approx(getattr(recomputed, field), rel=1e-12)
+
+
+def test_plan_endpoint_matches_rr(client):
+    body = client.get(
+        "/api/plan", query_string={"epsilon": "1.5", "procedure": "spinner", "n": "250"}
+    ).json
+    assert body["light_fraction"] == pytest.approx(rr.light_fraction(1.5, "spinner"))
+    assert body["margin_of_error"] == pytest.approx(rr.margin_of_error(250, 1.5, "spinner"))
+    assert body["sample_size"]["0.05"] == rr.sample_size(0.05, 1.5, "spinner")
+    assert body["privacy_loss_ratio"] == pytest.approx(4.4816890703380645)
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ({"epsilon": "0"}, "epsilon"),
+        ({"epsilon": "x"}, "epsilon"),
+        ({}, "epsilon"),
+        ({"epsilon": "40"}, "epsilon"),
+        ({"epsilon": "1e-300"}, "epsilon"),
+        ({"epsilon": "1e308"}, "epsilon"),
+        ({"epsilon": "1e999"}, "epsilon"),
+        ({"epsilon": "nan"}, "epsilon"),
+        ({"epsilon": "-inf"}, "epsilon"),
+        ({"epsilon": "1", "n": "0"}, "n must"),
+        ({"epsilon": "1", "n": "1" + "0" * 400}, "n must"),
+        ({"epsilon": "1", "n": "2.5"}, "n must"),
+        ({"epsilon": "1", "procedure": "dice"}, "procedure"),
+    ],
+)
+def test_plan_endpoint_refuses_bad_input(client, query, named):
+    response = client.get("/api/plan", query_string=query)
+    assert response.status_code == 400 and named in response.json["error"]
+
+
+@pytest.mark.parametrize("epsilon", ["1e-6", "0.01", "10"])
+def test_plan_endpoint_answers_at_both_ends_of_the_range(client, epsilon):
+    body = client.get("/api/plan", query_string={"epsilon": epsilon, "n": "1000000000"}).json
+    assert body["sample_size"]["0.1"] >= 1 and body["margin_of_error"] > 0

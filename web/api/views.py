@@ -1,0 +1,181 @@
+"""JSON API: submit reported bits, read results with a bearer token, plan a question."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, current_app, request
+from flask_babel import gettext as _
+from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import HTTPException
+
+import rr
+from web.core.answers import AnswerError, check_answers
+from web.core.extensions import limiter
+from web.core.lookup import load_survey
+from web.core.models import ApiToken
+from web.core.results import survey_results
+from web.core.surveyfile import MAX_EPSILON, MIN_EPSILON, valid_epsilon
+from web.respondent.answered import answered_slugs, remember_answered
+from web.respondent.submissions import (
+    Plan,
+    SurveyState,
+    record_response,
+    submission_plan,
+    survey_state,
+)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
+
+
+def address_and_survey() -> str:
+    """Submissions are limited per address and survey: a lecture hall shares one address."""
+    return f"{get_remote_address()}:{(request.view_args or {}).get('slug')}"
+
+
+@bp.post("/surveys/<slug>/responses")
+def submit_response(slug: str):
+    """Store one respondent's reported bits; nothing else about them is kept."""
+    # Flask-Limiter evaluates its limits even when they are switched off; skip it then.
+    if current_app.config["RATELIMIT_ENABLED"]:
+        return _limited_submission(slug)
+    return store_submission(slug)
+
+
+def store_submission(slug: str):
+    """The submission itself, without the rate limit."""
+    limit = current_app.config["SUBMISSION_MAX_BYTES"]
+    if (request.content_length or 0) > limit:
+        abort(413, f"the body is larger than {limit} bytes")
+    request.max_content_length = limit
+    # A kept survey state may only say yes: every refusal is decided on a fresh read.
+    for fresh in (False, True):
+        try:
+            plan = submission_plan(accepting_state(survey_state(slug, fresh=fresh)))
+            bits = checked_bits(plan)
+        except Refusal as refusal:
+            if fresh:
+                abort(refusal.status, refusal.message)
+            continue
+        answered = answered_slugs()
+        if slug in answered:
+            abort(409, _("This browser has already answered this survey."))
+        if record_response(plan, bits):
+            response = current_app.response_class(STORED, 201, mimetype="application/json")
+            remember_answered(response, answered, slug)
+            return response
+    abort(409, changed_after_loading())
+
+
+_limited_submission = limiter.limit(
+    lambda: current_app.config["SUBMISSION_RATE_LIMIT"],
+    key_func=address_and_survey,
+    scope="submissions",
+)(store_submission)
+
+
+class Refusal(Exception):
+    """A submission this survey does not take: the status and message of the 4xx reply."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def accepting_state(state: SurveyState | None) -> SurveyState:
+    """The state of a survey that takes answers from this page; refuses otherwise."""
+    if state is None or state.status == "draft":
+        raise Refusal(404, _("No such survey."))
+    if state.status == "closed":
+        raise Refusal(409, _("This survey is closed."))
+    revision = request.headers.get("X-Survey-Revision")
+    if revision is not None and revision != str(state.revision):
+        raise Refusal(409, changed_after_loading())
+    return state
+
+
+def changed_after_loading() -> str:
+    return _("This survey changed after the page was loaded. Reload the page to answer it.")
+
+
+def checked_bits(plan: Plan) -> dict:
+    """The body's reported bits checked against the plan; refuses a body that does not fit."""
+    if not request.is_json:
+        raise Refusal(415, "send the answers as application/json")
+    try:
+        body = json.loads(request.get_data())
+    except (ValueError, RecursionError):
+        # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
+        raise Refusal(400, "the body is not valid JSON") from None
+    try:
+        return check_answers(body, plan.shapes)
+    except AnswerError as error:
+        raise Refusal(400, str(error)) from None
+
+
+@bp.get("/surveys/<slug>/results")
+def results(slug: str):
+    """Estimates for every question, for the survey's owner (any account for an unowned survey)."""
+    user = bearer_user()
+    survey = load_survey(slug)
+    if not survey.visible_to(user):
+        abort(404, _("No such survey."))
+    return survey_results(survey)
+
+
+@bp.get("/plan")
+def plan():
+    """Spinner and planning figures for ε, procedure and a planned n: what the builder previews."""
+    epsilon = _number(request.args.get("epsilon", ""), float)
+    n = _number(request.args.get("n", "100"), int)
+    procedure = request.args.get("procedure", "spinner_coin")
+    if epsilon is None or not valid_epsilon(epsilon):
+        abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
+    if n is None or not 1 <= n <= MAX_PLANNED_N:
+        abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
+    if procedure not in rr.PROCEDURES:
+        abort(400, f"procedure must be one of {', '.join(rr.PROCEDURES)}")
+    return {
+        "epsilon": epsilon,
+        "procedure": procedure,
+        "n": n,
+        "light_fraction": rr.light_fraction(epsilon, procedure),
+        "truth_probability": rr.truth_probability(epsilon),
+        "privacy_loss_ratio": rr.privacy_loss_ratio(epsilon, procedure),
+        "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
+        "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
+    }
+
+
+MAX_PLANNED_N = 10**9
+
+
+def _number(text: str, kind):
+    """``text`` read as ``kind`` (int or float), or None when it is not such a number."""
+    try:
+        return kind(text)
+    except (ValueError, OverflowError):
+        return None
+
+
+def bearer_user():
+    """The user of the request's bearer token; 401 without a valid one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    user = ApiToken.owner_of(token.strip()) if scheme.lower() == "bearer" and token else None
+    if user is None:
+        abort(401, "a valid API token is needed: Authorization: Bearer TOKEN")
+    return user
+
+
+@bp.app_errorhandler(HTTPException)
+def json_errors(error: HTTPException):
+    """Errors under /api/ are JSON ``{"error": ...}``; elsewhere the usual pages."""
+    if not request.path.startswith("/api/"):
+        return error
+    response = error.get_response()
+    response.content_type = "application/json"
+    response.set_data(current_app.json.dumps({"error": error.description}))
+    if error.code == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="results"'
+    return response

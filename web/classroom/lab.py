@@ -1,0 +1,136 @@
+"""The public simulation lab: randomized response, Laplace and Gaussian noise, computed with rr."""
+
+from __future__ import annotations
+
+import numpy as np
+from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext as _
+
+import rr
+from rr.mechanism import noise_line
+from web.core.extensions import limiter
+
+bp = Blueprint("lab", __name__)
+# Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
+limiter.limit("240/minute", scope="lab")(bp)
+
+MAX_N = 1_000_000
+MAX_TRIALS = 20_000
+MAX_BITS = 5_000
+
+
+@bp.get("/lab")
+def lab():
+    """Controls and charts; the page's script asks the endpoints below for the numbers."""
+    return render_template("lab.html", messages=lab_messages())
+
+
+def _number(name: str, default: float, low: float, high: float) -> float:
+    """A query argument as a float in [low, high]; 400 otherwise."""
+    raw = request.args.get(name, default)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        abort(400, f"{name} must be a number, got {raw!r}")
+    if not low <= value <= high:
+        abort(400, f"{name} must lie in [{low:g}, {high:g}], got {raw!r}")
+    return value
+
+
+def _procedure() -> str:
+    procedure = request.args.get("procedure", "spinner_coin")
+    if procedure not in rr.PROCEDURES:
+        abort(400, f"procedure must be one of {rr.PROCEDURES}, got {procedure!r}")
+    return procedure
+
+
+@bp.get("/api/lab/distribution")
+def distribution():
+    """The estimate over many simulated classes: a histogram, its spread and the interval's coverage."""
+    share = _number("true_proportion", 0.3, 0, 1)
+    n = int(_number("n", 30, 1, MAX_N))
+    epsilon = _number("epsilon", 1, 1e-3, 10)
+    trials = int(_number("trials", 2000, 1, MAX_TRIALS))
+    procedure = _procedure()
+    seed = request.args.get("seed", type=int)
+    draws = rr.simulate_estimates(share, n, epsilon, procedure, trials=trials, seed=seed)
+    low, high = min(draws.min(), 0.0), max(draws.max(), 1.0)
+    counts, edges = np.histogram(draws, bins=40, range=(low, high))
+    offset, slope = noise_line(epsilon)
+    theta = offset + slope * share
+    coverage = rr.simulate_coverage(share, n, epsilon, procedure, trials=trials, seed=seed)
+    return {
+        "edges": edges.tolist(),
+        "counts": counts.tolist(),
+        "trials": trials,
+        "mean": float(draws.mean()),
+        "sd": float(draws.std(ddof=1)) if trials > 1 else 0.0,
+        "theory_sd": float(np.sqrt(theta * (1 - theta) / n) / slope),
+        "coverage": coverage.coverage,
+        "mean_width": coverage.mean_width,
+    }
+
+
+@bp.get("/api/lab/running")
+def running():
+    """Estimate and 95% interval after each respondent of one simulated class."""
+    bits = request.args.get("bits", "")
+    if not bits or len(bits) > MAX_BITS or set(bits) - {"0", "1"}:
+        abort(400, f"bits must be 1 to {MAX_BITS} characters, each 0 or 1")
+    epsilon = _number("epsilon", 1, 1e-3, 10)
+    procedure = _procedure()
+    yes = np.cumsum(np.frombuffer(bits.encode(), dtype=np.uint8) - ord("0"))
+    result = rr.estimate_proportion(yes, np.arange(1, len(bits) + 1), epsilon, procedure)
+    return {name: getattr(result, name).tolist() for name in ("estimate", "ci_low", "ci_high")}
+
+
+@bp.get("/api/lab/noise")
+def noise():
+    """Laplace scale and Gaussian σ (three ways) for a sensitivity, ε and δ."""
+    sensitivity = _number("sensitivity", 1, 1e-6, 1e6)
+    epsilon = _number("epsilon", 1, 1e-3, 50)
+    delta = _number("delta", 1e-5, 1e-15, 0.5)
+    sigmas = rr.gaussian_sigmas(sensitivity, epsilon, delta)
+    return {
+        "laplace_scale": rr.laplace_scale(sensitivity, epsilon),
+        "sigma": sigmas._asdict(),
+        "classical_valid": epsilon < 1,
+        "classical_delta": (
+            classical_delta := rr.gaussian_delta(sigmas.classical, sensitivity, epsilon)
+        ),
+        "classical_enough": classical_delta <= delta,
+    }
+
+
+def lab_messages() -> dict:
+    """The lab script's words, translated on the server."""
+    return {
+        "yes": _("Yes"),
+        "no": _("No"),
+        "classSummary": _(
+            "True yes: {trueYes} of {n}. Reported yes: {reportedYes}. "
+            "Estimate: {estimate}, {level} interval {low} to {high}."
+        ),
+        "coverage": _(
+            "Over {trials} simulated classes the estimates averaged {mean} (true share {truth}); "
+            "their spread was {sd} (formula: {theory}). "
+            "The {level} interval covered the true share in {coverage} of the classes."
+        ),
+        "multiTotal": _(
+            "A multi-select question with {k} options spins {k} times: it costs {k} × {epsilon} = ε {total}."
+        ),
+        "laplace": _("Laplace noise with scale b = Δ/ε = {scale}."),
+        "classicalInvalid": _(
+            "The classical formula is proved only for ε < 1; here it gives too little noise: its true δ is {delta}."
+        ),
+        "classicalLucky": _(
+            "The classical formula is proved only for ε < 1; here it still happens to be enough: its true δ is {delta}."
+        ),
+        "respondent": _("Respondent"),
+        "estimateAxis": _("Estimate"),
+        "respondentsAxis": _("Respondents so far"),
+        "classesAxis": _("Classes"),
+        "noiseAxis": _("Noise added"),
+        "truth": _("true share"),
+        "error": _("The lab could not compute this: {error}"),
+    }

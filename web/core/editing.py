@@ -1,0 +1,125 @@
+"""Changing a survey: the lifecycle, and the rule that spun parameters never change.
+
+A question's privacy parameters (ε, procedure, type and options) are frozen once it has a
+response; its wording may still be fixed. Every change to what a respondent spins bumps the
+survey's revision, so a page loaded before the change cannot submit under the old parameters.
+"""
+
+from __future__ import annotations
+
+from web.core.extensions import db
+from web.core.joincode import ensure_join_code
+from web.core.models import Option, Question, Survey
+from web.core.surveyfile import OptionSpec, QuestionSpec
+
+TRANSITIONS = {("draft", "open"), ("open", "closed"), ("closed", "open")}
+
+
+class EditError(ValueError):
+    """A change the survey's state does not allow; the message says why."""
+
+
+def change_status(survey: Survey, status: str) -> None:
+    """Move along draft → open → closed (and reopen a closed survey)."""
+    if (survey.status, status) not in TRANSITIONS:
+        raise EditError(f"a {survey.status} survey cannot become {status}")
+    if status == "open" and not survey.questions:
+        raise EditError("add at least one question before opening the survey")
+    survey.status = status
+    if status == "open":
+        ensure_join_code(survey)
+
+
+def add_question(survey: Survey, spec: QuestionSpec) -> Question:
+    """Append a question."""
+    if any(question.key == spec.key for question in survey.questions):
+        raise EditError(f"the survey already has a question with id {spec.key!r}")
+    question = Question.from_spec(spec, position=len(survey.questions))
+    survey.questions.append(question)
+    survey.revision += 1
+    return question
+
+
+def update_question(question: Question, spec: QuestionSpec) -> None:
+    """Apply an edit; once the question has responses only its wording may change."""
+    if spec.key != question.key:
+        raise EditError("a question's id cannot change; add a new question instead")
+    spun_now = (question.kind, question.epsilon, question.procedure, _option_keys(question))
+    spun_then = (
+        spec.kind,
+        spec.epsilon,
+        spec.procedure,
+        tuple(option.key for option in spec.options),
+    )
+    if spun_now != spun_then:
+        if question.is_frozen:
+            raise EditError(
+                "this question has responses, so its ε, procedure and options are frozen: "
+                "only its wording can change. Add a new question to ask it another way."
+            )
+        question.kind, question.epsilon, question.procedure = (
+            spec.kind,
+            spec.epsilon,
+            spec.procedure,
+        )
+        question.survey.revision += 1
+    _set_options(question, spec.options)
+    question.text = spec.text
+
+
+def _set_options(question: Question, options: tuple[OptionSpec, ...]) -> None:
+    """Update option rows in place by position, then add or drop the rest; replacing them all at
+    once would insert new rows before the old ones with the same ids are gone."""
+    for index, spec in enumerate(options):
+        if index < len(question.options):
+            question.options[index].key, question.options[index].text = spec.key, spec.text
+        else:
+            question.options.append(Option(key=spec.key, position=index, text=spec.text))
+    for extra in question.options[len(options) :]:
+        question.options.remove(extra)
+        db.session.delete(extra)
+
+
+def delete_question(question: Question) -> None:
+    """Remove a question that has no responses."""
+    if question.is_frozen:
+        raise EditError("a question with responses cannot be deleted")
+    survey = question.survey
+    survey.questions.remove(question)
+    for position, remaining in enumerate(survey.questions):
+        remaining.position = position
+    survey.revision += 1
+    db.session.delete(question)
+
+
+def option_specs(lines: str, keep: list[Option] | None = None) -> tuple[OptionSpec, ...]:
+    """Options from text, one per line. With ``keep``, existing options keep their ids by position
+    (a frozen question's options are only reworded); new ones get the next free ``optN``."""
+    texts = [line.strip() for line in lines.splitlines() if line.strip()]
+    keys = [option.key for option in keep or []]
+    taken = set(keys)
+    specs = []
+    counter = 1
+    for index, text in enumerate(texts):
+        if index < len(keys):
+            key = keys[index]
+        else:
+            while f"opt{counter}" in taken:
+                counter += 1
+            key = f"opt{counter}"
+            taken.add(key)
+        specs.append(OptionSpec(key, text))
+    return tuple(specs)
+
+
+def next_question_key(survey: Survey) -> str:
+    """The first free ``qN`` id."""
+    taken = {question.key for question in survey.questions}
+    number = len(survey.questions) + 1
+    while f"q{number}" in taken:
+        number += 1
+    return f"q{number}"
+
+
+def _option_keys(question: Question) -> tuple[str, ...]:
+    return tuple(option.key for option in question.options)

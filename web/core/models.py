@@ -1,0 +1,222 @@
+"""Database models. A response stores only reported bits; tallies keep results O(1)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import date
+
+from flask_login import UserMixin
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+import rr
+from web.core.answers import Shape
+from web.core.extensions import Model, db
+from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
+
+STATUSES = ("draft", "open", "closed")
+
+
+class User(UserMixin, Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    tokens: Mapped[list[ApiToken]] = relationship(
+        back_populates="user", cascade="all, delete-orphan"
+    )
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password, method="scrypt")
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+
+class ApiToken(Model):
+    """A bearer token for the results API; only the SHA-256 of the token is kept."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(100), default="")
+    created_on: Mapped[date] = mapped_column(default=date.today)
+    revoked: Mapped[bool] = mapped_column(default=False)
+    user: Mapped[User] = relationship(back_populates="tokens")
+
+    @staticmethod
+    def digest(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user: User, label: str = "") -> tuple[str, ApiToken]:
+        """A new token for ``user``: the plain token (shown once) and its stored record."""
+        token = "rr_" + secrets.token_urlsafe(32)
+        record = cls(user=user, token_hash=cls.digest(token), label=label)
+        db.session.add(record)
+        return token, record
+
+    @classmethod
+    def owner_of(cls, token: str) -> User | None:
+        """The user a live token belongs to, or None."""
+        record = db.session.scalar(db.select(cls).filter_by(token_hash=cls.digest(token)))
+        return None if record is None or record.revoked else record.user
+
+
+class Tally:
+    """Running counts of reports for one spin: how many, and how many said yes."""
+
+    n: Mapped[int] = mapped_column(default=0)
+    noisy_yes: Mapped[int] = mapped_column(default=0)
+
+
+class Survey(Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    # Bumped whenever what a respondent spins changes, so a page loaded before the change cannot
+    # submit bits collected under other parameters.
+    revision: Mapped[int] = mapped_column(default=1)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
+    response_count: Mapped[int] = mapped_column(default=0)
+    join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
+    questions: Mapped[list[Question]] = relationship(
+        back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
+    )
+
+    @property
+    def epsilon_total(self) -> float:
+        """The survey's privacy cost: the sum of its questions' costs."""
+        return rr.survey_epsilon(question.epsilon_total for question in self.questions)
+
+    @property
+    def shapes(self) -> list[Shape]:
+        """What a submission must contain, question by question."""
+        return [
+            Shape(question.key, tuple(option.key for option in question.options))
+            for question in self.questions
+        ]
+
+    def spins(self) -> list[tuple[Question, Option | None]]:
+        """Every spin of a response, in order: a yes/no question spins once (option None), a
+        multi-select question once per option."""
+        return [
+            (question, option)
+            for question in self.questions
+            for option in (question.options if question.kind == "multi" else [None])
+        ]
+
+    def visible_to(self, user: User) -> bool:
+        """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
+        return self.owner_id is None or self.owner_id == user.id
+
+    @classmethod
+    def from_spec(cls, spec: SurveySpec, owner: User | None = None) -> Survey:
+        questions = [
+            Question.from_spec(item, position) for position, item in enumerate(spec.questions)
+        ]
+        return cls(
+            slug=spec.slug,
+            title=spec.title,
+            description=spec.description,
+            owner=owner,
+            questions=questions,
+        )
+
+    def to_spec(self) -> SurveySpec:
+        return SurveySpec(
+            self.slug,
+            self.title,
+            self.description,
+            tuple(
+                QuestionSpec(
+                    question.key,
+                    question.kind,
+                    question.text,
+                    question.epsilon,
+                    question.procedure,
+                    tuple(OptionSpec(option.key, option.text) for option in question.options),
+                )
+                for question in self.questions
+            ),
+        )
+
+    owner: Mapped[User | None] = relationship()
+
+
+class Question(Tally, Model):
+    """A question; a yes/no question keeps its own tally, a multi-select one tallies per option."""
+
+    @classmethod
+    def from_spec(cls, spec: QuestionSpec, position: int) -> Question:
+        return cls(
+            key=spec.key,
+            position=position,
+            kind=spec.kind,
+            text=spec.text,
+            epsilon=spec.epsilon,
+            procedure=spec.procedure,
+            options=[
+                Option(key=option.key, position=index, text=option.text)
+                for index, option in enumerate(spec.options)
+            ],
+        )
+
+    __table_args__ = (UniqueConstraint("survey_id", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
+    key: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(10))
+    text: Mapped[str] = mapped_column(Text)
+    epsilon: Mapped[float]
+    procedure: Mapped[str] = mapped_column(String(20))
+    survey: Mapped[Survey] = relationship(back_populates="questions")
+    options: Mapped[list[Option]] = relationship(
+        back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
+    )
+
+    @property
+    def spins(self) -> int:
+        """How many times a respondent spins for this question."""
+        return len(self.options) if self.kind == "multi" else 1
+
+    @property
+    def epsilon_total(self) -> float:
+        return rr.question_epsilon(self.epsilon, self.spins)
+
+    @property
+    def light_fraction(self) -> float:
+        return rr.light_fraction(self.epsilon, self.procedure)
+
+    @property
+    def response_count(self) -> int:
+        """Responses that answered this question (later questions have fewer than the survey)."""
+        return self.options[0].n if self.kind == "multi" and self.options else self.n
+
+    @property
+    def is_frozen(self) -> bool:
+        """Whether its privacy parameters (ε, procedure, options) can no longer change."""
+        return self.response_count > 0
+
+
+class Option(Tally, Model):
+    __table_args__ = (UniqueConstraint("question_id", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    question_id: Mapped[int] = mapped_column(ForeignKey("question.id"), index=True)
+    key: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int]
+    text: Mapped[str] = mapped_column(Text)
+    question: Mapped[Question] = relationship(back_populates="options")
+
+
+class Response(Model):
+    """One respondent's reported bits, as JSON keyed by question and option id. Nothing else:
+    no time, no address, no browser."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
+    bits: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,5 @@
+"""What respondents see and send: the home page, the survey page, and the submission path."""
+
+from web.respondent import home, views
+
+BLUEPRINTS = (home.bp, views.bp)

@@ -1,0 +1,66 @@
+"""The respondent's pages: the survey with its spinners, and the thank-you page."""
+
+from flask import Blueprint, render_template, url_for
+from flask_babel import gettext as _
+
+from web.core.lookup import load_survey
+
+bp = Blueprint("respond", __name__, url_prefix="/s")
+
+
+@bp.get("/<slug>")
+def survey_page(slug: str):
+    """The survey; every answer is perturbed in the page before anything is sent."""
+    survey = load_survey(slug, public=True)
+    return render_template("respond/survey.html", survey=survey, config=page_config(survey))
+
+
+@bp.get("/<slug>/thanks")
+def thanks(slug: str):
+    """Shown after a submission."""
+    return render_template("respond/thanks.html", survey=load_survey(slug, public=True))
+
+
+def page_config(survey) -> dict:
+    """What the page's script needs, passed as JSON rather than written into JavaScript."""
+    return {
+        "slug": survey.slug,
+        "status": survey.status,
+        "revision": survey.revision,
+        "submitUrl": url_for("api.submit_response", slug=survey.slug),
+        "thanksUrl": url_for("respond.thanks", slug=survey.slug),
+        "epsilonTotal": survey.epsilon_total,
+        "messages": messages(),
+        "questions": [
+            {
+                "id": question.key,
+                "type": question.kind,
+                "procedure": question.procedure,
+                "epsilon": question.epsilon,
+                "lightFraction": question.light_fraction,
+                "options": [{"id": option.key, "text": option.text} for option in question.options],
+            }
+            for question in survey.questions
+        ],
+    }
+
+
+def messages() -> dict:
+    """The page script's words, translated on the server."""
+    return {
+        "spinnerLabel": _("Spinner: {percent} light (your true answer), the rest dark"),
+        "coinLabel": _("Coin: heads means yes, tails means no"),
+        "heads": _("Yes"),
+        "tails": _("No"),
+        "chooseFirst": _("Choose your true answer first. It stays on this device."),
+        "light": _("Light: your true answer is reported."),
+        "darkHeads": _("Dark: the coin came up heads."),
+        "darkTails": _("Dark: the coin came up tails."),
+        "darkOpposite": _("Dark: the opposite of your answer is reported."),
+        "willReport": _("You will report:"),
+        "remembered": _("Already spun in this browser."),
+        "yes": _("Yes"),
+        "no": _("No"),
+        "submitFailed": _("Your answers could not be sent. Please try again."),
+        "offline": _("No connection to the server. Please try again."),
+    }

@@ -1,0 +1,257 @@
+"""The writer of submissions: one per database, with a connection of its own and group commit.
+
+Submissions queue up, and the request thread that leads stores everything queued in one
+transaction (see :class:`GroupCommit`). A lecture hall submitting at once then costs one commit
+per group instead of one per student, and each request still returns only after the commit that
+holds its response. The writer keeps one driver connection outside the pool: only the leading
+thread uses it, and neither a pool checkout nor a reset on return sits on the hot path.
+
+Each group's transaction starts with a guarded claim per survey and revision:
+
+    UPDATE survey SET response_count = response_count + k
+    WHERE id = ? AND status = 'open' AND revision = ?
+
+so responses are stored only while the survey is open at the revision they were checked against.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from sqlalchemy import event
+
+from web.core import sqlite_guard
+
+if TYPE_CHECKING:
+    from web.respondent.submissions import Plan
+
+# Each statement costs the writer a release and re-acquisition of the GIL, and under load every
+# re-acquisition waits for another request thread's switch interval (up to 5 ms): so a group is
+# stored in a fixed handful of statements (multi-row INSERT, one UPDATE … FROM per tally table),
+# whatever its size.
+ROWS_PER_INSERT = 200
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
+
+
+@lru_cache(maxsize=8)
+def _sql(paramstyle: str, quote) -> dict[str, str]:
+    """The hot path's statements in the driver's own SQL, rendered once per dialect."""
+    mark = "?" if paramstyle == "qmark" else "%s"
+    survey, response = quote("survey"), quote("response")
+    return {
+        "mark": mark,
+        "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
+        "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
+        f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
+        "insert": f"INSERT INTO {response} (survey_id, bits) VALUES ({mark}, {mark})",
+        "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
+        **{
+            table: f"UPDATE {quote(table)} SET n = n + {mark}, noisy_yes = noisy_yes + {mark} WHERE id = {mark}"
+            for table in ("question", "option")
+        },
+        **{
+            f"{table}_rows": f"WITH tally (id, n, yes) AS (VALUES {{rows}}) UPDATE {quote(table)} "
+            f"SET n = {quote(table)}.n + tally.n, noisy_yes = {quote(table)}.noisy_yes + tally.yes "
+            f"FROM tally WHERE {quote(table)}.id = tally.id"
+            for table in ("question", "option")
+        },
+        "insert_rows": f"INSERT INTO {response} (survey_id, bits) VALUES {{rows}}",
+    }
+
+
+def statements(engine) -> dict[str, str]:
+    """The submission statements for ``engine``'s driver."""
+    dialect = engine.dialect
+    return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
+
+
+@lru_cache(maxsize=256)
+def _many(template: str, mark: str, width: int, count: int) -> str:
+    """``template`` with ``count`` rows of ``width`` parameters: one statement for many rows."""
+    row = "(" + ", ".join([mark] * width) + ")"
+    return template.format(rows=", ".join([row] * count))
+
+
+class _Pending:
+    """One submission waiting for the transaction that stores it."""
+
+    __slots__ = ("plan", "bits", "wake", "leads", "stored", "error")
+
+    def __init__(self, plan: Plan, bits: dict):
+        self.plan, self.bits = plan, bits
+        # Released once: when the entry is stored or has failed, or when it is handed the lead.
+        self.wake = threading.Lock()
+        self.wake.acquire()
+        self.leads, self.stored = False, False
+        self.error: Exception | None = None
+
+
+class GroupCommit:
+    """Stores submissions for one engine; see the module docstring.
+
+    Leader and followers: the submission that finds no write under way leads, storing everything
+    queued; the others sleep on their own lock until their group is stored. A leader hands the
+    lead to the oldest entry still queued, so the next group starts at once and no waiter has to
+    pass through a shared lock to learn that its response is stored.
+    """
+
+    def __init__(self, engine):
+        self._engine = engine
+        self._sql = statements(engine)
+        self._lock = threading.Lock()
+        self._queue: list[_Pending] = []
+        self._writing = False
+        self._connection = None
+        self._connection_lock = threading.Lock()
+        # The writer's own connection bypasses the engine event that claims an SQLite file for
+        # this process before other writes, so it claims the file itself.
+        self._guarded_file = sqlite_guard.guarded_file(engine)
+
+    def submit(self, plan, bits: dict) -> bool:
+        """Store ``bits`` under ``plan`` (a :class:`web.respondent.submissions.Plan`); whether it was stored,
+        which is False when the survey is no longer open at the plan's revision."""
+        entry = _Pending(plan, bits)
+        with self._lock:
+            self._queue.append(entry)
+            entry.leads, self._writing = not self._writing, True
+        if not entry.leads:
+            entry.wake.acquire()
+        if entry.leads:
+            self._lead()
+        if entry.error is not None:
+            raise entry.error
+        return entry.stored
+
+    def _lead(self) -> None:
+        with self._lock:
+            group, self._queue = self._queue, []
+        try:
+            with self._connection_lock:
+                self._write(group)
+        finally:
+            with self._lock:
+                if self._queue:
+                    successor = self._queue[0]
+                    successor.leads = True
+                    successor.wake.release()
+                else:
+                    self._writing = False
+
+    def close(self) -> None:
+        """Close the writer's connection (the engine is being disposed)."""
+        with self._connection_lock:
+            self._drop_connection()
+
+    def _write(self, group: list[_Pending]) -> None:
+        """Store a group in one transaction: per plan a guarded claim, then the rows and the summed
+        tallies. Wakes every entry, stored or not, or with the error that stopped the group."""
+        by_plan: dict[Plan, list[_Pending]] = {}
+        for entry in group:
+            by_plan.setdefault(entry.plan, []).append(entry)
+        try:
+            connection = self._open()
+            cursor = connection.cursor()
+            accepted = []
+            for plan, entries in by_plan.items():
+                cursor.execute(self._sql["claim"], (len(entries), plan.survey_id, plan.revision))
+                if cursor.rowcount == 1:
+                    accepted.extend(entries)
+            if accepted:
+                self._insert(cursor, accepted)
+                for table, tallies in _summed_tallies(accepted).items():
+                    if tallies:
+                        rows = [
+                            value for item, (n, yes) in tallies.items() for value in (item, n, yes)
+                        ]
+                        cursor.execute(self._rows(f"{table}_rows", 3, len(tallies)), rows)
+            connection.commit()
+            for entry in accepted:
+                entry.stored = True
+        except Exception as error:
+            # Every waiting request must learn that its response was not stored.
+            for entry in group:
+                entry.error = error
+            # A connection in an unknown state (a lost server, say) is not reused.
+            self._drop_connection()
+        finally:
+            for entry in group:
+                if not entry.leads:
+                    entry.wake.release()
+
+    def _insert(self, cursor, accepted: list[_Pending]) -> None:
+        for start in range(0, len(accepted), ROWS_PER_INSERT):
+            chunk = accepted[start : start + ROWS_PER_INSERT]
+            values: list[object] = []
+            for entry in chunk:
+                values += (entry.plan.survey_id, _compact_json(entry.bits))
+            cursor.execute(self._rows("insert_rows", 2, len(chunk)), values)
+
+    def _rows(self, name: str, width: int, count: int) -> str:
+        return _many(self._sql[name], self._sql["mark"], width, count)
+
+    def _open(self):
+        if self._guarded_file:
+            sqlite_guard.claim(self._guarded_file)
+        if self._connection is None:
+            pooled = self._engine.raw_connection()
+            pooled.detach()  # ours until closed: the pool neither resets nor lends it
+            self._connection = pooled
+        return self._connection.dbapi_connection
+
+    def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is None:
+            return
+        # A broken connection cannot roll back; closing it discards the transaction all the same.
+        with contextlib.suppress(Exception):
+            connection.rollback()
+        connection.close()
+
+
+def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
+    """Reports and yes counts per tally row over a group."""
+    tallies: dict[str, dict[int, list[int]]] = {"question": {}, "option": {}}
+    for entry in entries:
+        for key, item in entry.plan.questions:
+            counts = tallies["question"].setdefault(item, [0, 0])
+            counts[0] += 1
+            counts[1] += entry.bits[key]
+        for key, option, item in entry.plan.options:
+            counts = tallies["option"].setdefault(item, [0, 0])
+            counts[0] += 1
+            counts[1] += entry.bits[key][option]
+    return tallies
+
+
+_writers: dict[object, GroupCommit] = {}
+_writers_lock = threading.Lock()
+
+
+def writer_for(engine) -> GroupCommit:
+    """The engine's writer, made on first use and closed when the engine is disposed."""
+    writer = _writers.get(engine)
+    if writer is None:
+        with _writers_lock:
+            writer = _writers.get(engine)
+            if writer is None:
+                writer = _writers[engine] = GroupCommit(engine)
+                if not event.contains(engine, "engine_disposed", _close_writer):
+                    event.listen(engine, "engine_disposed", _close_writer)
+    return writer
+
+
+def _close_writer(engine) -> None:
+    with _writers_lock:
+        writer = _writers.pop(engine, None)
+    if writer is not None:
+        writer.close()
+
+
+def close_writers() -> None:
+    """Close every writer (tests rebuild their databases and must not keep connections)."""
+    for engine in list(_writers):
+        _close_writer(engine)

@@ -1,0 +1,25 @@
+"""Who may see which researcher page."""
+
+from __future__ import annotations
+
+from flask import abort
+from flask_login import current_user
+
+from web.core.extensions import login_manager
+from web.core.lookup import load_survey
+from web.core.models import Survey
+
+
+def require_login():
+    """``before_request`` hook of researcher blueprints: a logged-out visitor goes to /login."""
+    if not current_user.is_authenticated:
+        return login_manager.unauthorized()
+    return None
+
+
+def researcher_survey(slug: str) -> Survey:
+    """The survey if the logged-in researcher may see it; 404 otherwise, as if it did not exist."""
+    survey = load_survey(slug)
+    if not survey.visible_to(current_user):
+        abort(404)
+    return survey

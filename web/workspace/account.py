@@ -1,0 +1,41 @@
+"""API tokens, created and revoked in the browser."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from web.core.extensions import db
+from web.core.models import ApiToken
+from web.workspace.access import require_login
+from web.workspace.forms import TokenForm
+
+bp = Blueprint("account", __name__, url_prefix="/account")
+bp.before_request(require_login)
+
+
+@bp.route("/tokens", methods=["GET", "POST"])
+def tokens():
+    """List the researcher's tokens and create one; a new token is shown once."""
+    form = TokenForm()
+    new_token = None
+    if form.validate_on_submit():
+        new_token, _record = ApiToken.issue(current_user, form.label.data.strip())
+        db.session.commit()
+    records = db.session.scalars(
+        db.select(ApiToken).filter_by(user_id=current_user.id).order_by(ApiToken.id.desc())
+    ).all()
+    return render_template("account/tokens.html", form=form, tokens=records, new_token=new_token)
+
+
+@bp.post("/tokens/<int:token_id>/revoke")
+def revoke(token_id: int):
+    """Revoke one of the researcher's tokens."""
+    record = db.get_or_404(ApiToken, token_id)
+    if record.user_id != current_user.id:
+        abort(404)
+    record.revoked = True
+    db.session.commit()
+    flash(_("The token was revoked."))
+    return redirect(url_for("account.tokens"))

@@ -1,0 +1,171 @@
+"""Building surveys in the browser: create, edit, add and edit questions, import a file."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from web.core.editing import (
+    EditError,
+    add_question,
+    delete_question,
+    next_question_key,
+    option_specs,
+    update_question,
+)
+from web.core.extensions import db
+from web.core.lookup import find_survey
+from web.core.models import Question, Survey
+from web.core.surveyfile import QuestionSpec, SurveyFileError, load_survey
+from web.workspace.access import require_login, researcher_survey
+from web.workspace.forms import ImportForm, PlanForm, QuestionForm, SurveyForm
+
+bp = Blueprint("builder", __name__, url_prefix="/surveys")
+bp.before_request(require_login)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """Start a draft survey owned by the researcher."""
+    form = SurveyForm()
+    if form.validate_on_submit():
+        slug = form.slug.data or free_slug(form.title.data)
+        if find_survey(slug) is not None:
+            form.slug.errors.append(_("This address is taken; choose another."))
+        else:
+            survey = Survey(
+                slug=slug,
+                title=form.title.data.strip(),
+                description=(form.description.data or "").strip(),
+                status="draft",
+                owner=current_user,
+            )
+            db.session.add(survey)
+            db.session.commit()
+            return redirect(url_for("builder.edit", slug=slug))
+    return render_template("surveys/new.html", form=form)
+
+
+@bp.route("/<slug>/edit", methods=["GET", "POST"])
+def edit(slug: str):
+    """The survey's title and description, its questions and their privacy costs."""
+    survey = researcher_survey(slug)
+    form = SurveyForm(obj=survey)
+    if form.validate_on_submit():
+        survey.title = form.title.data.strip()
+        survey.description = (form.description.data or "").strip()
+        db.session.commit()
+        flash(_("Saved."))
+        return redirect(url_for("builder.edit", slug=slug))
+    plan = PlanForm(formdata=None)
+    return render_template("surveys/edit.html", survey=survey, form=form, plan=plan)
+
+
+@bp.route("/<slug>/questions/new", methods=["GET", "POST"])
+def new_question(slug: str):
+    """Add a question, with a live preview of its spinner and cost."""
+    survey = researcher_survey(slug)
+    form = QuestionForm()
+    if form.validate_on_submit():
+        try:
+            add_question(survey, spec_from_form(form, form.key.data or next_question_key(survey)))
+        except EditError as error:
+            form.key.errors.append(str(error))
+        else:
+            db.session.commit()
+            return redirect(url_for("builder.edit", slug=slug))
+    return render_template("surveys/question.html", survey=survey, form=form, question=None)
+
+
+@bp.route("/<slug>/questions/<key>", methods=["GET", "POST"])
+def edit_question(slug: str, key: str):
+    """Edit a question; once it has responses only its wording can change."""
+    survey = researcher_survey(slug)
+    question = question_or_404(survey, key)
+    form = QuestionForm(
+        data={
+            "text": question.text,
+            "key": question.key,
+            "kind": question.kind,
+            "epsilon": question.epsilon,
+            "procedure": question.procedure,
+            "options": "\n".join(option.text for option in question.options),
+        }
+    )
+    if form.validate_on_submit():
+        try:
+            update_question(question, spec_from_form(form, question.key, keep=question.options))
+        except EditError as error:
+            form.epsilon.errors.append(str(error))
+        else:
+            db.session.commit()
+            return redirect(url_for("builder.edit", slug=slug))
+    return render_template("surveys/question.html", survey=survey, form=form, question=question)
+
+
+@bp.post("/<slug>/questions/<key>/delete")
+def remove_question(slug: str, key: str):
+    """Delete a question that has no responses."""
+    survey = researcher_survey(slug)
+    try:
+        delete_question(question_or_404(survey, key))
+    except EditError as error:
+        flash(str(error), "error")
+    else:
+        db.session.commit()
+    return redirect(url_for("builder.edit", slug=slug))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_file():
+    """Import a survey file as a new draft; every mistake in it is listed."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            spec = load_survey(form.file.data.read())
+        except SurveyFileError as error:
+            form.file.errors.extend(error.problems)
+        else:
+            if find_survey(spec.slug) is not None:
+                form.file.errors.append(_("The address %(slug)s is taken.", slug=spec.slug))
+            else:
+                survey = Survey.from_spec(spec, owner=current_user)
+                survey.status = "draft"
+                db.session.add(survey)
+                db.session.commit()
+                return redirect(url_for("builder.edit", slug=survey.slug))
+    return render_template("surveys/import.html", form=form)
+
+
+def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
+    """A question spec from the form; a multi-select question's options come one per line."""
+    options = option_specs(form.options.data or "", keep) if form.kind.data == "multi" else ()
+    return QuestionSpec(
+        key,
+        form.kind.data,
+        form.text.data.strip(),
+        float(form.epsilon.data),
+        form.procedure.data,
+        options,
+    )
+
+
+def question_or_404(survey: Survey, key: str) -> Question:
+    question = next((question for question in survey.questions if question.key == key), None)
+    if question is None:
+        abort(404)
+    return question
+
+
+def free_slug(title: str) -> str:
+    """A slug made from the title (or random for a title with no Latin letters), not yet taken."""
+    base = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:50].strip("-")
+    base = base or f"survey-{secrets.token_hex(3)}"
+    slug, number = base, 2
+    while find_survey(slug) is not None:
+        slug, number = f"{base}-{number}", number + 1
+    return slug

@@ -1,0 +1,61 @@
+"""The researcher's surveys and their results."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from web.core.editing import EditError, change_status
+from web.core.extensions import db
+from web.core.i18n import STATUS_LABELS
+from web.core.models import Survey
+from web.workspace.access import require_login, researcher_survey
+from web.workspace.panel import results_panel
+
+bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
+bp.before_request(require_login)
+
+
+@bp.get("")
+def surveys():
+    """Every survey the researcher can see, with its status and number of responses."""
+    rows = db.session.scalars(
+        db.select(Survey)
+        .where((Survey.owner_id == current_user.id) | Survey.owner_id.is_(None))
+        .order_by(Survey.id.desc())
+    ).all()
+    return render_template("surveys/list.html", surveys=rows)
+
+
+@bp.get("/<slug>")
+def survey(slug: str):
+    """Results, controls and exports of one survey."""
+    return with_panel("surveys/dashboard.html", researcher_survey(slug))
+
+
+@bp.get("/<slug>/panel")
+def panel(slug: str):
+    """The results panel alone, which the dashboard fetches again while the survey is open."""
+    return with_panel("surveys/_panel.html", researcher_survey(slug))
+
+
+@bp.post("/<slug>/status")
+def status(slug: str):
+    """Open, close or reopen the survey."""
+    found = researcher_survey(slug)
+    try:
+        change_status(found, request.form.get("status", ""))
+    except EditError as error:
+        flash(str(error), "error")
+    else:
+        db.session.commit()
+        flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))
+    return redirect(url_for("dashboard.survey", slug=slug))
+
+
+def with_panel(template: str, survey: Survey) -> str:
+    """Render a page or fragment that shows the survey's results panel."""
+    return render_template(
+        template, survey=survey, panel=results_panel(survey, current_app.config["RESULTS_MIN_N"])
+    )

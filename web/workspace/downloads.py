@@ -1,0 +1,51 @@
+"""Downloads of a survey: its file, its reported responses, its estimates and its codebook."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, json, stream_with_context
+
+from web.core.exports import codebook, estimates_csv, responses_csv
+from web.core.results import survey_results
+from web.workspace.access import require_login, researcher_survey
+
+bp = Blueprint("exports", __name__, url_prefix="/surveys")
+bp.before_request(require_login)
+
+
+def attachment(body, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/<slug>/survey.json")
+def survey_file(slug: str):
+    """The survey in the survey-file format, to import elsewhere."""
+    return attachment(
+        researcher_survey(slug).to_spec().to_json(), "application/json", f"{slug}.json"
+    )
+
+
+@bp.get("/<slug>/responses.csv")
+def responses(slug: str):
+    """Reported bits, one row per response, no timestamps, in random order."""
+    body = stream_with_context(responses_csv(researcher_survey(slug)))
+    return attachment(body, "text/csv", f"{slug}-responses.csv")
+
+
+@bp.get("/<slug>/estimates.csv")
+def estimates(slug: str):
+    """Estimates with their intervals, one row per yes/no question and per option."""
+    results = survey_results(researcher_survey(slug))
+    return attachment(estimates_csv(results), "text/csv", f"{slug}-estimates.csv")
+
+
+@bp.get("/<slug>/codebook.json")
+def codebook_file(slug: str):
+    """Each question's ε, procedure and p, and how to recompute every estimate."""
+    return attachment(
+        json.dumps(codebook(researcher_survey(slug)), ensure_ascii=False, indent=2),
+        "application/json",
+        f"{slug}-codebook.json",
+    )
