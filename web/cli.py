@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 
 import click
@@ -13,6 +12,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.core.extensions import db
 from web.core.joincode import ensure_join_code
+from web.core.limits import account_problem
 from web.core.lookup import find_survey
 from web.core.models import ApiToken, Survey, User
 from web.core.results import survey_results
@@ -20,8 +20,6 @@ from web.core.sqlite_guard import AnotherWriter
 from web.core.surveyfile import SurveyFileError, load_survey
 from web.core.table import results_table
 from web.respondent.submissions import simulate_responses
-
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 def init_app(app: Flask) -> None:
@@ -132,10 +130,9 @@ def export_survey(slug: str, output: Path | None) -> None:
 def create_user(email: str, password: str) -> None:
     """Create a researcher account."""
     email = email.strip().lower()
-    if not EMAIL.match(email):
-        raise click.ClickException(f"{email!r} is not an email address")
-    if len(password) < 8:
-        raise click.ClickException("the password must have at least 8 characters")
+    problem = account_problem(email, password)
+    if problem is not None:
+        raise click.ClickException(problem)
     if db.session.scalar(db.select(User.id).filter_by(email=email)) is not None:
         raise click.ClickException(f"a user with email {email!r} already exists")
     user = User(email=email)

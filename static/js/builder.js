@@ -8,12 +8,14 @@ import { createSpinner } from "./spinner.js";
 
 /**
  * The preview's numbers, computed without the network.
- * @param {{epsilon: number, procedure: string, kind: string, optionLines: string, otherCost: number}} input
+ * `limits` are the server's (the page config's `limits`): ε outside them shows no preview.
+ * @param {{epsilon: number, procedure: string, hasOptions: boolean, optionLines: string, otherCost: number,
+ *   limits: {minEpsilon: number, maxEpsilon: number}}} input
  * @returns {{light: number, truth: number, spins: number, cost: number, total: number} | null}
  */
-export function previewFigures({ epsilon, procedure, kind, optionLines, otherCost }) {
-  if (!(Number.isFinite(epsilon) && epsilon > 0 && epsilon <= 10)) return null;
-  const spins = kind === "multi" ? Math.max(1, optionLines.split("\n").filter((line) => line.trim()).length) : 1;
+export function previewFigures({ epsilon, procedure, hasOptions, optionLines, otherCost, limits }) {
+  if (!(Number.isFinite(epsilon) && epsilon >= limits.minEpsilon && epsilon <= limits.maxEpsilon)) return null;
+  const spins = hasOptions ? Math.max(1, optionLines.split("\n").filter((line) => line.trim()).length) : 1;
   const cost = spins * epsilon;
   return {
     light: lightFraction(epsilon, procedure),
@@ -48,13 +50,14 @@ function start() {
     const figures = previewFigures({
       epsilon: Number.parseFloat(field("epsilon").value),
       procedure: field("procedure").value,
-      kind: field("kind").value,
+      hasOptions: config.typesWithOptions.includes(field("kind").value),
       optionLines: field("options").value,
       otherCost: config.otherCost,
+      limits: config.limits,
     });
-    form.querySelector(".field:has(#options)")?.toggleAttribute("hidden", field("kind").value !== "multi");
+    form.querySelector(".field:has(#options)")?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
     if (!figures) {
-      out("preview-light").textContent = config.messages.invalid;
+      out("preview-light").textContent = fill(config.messages.invalid, { min: config.limits.minEpsilon, max: config.limits.maxEpsilon });
       for (const id of ["preview-cost", "preview-total", "preview-margin"]) out(id).textContent = "";
       return;
     }

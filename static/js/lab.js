@@ -49,7 +49,7 @@ function start() {
     epsilon: Number(value("epsilon")),
     n: Math.min(2000, Math.max(1, Number.parseInt(value("n"), 10) || 1)),
     procedure: value("procedure"),
-    options: Math.min(30, Math.max(1, Number.parseInt(value("options"), 10) || 1)),
+    options: Math.min(config.limits.maxOptions, Math.max(1, Number.parseInt(value("options"), 10) || 1)),
   });
   const showError = (error) => {
     document.getElementById("lab-error").textContent = fill(text.error, { error: String(error.message ?? error) });

@@ -38,7 +38,7 @@ function section(question) {
 }
 
 function items(question) {
-  return question.type === "multi" ? question.options.map((option) => `${question.id}.${option.id}`) : [question.id];
+  return question.items;
 }
 
 function setUpQuestion(question, remembered) {
@@ -71,7 +71,7 @@ function pick(source, keys) {
 }
 
 function truthOf(question, root) {
-  if (question.type === "multi") {
+  if (question.grouped) {
     return Object.fromEntries(
       question.options.map((option) => [
         `${question.id}.${option.id}`,
@@ -150,7 +150,7 @@ function updateSummary() {
       .map((question, index) => {
         const entry = document.createElement("li");
         const title = section(question).querySelector("h2").textContent.trim();
-        const parts = question.type === "multi"
+        const parts = question.grouped
           ? question.options.map((option) => `${option.text}: ${answerText(reported[`${question.id}.${option.id}`])}`)
           : [answerText(reported[question.id])];
         entry.textContent = `${title} → ${parts.join(", ")}`;
@@ -163,7 +163,7 @@ function updateSummary() {
 function answersBody() {
   const answers = {};
   for (const question of config.questions) {
-    answers[question.id] = question.type === "multi"
+    answers[question.id] = question.grouped
       ? Object.fromEntries(question.options.map((option) => [option.id, reported[`${question.id}.${option.id}`]]))
       : reported[question.id];
   }

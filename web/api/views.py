@@ -121,7 +121,7 @@ def results(slug: str):
     survey = load_survey(slug)
     if not survey.visible_to(user):
         abort(404, _("No such survey."))
-    return survey_results(survey)
+    return survey_results(survey).to_dict()
 
 
 @bp.get("/plan")

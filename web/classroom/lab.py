@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 import rr
 from rr.mechanism import noise_line
 from web.core.extensions import limiter
+from web.core.limits import page_limits
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
@@ -22,7 +23,7 @@ MAX_BITS = 5_000
 @bp.get("/lab")
 def lab():
     """Controls and charts; the page's script asks the endpoints below for the numbers."""
-    return render_template("lab.html", messages=lab_messages())
+    return render_template("lab.html", messages=lab_messages(), limits=page_limits())
 
 
 def _number(name: str, default: float, low: float, high: float) -> float:

@@ -10,21 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from web.core.questions import QUESTION_TYPES, AnswerError, QuestionType
 
-class AnswerError(ValueError):
-    """A submission that does not fit the survey; the message names the problem."""
+__all__ = ["AnswerError", "Shape", "check_answers"]
 
 
 @dataclass(frozen=True)
 class Shape:
-    """What one question expects: its key, and its option keys for a multi-select question."""
+    """What one question expects: its key, its type's name and its option keys."""
 
     key: str
+    kind: str = "yesno"
     option_keys: Sequence[str] = ()
 
     @property
-    def is_multi(self) -> bool:
-        return bool(self.option_keys)
+    def type(self) -> QuestionType:
+        return QUESTION_TYPES[self.kind]
 
 
 def check_answers(body, shapes: Iterable[Shape]) -> dict:
@@ -41,29 +42,11 @@ def check_answers(body, shapes: Iterable[Shape]) -> dict:
     unknown = sorted(set(answers) - {shape.key for shape in shapes})
     if unknown:
         raise AnswerError(f"unknown question {unknown[0]!r}")
-    return {shape.key: _answer(answers, shape) for shape in shapes}
-
-
-def _answer(answers: dict, shape: Shape):
-    if shape.key not in answers:
-        raise AnswerError(f"question {shape.key!r} is missing")
-    value = answers[shape.key]
-    if not shape.is_multi:
-        return _bit(value, f"question {shape.key!r}")
-    if not isinstance(value, dict):
-        raise AnswerError(f"question {shape.key!r} must be an object of options, each 0 or 1")
-    unknown = sorted(set(value) - set(shape.option_keys))
-    if unknown:
-        raise AnswerError(f"question {shape.key!r} has no option {unknown[0]!r}")
-    bits = {}
-    for option in shape.option_keys:
-        if option not in value:
-            raise AnswerError(f"option {option!r} of question {shape.key!r} is missing")
-        bits[option] = _bit(value[option], f"option {option!r} of question {shape.key!r}")
-    return bits
-
-
-def _bit(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise AnswerError(f"{where} must be 0 or 1, got {value!r}")
-    return value
+    checked = {}
+    for shape in shapes:
+        if shape.key not in answers:
+            raise AnswerError(f"question {shape.key!r} is missing")
+        checked[shape.key] = shape.type.check_answer(
+            answers[shape.key], shape.key, shape.option_keys
+        )
+    return checked

@@ -7,33 +7,67 @@ survey's revision, so a page loaded before the change cannot submit under the ol
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
 from web.core.extensions import db
+from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
 from web.core.models import Option, Question, Survey
-from web.core.surveyfile import OptionSpec, QuestionSpec
+from web.core.surveyfile import (
+    OptionSpec,
+    Problem,
+    QuestionSpec,
+    question_count_problems,
+    question_problems,
+)
 
 TRANSITIONS = {("draft", "open"), ("open", "closed"), ("closed", "open")}
 
 
 class EditError(ValueError):
-    """A change the survey's state does not allow; the message says why."""
+    """A change the survey does not allow: each problem names the field it is about and says why,
+    in the page's language."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(problem.message for problem in problems))
 
 
 def change_status(survey: Survey, status: str) -> None:
     """Move along draft → open → closed (and reopen a closed survey)."""
     if (survey.status, status) not in TRANSITIONS:
-        raise EditError(f"a {survey.status} survey cannot become {status}")
+        raise EditError(
+            [
+                Problem(
+                    "status",
+                    _(
+                        "A %(current)s survey cannot become %(wanted)s.",
+                        current=STATUS_LABELS.get(survey.status, survey.status),
+                        wanted=STATUS_LABELS.get(status, status),
+                    ),
+                )
+            ]
+        )
     if status == "open" and not survey.questions:
-        raise EditError("add at least one question before opening the survey")
+        raise EditError(
+            [Problem("status", _("Add at least one question before opening the survey."))]
+        )
     survey.status = status
     if status == "open":
         ensure_join_code(survey)
 
 
 def add_question(survey: Survey, spec: QuestionSpec) -> Question:
-    """Append a question."""
+    """Append a question, after the same checks a survey file goes through."""
+    problems = question_problems(spec) + question_count_problems(len(survey.questions) + 1)
     if any(question.key == spec.key for question in survey.questions):
-        raise EditError(f"the survey already has a question with id {spec.key!r}")
+        problems.append(
+            Problem(
+                "question.id", _("The survey already has a question with id %(id)r.", id=spec.key)
+            )
+        )
+    if problems:
+        raise EditError(problems)
     question = Question.from_spec(spec, position=len(survey.questions))
     survey.questions.append(question)
     survey.revision += 1
@@ -41,9 +75,15 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
 
 
 def update_question(question: Question, spec: QuestionSpec) -> None:
-    """Apply an edit; once the question has responses only its wording may change."""
+    """Apply an edit, after the same checks a survey file goes through; once the question has
+    responses only its wording may change."""
+    problems = question_problems(spec)
     if spec.key != question.key:
-        raise EditError("a question's id cannot change; add a new question instead")
+        problems.append(
+            Problem("question.id", _("A question's id cannot change; add a new question instead."))
+        )
+    if problems:
+        raise EditError(problems)
     spun_now = (question.kind, question.epsilon, question.procedure, _option_keys(question))
     spun_then = (
         spec.kind,
@@ -54,8 +94,16 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     if spun_now != spun_then:
         if question.is_frozen:
             raise EditError(
-                "this question has responses, so its ε, procedure and options are frozen: "
-                "only its wording can change. Add a new question to ask it another way."
+                [
+                    Problem(
+                        "question.epsilon",
+                        _(
+                            "This question has responses, so its ε, procedure and options are "
+                            "frozen: only its wording can change. Add a new question to ask it "
+                            "another way."
+                        ),
+                    )
+                ]
             )
         question.kind, question.epsilon, question.procedure = (
             spec.kind,
@@ -83,7 +131,7 @@ def _set_options(question: Question, options: tuple[OptionSpec, ...]) -> None:
 def delete_question(question: Question) -> None:
     """Remove a question that has no responses."""
     if question.is_frozen:
-        raise EditError("a question with responses cannot be deleted")
+        raise EditError([Problem("question", _("A question with responses cannot be deleted."))])
     survey = question.survey
     survey.questions.remove(question)
     for position, remaining in enumerate(survey.questions):

@@ -13,6 +13,7 @@ import rr
 from rr.mechanism import noise_line
 from web.core.extensions import db
 from web.core.models import Response, Survey
+from web.core.results import ESTIMATE_FIELDS, SurveyResults
 
 ESTIMATE_COLUMNS = (
     "question",
@@ -61,30 +62,24 @@ def responses_csv(survey: Survey) -> Iterator[str]:
     yield "".join(buffer)
 
 
-def estimates_csv(results: dict) -> str:
-    """CSV of the estimates, one row per yes/no question and per option."""
+def estimates_csv(results: SurveyResults) -> str:
+    """CSV of the estimates, one row per tally: a yes/no question, or one option."""
     lines = [_line(ESTIMATE_COLUMNS)]
-    for question in results["questions"]:
-        rows = question["options"] if question["type"] == "multi" else [question]
-        for row in rows:
-            share = row["noisy_yes"] / row["n"] if row["n"] else None
+    for question in results.questions:
+        for item in question.items:
             lines.append(
                 _line(
                     [
-                        question["id"],
-                        row["id"] if question["type"] == "multi" else "",
-                        question["type"],
-                        question["procedure"],
-                        question["epsilon"],
-                        question["light_fraction"],
-                        row["n"],
-                        row["noisy_yes"],
-                        share,
-                        row["estimate"],
-                        row["std_error"],
-                        row["ci_low"],
-                        row["ci_high"],
-                        row["estimated_count"],
+                        question.key,
+                        item.option or "",
+                        question.kind,
+                        question.procedure,
+                        question.epsilon,
+                        question.light_fraction,
+                        item.n,
+                        item.noisy_yes,
+                        item.reported_share,
+                        *(getattr(item, name) for name in ESTIMATE_FIELDS),
                     ]
                 )
             )
@@ -119,11 +114,12 @@ def _question_entry(question) -> dict:
         "truth_probability": rr.truth_probability(question.epsilon),
         "noise_offset": offset,
         "noise_slope": slope,
-        "columns": [question.key]
-        if question.kind == "yesno"
-        else [f"{question.key}.{option.key}" for option in question.options],
+        "columns": [
+            question.key if option is None else f"{question.key}.{option.key}"
+            for option in question.spun_options
+        ],
     }
-    if question.kind == "multi":
+    if question.type.has_options:
         entry["options"] = [{"id": option.key, "text": option.text} for option in question.options]
     return entry
 

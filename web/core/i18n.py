@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, has_request_context, request
 from flask_babel import format_decimal, format_percent, get_locale
 from flask_babel import lazy_gettext as _l
 
@@ -13,7 +13,10 @@ STATUS_LABELS = {"draft": _l("draft"), "open": _l("open"), "closed": _l("closed"
 
 
 def select_locale() -> str:
-    """The language chosen on the site (a cookie), else the browser's preference, else English."""
+    """The language chosen on the site (a cookie), else the browser's preference, else English
+    (the command line, with no request, speaks English)."""
+    if not has_request_context():
+        return "en"
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen

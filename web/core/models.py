@@ -14,9 +14,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 import rr
 from web.core.answers import Shape
 from web.core.extensions import Model, db
+from web.core.questions import QUESTION_TYPES, QuestionType
 from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
-
-STATUSES = ("draft", "open", "closed")
 
 
 class User(UserMixin, Model):
@@ -96,17 +95,15 @@ class Survey(Model):
     def shapes(self) -> list[Shape]:
         """What a submission must contain, question by question."""
         return [
-            Shape(question.key, tuple(option.key for option in question.options))
+            Shape(question.key, question.kind, tuple(option.key for option in question.options))
             for question in self.questions
         ]
 
     def spins(self) -> list[tuple[Question, Option | None]]:
-        """Every spin of a response, in order: a yes/no question spins once (option None), a
-        multi-select question once per option."""
+        """Every spin of a response, in order, with the option whose tally it feeds (None for the
+        question's own tally); see :mod:`web.core.questions`."""
         return [
-            (question, option)
-            for question in self.questions
-            for option in (question.options if question.kind == "multi" else [None])
+            (question, option) for question in self.questions for option in question.spun_options
         ]
 
     def visible_to(self, user: User) -> bool:
@@ -180,9 +177,22 @@ class Question(Tally, Model):
     )
 
     @property
+    def type(self) -> QuestionType:
+        return QUESTION_TYPES[self.kind]
+
+    @property
+    def spun_options(self) -> list[Option | None]:
+        """The tallies each response feeds: options, or None for the question's own."""
+        return self.type.spun(self.options)
+
+    @property
+    def tallies(self) -> list[Tally]:
+        return [self if option is None else option for option in self.spun_options]
+
+    @property
     def spins(self) -> int:
         """How many times a respondent spins for this question."""
-        return len(self.options) if self.kind == "multi" else 1
+        return len(self.spun_options)
 
     @property
     def epsilon_total(self) -> float:
@@ -195,7 +205,8 @@ class Question(Tally, Model):
     @property
     def response_count(self) -> int:
         """Responses that answered this question (later questions have fewer than the survey)."""
-        return self.options[0].n if self.kind == "multi" and self.options else self.n
+        tallies = self.tallies
+        return tallies[0].n if tallies else 0
 
     @property
     def is_frozen(self) -> bool:

@@ -1,47 +1,68 @@
-"""Survey files: parse and check the JSON format, and write it back.
+"""Survey files, and the one validator that every change to a survey goes through.
 
 A survey file looks like::
 
     {"slug": "campus-life", "title": "...", "description": "...",
      "questions": [
-       {"id": "cheated", "type": "yesno", "text": "...", "epsilon": 1.0, "procedure": "spinner_coin"},
+       {"id": "cheated", "type": "yesno", "text": "...", "epsilon": 1.0,
+        "procedure": "spinner_coin"},
        {"id": "substances", "type": "multi", "text": "...", "epsilon": 1.5, "procedure": "spinner",
         "options": [{"id": "alcohol", "text": "..."}, {"id": "tobacco", "text": "..."}]}]}
 
-:func:`parse_survey` reports every mistake at once, each naming where it is (``questions[1].epsilon``)
-and what is wrong, so a file is fixed in one pass. Nothing here touches the database.
+:func:`parse_survey` turns decoded JSON into a :class:`SurveySpec`, naming every mistake at once
+with where it is (``questions[1].epsilon``), so a file is fixed in one pass. The checks of what a
+survey may hold (:func:`survey_problems`, :func:`question_problems`) are the same ones the builder
+and the command line use (:mod:`web.core.editing`), with the limits of :mod:`web.core.limits`.
+Messages are translated where a page shows them. Nothing here touches the database.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+from flask_babel import gettext as _
 
 import rr
+from web.core.limits import (
+    KEY,
+    MAX_EPSILON,
+    MAX_QUESTIONS,
+    MAX_TEXT,
+    MAX_TITLE,
+    MIN_EPSILON,
+    SLUG,
+    valid_epsilon,
+)
+from web.core.questions import QUESTION_TYPES, QuestionType
 
-SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
-KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-KINDS = ("yesno", "multi")
-MIN_EPSILON = rr.MIN_EPSILON
-MAX_EPSILON = 10.0
-MAX_QUESTIONS = 100
-MAX_OPTIONS = 30
-MAX_TITLE = 200
-MAX_TEXT = 2000
 SURVEY_FIELDS = {"slug", "title", "description", "questions"}
 QUESTION_FIELDS = {"id", "type", "text", "epsilon", "procedure", "options"}
 OPTION_FIELDS = {"id", "text"}
 
 
+class Problem(NamedTuple):
+    """One mistake: where it is (``questions[0].epsilon``) and what is wrong."""
+
+    place: str
+    message: str
+
+    @property
+    def field(self) -> str:
+        """The name of the field the mistake is in: ``epsilon``, ``options``, ``text``, …"""
+        return self.place.rsplit(".", 1)[-1].split("[", 1)[0]
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}"
+
+
 class SurveyFileError(ValueError):
     """A survey file with mistakes; ``problems`` lists each as "where: what"."""
 
-    def __init__(self, problems: list[str]):
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    def __init__(self, problems: list[Problem] | list[str]):
+        self.problems = [str(problem) for problem in problems]
+        super().__init__("; ".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -58,6 +79,10 @@ class QuestionSpec:
     epsilon: float
     procedure: str
     options: tuple[OptionSpec, ...] = ()
+
+    @property
+    def type(self) -> QuestionType:
+        return QUESTION_TYPES[self.kind]
 
 
 @dataclass(frozen=True)
@@ -81,16 +106,156 @@ class SurveySpec:
 
 
 def _question_dict(question: QuestionSpec) -> dict:
-    data = {
+    data: dict[str, Any] = {
         "id": question.key,
         "type": question.kind,
         "text": question.text,
         "epsilon": question.epsilon,
         "procedure": question.procedure,
     }
-    if question.kind == "multi":
+    if question.type.has_options:
         data["options"] = [{"id": option.key, "text": option.text} for option in question.options]
     return data
+
+
+# The checks shared by every way a survey changes.
+
+
+def survey_problems(spec: SurveySpec) -> list[Problem]:
+    """Every mistake in a whole survey: its own fields, then each question."""
+    problems = survey_field_problems(spec.slug, spec.title, spec.description)
+    if not spec.questions:
+        problems.append(Problem("questions", _("must be a non-empty list")))
+    problems += question_count_problems(len(spec.questions))
+    seen: set[str] = set()
+    for index, question in enumerate(spec.questions):
+        where = f"questions[{index}]"
+        problems += question_problems(question, where)
+        if not isinstance(question.key, str):
+            continue
+        if question.key in seen:
+            problems.append(
+                Problem(f"{where}.id", _("duplicate question id %(id)r", id=question.key))
+            )
+        seen.add(question.key)
+    return problems
+
+
+def survey_field_problems(slug: Any, title: Any, description: Any) -> list[Problem]:
+    """Mistakes in a survey's address, title and description."""
+    problems = []
+    if not isinstance(slug, str) or not SLUG.match(slug):
+        problems.append(
+            Problem(
+                "slug",
+                _(
+                    "%(slug)r is not a valid slug (1-64 lowercase letters, digits and inner "
+                    "hyphens)",
+                    slug=slug,
+                ),
+            )
+        )
+    problems += _text_problems(title, "title", MAX_TITLE)
+    if not isinstance(description, str) or len(description) > MAX_TEXT:
+        problems.append(
+            Problem(
+                "description", _("must be text of at most %(limit)d characters", limit=MAX_TEXT)
+            )
+        )
+    return problems
+
+
+def question_count_problems(count: int) -> list[Problem]:
+    """A survey holds at most MAX_QUESTIONS questions."""
+    if count <= MAX_QUESTIONS:
+        return []
+    return [
+        Problem(
+            "questions",
+            _("at most %(limit)d questions, got %(count)d", limit=MAX_QUESTIONS, count=count),
+        )
+    ]
+
+
+def question_problems(spec: QuestionSpec, where: str = "question") -> list[Problem]:
+    """Every mistake in one question: id, type, wording, ε, procedure and options."""
+    problems = _key_problems(spec.key, f"{where}.id")
+    kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
+    if kind is None:
+        names = " or ".join(repr(name) for name in QUESTION_TYPES)
+        problems.append(
+            Problem(
+                f"{where}.type",
+                _("unknown type %(kind)r (use %(names)s)", kind=spec.kind, names=names),
+            )
+        )
+    problems += _text_problems(spec.text, f"{where}.text", MAX_TEXT)
+    if not valid_epsilon(spec.epsilon):
+        problems.append(
+            Problem(
+                f"{where}.epsilon",
+                _(
+                    "must be a number from %(low)s to %(high)s, got %(value)r",
+                    low=f"{MIN_EPSILON:g}",
+                    high=f"{MAX_EPSILON:g}",
+                    value=_number_or_value(spec.epsilon),
+                ),
+            )
+        )
+    if spec.procedure not in rr.PROCEDURES:
+        problems.append(
+            Problem(
+                f"{where}.procedure",
+                _(
+                    "unknown procedure %(procedure)r (use 'spinner_coin' or 'spinner')",
+                    procedure=spec.procedure,
+                ),
+            )
+        )
+    if kind is not None:
+        wrong_count = kind.options_problem(len(spec.options))
+        if wrong_count is not None:
+            problems.append(Problem(f"{where}.options", wrong_count))
+    seen: set[str] = set()
+    for index, option in enumerate(spec.options):
+        place = f"{where}.options[{index}]"
+        problems += _key_problems(option.key, f"{place}.id")
+        problems += _text_problems(option.text, f"{place}.text", MAX_TEXT)
+        if not isinstance(option.key, str):
+            continue
+        if option.key in seen:
+            problems.append(Problem(f"{place}.id", _("duplicate option id %(id)r", id=option.key)))
+        seen.add(option.key)
+    return problems
+
+
+def _number_or_value(value: Any) -> Any:
+    """A number as a float (so 11 from a file and 11.0 from a form read alike), else as it is."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _key_problems(key: Any, place: str) -> list[Problem]:
+    if isinstance(key, str) and KEY.match(key):
+        return []
+    return [Problem(place, _("%(id)r is not a valid id (1-64 letters, digits, _ or -)", id=key))]
+
+
+def _text_problems(value: Any, place: str, limit: int) -> list[Problem]:
+    if not isinstance(value, str) or not value.strip():
+        return [Problem(place, _("must be non-empty text"))]
+    if len(value) > limit:
+        return [
+            Problem(
+                place,
+                _("at most %(limit)d characters, got %(count)d", limit=limit, count=len(value)),
+            )
+        ]
+    return []
+
+
+# Reading a file: its JSON shape first, then the shared checks.
 
 
 def load_survey(raw: bytes | str) -> SurveySpec:
@@ -115,129 +280,72 @@ def load_survey(raw: bytes | str) -> SurveySpec:
 
 def parse_survey(data) -> SurveySpec:
     """Check a decoded survey and return it as a :class:`SurveySpec`; raises SurveyFileError."""
-    problems: list[str] = []
     if not isinstance(data, dict):
         raise SurveyFileError(["file: the top level must be a JSON object"])
-    _unknown_fields(data, SURVEY_FIELDS, "survey", problems)
-    slug: Any = data.get("slug")  # checked below; used only when no problem was found
-    if not isinstance(slug, str) or not SLUG.match(slug):
-        problems.append(
-            f"slug: {slug!r} is not a valid slug (1-64 lowercase letters, digits and inner hyphens)"
+    problems = _unknown_fields(data, SURVEY_FIELDS, "survey")
+    items = data.get("questions")
+    if not isinstance(items, list):
+        items = []
+    questions = []
+    for index, item in enumerate(items[: MAX_QUESTIONS + 1]):
+        where = f"questions[{index}]"
+        if not isinstance(item, dict):
+            problems.append(Problem(where, _("must be an object")))
+            continue
+        problems += _unknown_fields(item, QUESTION_FIELDS, where)
+        options, option_problems = _options(item, where)
+        problems += option_problems
+        questions.append(
+            QuestionSpec(
+                _field(item, "id"),
+                _field(item, "type"),
+                _field(item, "text"),
+                _field(item, "epsilon"),
+                _field(item, "procedure", "spinner_coin"),
+                options,
+            )
         )
-    title = _text(data, "title", "title", MAX_TITLE, problems)
-    description = data.get("description", "")
-    if not isinstance(description, str) or len(description) > MAX_TEXT:
-        problems.append(f"description: must be text of at most {MAX_TEXT} characters")
-    questions = _questions(data.get("questions"), problems)
+    spec = SurveySpec(
+        _field(data, "slug"),
+        _field(data, "title"),
+        _field(data, "description", ""),
+        tuple(questions),
+    )
+    problems += survey_problems(spec)
+    if len(items) > MAX_QUESTIONS:  # only the first MAX_QUESTIONS + 1 were looked at
+        problems = [p for p in problems if p.place != "questions"] + question_count_problems(
+            len(items)
+        )
     if problems:
         raise SurveyFileError(problems)
-    return SurveySpec(slug, title, description, questions)
+    return spec
 
 
-def _questions(items, problems: list[str]) -> tuple[QuestionSpec, ...]:
-    if not isinstance(items, list) or not items:
-        problems.append("questions: must be a non-empty list")
-        return ()
-    if len(items) > MAX_QUESTIONS:
-        problems.append(f"questions: at most {MAX_QUESTIONS} questions, got {len(items)}")
-    seen: set[str] = set()
-    parsed = []
-    for index, item in enumerate(items):
-        where = f"questions[{index}]"
-        question = _question(item, where, problems)
-        if question is None:
-            continue
-        if question.key in seen:
-            problems.append(f"{where}.id: duplicate question id {question.key!r}")
-        seen.add(question.key)
-        parsed.append(question)
-    return tuple(parsed)
-
-
-def valid_epsilon(value) -> bool:
-    """Whether ``value`` is an ε this app collects under: a number from MIN_EPSILON to MAX_EPSILON."""
-    return (
-        not isinstance(value, bool)
-        and isinstance(value, (int, float))
-        and math.isfinite(value)
-        and MIN_EPSILON <= value <= MAX_EPSILON
-    )
-
-
-def _question(item, where: str, problems: list[str]) -> QuestionSpec | None:
-    if not isinstance(item, dict):
-        problems.append(f"{where}: must be an object")
-        return None
-    before = len(problems)
-    _unknown_fields(item, QUESTION_FIELDS, where, problems)
-    key = _key(item, where, problems)
-    kind: Any = item.get("type")
-    if kind not in KINDS:
-        problems.append(f"{where}.type: unknown type {kind!r} (use 'yesno' or 'multi')")
-    text = _text(item, "text", f"{where}.text", MAX_TEXT, problems)
-    epsilon: Any = item.get("epsilon")
-    if not valid_epsilon(epsilon):
-        problems.append(
-            f"{where}.epsilon: must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}, got {epsilon!r}"
-        )
-    procedure = item.get("procedure", "spinner_coin")
-    if procedure not in rr.PROCEDURES:
-        problems.append(
-            f"{where}.procedure: unknown procedure {procedure!r} (use 'spinner_coin' or 'spinner')"
-        )
-    options = _options(item.get("options"), kind, where, problems)
-    if len(problems) > before:
-        return None
-    return QuestionSpec(key, kind, text, float(epsilon), procedure, options)
-
-
-def _options(items, kind, where: str, problems: list[str]) -> tuple[OptionSpec, ...]:
-    if kind != "multi":
-        if kind == "yesno" and items is not None:
-            problems.append(f"{where}.options: only a 'multi' question has options")
-        return ()
-    if not isinstance(items, list) or not items:
-        problems.append(f"{where}.options: a 'multi' question needs a non-empty list of options")
-        return ()
-    if len(items) > MAX_OPTIONS:
-        problems.append(f"{where}.options: at most {MAX_OPTIONS} options, got {len(items)}")
-    seen: set[str] = set()
-    parsed = []
-    for index, item in enumerate(items):
+def _options(item: dict, where: str) -> tuple[tuple[OptionSpec, ...], list[Problem]]:
+    """The options as written, and mistakes in their JSON shape (the shared checks do the rest)."""
+    items = item.get("options")
+    if items is None:
+        return (), []
+    if not isinstance(items, list):
+        return (), [Problem(f"{where}.options", _("must be a list of options"))]
+    options, problems = [], []
+    for index, option in enumerate(items):
         place = f"{where}.options[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f"{place}: must be an object")
+        if not isinstance(option, dict):
+            problems.append(Problem(place, _("must be an object")))
             continue
-        _unknown_fields(item, OPTION_FIELDS, place, problems)
-        key = _key(item, place, problems)
-        text = _text(item, "text", f"{place}.text", MAX_TEXT, problems)
-        if not isinstance(key, str):
-            continue
-        if key in seen:
-            problems.append(f"{place}.id: duplicate option id {key!r}")
-        seen.add(key)
-        parsed.append(OptionSpec(key, text))
-    return tuple(parsed)
+        problems += _unknown_fields(option, OPTION_FIELDS, place)
+        options.append(OptionSpec(_field(option, "id"), _field(option, "text")))
+    return tuple(options), problems
 
 
-def _key(item: dict, where: str, problems: list[str]) -> Any:
-    """The id, or whatever stands there after adding a problem that says why it is no id."""
-    key = item.get("id")
-    if not isinstance(key, str) or not KEY.match(key):
-        problems.append(f"{where}.id: {key!r} is not a valid id (1-64 letters, digits, _ or -)")
-    return key
+def _field(item: dict, name: str, default: Any = None) -> Any:
+    """A value as the file has it, of any JSON type: the shared checks say what is wrong with it."""
+    return item.get(name, default)
 
 
-def _text(item: dict, name: str, where: str, limit: int, problems: list[str]) -> Any:
-    """The text, or whatever stands there after adding a problem that says why it is no text."""
-    value = item.get(name)
-    if not isinstance(value, str) or not value.strip():
-        problems.append(f"{where}: must be non-empty text")
-    elif len(value) > limit:
-        problems.append(f"{where}: at most {limit} characters, got {len(value)}")
-    return value
-
-
-def _unknown_fields(item: dict, allowed: set[str], where: str, problems: list[str]) -> None:
-    for name in sorted(set(item) - allowed):
-        problems.append(f"{where}: unknown field {name!r}")
+def _unknown_fields(item: dict, allowed: set[str], where: str) -> list[Problem]:
+    return [
+        Problem(where, _("unknown field %(name)r", name=name))
+        for name in sorted(set(item) - allowed, key=str)
+    ]

@@ -1,26 +1,29 @@
-"""A results document as a plain-text table for the terminal."""
+"""Results as a plain-text table for the terminal."""
 
 from __future__ import annotations
 
+from web.core.results import ItemResult, SurveyResults
 
-def results_table(results: dict) -> str:
-    """Render :func:`web.core.results.survey_results` as aligned text."""
+HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
+
+
+def results_table(results: SurveyResults) -> str:
+    """Render a survey's results as aligned text: one row per question or option."""
     lines = [
-        f"{results['title']} ({results['slug']}, {results['status']})",
-        f"n = {results['n']}, total privacy cost epsilon = {results['epsilon_total']:g}",
+        f"{results.title} ({results.slug}, {results.status})",
+        f"n = {results.n}, total privacy cost epsilon = {results.epsilon_total:g}",
         "",
     ]
-    header = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
     rows = []
-    for question in results["questions"]:
-        label = f"{question['id']} (eps {question['epsilon']:g}, {question['procedure']})"
-        if question["type"] == "multi":
+    for question in results.questions:
+        label = f"{question.key} (eps {question.epsilon:g}, {question.procedure})"
+        if question.has_options:
             rows.append((label, "", "", "", "", ""))
-            rows.extend(_row(f"  {option['id']}", option) for option in question["options"])
+            rows.extend(_row(f"  {item.option}", item) for item in question.items)
         else:
-            rows.append(_row(label, question))
-    widths = [max(len(str(row[column])) for row in [header, *rows]) for column in range(6)]
-    for row in [header, *rows]:
+            rows.append(_row(label, question.items[0]))
+    widths = [max(len(str(row[column])) for row in [HEADER, *rows]) for column in range(6)]
+    for row in [HEADER, *rows]:
         cells = [
             str(cell).ljust(widths[0]) if index == 0 else str(cell).rjust(widths[index])
             for index, cell in enumerate(row)
@@ -29,14 +32,14 @@ def results_table(results: dict) -> str:
     return "\n".join(lines)
 
 
-def _row(label: str, numbers: dict) -> tuple:
-    if numbers["n"] == 0:
+def _row(label: str, item: ItemResult) -> tuple:
+    if item.n == 0:
         return (label, 0, "", "no responses", "", "")
     return (
         label,
-        numbers["n"],
-        f"{numbers['noisy_yes'] / numbers['n']:.1%}",
-        f"{numbers['estimate']:.1%}",
-        f"[{numbers['ci_low']:.1%}, {numbers['ci_high']:.1%}]",
-        f"{numbers['estimated_count']:.1f}",
+        item.n,
+        f"{item.noisy_yes / item.n:.1%}",
+        f"{item.estimate:.1%}",
+        f"[{item.ci_low:.1%}, {item.ci_high:.1%}]",
+        f"{item.estimated_count:.1f}",
     )

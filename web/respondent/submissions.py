@@ -11,7 +11,6 @@ checked against.
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +22,7 @@ import rr
 from web.core.answers import Shape
 from web.core.extensions import db
 from web.core.models import Survey
+from web.core.questions import QuestionType
 from web.respondent.writer import close_writers, statements, writer_for
 
 BULK_CHUNK = 20_000
@@ -36,14 +36,27 @@ class SurveyState:
 
 
 @dataclass(frozen=True)
+class Tallied:
+    """One tally a response feeds: its table and row, and where its bit stands in the answers."""
+
+    table: str  # "question" or "option"
+    row_id: int
+    question_key: str
+    option_key: str | None
+    type: QuestionType
+
+    def bit(self, bits: dict) -> int:
+        return self.type.bit(bits[self.question_key], self.option_key)
+
+
+@dataclass(frozen=True)
 class Plan:
     """What a submission to one revision of a survey must contain and which tallies it feeds."""
 
     survey_id: int
     revision: int
     shapes: tuple[Shape, ...]
-    questions: tuple[tuple[str, int], ...]
-    options: tuple[tuple[str, str, int], ...]
+    tallies: tuple[Tallied, ...]
 
 
 _states: dict[tuple[object, str], SurveyState] = {}
@@ -81,16 +94,15 @@ def _plan(engine, survey_id: int, revision: int) -> Plan:
     # waits for its turn to write, or a burst on a cold cache would drain the pool.
     with Session(engine) as session:
         survey = session.get_one(Survey, survey_id)
-        spins = survey.spins()
         return Plan(
             survey_id,
             revision,
             tuple(survey.shapes),
-            tuple((question.key, question.id) for question, option in spins if option is None),
             tuple(
-                (question.key, option.key, option.id)
-                for question, option in spins
-                if option is not None
+                Tallied("question", question.id, question.key, None, question.type)
+                if option is None
+                else Tallied("option", option.id, question.key, option.key, question.type)
+                for question, option in survey.spins()
             ),
         )
 
@@ -154,11 +166,8 @@ def _spins(survey: Survey) -> dict:
 
 def _bits_template(survey: Survey) -> str:
     """A %-format string that writes one response's bits as the JSON record_response stores."""
-    parts = []
-    for question in survey.questions:
-        if question.kind == "multi":
-            inner = ",".join(f"{json.dumps(option.key)}:%d" for option in question.options)
-            parts.append(f"{json.dumps(question.key)}:{{{inner}}}")
-        else:
-            parts.append(f"{json.dumps(question.key)}:%d")
+    parts = [
+        question.type.answer_template(question.key, [option.key for option in question.options])
+        for question in survey.questions
+    ]
     return "{" + ",".join(parts) + "}"

@@ -35,6 +35,12 @@ def page_config(survey) -> dict:
             {
                 "id": question.key,
                 "type": question.kind,
+                # Answered per option (an object of bits) or as one bit; the spins, in order.
+                "grouped": question.type.has_options,
+                "items": [
+                    question.key if option is None else f"{question.key}.{option.key}"
+                    for option in question.spun_options
+                ],
                 "procedure": question.procedure,
                 "epsilon": question.epsilon,
                 "lightFraction": question.light_fraction,

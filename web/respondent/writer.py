@@ -216,14 +216,10 @@ def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
     """Reports and yes counts per tally row over a group."""
     tallies: dict[str, dict[int, list[int]]] = {"question": {}, "option": {}}
     for entry in entries:
-        for key, item in entry.plan.questions:
-            counts = tallies["question"].setdefault(item, [0, 0])
+        for tally in entry.plan.tallies:
+            counts = tallies[tally.table].setdefault(tally.row_id, [0, 0])
             counts[0] += 1
-            counts[1] += entry.bits[key]
-        for key, option, item in entry.plan.options:
-            counts = tallies["option"].setdefault(item, [0, 0])
-            counts[0] += 1
-            counts[1] += entry.bits[key][option]
+            counts[1] += tally.bit(entry.bits)
     return tallies
 
 

@@ -18,11 +18,13 @@ from web.core.editing import (
     update_question,
 )
 from web.core.extensions import db
+from web.core.limits import page_limits
 from web.core.lookup import find_survey
 from web.core.models import Question, Survey
+from web.core.questions import QUESTION_TYPES
 from web.core.surveyfile import QuestionSpec, SurveyFileError, load_survey
 from web.workspace.access import require_login, researcher_survey
-from web.workspace.forms import ImportForm, PlanForm, QuestionForm, SurveyForm
+from web.workspace.forms import ImportForm, QuestionForm, SurveyForm
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -61,8 +63,7 @@ def edit(slug: str):
         db.session.commit()
         flash(_("Saved."))
         return redirect(url_for("builder.edit", slug=slug))
-    plan = PlanForm(formdata=None)
-    return render_template("surveys/edit.html", survey=survey, form=form, plan=plan)
+    return render_template("surveys/edit.html", survey=survey, form=form)
 
 
 @bp.route("/<slug>/questions/new", methods=["GET", "POST"])
@@ -74,11 +75,11 @@ def new_question(slug: str):
         try:
             add_question(survey, spec_from_form(form, form.key.data or next_question_key(survey)))
         except EditError as error:
-            form.key.errors.append(str(error))
+            show_problems(form, error.problems)
         else:
             db.session.commit()
             return redirect(url_for("builder.edit", slug=slug))
-    return render_template("surveys/question.html", survey=survey, form=form, question=None)
+    return question_page(survey, form, None)
 
 
 @bp.route("/<slug>/questions/<key>", methods=["GET", "POST"])
@@ -100,11 +101,11 @@ def edit_question(slug: str, key: str):
         try:
             update_question(question, spec_from_form(form, question.key, keep=question.options))
         except EditError as error:
-            form.epsilon.errors.append(str(error))
+            show_problems(form, error.problems)
         else:
             db.session.commit()
             return redirect(url_for("builder.edit", slug=slug))
-    return render_template("surveys/question.html", survey=survey, form=form, question=question)
+    return question_page(survey, form, question)
 
 
 @bp.post("/<slug>/questions/<key>/delete")
@@ -114,7 +115,8 @@ def remove_question(slug: str, key: str):
     try:
         delete_question(question_or_404(survey, key))
     except EditError as error:
-        flash(str(error), "error")
+        for problem in error.problems:
+            flash(problem.message, "error")
     else:
         db.session.commit()
     return redirect(url_for("builder.edit", slug=slug))
@@ -143,7 +145,8 @@ def import_file():
 
 def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options come one per line."""
-    options = option_specs(form.options.data or "", keep) if form.kind.data == "multi" else ()
+    has_options = QUESTION_TYPES[form.kind.data].has_options
+    options = option_specs(form.options.data or "", keep) if has_options else ()
     return QuestionSpec(
         key,
         form.kind.data,
@@ -152,6 +155,37 @@ def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
         form.procedure.data,
         options,
     )
+
+
+def question_page(survey: Survey, form: QuestionForm, question: Question | None) -> str:
+    """The question editor, with the limits and types its preview script needs."""
+    return render_template(
+        "surveys/question.html",
+        survey=survey,
+        form=form,
+        question=question,
+        limits=page_limits(),
+        types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
+    )
+
+
+# Which form field each part of a question is entered in.
+FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"}
+FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
+OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
+
+
+def show_problems(form: QuestionForm, problems) -> None:
+    """Attach each problem to the field it is about; an option's to the options, by number."""
+    for problem in problems:
+        option = OPTION_PLACE.search(problem.place)
+        if option:
+            number = int(option.group(1)) + 1
+            form.options.errors.append(
+                _("Option %(number)d: %(message)s", number=number, message=problem.message)
+            )
+        else:
+            getattr(form, FORM_FIELDS.get(problem.field, "text")).errors.append(problem.message)
 
 
 def question_or_404(survey: Survey, key: str) -> Question:

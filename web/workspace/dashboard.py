@@ -47,7 +47,8 @@ def status(slug: str):
     try:
         change_status(found, request.form.get("status", ""))
     except EditError as error:
-        flash(str(error), "error")
+        for problem in error.problems:
+            flash(problem.message, "error")
     else:
         db.session.commit()
         flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))

@@ -7,7 +7,6 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     FloatField,
-    IntegerField,
     PasswordField,
     SelectChoice,
     SelectField,
@@ -19,19 +18,16 @@ from wtforms.validators import (
     EqualTo,
     InputRequired,
     Length,
-    NumberRange,
     Optional,
     Regexp,
-    ValidationError,
 )
 
-from web.core.surveyfile import KEY, MAX_TEXT, MAX_TITLE, SLUG, valid_epsilon
-
-EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+from web.core.limits import EMAIL, MAX_EMAIL, MAX_PASSWORD, MAX_TEXT, MAX_TITLE, MIN_PASSWORD, SLUG
+from web.core.questions import QUESTION_TYPES
 
 
 class LoginForm(FlaskForm):
-    email = StringField(_l("Email"), validators=[DataRequired(), Length(max=254)])
+    email = StringField(_l("Email"), validators=[DataRequired(), Length(max=MAX_EMAIL)])
     password = PasswordField(_l("Password"), validators=[DataRequired()])
 
 
@@ -40,7 +36,7 @@ class SetupForm(FlaskForm):
         _l("Email"),
         validators=[
             DataRequired(),
-            Length(max=254),
+            Length(max=MAX_EMAIL),
             Regexp(EMAIL, message=_l("Enter an email address.")),
         ],
     )
@@ -48,7 +44,7 @@ class SetupForm(FlaskForm):
         _l("Password"),
         validators=[
             DataRequired(),
-            Length(min=8, max=200, message=_l("Use at least 8 characters.")),
+            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
         ],
     )
     confirm = PasswordField(
@@ -71,25 +67,23 @@ class SurveyForm(FlaskForm):
     description = TextAreaField(_l("Description"), validators=[Length(max=MAX_TEXT)])
 
 
-def epsilon_in_range(_form, field) -> None:
-    if field.data is not None and not valid_epsilon(field.data):
-        raise ValidationError(_l("ε must be at least 0.000001 and at most 10."))
-
-
 class QuestionForm(FlaskForm):
-    text = TextAreaField(_l("Question"), validators=[DataRequired(), Length(max=MAX_TEXT)])
+    """A question as typed in the builder. Only what the form must parse is checked here; what a
+    question may hold is checked by the same rules as a survey file (web.core.surveyfile), and
+    each refusal is attached to its field."""
+
+    text = TextAreaField(_l("Question"))
     key = StringField(
         _l("Short id"),
-        validators=[Optional(), Regexp(KEY, message=_l("Use 1–64 letters, digits, _ or -."))],
         description=_l("Names the question in exports and the API, e.g. cheated."),
     )
     kind = SelectField(
         _l("Type"),
-        choices=[SelectChoice("yesno", _l("Yes / no")), SelectChoice("multi", _l("Multi-select"))],
+        choices=[SelectChoice(name, kind.label) for name, kind in QUESTION_TYPES.items()],
     )
     epsilon = FloatField(
         _l("ε per spin"),
-        validators=[InputRequired(message=_l("Enter ε as a number.")), epsilon_in_range],
+        validators=[InputRequired(message=_l("Enter ε as a number."))],
         default=1.0,
     )
     procedure = SelectField(
@@ -101,22 +95,6 @@ class QuestionForm(FlaskForm):
     )
     options = TextAreaField(
         _l("Options, one per line"), description=_l("Only for a multi-select question.")
-    )
-
-    def validate_options(self, field) -> None:
-        lines = [line for line in (field.data or "").splitlines() if line.strip()]
-        if self.kind.data == "multi" and not lines:
-            raise ValidationError(_l("A multi-select question needs at least one option."))
-        if len(lines) > 30:
-            raise ValidationError(_l("At most 30 options."))
-
-
-class PlanForm(FlaskForm):
-    class Meta:
-        csrf = False
-
-    planned = IntegerField(
-        _l("Planned respondents"), validators=[NumberRange(min=1, max=10**9)], default=100
     )
 
 

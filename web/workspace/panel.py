@@ -2,46 +2,88 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from web.core.chart import Bar, estimate_chart
 from web.core.i18n import percent
 from web.core.models import Survey
-from web.core.results import survey_results
+from web.core.results import ItemResult, QuestionResult, SurveyResults, survey_results
 
 
-def results_panel(survey: Survey, min_n: int) -> dict:
+@dataclass(frozen=True)
+class PanelEntry:
+    """One question on the panel: its result, whether it is shown, and its chart if it is."""
+
+    question: QuestionResult
+    visible: bool
+    chart: Markup | None
+
+    @property
+    def rows(self) -> tuple[ItemResult, ...]:
+        return self.question.items
+
+    @property
+    def outside(self) -> list[ItemResult]:
+        return [row for row in self.rows if row.outside]
+
+    @property
+    def n(self) -> int:
+        return self.question.n
+
+    @staticmethod
+    def label(row: ItemResult) -> str:
+        return label(row)
+
+
+@dataclass(frozen=True)
+class Panel:
+    results: SurveyResults
+    questions: tuple[PanelEntry, ...]
+    min_n: int
+
+
+def label(item: ItemResult) -> str:
+    """What a row is called: its option, or "Yes" for a yes/no question's own tally."""
+    return item.option_text if item.option_text is not None else _("Yes")
+
+
+def results_panel(survey: Survey, min_n: int) -> Panel:
     """Per question: rows of numbers (hidden below ``min_n`` responses) and a chart."""
     results = survey_results(survey)
-    questions = []
-    for index, question in enumerate(results["questions"]):
-        rows = (
-            question["options"] if question["type"] == "multi" else [dict(question, text=_("Yes"))]
-        )
-        visible = all(row["n"] >= min_n for row in rows)
-        entry = {"question": question, "rows": rows, "visible": visible, "n": rows[0]["n"]}
+    entries = []
+    for index, question in enumerate(results.questions):
+        visible = question.shown(min_n)
+        chart = None
         if visible:
-            entry["outside"] = [row for row in rows if not 0 <= row["estimate"] <= 1]
-            entry["chart"] = estimate_chart(
-                [Bar(row["text"], row["estimate"], row["ci_low"], row["ci_high"]) for row in rows],
-                title=_("Estimated share answering yes: %(question)s", question=question["text"]),
-                description=describe(rows),
+            chart = estimate_chart(
+                [
+                    Bar(label(row), row.estimate, row.ci_low, row.ci_high)
+                    for row in question.items
+                    if row.estimate is not None
+                    and row.ci_low is not None
+                    and row.ci_high is not None
+                ],
+                title=_("Estimated share answering yes: %(question)s", question=question.text),
+                description=describe(question.items),
                 chart_id=f"chart-{index}",
                 show=lambda share: percent(share, 0),
             )
-        questions.append(entry)
-    return {"results": results, "questions": questions, "min_n": min_n}
+        entries.append(PanelEntry(question, visible, chart))
+    return Panel(results, tuple(entries), min_n)
 
 
-def describe(rows: list[dict]) -> str:
+def describe(rows) -> str:
     """The chart in words, for screen readers."""
     return "; ".join(
         _(
             "%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
-            label=row["text"],
-            estimate=percent(row["estimate"], 0),
-            low=percent(row["ci_low"], 0),
-            high=percent(row["ci_high"], 0),
+            label=label(row),
+            estimate=percent(row.estimate, 0),
+            low=percent(row.ci_low, 0),
+            high=percent(row.ci_high, 0),
         )
         for row in rows
     )

@@ -108,16 +108,16 @@ def test_question_ids_default_to_the_next_free_number(app, researcher, draft):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"epsilon": "0"}, "ε must be at least 0.000001 and at most 10."),
-        ({"epsilon": "10.5"}, "ε must be at least 0.000001 and at most 10."),
+        ({"epsilon": "0"}, "must be a number from 1e-06 to 10, got 0.0"),
+        ({"epsilon": "10.5"}, "must be a number from 1e-06 to 10, got 10.5"),
         ({"epsilon": "abc"}, "Not a valid float value."),
         ({"epsilon": ""}, "Enter ε as a number."),
         (
             {"kind": "multi", "options": "  \n"},
-            "A multi-select question needs at least one option.",
+            "a &#39;multi&#39; question needs a non-empty list of options",
         ),
-        ({"key": "bad key"}, "Use 1–64 letters, digits, _ or -."),
-        ({"text": ""}, "This field is required."),
+        ({"key": "bad key"}, "&#39;bad key&#39; is not a valid id (1-64 letters, digits, _ or -)"),
+        ({"text": ""}, "must be non-empty text"),
         ({"procedure": "coin"}, "Not a valid choice."),
     ],
 )
@@ -270,7 +270,7 @@ def test_an_empty_survey_cannot_open(app, researcher, draft):
     response = researcher.post(
         f"/surveys/{draft}/status", data={"status": "open"}, follow_redirects=True
     )
-    assert "add at least one question" in response.get_data(as_text=True)
+    assert "Add at least one question before opening the survey." in response.get_data(as_text=True)
     assert load(app, draft)["status"] == "draft"
 
 

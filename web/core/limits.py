@@ -1,0 +1,55 @@
+"""Every limit on what a survey or an account may hold, defined once.
+
+The survey-file parser, the builder, the command line and the API check against these; pages hand
+them to their scripts through :func:`page_limits`, so no limit is written twice.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import rr
+
+MIN_EPSILON = rr.MIN_EPSILON  # per spin; below it no survey could estimate anything
+MAX_EPSILON = 10.0  # per spin; e^10 ≈ 22,000: past it the spin protects next to nothing
+MAX_QUESTIONS = 100
+MAX_OPTIONS = 30
+MAX_TITLE = 200
+MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
+SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
+KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+MAX_EMAIL = 254
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+
+
+def valid_epsilon(value) -> bool:
+    """Whether ``value`` is an ε this app collects under: a number from MIN_EPSILON to MAX_EPSILON."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and MIN_EPSILON <= value <= MAX_EPSILON
+    )
+
+
+def account_problem(email: str, password: str) -> str | None:
+    """Why an email and password cannot make an account, or None; English, for the command line
+    (the browser's form says the same through its own validators)."""
+    if not EMAIL.match(email) or len(email) > MAX_EMAIL:
+        return f"{email!r} is not an email address"
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        return f"the password must have at least {MIN_PASSWORD} characters (and at most {MAX_PASSWORD})"
+    return None
+
+
+def page_limits() -> dict:
+    """The limits a page's script needs, for its JSON config."""
+    return {
+        "minEpsilon": MIN_EPSILON,
+        "maxEpsilon": MAX_EPSILON,
+        "maxOptions": MAX_OPTIONS,
+        "maxText": MAX_TEXT,
+    }
