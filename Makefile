@@ -28,6 +28,7 @@ browser:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 run: install
+	$(BIN)/flask --app app db upgrade
 	@echo "Serving on http://$(HOST):$(PORT)/ (demo survey: http://$(HOST):$(PORT)/s/campus-life)"
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 

@@ -13,8 +13,8 @@ from sqlalchemy import event
 
 from web import api, classroom, cli, respondent, site, workspace
 from web.core import i18n, sqlite_guard
-from web.core.database import prepare_database
-from web.core.extensions import babel, csrf, db, limiter, login_manager
+from web.core.database import MIGRATIONS, seed_demo_if_empty
+from web.core.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.site import security
 from web.site.sessions import LazyCookieSessions
 
@@ -55,6 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.session_interface = LazyCookieSessions()
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
     login_manager.init_app(app)
@@ -71,7 +72,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     scrub_client_addresses()
     with app.app_context():
         configure_sqlite(db.engine)
-        prepare_database(app.config["DEMO_SURVEY"])
+        if app.config["DEMO_SURVEY"]:
+            seed_demo_if_empty()
     return app
 
 

@@ -25,3 +25,13 @@ access_log_format = '"%(r)s" %(s)s %(b)s %(M)sms'
 os.environ.setdefault("FLASK_SESSION_COOKIE_SECURE", "true")
 os.environ.setdefault("FLASK_REMEMBER_COOKIE_SECURE", "true")
 os.environ.setdefault("FLASK_PREFERRED_URL_SCHEME", "https")
+
+
+def on_starting(server):
+    """Upgrade the database once, in the master, before any worker starts (several workers on
+    PostgreSQL would otherwise all try; the advisory lock in web/core/database.py stays as a guard
+    for several servers on one database)."""
+    from app import create_app
+    from web.core.database import prepare_database
+
+    prepare_database(create_app())

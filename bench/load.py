@@ -143,6 +143,7 @@ def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
             check=True,
         ).stdout
 
+    run("db", "upgrade")
     run("create-user", "bench@example.org", "--password", "benchmark")
     token = run("create-token", "bench@example.org").split()[-1]
     if responses:

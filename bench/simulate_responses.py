@@ -10,6 +10,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from app import create_app  # noqa: E402
+from web.core.database import prepare_database  # noqa: E402
 from web.core.extensions import db  # noqa: E402
 
 
@@ -19,6 +20,8 @@ def main() -> None:
         app = create_app(
             {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite3"}
         )
+        prepare_database(app)
+        app = create_app(app.config)  # as the server starts after the upgrade: with the demo
         runner = app.test_cli_runner()
         runner.invoke(args=["create-user", "bench@example.org", "--password", "benchmark"])
         token = runner.invoke(args=["create-token", "bench@example.org"]).output.split()[-1]

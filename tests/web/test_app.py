@@ -4,6 +4,7 @@ import pytest
 
 from app import create_app, database_url
 from tests.conftest import sqlite_only
+from web.core.database import prepare_database
 from web.core.extensions import db
 from web.core.models import Survey
 
@@ -80,6 +81,7 @@ def test_demo_survey_is_seeded_once_on_first_start(tmp_path):
         "SECRET_KEY": "x",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'demo.sqlite3'}",
     }
+    prepare_database(create_app(config))  # what the server does once at start
     for _ in range(2):
         app = create_app(config)
         with app.app_context():

@@ -1,22 +1,30 @@
-"""Create the tables and the demo survey once, even when several server processes start together.
+"""The database's schema: migrations, applied one process at a time, and the demo survey.
 
-On PostgreSQL gunicorn starts several workers, and each one creates the app. Without a lock two of
-them race to create the same tables; one dies with a unique violation in the catalogue, and
-gunicorn, seeing a worker fail to boot, shuts the whole server down. A session-level advisory
-lock makes the processes take turns, and the later ones find the tables and the demo survey
-already there. SQLite needs no lock: one process writes to it (web/sqlite_guard.py).
+The schema is made and changed only by the migrations in ``migrations/`` (Alembic, through
+Flask-Migrate): ``flask --app app db upgrade`` applies them, and so does the production server once
+at start (gunicorn.conf.py). The app never creates tables itself. A database made before migrations
+existed has tables but no version: :func:`upgrade_database` recognises which release made it and
+records that before upgrading, so its data is kept.
+
+On PostgreSQL several processes may start together; a session-level advisory lock makes them take
+turns, and the later ones find the schema and the demo survey already there. SQLite needs no lock:
+one process writes to it (web/core/sqlite_guard.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import zlib
+from pathlib import Path
 
-from sqlalchemy import text
+import flask_migrate
+from sqlalchemy import inspect, text
 
+from web.core import sqlite_guard
 from web.core.demo import seed_demo_survey
 from web.core.extensions import db
 
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 # Any constant shared by every process of this app; advisory lock keys are 64-bit integers.
 SCHEMA_LOCK = zlib.crc32(b"randomized-response survey schema")
 
@@ -35,9 +43,29 @@ def schema_lock(engine):
             connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
 
 
-def prepare_database(with_demo: bool) -> None:
-    """Create missing tables and, in an empty database, the demo survey; one process at a time."""
+def upgrade_database() -> None:
+    """Apply every migration not yet applied, one process at a time (needs an app context)."""
     with schema_lock(db.engine):
-        db.create_all()
-        if with_demo:
-            seed_demo_survey()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+
+
+def seed_demo_if_empty() -> None:
+    """Add the demo survey to a database that has the schema and no survey yet (a database not
+    yet upgraded gets it at the next start after the upgrade)."""
+    if not inspect(db.engine).has_table("survey"):
+        return
+    with schema_lock(db.engine):
+        seed_demo_survey()
+
+
+def prepare_database(app) -> None:
+    """What a server does once before it serves: upgrade the schema, add the demo survey to an
+    empty database, and let go of the database so that the serving processes can take it."""
+    with app.app_context():
+        upgrade_database()
+        if app.config["DEMO_SURVEY"]:
+            seed_demo_if_empty()
+        database = sqlite_guard.guarded_file(db.engine)
+        db.engine.dispose()
+    if database:
+        sqlite_guard.release(database)

@@ -6,6 +6,7 @@ from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
+from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     Model = Base
 else:
     Model = db.Model
+# SQLite cannot alter a table in place: batch mode copies it (web/../migrations).
+migrate = Migrate(render_as_batch=True)
 babel = Babel()
 csrf = CSRFProtect()
 login_manager = LoginManager()

@@ -264,7 +264,12 @@ def other_writer(tmp_path):
     database = str(tmp_path / "shared.sqlite3")
     environment = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", FLASK_SECRET_KEY="x")
     subprocess.run(
-        [sys.executable, "-c", "from app import create_app; create_app()"],
+        [
+            sys.executable,
+            "-c",
+            "from app import create_app; from web.core.database import "
+            "prepare_database; prepare_database(create_app())",
+        ],
         cwd=ROOT,
         env=environment,
         check=True,
