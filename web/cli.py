@@ -10,6 +10,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from web.core.database import add_unique
 from web.core.extensions import db
 from web.core.joincode import ensure_join_code
 from web.core.limits import account_problem
@@ -89,14 +90,12 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
         raise click.ClickException(
             f"{file} was not imported: " + "; ".join(error.problems)
         ) from None
-    if find_survey(spec.slug) is not None:
-        raise click.ClickException(f"{file} was not imported: slug {spec.slug!r} is already taken")
     survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
     survey.status = status
-    db.session.add(survey)
     if status == "open":
         ensure_join_code(survey)
-    db.session.commit()
+    if not add_unique(survey):
+        raise click.ClickException(f"{file} was not imported: slug {spec.slug!r} is already taken")
     click.echo(f"Imported {len(spec.questions)} questions, total epsilon {survey.epsilon_total:g}.")
     if survey.join_code:
         click.echo(f"Join code: {survey.join_code}")
@@ -133,12 +132,10 @@ def create_user(email: str, password: str) -> None:
     problem = account_problem(email, password)
     if problem is not None:
         raise click.ClickException(problem)
-    if db.session.scalar(db.select(User.id).filter_by(email=email)) is not None:
-        raise click.ClickException(f"a user with email {email!r} already exists")
     user = User(email=email)
     user.set_password(password)
-    db.session.add(user)
-    db.session.commit()
+    if not add_unique(user):
+        raise click.ClickException(f"a user with email {email!r} already exists")
     click.echo(f"Created {email}.")
 
 

@@ -7,7 +7,6 @@ import json
 from flask import Blueprint, abort, current_app, request
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
-from werkzeug.exceptions import HTTPException
 
 import rr
 from web.core.answers import AnswerError, check_answers
@@ -166,16 +165,3 @@ def bearer_user():
     if user is None:
         abort(401, "a valid API token is needed: Authorization: Bearer TOKEN")
     return user
-
-
-@bp.app_errorhandler(HTTPException)
-def json_errors(error: HTTPException):
-    """Errors under /api/ are JSON ``{"error": ...}``; elsewhere the usual pages."""
-    if not request.path.startswith("/api/"):
-        return error
-    response = error.get_response()
-    response.content_type = "application/json"
-    response.set_data(current_app.json.dumps({"error": error.description}))
-    if error.code == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="results"'
-    return response

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import flask_migrate
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from web.core import sqlite_guard
 from web.core.demo import seed_demo_survey
@@ -41,6 +42,19 @@ def schema_lock(engine):
             yield
         finally:
             connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+
+
+def add_unique(record) -> bool:
+    """Add and commit ``record``; False, with nothing saved, when a value that must be unique (an
+    address, an email) is already taken. The database's constraint decides, so two requests that
+    race for the same value cannot both win, as they could after a look-up."""
+    db.session.add(record)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
 
 
 def upgrade_database() -> None:

@@ -1,7 +1,6 @@
 """Headers on every response: no third-party content, no inline script, no framing."""
 
-from flask import Flask, render_template, request
-from flask_babel import gettext as _
+from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -35,13 +34,6 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
         )
-
-    @app.errorhandler(429)
-    def _too_many(error):
-        message = _("Too many attempts. Please wait a minute and try again.")
-        if request.path.startswith("/api/"):
-            return {"error": message}, 429
-        return render_template("error.html", title=_("Too many attempts"), message=message), 429
 
     @app.after_request
     def _headers(response):

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from web.core.database import add_unique
 from web.core.editing import (
     EditError,
     add_question,
@@ -36,19 +37,16 @@ def new():
     form = SurveyForm()
     if form.validate_on_submit():
         slug = form.slug.data or free_slug(form.title.data)
-        if find_survey(slug) is not None:
-            form.slug.errors.append(_("This address is taken; choose another."))
-        else:
-            survey = Survey(
-                slug=slug,
-                title=form.title.data.strip(),
-                description=(form.description.data or "").strip(),
-                status="draft",
-                owner=current_user,
-            )
-            db.session.add(survey)
-            db.session.commit()
+        survey = Survey(
+            slug=slug,
+            title=form.title.data.strip(),
+            description=(form.description.data or "").strip(),
+            status="draft",
+            owner=current_user,
+        )
+        if add_unique(survey):
             return redirect(url_for("builder.edit", slug=slug))
+        form.slug.errors.append(_("This address is taken; choose another."))
     return render_template("surveys/new.html", form=form)
 
 
@@ -132,14 +130,11 @@ def import_file():
         except SurveyFileError as error:
             form.file.errors.extend(error.problems)
         else:
-            if find_survey(spec.slug) is not None:
-                form.file.errors.append(_("The address %(slug)s is taken.", slug=spec.slug))
-            else:
-                survey = Survey.from_spec(spec, owner=current_user)
-                survey.status = "draft"
-                db.session.add(survey)
-                db.session.commit()
+            survey = Survey.from_spec(spec, owner=current_user)
+            survey.status = "draft"
+            if add_unique(survey):
                 return redirect(url_for("builder.edit", slug=survey.slug))
+            form.file.errors.append(_("The address %(slug)s is taken.", slug=spec.slug))
     return render_template("surveys/import.html", form=form)
 
 
