@@ -15,6 +15,7 @@ from web import api, classroom, cli, respondent, site, workspace
 from web.core import i18n, sqlite_guard
 from web.core.database import MIGRATIONS, seed_demo_if_empty
 from web.core.extensions import babel, csrf, db, limiter, login_manager, migrate
+from web.respondent import submissions
 from web.site import errors, security
 from web.site.sessions import LazyCookieSessions
 
@@ -68,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         for blueprint in package.BLUEPRINTS:
             app.register_blueprint(blueprint)
     cli.init_app(app)
+    submissions.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     scrub_client_addresses()

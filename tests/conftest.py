@@ -11,7 +11,6 @@ import pytest
 from app import create_app, with_driver
 from web.core import sqlite_guard
 from web.core.extensions import db
-from web.respondent.submissions import forget_plans
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
@@ -68,12 +67,10 @@ def app(tmp_path):
             with db.engine.begin() as connection:
                 connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
         db.create_all()
-    forget_plans()
     yield app
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
-    forget_plans()
     sqlite_guard.release(str(sqlite_file))
 
 

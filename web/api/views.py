@@ -11,18 +11,12 @@ from flask_limiter.util import get_remote_address
 import rr
 from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
+from web.core.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
 from web.core.lookup import load_survey
 from web.core.models import ApiToken
 from web.core.results import survey_results
-from web.core.surveyfile import MAX_EPSILON, MIN_EPSILON, valid_epsilon
 from web.respondent.answered import answered_slugs, remember_answered
-from web.respondent.submissions import (
-    Plan,
-    SurveyState,
-    record_response,
-    submission_plan,
-    survey_state,
-)
+from web.respondent.submissions import Plan, SurveyState, submissions
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
@@ -48,10 +42,11 @@ def store_submission(slug: str):
     if (request.content_length or 0) > limit:
         abort(413, f"the body is larger than {limit} bytes")
     request.max_content_length = limit
+    service = submissions()
     # A kept survey state may only say yes: every refusal is decided on a fresh read.
     for fresh in (False, True):
         try:
-            plan = submission_plan(accepting_state(survey_state(slug, fresh=fresh)))
+            plan = service.plan(accepting_state(service.state(slug, fresh=fresh)))
             bits = checked_bits(plan)
         except Refusal as refusal:
             if fresh:
@@ -60,7 +55,7 @@ def store_submission(slug: str):
         answered = answered_slugs()
         if slug in answered:
             abort(409, _("This browser has already answered this survey."))
-        if record_response(plan, bits):
+        if service.record(plan, bits):
             response = current_app.response_class(STORED, 201, mimetype="application/json")
             remember_answered(response, answered, slug)
             return response

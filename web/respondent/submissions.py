@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
+from flask import Flask, current_app
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 import rr
@@ -23,7 +24,7 @@ from web.core.answers import Shape
 from web.core.extensions import db
 from web.core.models import Survey
 from web.core.questions import QuestionType
-from web.respondent.writer import close_writers, statements, writer_for
+from web.respondent.writer import GroupCommit, statements
 
 BULK_CHUNK = 20_000
 
@@ -59,67 +60,86 @@ class Plan:
     tallies: tuple[Tallied, ...]
 
 
-_states: dict[tuple[object, str], SurveyState] = {}
-_states_lock = threading.Lock()
+class Submissions:
+    """The submission path of one app, made by the app factory and kept in ``app.extensions``:
+    the survey states and plans it keeps, and the writer (group commit) that stores responses.
+    Nothing of it lives at module level, so each app (each test) has its own."""
+
+    MAX_PLANS = 256  # kept (survey, revision) plans; past it the oldest half is dropped
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.statements = statements(engine)
+        self.writer = GroupCommit(engine)
+        self._states: dict[str, SurveyState] = {}
+        self._plans: dict[tuple[int, int], Plan] = {}
+        self._lock = threading.Lock()
+
+    def state(self, slug: str, fresh: bool = False) -> SurveyState | None:
+        """The survey's id, status and revision: kept from an earlier call unless ``fresh``."""
+        if not fresh and slug in self._states:
+            return self._states[slug]
+        with self.engine.connect() as connection:
+            row = connection.exec_driver_sql(self.statements["state"], (slug,)).first()
+        state = None if row is None else SurveyState(*row)
+        with self._lock:
+            if state is None:
+                self._states.pop(slug, None)
+            else:
+                self._states[slug] = state
+        return state
+
+    def plan(self, state: SurveyState) -> Plan:
+        """What a submission to the survey's current revision must hold; kept per revision."""
+        key = (state.id, state.revision)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._read_plan(*key)
+            with self._lock:
+                if len(self._plans) >= self.MAX_PLANS:
+                    for old in list(self._plans)[: self.MAX_PLANS // 2]:
+                        del self._plans[old]
+                self._plans[key] = plan
+        return plan
+
+    def record(self, plan: Plan, bits: dict) -> bool:
+        """Store one checked response and add it to the tallies if the survey is still open at
+        the plan's revision; return whether it was stored."""
+        return self.writer.submit(plan, bits)
+
+    def close(self) -> None:
+        """Let go of the writer's connection (the engine is being disposed)."""
+        self.writer.close()
+
+    def _read_plan(self, survey_id: int, revision: int) -> Plan:
+        # A session of its own, closed at once: a request must not keep a pooled connection while
+        # it waits for its turn to write, or a burst on a cold cache would drain the pool.
+        with Session(self.engine) as session:
+            survey = session.get_one(Survey, survey_id)
+            return Plan(
+                survey_id,
+                revision,
+                tuple(survey.shapes),
+                tuple(
+                    Tallied("question", question.id, question.key, None, question.type)
+                    if option is None
+                    else Tallied("option", option.id, question.key, option.key, question.type)
+                    for question, option in survey.spins()
+                ),
+            )
 
 
-def _statements() -> dict[str, str]:
-    return statements(db.engine)
+def init_app(app: Flask) -> None:
+    """Make the app's submission service; it closes its connection with the app's engine."""
+    with app.app_context():
+        service = Submissions(db.engine)
+    app.extensions["submissions"] = service
+    event.listen(service.engine, "engine_disposed", lambda _engine: service.close())
 
 
-def survey_state(slug: str, fresh: bool = False) -> SurveyState | None:
-    """The survey's id, status and revision: kept from an earlier call unless ``fresh``."""
-    key = (db.engine, slug)
-    if not fresh and key in _states:
-        return _states[key]
-    with db.engine.connect() as connection:
-        row = connection.exec_driver_sql(_statements()["state"], (slug,)).first()
-    state = None if row is None else SurveyState(*row)
-    with _states_lock:
-        if state is None:
-            _states.pop(key, None)
-        else:
-            _states[key] = state
-    return state
-
-
-def submission_plan(state: SurveyState) -> Plan:
-    """The plan for a survey's revision, kept per database; assumes that revision is current."""
-    return _plan(db.engine, state.id, state.revision)
-
-
-@lru_cache(maxsize=256)
-def _plan(engine, survey_id: int, revision: int) -> Plan:
-    # A session of its own, closed at once: a request must not keep a pooled connection while it
-    # waits for its turn to write, or a burst on a cold cache would drain the pool.
-    with Session(engine) as session:
-        survey = session.get_one(Survey, survey_id)
-        return Plan(
-            survey_id,
-            revision,
-            tuple(survey.shapes),
-            tuple(
-                Tallied("question", question.id, question.key, None, question.type)
-                if option is None
-                else Tallied("option", option.id, question.key, option.key, question.type)
-                for question, option in survey.spins()
-            ),
-        )
-
-
-def forget_plans() -> None:
-    """Drop every kept plan, state and writer (a test that rebuilds its database reuses survey
-    ids, and none of them should keep an engine alive)."""
-    _plan.cache_clear()
-    with _states_lock:
-        _states.clear()
-    close_writers()
-
-
-def record_response(plan: Plan, bits: dict) -> bool:
-    """Store one checked response and add it to the tallies if the survey is still open at the
-    plan's revision; return whether it was stored."""
-    return writer_for(db.engine).submit(plan, bits)
+def submissions() -> Submissions:
+    """The current app's submission service."""
+    return current_app.extensions["submissions"]
 
 
 def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None) -> None:
@@ -129,7 +149,7 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
     spins = _spins(survey)
     template = _bits_template(survey)
     totals = {spin: 0 for spin in spins}
-    sql = _statements()
+    sql = submissions().statements
     connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
         size = min(BULK_CHUNK, n - start)

@@ -22,9 +22,8 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from sqlalchemy import event
-
 from web.core import sqlite_guard
+from web.core.models import Option, Question, Response, Survey
 
 if TYPE_CHECKING:
     from web.respondent.submissions import Plan
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
 # stored in a fixed handful of statements (multi-row INSERT, one UPDATE … FROM per tally table),
 # whatever its size.
 ROWS_PER_INSERT = 200
+TALLY_TABLES = (Question.__tablename__, Option.__tablename__)
 _compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
 
 
@@ -41,7 +41,7 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, n
 def _sql(paramstyle: str, quote) -> dict[str, str]:
     """The hot path's statements in the driver's own SQL, rendered once per dialect."""
     mark = "?" if paramstyle == "qmark" else "%s"
-    survey, response = quote("survey"), quote("response")
+    survey, response = quote(Survey.__tablename__), quote(Response.__tablename__)
     return {
         "mark": mark,
         "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
@@ -51,13 +51,13 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
         **{
             table: f"UPDATE {quote(table)} SET n = n + {mark}, noisy_yes = noisy_yes + {mark} WHERE id = {mark}"
-            for table in ("question", "option")
+            for table in TALLY_TABLES
         },
         **{
             f"{table}_rows": f"WITH tally (id, n, yes) AS (VALUES {{rows}}) UPDATE {quote(table)} "
             f"SET n = {quote(table)}.n + tally.n, noisy_yes = {quote(table)}.noisy_yes + tally.yes "
             f"FROM tally WHERE {quote(table)}.id = tally.id"
-            for table in ("question", "option")
+            for table in TALLY_TABLES
         },
         "insert_rows": f"INSERT INTO {response} (survey_id, bits) VALUES {{rows}}",
     }
@@ -214,40 +214,10 @@ class GroupCommit:
 
 def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
     """Reports and yes counts per tally row over a group."""
-    tallies: dict[str, dict[int, list[int]]] = {"question": {}, "option": {}}
+    tallies: dict[str, dict[int, list[int]]] = {table: {} for table in TALLY_TABLES}
     for entry in entries:
         for tally in entry.plan.tallies:
             counts = tallies[tally.table].setdefault(tally.row_id, [0, 0])
             counts[0] += 1
             counts[1] += tally.bit(entry.bits)
     return tallies
-
-
-_writers: dict[object, GroupCommit] = {}
-_writers_lock = threading.Lock()
-
-
-def writer_for(engine) -> GroupCommit:
-    """The engine's writer, made on first use and closed when the engine is disposed."""
-    writer = _writers.get(engine)
-    if writer is None:
-        with _writers_lock:
-            writer = _writers.get(engine)
-            if writer is None:
-                writer = _writers[engine] = GroupCommit(engine)
-                if not event.contains(engine, "engine_disposed", _close_writer):
-                    event.listen(engine, "engine_disposed", _close_writer)
-    return writer
-
-
-def _close_writer(engine) -> None:
-    with _writers_lock:
-        writer = _writers.pop(engine, None)
-    if writer is not None:
-        writer.close()
-
-
-def close_writers() -> None:
-    """Close every writer (tests rebuild their databases and must not keep connections)."""
-    for engine in list(_writers):
-        _close_writer(engine)

@@ -10,15 +10,18 @@ from tests.conftest import SAMPLE_SURVEY
 from web.core.extensions import db
 from web.core.models import Option, Question, Response, Survey
 from web.respondent import writer as writer_module
-from web.respondent.submissions import submission_plan, survey_state
-from web.respondent.writer import GroupCommit, writer_for
+from web.respondent.writer import GroupCommit
 
 BITS = {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}
 
 
+def service_of(app):
+    return app.extensions["submissions"]
+
+
 def plan_of(app, slug):
-    with app.app_context():
-        return submission_plan(survey_state(slug, fresh=True))
+    service = service_of(app)
+    return service.plan(service.state(slug, fresh=True))
 
 
 def counts(app):
@@ -76,7 +79,7 @@ def submit_all(writer, plans_and_bits):
 
 
 def test_submissions_queued_behind_a_write_are_stored_as_one_group(app, survey, monkeypatch):
-    writer = writer_for(engine_of(app))
+    writer = service_of(app).writer
     held = HeldFirstGroup(writer, others=24)
     monkeypatch.setattr(writer, "_write", held)
     plan = plan_of(app, survey)
@@ -90,7 +93,7 @@ def test_submissions_queued_behind_a_write_are_stored_as_one_group(app, survey, 
 
 def test_a_group_larger_than_one_insert_is_stored_whole(app, survey, monkeypatch):
     monkeypatch.setattr(writer_module, "ROWS_PER_INSERT", 7)
-    writer = writer_for(engine_of(app))
+    writer = service_of(app).writer
     held = HeldFirstGroup(writer, others=30)
     monkeypatch.setattr(writer, "_write", held)
     plan = plan_of(app, survey)
@@ -120,7 +123,7 @@ def test_one_group_serves_two_surveys_and_only_the_open_one_stores(
     with app.app_context():
         db.session.execute(db.update(Survey).where(Survey.slug == "other").values(status="closed"))
         db.session.commit()
-    writer = writer_for(engine_of(app))
+    writer = service_of(app).writer
     held = HeldFirstGroup(writer, others=6)
     monkeypatch.setattr(writer, "_write", held)
     work = [(plans[survey], BITS)] + [(plans[slug], BITS) for slug in (survey, "other") * 3]
@@ -142,7 +145,7 @@ def test_one_group_serves_two_surveys_and_only_the_open_one_stores(
 
 
 def test_a_failed_group_tells_every_submitter_and_the_writer_recovers(app, survey, monkeypatch):
-    writer = writer_for(engine_of(app))
+    writer = service_of(app).writer
     plan = plan_of(app, survey)
     assert writer.submit(plan, BITS) is True
     broken = dict(writer._sql, insert_rows="INSERT INTO no_such_table VALUES {rows}")
@@ -158,18 +161,21 @@ def test_a_failed_group_tells_every_submitter_and_the_writer_recovers(app, surve
     assert counts(app)[:2] == (2, {survey: 2})
 
 
-def test_disposing_the_engine_closes_its_writer(app, survey):
-    engine = engine_of(app)
+def test_disposing_the_engine_closes_the_writers_connection_and_it_reopens(app, survey):
+    writer = service_of(app).writer
     plan = plan_of(app, survey)
-    first = writer_for(engine)
-    assert first.submit(plan, BITS) is True
-    connection = first._connection
-    assert connection is not None
-    engine.dispose()
-    assert first._connection is None and writer_module._writers.get(engine) is None
-    second = writer_for(engine)
-    assert second is not first and second.submit(plan, BITS) is True
+    assert writer.submit(plan, BITS) is True
+    assert writer._connection is not None
+    engine_of(app).dispose()
+    assert writer._connection is None
+    assert writer.submit(plan, BITS) is True
     assert counts(app)[0] == 2
+
+
+def test_each_app_has_its_own_submission_service(app, app_like, survey):
+    other = app_like()
+    assert other.extensions["submissions"] is not app.extensions["submissions"]
+    assert other.extensions["submissions"].state(survey).id == service_of(app).state(survey).id
 
 
 @pytest.mark.parametrize("count", [1, 3, 8])
