@@ -12,11 +12,11 @@ import rr
 from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
 from web.core.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
-from web.core.lookup import load_survey
 from web.core.models import ApiToken
 from web.core.results import survey_results
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submissions import Plan, SurveyState, submissions
+from web.site.lookup import survey_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
@@ -112,7 +112,7 @@ def checked_bits(plan: Plan) -> dict:
 def results(slug: str):
     """Estimates for every question, for the survey's owner (any account for an unowned survey)."""
     user = bearer_user()
-    survey = load_survey(slug)
+    survey = survey_or_404(slug)
     if not survey.visible_to(user):
         abort(404, _("No such survey."))
     return survey_results(survey).to_dict()

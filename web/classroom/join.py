@@ -9,7 +9,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_babel import gettext as _
 
 from web.core.joincode import open_survey_for
-from web.core.lookup import load_survey
+from web.site.lookup import survey_or_404
 
 bp = Blueprint("join", __name__)
 
@@ -35,7 +35,7 @@ def join(code: str):
 @bp.get("/s/<slug>/qr.svg")
 def qr_code(slug: str):
     """A QR code (SVG) of the survey's address, for the projector and printed handouts."""
-    survey = load_survey(slug, public=True)
+    survey = survey_or_404(slug, public=True)
     address = url_for("respond.survey_page", slug=survey.slug, _external=True)
     buffer = io.BytesIO()
     segno.make(address, error="m").save(

@@ -3,7 +3,7 @@
 from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
 
-from web.core.lookup import load_survey
+from web.site.lookup import survey_or_404
 
 bp = Blueprint("respond", __name__, url_prefix="/s")
 
@@ -11,14 +11,14 @@ bp = Blueprint("respond", __name__, url_prefix="/s")
 @bp.get("/<slug>")
 def survey_page(slug: str):
     """The survey; every answer is perturbed in the page before anything is sent."""
-    survey = load_survey(slug, public=True)
+    survey = survey_or_404(slug, public=True)
     return render_template("respond/survey.html", survey=survey, config=page_config(survey))
 
 
 @bp.get("/<slug>/thanks")
 def thanks(slug: str):
     """Shown after a submission."""
-    return render_template("respond/thanks.html", survey=load_survey(slug, public=True))
+    return render_template("respond/thanks.html", survey=survey_or_404(slug, public=True))
 
 
 def page_config(survey) -> dict:

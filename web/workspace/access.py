@@ -6,8 +6,8 @@ from flask import abort
 from flask_login import current_user
 
 from web.core.extensions import login_manager
-from web.core.lookup import load_survey
 from web.core.models import Survey
+from web.site.lookup import survey_or_404
 
 
 def require_login():
@@ -19,7 +19,7 @@ def require_login():
 
 def researcher_survey(slug: str) -> Survey:
     """The survey if the logged-in researcher may see it; 404 otherwise, as if it did not exist."""
-    survey = load_survey(slug)
+    survey = survey_or_404(slug)
     if not survey.visible_to(current_user):
         abort(404)
     return survey
