@@ -99,9 +99,9 @@ class GroupCommit:
     pass through a shared lock to learn that its response is stored.
     """
 
-    def __init__(self, engine):
+    def __init__(self, engine, sql: dict[str, str] | None = None):
         self._engine = engine
-        self._sql = statements(engine)
+        self._sql = sql or statements(engine)
         self._lock = threading.Lock()
         self._queue: list[_Pending] = []
         self._writing = False
@@ -110,6 +110,21 @@ class GroupCommit:
         # The writer's own connection bypasses the engine event that claims an SQLite file for
         # this process before other writes, so it claims the file itself.
         self._guarded_file = sqlite_guard.guarded_file(engine)
+
+    @property
+    def queued(self) -> int:
+        """Submissions waiting for the group under way."""
+        return len(self._queue)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a group is being stored."""
+        return self._writing
+
+    @property
+    def connected(self) -> bool:
+        """Whether the writer holds its connection."""
+        return self._connection is not None
 
     def submit(self, plan, bits: dict) -> bool:
         """Store ``bits`` under ``plan`` (a :class:`web.respondent.submissions.Plan`); whether it was stored,

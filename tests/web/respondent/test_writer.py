@@ -50,7 +50,7 @@ class HeldFirstGroup:
         self.groups.append(len(group))
         if len(self.groups) == 1:
             deadline = time.monotonic() + 10
-            while len(self._writer._queue) < self._others and time.monotonic() < deadline:
+            while self._writer.queued < self._others and time.monotonic() < deadline:
                 time.sleep(0.005)
         return self._write(group)
 
@@ -69,7 +69,7 @@ def submit_all(writer, plans_and_bits):
         for index, pair in enumerate(plans_and_bits)
     ]
     threads[0].start()
-    while not writer._writing:
+    while not writer.busy:
         time.sleep(0.001)
     for thread in threads[1:]:
         thread.start()
@@ -144,19 +144,22 @@ def test_one_group_serves_two_surveys_and_only_the_open_one_stores(
     assert tallies == {survey: 4, "other": 0}
 
 
-def test_a_failed_group_tells_every_submitter_and_the_writer_recovers(app, survey, monkeypatch):
+def test_a_failed_group_tells_every_submitter_and_rolls_back_its_claims(app, survey, monkeypatch):
     writer = service_of(app).writer
     plan = plan_of(app, survey)
     assert writer.submit(plan, BITS) is True
-    broken = dict(writer._sql, insert_rows="INSERT INTO no_such_table VALUES {rows}")
-    monkeypatch.setattr(writer, "_sql", broken)
-    held = HeldFirstGroup(writer, others=5)
-    monkeypatch.setattr(writer, "_write", held)
-    results = submit_all(writer, [(plan, BITS)] * 6)
+    broken = dict(
+        writer_module.statements(engine_of(app)), insert_rows="INSERT INTO nowhere {rows}"
+    )
+    failing = GroupCommit(engine_of(app), sql=broken)
+    held = HeldFirstGroup(failing, others=5)
+    monkeypatch.setattr(failing, "_write", held)
+    results = submit_all(failing, [(plan, BITS)] * 6)
     assert held.groups == [1, 5]
     assert all(isinstance(result, Exception) for result in results)
+    assert not failing.connected  # a connection in an unknown state is not kept
+    failing.close()
     assert counts(app)[:2] == (1, {survey: 1})  # the failed groups' claims were rolled back too
-    monkeypatch.setattr(writer, "_sql", writer_module.statements(engine_of(app)))
     assert writer.submit(plan, BITS) is True
     assert counts(app)[:2] == (2, {survey: 2})
 
@@ -165,9 +168,9 @@ def test_disposing_the_engine_closes_the_writers_connection_and_it_reopens(app, 
     writer = service_of(app).writer
     plan = plan_of(app, survey)
     assert writer.submit(plan, BITS) is True
-    assert writer._connection is not None
+    assert writer.connected
     engine_of(app).dispose()
-    assert writer._connection is None
+    assert not writer.connected
     assert writer.submit(plan, BITS) is True
     assert counts(app)[0] == 2
 
