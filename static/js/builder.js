@@ -3,7 +3,7 @@
  * the survey's total ε, and the margin of error for a planned number of respondents.
  * @module builder
  */
-import { lightFraction } from "./procedure.js";
+import { lightFraction, truthProbability } from "./procedure.js";
 import { createSpinner } from "./spinner.js";
 
 /**
@@ -19,7 +19,7 @@ export function previewFigures({ epsilon, procedure, hasOptions, optionLines, ot
   const cost = spins * epsilon;
   return {
     light: lightFraction(epsilon, procedure),
-    truth: 1 / (1 + Math.exp(-epsilon)),
+    truth: truthProbability(epsilon),
     spins,
     cost,
     total: otherCost + cost,

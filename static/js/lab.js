@@ -5,7 +5,7 @@
  */
 import { fill } from "./builder.js";
 import { plot } from "./plot.js";
-import { draw, lightFraction } from "./procedure.js";
+import { draw, lightFraction, reportProbabilities, truthProbability } from "./procedure.js";
 import { cryptoUint32, uniform } from "./random.js";
 
 /**
@@ -14,10 +14,11 @@ import { cryptoUint32, uniform } from "./random.js";
  */
 export function privacyRows(epsilon) {
   return ["spinner_coin", "spinner"].map((procedure) => {
-    const p = lightFraction(epsilon, procedure);
-    const yesGivenYes = procedure === "spinner_coin" ? p + (1 - p) / 2 : p;
-    const yesGivenNo = procedure === "spinner_coin" ? (1 - p) / 2 : 1 - p;
-    return { procedure, p, yesGivenYes, yesGivenNo, ratio: yesGivenYes / yesGivenNo, truth: yesGivenYes };
+    const { yesGivenYes, yesGivenNo } = reportProbabilities(epsilon, procedure);
+    return {
+      procedure, p: lightFraction(epsilon, procedure), yesGivenYes, yesGivenNo,
+      ratio: yesGivenYes / yesGivenNo, truth: truthProbability(epsilon),
+    };
   });
 }
 

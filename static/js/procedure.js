@@ -33,6 +33,32 @@ export function lightFraction(epsilon, procedure = "spinner_coin") {
 }
 
 /**
+ * P(report yes | true yes) and P(report yes | true no) of one spin, from the procedure's own steps
+ * (spinner_coin: p + d/2 and d/2; spinner: p and d, with the dark share d). Mirrors
+ * `rr.report_probabilities`: d is computed directly, not as 1 − p, so it keeps its precision.
+ * @param {number} epsilon
+ * @param {Procedure} [procedure]
+ * @returns {{yesGivenYes: number, yesGivenNo: number}}
+ */
+export function reportProbabilities(epsilon, procedure = "spinner_coin") {
+  const p = lightFraction(epsilon, procedure);
+  const tail = Math.exp(-epsilon);
+  const dark = procedure === "spinner_coin" ? (2 * tail) / (1 + tail) : tail / (1 + tail);
+  return procedure === "spinner_coin"
+    ? { yesGivenYes: p + dark / 2, yesGivenNo: dark / 2 }
+    : { yesGivenYes: p, yesGivenNo: dark };
+}
+
+/**
+ * P(reported answer = true answer) = e^ε/(1 + e^ε), the same for both procedures.
+ * @param {number} epsilon
+ * @returns {number}
+ */
+export function truthProbability(epsilon) {
+  return reportProbabilities(epsilon, "spinner").yesGivenYes;
+}
+
+/**
  * The answer that is reported, given the truth and what the spinner and coin showed.
  * @param {Bit} truth
  * @param {Procedure} procedure

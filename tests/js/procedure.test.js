@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
 
-import { draw, lightFraction, reportedAnswer } from "../../static/js/procedure.js";
+import { draw, lightFraction, reportProbabilities, reportedAnswer, truthProbability } from "../../static/js/procedure.js";
 import { cryptoUint32, uniform } from "../../static/js/random.js";
 import { evenGrid, seeded } from "./seeded.js";
 
@@ -110,3 +110,16 @@ describe("randomness", () => {
 });
 
 mock.restoreAll();
+
+describe("report probabilities", () => {
+  for (const procedure of ["spinner", "spinner_coin"]) {
+    it(`${procedure}: P(yes|yes) = e^ε/(1+e^ε), P(yes|no) = 1/(1+e^ε), kept precise at ε = 50`, () => {
+      for (const epsilon of [0.5, Math.log(3), 4, 50]) {
+        const { yesGivenYes, yesGivenNo } = reportProbabilities(epsilon, procedure);
+        assert.ok(Math.abs(yesGivenYes - Math.exp(epsilon) / (1 + Math.exp(epsilon))) < 1e-15);
+        assert.ok(Math.abs(yesGivenNo / (1 / (1 + Math.exp(epsilon))) - 1) < 1e-12, `${epsilon}`);
+        assert.ok(Math.abs(truthProbability(epsilon) - yesGivenYes) < 1e-15);
+      }
+    });
+  }
+});
