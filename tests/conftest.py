@@ -42,6 +42,14 @@ SAMPLE_SURVEY = {
         },
     ],
 }
+# A yes/no question added to SAMPLE_SURVEY through the builder, after responses came in.
+LATER_QUESTION = {
+    "text": "New?",
+    "key": "later",
+    "kind": "yesno",
+    "epsilon": "1",
+    "procedure": "spinner",
+}
 VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS, sqlite_only
+from tests.conftest import LATER_QUESTION, SAMPLE_SURVEY, VALID_ANSWERS, sqlite_only
 from web.core.extensions import db
 from web.core.models import Option, Question, Response, Survey
 
@@ -179,13 +179,7 @@ def test_kept_plan_follows_a_new_question(app, survey, researcher):
     assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
     researcher.post(
         f"/surveys/{survey}/questions/new",
-        data={
-            "text": "New?",
-            "key": "later",
-            "kind": "yesno",
-            "epsilon": "1",
-            "procedure": "spinner",
-        },
+        data=LATER_QUESTION,
     )
     old_shape = app.test_client().post(URL.format(survey), json=VALID_ANSWERS)
     assert old_shape.status_code == 400 and "'later' is missing" in old_shape.json["error"]

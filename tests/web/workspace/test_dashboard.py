@@ -8,7 +8,7 @@ import json
 import pytest
 
 import rr
-from tests.conftest import VALID_ANSWERS
+from tests.conftest import LATER_QUESTION, VALID_ANSWERS
 from web.core.extensions import db
 from web.core.models import Question, Survey
 
@@ -132,13 +132,7 @@ def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher
     assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
     researcher.post(
         f"/surveys/{survey}/questions/new",
-        data={
-            "text": "New?",
-            "key": "later",
-            "kind": "yesno",
-            "epsilon": "1",
-            "procedure": "spinner",
-        },
+        data=LATER_QUESTION,
     )
     rows = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
     assert rows == [
