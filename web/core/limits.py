@@ -19,6 +19,16 @@ MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
 SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Ids name properties of plain objects in the respondent's browser: these are already properties
+# of every JavaScript object, and a question or option so named would read as answered before any
+# spin. Refused everywhere a survey is made or changed.
+RESERVED_KEYS = frozenset(
+    {
+        "__proto__", "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+        "toLocaleString", "toString", "valueOf", "__defineGetter__", "__defineSetter__",
+        "__lookupGetter__", "__lookupSetter__",
+    }
+)  # fmt: skip
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 MAX_EMAIL = 254
 MIN_PASSWORD = 8

@@ -32,6 +32,7 @@ from web.core.limits import (
     MAX_TEXT,
     MAX_TITLE,
     MIN_EPSILON,
+    RESERVED_KEYS,
     SLUG,
     valid_epsilon,
 )
@@ -237,9 +238,18 @@ def _number_or_value(value: Any) -> Any:
 
 
 def _key_problems(key: Any, place: str) -> list[Problem]:
-    if isinstance(key, str) and KEY.match(key):
-        return []
-    return [Problem(place, _("%(id)r is not a valid id (1-64 letters, digits, _ or -)", id=key))]
+    if not isinstance(key, str) or not KEY.match(key):
+        return [
+            Problem(place, _("%(id)r is not a valid id (1-64 letters, digits, _ or -)", id=key))
+        ]
+    if key in RESERVED_KEYS:
+        return [
+            Problem(
+                place,
+                _("%(id)r is reserved: every JavaScript object has it; choose another id", id=key),
+            )
+        ]
+    return []
 
 
 def _text_problems(value: Any, place: str, limit: int) -> list[Problem]:

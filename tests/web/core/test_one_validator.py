@@ -40,6 +40,11 @@ INVALID = {
         "a 'multi' question needs a non-empty list of options",
     ),
     "an id that is not one": (dict(QUESTION, id="has space"), "'has space' is not a valid id"),
+    "an id every JavaScript object has": (
+        dict(QUESTION, id="__proto__"),
+        "'__proto__' is reserved",
+    ),
+    "another such id": (dict(QUESTION, id="toString"), "'toString' is reserved"),
 }
 
 

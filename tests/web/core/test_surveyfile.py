@@ -124,3 +124,16 @@ def test_korean_text_survives():
     data["title"] = "캠퍼스 생활"
     spec = load_survey(json.dumps(data, ensure_ascii=False).encode("utf-8"))
     assert spec.title == "캠퍼스 생활" and "캠퍼스 생활" in spec.to_json()
+
+
+@pytest.mark.parametrize(
+    "key", ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"]
+)
+def test_ids_that_every_javascript_object_has_are_refused(key):
+    data = copy.deepcopy(SAMPLE_SURVEY)
+    data["questions"][1]["options"][0]["id"] = key
+    with pytest.raises(SurveyFileError) as caught:
+        parse_survey(data)
+    assert caught.value.problems == [
+        f"questions[1].options[0].id: {key!r} is reserved: every JavaScript object has it; choose another id"
+    ]
