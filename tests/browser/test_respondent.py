@@ -235,3 +235,19 @@ def test_phone_layout_fits_the_screen(browser, live_server, survey):
     page.tap("section[data-question='cheated'] .spin-button")
     wait_until_done(page, ["cheated"])
     context.close()
+
+
+def test_back_after_leaving_restores_no_true_answer(context, live_server, survey):
+    # The survey page is sent with Cache-Control: no-store, so the back/forward cache does not
+    # keep it, and the form has autocomplete="off": Back shows a page with nothing checked.
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    page.check("input[name='truth-cheated'][value='1']")
+    page.check("input[name='truth-substances-tobacco']")
+    page.goto(f"{live_server}/lab")
+    page.go_back()
+    page.wait_for_selector("input[name='truth-cheated']")
+    checked = page.eval_on_selector_all(
+        "input[name^='truth-']", "inputs => inputs.filter((i) => i.checked).map((i) => i.name)"
+    )
+    assert checked == []

@@ -12,7 +12,10 @@ bp = Blueprint("respond", __name__, url_prefix="/s")
 def survey_page(slug: str):
     """The survey; every answer is perturbed in the page before anything is sent."""
     survey = survey_or_404(slug, public=True)
-    return render_template("respond/survey.html", survey=survey, config=page_config(survey))
+    page = render_template("respond/survey.html", survey=survey, config=page_config(survey))
+    # Never kept by the browser, so Back after answering shows a fresh page, not one whose form
+    # still holds the true answers (the back/forward cache keeps no page sent with no-store).
+    return page, 200, {"Cache-Control": "no-store"}
 
 
 @bp.get("/<slug>/thanks")

@@ -95,3 +95,11 @@ def test_unknown_survey_page_is_404(client):
 
 def test_home_links_the_demo_only_when_present(client, app):
     assert "Try the demo survey" not in client.get("/").get_data(as_text=True)
+
+
+def test_the_survey_page_is_never_stored_and_its_form_never_autofilled(client, survey):
+    response = client.get(f"/s/{survey}")
+    assert response.headers["Cache-Control"] == "no-store"
+    assert '<form id="survey-form" novalidate autocomplete="off">' in response.get_data(
+        as_text=True
+    )
