@@ -3,6 +3,7 @@
 from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
 
+from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("respond", __name__, url_prefix="/s")
@@ -21,7 +22,9 @@ def survey_page(slug: str):
 @bp.get("/<slug>/thanks")
 def thanks(slug: str):
     """Shown after a submission."""
-    return render_template("respond/thanks.html", survey=survey_or_404(slug, public=True))
+    survey = survey_or_404(slug, public=True)
+    answered = slug in answered_slugs()  # the signed cookie a stored submission sets
+    return render_template("respond/thanks.html", survey=survey, answered=answered)
 
 
 def page_config(survey) -> dict:

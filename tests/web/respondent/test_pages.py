@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from tests.conftest import VALID_ANSWERS
 from tests.servers import ROOT
 from web.core.extensions import db
 from web.core.models import Survey
@@ -103,3 +104,11 @@ def test_the_survey_page_is_never_stored_and_its_form_never_autofilled(client, s
     assert '<form id="survey-form" novalidate autocomplete="off">' in response.get_data(
         as_text=True
     )
+
+
+def test_thanks_says_received_only_after_this_browser_answered(client, survey):
+    before = client.get(f"/s/{survey}/thanks").get_data(as_text=True)
+    assert "were received" not in before and "has not sent answers" in before
+    assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
+    after = client.get(f"/s/{survey}/thanks").get_data(as_text=True)
+    assert "were received" in after
