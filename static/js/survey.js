@@ -20,7 +20,8 @@ if (form) start(loadMemo(storage, config.slug));
 
 /** @param {import("./memo.js").Memo} memo */
 function start(memo) {
-  if (memo.submitted) {
+  // The signed cookie (config.answered) says so even when this browser's storage was cleared.
+  if (memo.submitted || config.answered) {
     form.hidden = true;
     document.getElementById("already-answered").hidden = false;
     return;

@@ -251,3 +251,18 @@ def test_back_after_leaving_restores_no_true_answer(context, live_server, survey
         "input[name^='truth-']", "inputs => inputs.filter((i) => i.checked).map((i) => i.name)"
     )
     assert checked == []
+
+
+def test_cleared_storage_with_the_cookie_kept_is_told_before_any_spin(context, live_server, survey):
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    spin(page, "substances")
+    page.wait_for_selector("#submit-button:not([disabled])")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    page.evaluate("localStorage.clear()")
+    page.goto(f"{live_server}/s/{survey}")
+    assert page.is_visible("#already-answered")
+    assert not page.is_visible("#survey-form") and not page.is_visible(".spin-button")

@@ -36,6 +36,8 @@ def page_config(survey) -> dict:
         "submitUrl": url_for("api.submit_response", slug=survey.slug),
         "thanksUrl": url_for("respond.thanks", slug=survey.slug),
         "epsilonTotal": survey.epsilon_total,
+        # Known from the signed cookie before any spin, even if local storage was cleared.
+        "answered": survey.slug in answered_slugs(),
         "messages": messages(),
         "questions": [
             {
