@@ -122,12 +122,14 @@ def _question_dict(question: QuestionSpec) -> dict:
 # The checks shared by every way a survey changes.
 
 
-def survey_problems(spec: SurveySpec) -> list[Problem]:
-    """Every mistake in a whole survey: its own fields, then each question."""
+def survey_problems(spec: SurveySpec, question_count: int | None = None) -> list[Problem]:
+    """Every mistake in a whole survey: its own fields, then each question. ``question_count``
+    is how many questions there were, when ``spec`` holds only the first of them (a file)."""
+    count = len(spec.questions) if question_count is None else question_count
     problems = survey_field_problems(spec.slug, spec.title, spec.description)
-    if not spec.questions:
+    if count == 0:
         problems.append(Problem("questions", _("must be a non-empty list")))
-    problems += question_count_problems(len(spec.questions))
+    problems += question_count_problems(count)
     seen: set[str] = set()
     for index, question in enumerate(spec.questions):
         where = f"questions[{index}]"
@@ -321,11 +323,8 @@ def parse_survey(data) -> SurveySpec:
         _field(data, "description", ""),
         tuple(questions),
     )
-    problems += survey_problems(spec)
-    if len(items) > MAX_QUESTIONS:  # only the first MAX_QUESTIONS + 1 were looked at
-        problems = [p for p in problems if p.place != "questions"] + question_count_problems(
-            len(items)
-        )
+    # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
+    problems += survey_problems(spec, question_count=len(items))
     if problems:
         raise SurveyFileError(problems)
     return spec
