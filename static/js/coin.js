@@ -3,10 +3,12 @@
  * @module coin
  */
 import { animate, prefersReducedMotion } from "./motion.js";
+import { cryptoUint32 } from "./random.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const FLIP_MS = 1200;
-export const HALF_TURNS = 7;
+const MS_PER_HALF_TURN = 160;
+/** The fewest half turns a flip makes; it makes one more when the parity needs it. */
+export const MIN_HALF_TURNS = 7;
 
 /**
  * Which face shows after `halfTurns` half turns, starting from `start`.
@@ -19,12 +21,17 @@ export function faceAfter(start, halfTurns) {
 }
 
 /**
- * The face to start on so that `HALF_TURNS` half turns end on `heads`.
+ * How a flip that must land on `heads` is shown: the start face is a fresh fair draw, and the
+ * number of half turns (7 or 8) follows from it. Each of the two, seen alone, is independent of
+ * the result, so neither the first frame nor the pace of the flip gives the result away.
  * @param {boolean} heads
- * @returns {boolean}
+ * @param {import("./random.js").Uint32Source} [random]
+ * @returns {{start: boolean, halfTurns: number}}
  */
-export function startFace(heads) {
-  return faceAfter(heads, HALF_TURNS);
+export function flipPlan(heads, random = cryptoUint32) {
+  const start = (random() & 1) === 1;
+  const halfTurns = faceAfter(start, MIN_HALF_TURNS) === heads ? MIN_HALF_TURNS : MIN_HALF_TURNS + 1;
+  return { start, halfTurns };
 }
 
 /**
@@ -33,7 +40,7 @@ export function startFace(heads) {
  */
 
 /**
- * Draw a coin into `container` (hidden until flipped).
+ * Draw a coin into `container` (invisible until flipped, its place kept).
  * @param {HTMLElement} container
  * @param {{heads: string, tails: string, label: string}} text
  * @returns {Coin}
@@ -59,12 +66,12 @@ export function createCoin(container, text) {
   };
   return {
     flip(heads) {
-      container.hidden = false;
-      const start = startFace(heads);
-      const duration = prefersReducedMotion() ? 0 : FLIP_MS;
+      container.dataset.flipped = "";
+      const { start, halfTurns } = flipPlan(heads);
+      const duration = prefersReducedMotion() ? 0 : halfTurns * MS_PER_HALF_TURN;
       return animate(duration, (t) => {
-        const angle = t * HALF_TURNS * Math.PI;
-        const halfTurnsDone = Math.min(HALF_TURNS, Math.floor(angle / Math.PI + 0.5));
+        const angle = t * halfTurns * Math.PI;
+        const halfTurnsDone = Math.min(halfTurns, Math.floor(angle / Math.PI + 0.5));
         show(faceAfter(start, halfTurnsDone));
         disc.setAttribute("transform", `scale(1 ${Math.abs(Math.cos(angle)).toFixed(3)})`);
         if (t === 1) {

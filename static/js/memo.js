@@ -1,58 +1,109 @@
 /**
- * What this browser remembers about a survey: only the reported bits, and whether it submitted.
- * Never the true answer and never the spin outcome, since outcome plus report would give the
- * truth away.
+ * What this browser remembers about a survey: the reported bits drawn under one revision of it,
+ * each with the ε and procedure it was drawn under, and whether the browser submitted.
+ * Never the true answer and never the spin's outcome, since outcome plus report would give the
+ * truth away. Reported bits are written the moment they are drawn, before any animation, so a
+ * reload, a second tab or Back finds them and never draws again.
  * @module memo
  */
 
 const PREFIX = "rr-survey:";
 
 /**
- * @typedef {object} Memo
- * @property {Record<string, 0 | 1>} reported Reported bit by item ("question" or "question.option").
- * @property {boolean} submitted
+ * @typedef {object} Reported
+ * @property {0 | 1} bit The answer that will be sent.
+ * @property {number} epsilon The ε it was drawn under.
+ * @property {string} procedure The procedure it was drawn under.
  */
 
 /**
- * @param {Storage | null} storage
- * @param {string} slug
- * @returns {Memo}
+ * @typedef {object} Memo
+ * @property {number} revision The survey revision the reported bits belong to.
+ * @property {Map<string, Reported>} reported By item ("question" or "question.option").
+ * @property {boolean} submitted Whether this browser submitted the survey (any revision).
+ * @property {boolean} newer Whether storage holds bits of a later revision than the one asked
+ *   for: the page is out of date and must not draw (it would replace them).
  */
-export function loadMemo(storage, slug) {
-  const empty = { reported: {}, submitted: false };
-  try {
-    const parsed = JSON.parse(storage?.getItem(PREFIX + slug) ?? "null");
-    if (!parsed || typeof parsed !== "object") return empty;
-    const reported = {};
-    for (const [item, bit] of Object.entries(parsed.reported ?? {})) {
-      if (bit === 0 || bit === 1) reported[item] = bit;
-    }
-    return { reported, submitted: parsed.submitted === true };
-  } catch {
-    return empty;
-  }
+
+/**
+ * The storage key of a survey's memo.
+ * @param {string} slug
+ * @returns {string}
+ */
+export function memoKey(slug) {
+  return PREFIX + slug;
 }
 
 /**
- * Remember reported bits (merged with what is already remembered).
+ * Read the memo of `slug` for `revision`. Bits of another revision are not returned: bits drawn
+ * under an older ε must never be replayed as answers to the new one.
  * @param {Storage | null} storage
  * @param {string} slug
- * @param {Record<string, 0 | 1>} reported
+ * @param {number} revision
  * @returns {Memo}
  */
-export function rememberReported(storage, slug, reported) {
-  const memo = loadMemo(storage, slug);
-  return save(storage, slug, { ...memo, reported: { ...memo.reported, ...reported } });
+export function loadMemo(storage, slug, revision) {
+  const stored = readStored(storage, slug);
+  const same = stored.revision === revision;
+  return {
+    revision,
+    reported: same ? stored.reported : new Map(),
+    submitted: stored.submitted,
+    newer: stored.revision !== null && stored.revision > revision,
+  };
+}
+
+/**
+ * Read the memo and drop from storage any bits of an older revision.
+ * @param {Storage | null} storage
+ * @param {string} slug
+ * @param {number} revision
+ * @returns {Memo}
+ */
+export function openMemo(storage, slug, revision) {
+  const stored = readStored(storage, slug);
+  const memo = loadMemo(storage, slug, revision);
+  if (stored.revision !== null && stored.revision < revision) save(storage, slug, memo);
+  return memo;
+}
+
+/**
+ * The reported bit remembered for `item`, if it was drawn under these parameters.
+ * @param {Memo} memo
+ * @param {string} item
+ * @param {{epsilon: number, procedure: string}} params
+ * @returns {0 | 1 | undefined}
+ */
+export function rememberedBit(memo, item, params) {
+  const entry = memo.reported.get(item);
+  if (!entry || entry.epsilon !== params.epsilon || entry.procedure !== params.procedure) return undefined;
+  return entry.bit;
+}
+
+/**
+ * Commit reported bits for `revision`, merged with those already remembered. Synchronous, so
+ * that it is done before the caller shows anything.
+ * @param {Storage | null} storage
+ * @param {string} slug
+ * @param {number} revision
+ * @param {Map<string, Reported>} reported
+ * @returns {boolean} Whether storage took them (false where it is blocked or full).
+ */
+export function commitReported(storage, slug, revision, reported) {
+  const memo = loadMemo(storage, slug, revision);
+  for (const [item, entry] of reported) memo.reported.set(item, entry);
+  return save(storage, slug, memo);
 }
 
 /**
  * Remember that this browser has submitted the survey.
  * @param {Storage | null} storage
  * @param {string} slug
- * @returns {Memo}
+ * @param {number} revision
+ * @returns {boolean}
  */
-export function rememberSubmitted(storage, slug) {
-  return save(storage, slug, { ...loadMemo(storage, slug), submitted: true });
+export function rememberSubmitted(storage, slug, revision) {
+  return save(storage, slug, { ...loadMemo(storage, slug, revision), submitted: true });
 }
 
 /** @returns {Storage | null} localStorage, or null where the browser blocks it. */
@@ -64,11 +115,51 @@ export function browserStorage() {
   }
 }
 
-function save(storage, slug, memo) {
+/**
+ * Whatever is stored, validated entry by entry (storage can be edited by hand).
+ * @returns {{revision: number | null, reported: Map<string, Reported>, submitted: boolean}}
+ */
+function readStored(storage, slug) {
+  const reported = new Map();
+  let parsed;
   try {
-    storage?.setItem(PREFIX + slug, JSON.stringify({ reported: memo.reported, submitted: memo.submitted }));
+    parsed = JSON.parse(storage?.getItem(memoKey(slug)) ?? "null");
+  } catch {
+    parsed = null;
+  }
+  const submitted = parsed?.submitted === true;
+  if (!parsed || typeof parsed !== "object" || !Number.isInteger(parsed.revision)) {
+    return { revision: null, reported, submitted };
+  }
+  const items = parsed.reported && typeof parsed.reported === "object" ? parsed.reported : {};
+  // Object.entries sees own keys only, so ids such as "__proto__" or "constructor" are plain keys.
+  for (const [item, entry] of Object.entries(items)) {
+    if (isReported(entry)) reported.set(item, { bit: entry.bit, epsilon: entry.epsilon, procedure: entry.procedure });
+  }
+  return { revision: parsed.revision, reported, submitted };
+}
+
+function isReported(entry) {
+  return (
+    entry !== null &&
+    typeof entry === "object" &&
+    (entry.bit === 0 || entry.bit === 1) &&
+    Number.isFinite(entry.epsilon) &&
+    typeof entry.procedure === "string"
+  );
+}
+
+function save(storage, slug, memo) {
+  const value = {
+    revision: memo.revision,
+    reported: Object.fromEntries(memo.reported),
+    submitted: memo.submitted,
+  };
+  try {
+    storage?.setItem(memoKey(slug), JSON.stringify(value));
+    return Boolean(storage);
   } catch {
     // Storage full or blocked: the page still works, it just cannot stop a redraw on reload.
+    return false;
   }
-  return memo;
 }

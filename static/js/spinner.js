@@ -78,7 +78,8 @@ export function isLight(position, light) {
  * Draw a spinner with light share `light` into `container`.
  * @param {HTMLElement} container
  * @param {number} light
- * @param {{label: string, lightLabel: string}} text Accessible name and the light share's label.
+ * @param {{label: string, lightLabel: string, lightWord?: string}} text Accessible name, the light
+ *   share's figure, and the word that names it (under the figure in the hub).
  * @returns {Spinner}
  */
 export function createSpinner(container, light, text) {
@@ -91,10 +92,12 @@ export function createSpinner(container, light, text) {
     element("path", { class: "sector-dark", d: sectorPath(light, 1) }),
     element("circle", { class: "rim", r: String(RADIUS) }),
   );
-  const share = element("text", { class: "share", y: "6", "text-anchor": "middle" });
+  const share = element("text", { class: "share", y: text.lightWord ? "1" : "6", "text-anchor": "middle" });
   share.textContent = text.lightLabel;
+  const named = element("text", { class: "share-word", y: "16", "text-anchor": "middle" });
+  named.textContent = text.lightWord ?? "";
   const pointer = element("path", { class: "pointer", d: "M-9 -110L9 -110L0 -86Z" });
-  svg.append(title, wheel, element("circle", { class: "hub", r: "30" }), share, pointer);
+  svg.append(title, wheel, element("circle", { class: "hub", r: "30" }), share, named, pointer);
   container.replaceChildren(svg);
   let rotation = 0;
   return {

@@ -1,10 +1,15 @@
 /**
  * The respondent's page: choose the true answer, spin, see what will be reported, submit.
- * The true answer is read from the form when the spinner is spun and is never stored or sent.
+ *
+ * One draw per item, whatever the respondent does: pressing Spin takes this survey's cross-tab
+ * lock, re-reads what this browser already drew, draws only what is missing and writes the
+ * reported bits to storage before anything moves. A reload at any moment of the animation, a
+ * second tab or Back finds them there and shows them instead of drawing again. The true answer is
+ * read from the form at that moment, then the form is cleared; it is never stored or sent.
  * @module survey
  */
 import { createCoin } from "./coin.js";
-import { browserStorage, loadMemo, rememberReported, rememberSubmitted } from "./memo.js";
+import { browserStorage, commitReported, loadMemo, memoKey, rememberedBit, rememberSubmitted, openMemo } from "./memo.js";
 import { draw } from "./procedure.js";
 import { createSpinner } from "./spinner.js";
 
@@ -13,20 +18,46 @@ const text = config.messages;
 const storage = browserStorage();
 const form = document.getElementById("survey-form");
 
-/** @type {Record<string, 0 | 1>} */
-let reported = {};
+/**
+ * @typedef {object} ItemView
+ * @property {HTMLElement} box
+ * @property {import("./spinner.js").Spinner} spinner
+ * @property {import("./coin.js").Coin | null} coin
+ */
+/**
+ * @typedef {object} QuestionView
+ * @property {HTMLElement} root
+ * @property {HTMLButtonElement} button
+ * @property {HTMLElement} hint
+ * @property {Map<string, ItemView>} items
+ */
 
-if (form) start(loadMemo(storage, config.slug));
+/** Reported bit by item, once this page shows it. @type {Map<string, 0 | 1>} */
+const reported = new Map();
+/** Questions drawn or remembered on this page: never drawn again. @type {Set<string>} */
+const settled = new Set();
+/** @type {Map<string, QuestionView>} */
+const views = new Map();
 
-/** @param {import("./memo.js").Memo} memo */
-function start(memo) {
+if (form) start();
+
+function start() {
+  const memo = openMemo(storage, config.slug, config.revision);
   // The signed cookie (config.answered) says so even when this browser's storage was cleared.
-  if (memo.submitted || config.answered) {
-    form.hidden = true;
-    document.getElementById("already-answered").hidden = false;
-    return;
-  }
-  for (const question of config.questions) setUpQuestion(question, memo.reported);
+  if (memo.submitted || config.answered) return showNotice("already-answered");
+  if (memo.newer) return showNotice("survey-changed");
+  for (const question of config.questions) views.set(question.id, setUpQuestion(question));
+  showRemembered(memo);
+  // What another tab draws appears here at once; a page restored by Back is brought up to date.
+  window.addEventListener("storage", (event) => {
+    if (event.key === memoKey(config.slug)) catchUp();
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) catchUp();
+  });
+  window.addEventListener("pagehide", () => {
+    for (const view of views.values()) clearTruth(view, false);
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     submit();
@@ -34,102 +65,157 @@ function start(memo) {
   updateSummary();
 }
 
-function section(question) {
-  return form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+function catchUp() {
+  const memo = loadMemo(storage, config.slug, config.revision);
+  if (memo.submitted) return showNotice("already-answered");
+  if (memo.newer) return showNotice("survey-changed");
+  showRemembered(memo);
 }
 
-function items(question) {
-  return question.items;
+function showNotice(id) {
+  form.hidden = true;
+  document.getElementById(id).hidden = false;
 }
 
-function setUpQuestion(question, remembered) {
-  const root = section(question);
-  const spinners = new Map();
-  for (const item of items(question)) {
+/** @returns {QuestionView} */
+function setUpQuestion(question) {
+  const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+  const percent = `${Math.round(question.lightFraction * 100)}%`;
+  const items = new Map();
+  for (const item of question.items) {
     const box = root.querySelector(`[data-item="${CSS.escape(item)}"]`);
-    const percent = Math.round(question.lightFraction * 100);
-    spinners.set(item, {
+    const coinBox = box.querySelector(".coin");
+    items.set(item, {
       box,
       spinner: createSpinner(box.querySelector(".spinner"), question.lightFraction, {
-        label: text.spinnerLabel.replace("{percent}", `${percent}%`),
-        lightLabel: `${percent}%`,
+        label: text.spinnerLabel.replace("{percent}", percent),
+        lightLabel: percent,
+        lightWord: text.lightWord,
       }),
-      coin: createCoin(box.querySelector(".coin"), { heads: text.heads, tails: text.tails, label: text.coinLabel }),
+      coin: coinBox && createCoin(coinBox, { heads: text.heads, tails: text.tails, label: text.coinLabel }),
     });
   }
-  const button = root.querySelector(".spin-button");
-  if (items(question).every((item) => item in remembered)) {
-    for (const item of items(question)) showRemembered(spinners.get(item).box, remembered[item]);
-    reported = { ...reported, ...pick(remembered, items(question)) };
-    lock(root, button);
-    return;
-  }
-  button.addEventListener("click", () => spinQuestion(question, root, button, spinners));
+  const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), items };
+  view.button.addEventListener("click", () => spinQuestion(question, view));
+  return view;
 }
 
-function pick(source, keys) {
-  return Object.fromEntries(keys.map((key) => [key, source[key]]));
-}
-
+/**
+ * The true answer as a bit per item, or null when none is chosen yet.
+ * @returns {Map<string, 0 | 1> | null}
+ */
 function truthOf(question, root) {
+  const named = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]`);
   if (question.grouped) {
-    return Object.fromEntries(
+    return new Map(
       question.options.map((option) => [
         `${question.id}.${option.id}`,
-        root.querySelector(`input[name="truth-${CSS.escape(question.id)}-${CSS.escape(option.id)}"]`).checked ? 1 : 0,
+        named(`truth-${question.id}-${option.id}`).checked ? 1 : 0,
       ]),
     );
   }
-  const chosen = root.querySelector(`input[name="truth-${CSS.escape(question.id)}"]:checked`);
-  return chosen ? { [question.id]: chosen.value === "1" ? 1 : 0 } : null;
+  const chosen = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
+  return chosen ? new Map([[question.id, chosen.value === "1" ? 1 : 0]]) : null;
 }
 
-async function spinQuestion(question, root, button, spinners) {
-  const truth = truthOf(question, root);
-  const hint = root.querySelector(".hint");
+async function spinQuestion(question, view) {
+  const truth = truthOf(question, view.root);
   if (!truth) {
-    hint.textContent = text.chooseFirst;
+    view.hint.textContent = text.chooseFirst;
     return;
   }
-  hint.textContent = "";
-  lock(root, button);
-  const draws = Object.fromEntries(
-    Object.entries(truth).map(([item, bit]) => [item, draw(bit, question.procedure, question.lightFraction)]),
-  );
+  view.hint.textContent = "";
+  view.button.disabled = true;
+  const outcome = await withSurveyLock(() => drawOnce(question, truth));
+  // Drawn and committed: the true answer has done its work and leaves the screen.
+  clearTruth(view, true);
+  if (outcome.changed) return showNotice("survey-changed");
   await Promise.all(
-    Object.entries(draws).map(async ([item, result]) => {
-      const { box, spinner, coin } = spinners.get(item);
+    [...view.items].map(async ([item, { box, spinner, coin }]) => {
+      const result = outcome.draws.get(item);
+      if (!result) return showItem(box, outcome.remembered.get(item), text.remembered);
       box.dataset.state = "spinning";
       await spinner.spinTo(result.position);
       if (result.heads !== null) await coin.flip(result.heads);
-      showOutcome(box, question.procedure, result);
+      box.dataset.outcome = result.light ? "light" : "dark";
+      box.dataset.coin = result.heads === null ? "" : result.heads ? "heads" : "tails";
+      showItem(box, result.reported, text.decided);
     }),
   );
-  const bits = Object.fromEntries(Object.entries(draws).map(([item, result]) => [item, result.reported]));
-  rememberReported(storage, config.slug, bits);
-  reported = { ...reported, ...bits };
+  for (const [item, result] of outcome.draws) reported.set(item, result.reported);
+  for (const [item, bit] of outcome.remembered) reported.set(item, bit);
+  view.root.querySelector(".outcome").focus();
   updateSummary();
 }
 
-function lock(root, button) {
-  button.disabled = true;
-  for (const input of root.querySelectorAll("fieldset.truth input")) input.disabled = true;
+/**
+ * Run `task` holding this survey's lock, so that two tabs never draw the same item; where the
+ * Web Locks API is missing (an insecure origin), run it at once.
+ * @template T
+ * @param {() => T} task
+ * @returns {Promise<T>}
+ */
+function withSurveyLock(task) {
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(memoKey(config.slug), task) : Promise.resolve().then(task);
 }
 
-function showOutcome(box, procedure, result) {
-  box.dataset.state = "done";
-  box.dataset.outcome = result.light ? "light" : "dark";
-  box.dataset.coin = result.heads === null ? "" : result.heads ? "heads" : "tails";
-  box.dataset.reported = String(result.reported);
-  let why = text.light;
-  if (!result.light) why = procedure === "spinner_coin" ? (result.heads ? text.darkHeads : text.darkTails) : text.darkOpposite;
-  box.querySelector(".outcome").textContent = `${why} ${text.willReport} ${answerText(result.reported)}.`;
+/**
+ * Inside the lock: re-read storage, draw what no tab has drawn yet, and commit it before
+ * returning, so the first frame of any animation comes after the commit.
+ */
+function drawOnce(question, truth) {
+  const memo = loadMemo(storage, config.slug, config.revision);
+  if (memo.newer) return { changed: true };
+  const params = { epsilon: question.epsilon, procedure: question.procedure };
+  const remembered = new Map();
+  const draws = new Map();
+  for (const [item, bit] of truth) {
+    const known = rememberedBit(memo, item, params);
+    if (known === undefined) draws.set(item, draw(bit, question.procedure, question.lightFraction));
+    else remembered.set(item, known);
+  }
+  commitReported(
+    storage,
+    config.slug,
+    config.revision,
+    new Map([...draws].map(([item, result]) => [item, { bit: result.reported, ...params }])),
+  );
+  settled.add(question.id);
+  return { changed: false, draws, remembered };
 }
 
-function showRemembered(box, bit) {
+/** Show the questions this browser already drew, as reported bits only. */
+function showRemembered(memo) {
+  for (const question of config.questions) {
+    if (settled.has(question.id)) continue;
+    const params = { epsilon: question.epsilon, procedure: question.procedure };
+    const bits = question.items.map((item) => rememberedBit(memo, item, params));
+    if (bits.some((bit) => bit === undefined)) continue;
+    settled.add(question.id);
+    const view = views.get(question.id);
+    clearTruth(view, true);
+    question.items.forEach((item, index) => {
+      showItem(view.items.get(item).box, bits[index], text.remembered);
+      reported.set(item, bits[index]);
+    });
+  }
+  updateSummary();
+}
+
+/** Uncheck the true answers; `locked` also disables the inputs and the Spin button. */
+function clearTruth(view, locked) {
+  for (const input of view.root.querySelectorAll("fieldset.truth input")) {
+    input.checked = false;
+    if (locked) input.disabled = true;
+  }
+  if (locked) view.button.disabled = true;
+}
+
+function showItem(box, bit, why) {
   box.dataset.state = "done";
   box.dataset.reported = String(bit);
-  box.querySelector(".outcome").textContent = `${text.remembered} ${text.willReport} ${answerText(bit)}.`;
+  box.querySelector(".outcome").textContent = `${text.willReport} ${answerText(bit)}. ${why}`;
 }
 
 function answerText(bit) {
@@ -137,23 +223,22 @@ function answerText(bit) {
 }
 
 function allSpun() {
-  return config.questions.every((question) => items(question).every((item) => item in reported));
+  return config.questions.every((question) => question.items.every((item) => reported.has(item)));
 }
 
 function updateSummary() {
-  const list = document.getElementById("report-summary");
   const done = allSpun();
   form.querySelector(".summary .pending").hidden = done;
   document.getElementById("submit-button").disabled = !done;
-  list.replaceChildren(
+  document.getElementById("report-summary").replaceChildren(
     ...config.questions
-      .filter((question) => items(question).every((item) => item in reported))
-      .map((question, index) => {
+      .filter((question) => question.items.every((item) => reported.has(item)))
+      .map((question) => {
         const entry = document.createElement("li");
-        const title = section(question).querySelector("h2").textContent.trim();
+        const title = views.get(question.id).root.querySelector("h2").textContent.trim();
         const parts = question.grouped
-          ? question.options.map((option) => `${option.text}: ${answerText(reported[`${question.id}.${option.id}`])}`)
-          : [answerText(reported[question.id])];
+          ? question.options.map((option) => `${option.text}: ${answerText(reported.get(`${question.id}.${option.id}`))}`)
+          : [answerText(reported.get(question.id))];
         entry.textContent = `${title} → ${parts.join(", ")}`;
         entry.dataset.question = question.id;
         return entry;
@@ -161,14 +246,13 @@ function updateSummary() {
   );
 }
 
+/** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */
 function answersBody() {
-  const answers = {};
-  for (const question of config.questions) {
-    answers[question.id] = question.grouped
-      ? Object.fromEntries(question.options.map((option) => [option.id, reported[`${question.id}.${option.id}`]]))
-      : reported[question.id];
-  }
-  return { answers };
+  const answer = (question) =>
+    question.grouped
+      ? Object.fromEntries(question.options.map((option) => [option.id, reported.get(`${question.id}.${option.id}`)]))
+      : reported.get(question.id);
+  return { answers: Object.fromEntries(config.questions.map((question) => [question.id, answer(question)])) };
 }
 
 async function submit() {
@@ -185,7 +269,7 @@ async function submit() {
       body: JSON.stringify(answersBody()),
     });
     if (response.status === 201) {
-      rememberSubmitted(storage, config.slug);
+      rememberSubmitted(storage, config.slug, config.revision);
       window.location.assign(config.thanksUrl);
       return;
     }

@@ -7,47 +7,25 @@ import re
 
 import pytest
 
+from tests.browser.respondent import (
+    FORCE_DARK_AND_TAILS,
+    PROCEDURE,
+    TRUTH,
+    answer_truthfully,
+    checked_inputs,
+    expected_report,
+    reported_bits,
+    shown,
+    spin,
+    storage_holds_only_reported_bits,
+    wait_until_done,
+)
+from web.core.extensions import db
+from web.core.joincode import ensure_join_code
+from web.core.models import Survey
+from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
+
 pytestmark = pytest.mark.browser
-
-# Truth chosen by the respondent in these tests: yes to "cheated"; alcohol ticked, tobacco not.
-TRUTH = {"cheated": 1, "substances.alcohol": 1, "substances.tobacco": 0}
-PROCEDURE = {
-    "cheated": "spinner_coin",
-    "substances.alcohol": "spinner",
-    "substances.tobacco": "spinner",
-}
-
-
-def answer_truthfully(page):
-    page.check("input[name='truth-cheated'][value='1']")
-    page.check("input[name='truth-substances-alcohol']")
-
-
-def spin(page, question):
-    page.click(f"section[data-question='{question}'] .spin-button")
-
-
-def wait_until_done(page, items):
-    for item in items:
-        page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=15_000)
-
-
-def shown(page, item):
-    """What the page shows for one item: outcome, coin and reported bit."""
-    box = page.locator(f"[data-item='{item}']")
-    return {
-        "outcome": box.get_attribute("data-outcome"),
-        "coin": box.get_attribute("data-coin"),
-        "reported": int(box.get_attribute("data-reported")),
-    }
-
-
-def expected_report(truth, procedure, outcome, coin):
-    if outcome == "light":
-        return truth
-    if procedure == "spinner_coin":
-        return 1 if coin == "heads" else 0
-    return 1 - truth
 
 
 def body_of(request):
@@ -112,16 +90,10 @@ def test_answering_sends_only_what_the_spinner_and_coin_showed(
     assert answered_cookie(cookies[0]["value"]) == [survey]
     assert cookies[0]["httpOnly"] and cookies[0]["sameSite"] == "Lax"
     page.goto(f"{live_server}/s/{survey}")
-    stored = json.loads(page.evaluate(f"localStorage.getItem('rr-survey:{survey}')"))
-    assert stored == {"reported": shown_bits, "submitted": True}
-    assert page.evaluate("sessionStorage.length") == 0
+    stored = storage_holds_only_reported_bits(page, survey)
+    assert reported_bits(stored) == shown_bits and stored["submitted"] is True
     assert page.locator("#already-answered").is_visible()
     assert page.locator("#survey-form").is_hidden()
-
-
-FORCE_DARK_AND_TAILS = """
-crypto.getRandomValues = (buffer) => { buffer.fill(0xFFFFFFFE); return buffer; };
-"""
 
 
 def test_true_answer_does_not_leave_the_page(context, live_server, survey, page_log):
@@ -216,7 +188,21 @@ def test_screen_reader_names_and_live_regions(context, live_server, survey):
     assert page.get_by_role("img", name=re.compile(r"Spinner: 82% light")).count() == 2
     assert page.locator("[data-item='cheated'] .outcome").get_attribute("aria-live") == "polite"
     assert page.get_by_role("radio", name="Yes").count() == 1
-    assert page.get_by_role("button", name="Spin all 2").count() == 1
+    # Each Spin button is named after its question, so a list of buttons says which is which.
+    assert page.get_by_role("button", name="Spin 1. Cheated?").count() == 1
+    assert page.get_by_role("button", name="Spin all 2 2. Used?").count() == 1
+
+
+def test_focus_moves_to_the_outcome_after_a_spin(context, live_server, survey):
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    page.check("input[name='truth-cheated'][value='0']")
+    spin(page, "cheated")
+    wait_until_done(page, ["cheated"])
+    page.wait_for_function(
+        "() => document.activeElement.matches(\"[data-question='cheated'] .outcome\")"
+    )
+    assert page.evaluate("document.activeElement.textContent").startswith("You will report:")
 
 
 def test_phone_layout_fits_the_screen(browser, live_server, survey):
@@ -247,10 +233,7 @@ def test_back_after_leaving_restores_no_true_answer(context, live_server, survey
     page.goto(f"{live_server}/lab")
     page.go_back()
     page.wait_for_selector("input[name='truth-cheated']")
-    checked = page.eval_on_selector_all(
-        "input[name^='truth-']", "inputs => inputs.filter((i) => i.checked).map((i) => i.name)"
-    )
-    assert checked == []
+    assert checked_inputs(page) == []
 
 
 def test_cleared_storage_with_the_cookie_kept_is_told_before_any_spin(context, live_server, survey):
@@ -266,3 +249,55 @@ def test_cleared_storage_with_the_cookie_kept_is_told_before_any_spin(context, l
     page.goto(f"{live_server}/s/{survey}")
     assert page.is_visible("#already-answered")
     assert not page.is_visible("#survey-form") and not page.is_visible(".spin-button")
+
+
+@pytest.fixture
+def prototype_ids(app):
+    """A survey whose ids every JavaScript object already has, stored as a database from before
+    they were refused would hold it (every survey path refuses them now)."""
+    spec = SurveySpec(
+        "prototype-ids",
+        "Prototype ids",
+        "",
+        (
+            QuestionSpec("__proto__", "yesno", "Proto?", 1.0, "spinner_coin"),
+            QuestionSpec(
+                "constructor",
+                "multi",
+                "Constructor?",
+                1.0,
+                "spinner",
+                (OptionSpec("toString", "To string"), OptionSpec("valueOf", "Value of")),
+            ),
+        ),
+    )
+    with app.app_context():
+        survey = Survey.from_spec(spec)
+        db.session.add(survey)
+        survey.status = "open"
+        ensure_join_code(survey)
+        db.session.commit()
+    return spec.slug
+
+
+def test_ids_that_every_object_has_are_answered_like_any_other(
+    context, live_server, prototype_ids, page_log
+):
+    context.add_init_script(FORCE_DARK_AND_TAILS)
+    page = context.new_page()
+    log = page_log(page)
+    page.goto(f"{live_server}/s/{prototype_ids}")
+    assert page.is_enabled("section[data-question='__proto__'] .spin-button")
+    assert page.locator("[data-state='done']").count() == 0
+    page.check("input[name='truth-__proto__'][value='1']")
+    page.check("input[name='truth-constructor-toString']")
+    spin(page, "__proto__")
+    spin(page, "constructor")
+    wait_until_done(page, ["__proto__", "constructor.toString", "constructor.valueOf"])
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    post = next(request for request in log.requests if request.method == "POST")
+    assert body_of(post) == {
+        "answers": {"__proto__": 0, "constructor": {"toString": 0, "valueOf": 1}}
+    }
+    assert log.errors == []

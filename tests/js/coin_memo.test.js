@@ -1,15 +1,40 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { HALF_TURNS, faceAfter, startFace } from "../../static/js/coin.js";
-import { loadMemo, rememberReported, rememberSubmitted } from "../../static/js/memo.js";
+import { MIN_HALF_TURNS, faceAfter, flipPlan } from "../../static/js/coin.js";
+import {
+  commitReported,
+  loadMemo,
+  memoKey,
+  openMemo,
+  rememberSubmitted,
+  rememberedBit,
+} from "../../static/js/memo.js";
+
+/** A source that returns the given 32-bit values in turn. */
+const values = (...list) => () => list.shift();
 
 describe("coin", () => {
   for (const heads of [true, false]) {
-    it(`lands on ${heads ? "heads" : "tails"} after its flips`, () => {
-      assert.equal(faceAfter(startFace(heads), HALF_TURNS), heads);
-    });
+    for (const startBit of [0, 1]) {
+      it(`lands on ${heads ? "heads" : "tails"} from a ${startBit ? "heads" : "tails"} start`, () => {
+        const plan = flipPlan(heads, values(startBit));
+        assert.equal(plan.start, startBit === 1);
+        assert.equal(faceAfter(plan.start, plan.halfTurns), heads);
+        assert.ok([MIN_HALF_TURNS, MIN_HALF_TURNS + 1].includes(plan.halfTurns));
+      });
+    }
   }
+
+  it("shows nothing of the result in its start face or its number of half turns", () => {
+    // Each start face and each count occurs once for heads and once for tails.
+    const plans = (heads) => [0, 1].map((bit) => flipPlan(heads, values(bit)));
+    const starts = (list) => list.map((plan) => plan.start).sort();
+    const counts = (list) => list.map((plan) => plan.halfTurns).sort();
+    assert.deepEqual(starts(plans(true)), starts(plans(false)));
+    assert.deepEqual(counts(plans(true)), counts(plans(false)));
+  });
+
   it("alternates faces every half turn", () => {
     assert.equal(faceAfter(true, 1), false);
     assert.equal(faceAfter(true, 2), true);
@@ -27,39 +52,93 @@ class BrokenStorage {
   setItem() { throw new Error("blocked"); }
 }
 
+const COIN = { epsilon: 1, procedure: "spinner_coin" };
+const entries = (object) => new Map(Object.entries(object).map(([item, bit]) => [item, { bit, ...COIN }]));
+
 describe("memo", () => {
   it("starts empty", () => {
-    assert.deepEqual(loadMemo(new FakeStorage(), "s"), { reported: {}, submitted: false });
+    const memo = loadMemo(new FakeStorage(), "s", 1);
+    assert.deepEqual([memo.reported.size, memo.submitted, memo.newer], [0, false, false]);
   });
 
-  it("remembers reported bits per survey and merges them", () => {
+  it("remembers reported bits per survey and revision, and merges them", () => {
     const storage = new FakeStorage();
-    rememberReported(storage, "s", { q1: 1 });
-    rememberReported(storage, "s", { "q2.a": 0 });
-    assert.deepEqual(loadMemo(storage, "s").reported, { q1: 1, "q2.a": 0 });
-    assert.deepEqual(loadMemo(storage, "other").reported, {});
+    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    commitReported(storage, "s", 1, entries({ "q2.a": 0 }));
+    const memo = loadMemo(storage, "s", 1);
+    assert.equal(rememberedBit(memo, "q1", COIN), 1);
+    assert.equal(rememberedBit(memo, "q2.a", COIN), 0);
+    assert.equal(loadMemo(storage, "other", 1).reported.size, 0);
   });
 
-  it("stores only the reported bits and the submitted flag", () => {
+  it("never replays bits drawn under another ε or procedure", () => {
     const storage = new FakeStorage();
-    rememberReported(storage, "s", { q1: 1 });
-    rememberSubmitted(storage, "s");
-    const raw = JSON.parse(storage.getItem("rr-survey:s"));
-    assert.deepEqual(Object.keys(raw).sort(), ["reported", "submitted"]);
-    assert.deepEqual(raw, { reported: { q1: 1 }, submitted: true });
+    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    const memo = loadMemo(storage, "s", 1);
+    assert.equal(rememberedBit(memo, "q1", { epsilon: 0.2, procedure: "spinner_coin" }), undefined);
+    assert.equal(rememberedBit(memo, "q1", { epsilon: 1, procedure: "spinner" }), undefined);
+  });
+
+  it("discards the bits of an older revision and keeps the submitted flag", () => {
+    const storage = new FakeStorage();
+    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    rememberSubmitted(storage, "s", 1);
+    const memo = openMemo(storage, "s", 2);
+    assert.equal(memo.reported.size, 0);
+    assert.equal(memo.submitted, true);
+    assert.deepEqual(JSON.parse(storage.getItem(memoKey("s"))), { revision: 2, reported: {}, submitted: true });
+  });
+
+  it("tells a page of an older revision that storage holds a newer one", () => {
+    const storage = new FakeStorage();
+    commitReported(storage, "s", 3, entries({ q1: 0 }));
+    const memo = openMemo(storage, "s", 2);
+    assert.equal(memo.newer, true);
+    assert.equal(memo.reported.size, 0);
+    assert.equal(JSON.parse(storage.getItem(memoKey("s"))).revision, 3);
+  });
+
+  it("stores only reported bits with their parameters, and the submitted flag", () => {
+    const storage = new FakeStorage();
+    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    rememberSubmitted(storage, "s", 1);
+    assert.deepEqual(JSON.parse(storage.getItem("rr-survey:s")), {
+      revision: 1,
+      reported: { q1: { bit: 1, epsilon: 1, procedure: "spinner_coin" } },
+      submitted: true,
+    });
+  });
+
+  it("keeps ids that every object has as plain keys", () => {
+    const storage = new FakeStorage();
+    const ids = ["__proto__", "constructor", "toString", "hasOwnProperty"];
+    commitReported(storage, "s", 1, entries(Object.fromEntries(ids.map((id) => [id, 1]))));
+    const fresh = loadMemo(new FakeStorage(), "s", 1);
+    for (const id of ids) assert.equal(rememberedBit(fresh, id, COIN), undefined);
+    const memo = loadMemo(storage, "s", 1);
+    for (const id of ids) assert.equal(rememberedBit(memo, id, COIN), 1);
+    assert.equal(Object.getPrototypeOf(JSON.parse(storage.getItem("rr-survey:s")).reported), Object.prototype);
   });
 
   it("ignores tampered or corrupt entries", () => {
     const storage = new FakeStorage();
-    storage.setItem("rr-survey:s", JSON.stringify({ reported: { q1: 7, q2: 1 }, submitted: "yes" }));
-    assert.deepEqual(loadMemo(storage, "s"), { reported: { q2: 1 }, submitted: false });
+    storage.setItem(
+      "rr-survey:s",
+      JSON.stringify({ revision: 1, reported: { q1: { bit: 7, ...COIN }, q2: { bit: 1, ...COIN }, q3: 1 }, submitted: "yes" }),
+    );
+    const memo = loadMemo(storage, "s", 1);
+    assert.deepEqual([...memo.reported.keys()], ["q2"]);
+    assert.equal(memo.submitted, false);
     storage.setItem("rr-survey:t", "{not json");
-    assert.deepEqual(loadMemo(storage, "t"), { reported: {}, submitted: false });
+    assert.equal(loadMemo(storage, "t", 1).reported.size, 0);
+    storage.setItem("rr-survey:u", JSON.stringify({ reported: { q1: { bit: 1, ...COIN } } }));
+    assert.equal(loadMemo(storage, "u", 1).reported.size, 0);
   });
 
   it("keeps working when storage is blocked", () => {
-    const memo = rememberReported(new BrokenStorage(), "s", { q1: 0 });
-    assert.deepEqual(memo.reported, { q1: 0 });
-    assert.deepEqual(loadMemo(null, "s"), { reported: {}, submitted: false });
+    assert.equal(commitReported(new BrokenStorage(), "s", 1, entries({ q1: 0 })), false);
+    assert.equal(commitReported(null, "s", 1, entries({ q1: 0 })), false);
+    assert.equal(loadMemo(new BrokenStorage(), "s", 1).reported.size, 0);
+    assert.equal(loadMemo(null, "s", 1).reported.size, 0);
   });
 });

@@ -203,6 +203,11 @@ class Question(Tally, Model):
         return rr.light_fraction(self.epsilon, self.procedure)
 
     @property
+    def truth_probability(self) -> float:
+        """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε)."""
+        return rr.truth_probability(self.epsilon)
+
+    @property
     def response_count(self) -> int:
         """Responses that answered this question (later questions have fewer than the survey)."""
         tallies = self.tallies

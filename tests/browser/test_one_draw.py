@@ -1,0 +1,238 @@
+"""One draw per item, whatever the respondent does: reload mid-spin, a second tab, a revision
+change, Back. The reported bits are committed before the first animation frame, and the true
+answer leaves the screen once they are."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.respondent import (
+    FORCE_DARK_AND_TAILS,
+    FORCE_DARK_THEN_LIGHT,
+    FORCE_LIGHT,
+    answer_truthfully,
+    checked_inputs,
+    memo,
+    reported_bits,
+    shown,
+    spin,
+    storage_holds_only_reported_bits,
+    wait_until_done,
+)
+from web.core.editing import update_question
+from web.core.extensions import db
+from web.core.lookup import find_survey
+from web.core.models import Response
+
+pytestmark = pytest.mark.browser
+
+CHEATED = "[data-item='cheated']"
+SPIN_CHEATED = "section[data-question='cheated'] .spin-button"
+# With FORCE_DARK_THEN_LIGHT the wheel turns for 2,200 ms, then the coin, which starts on tails
+# and must land on tails, makes 8 half turns of 160 ms: the animation lasts 3,480 ms.
+ANIMATION_MS = 2200 + 8 * 160
+MOMENTS_MS = [50, 400, 800, 1200, 1600, 2000, 2400, 2800, 3200, ANIMATION_MS - 50]
+RUNS_PER_MOMENT = 5
+# Counts the frames that move the wheel, and those drawn while the survey's memo was not yet in
+# storage (an observer, since the clock replaces requestAnimationFrame itself).
+COUNT_FRAMES = """
+window.frames = 0;
+window.framesWithoutMemo = 0;
+new MutationObserver((records) => {
+  for (const record of records) {
+    window.frames += 1;
+    if (localStorage.getItem("rr-survey:%s") === null) window.framesWithoutMemo += 1;
+  }
+}).observe(document, { subtree: true, attributeFilter: ["transform"] });
+"""
+
+
+@pytest.fixture
+def animated(browser):
+    """A browser profile that animates (no reduced motion), with a fake clock."""
+    context = browser.new_context(reduced_motion="no-preference")
+    yield context
+    context.close()
+
+
+def test_reload_at_any_moment_of_the_animation_never_draws_again(animated, live_server, survey):
+    # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
+    # and from then on every draw would report yes. 50 runs over 10 moments from 50 ms after the
+    # click to 50 ms before the end.
+    animated.add_init_script(FORCE_DARK_THEN_LIGHT)
+    animated.add_init_script(COUNT_FRAMES % survey)
+    page = animated.new_page()
+    page.clock.install()
+    url = f"{live_server}/s/{survey}"
+    for moment in MOMENTS_MS:
+        for _ in range(RUNS_PER_MOMENT):
+            page.evaluate("window.name = ''")
+            page.goto(url)
+            page.evaluate("localStorage.clear()")
+            page.reload()
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds
+            page.check("input[name='truth-cheated'][value='1']")
+            page.click(SPIN_CHEATED)
+            # The clock stands still, so no frame has been drawn yet: the bit is already stored.
+            page.wait_for_function(f"() => localStorage.getItem('rr-survey:{survey}') !== null")
+            assert page.get_attribute(f"{CHEATED} .wheel", "transform") is None
+            assert page.evaluate("window.framesWithoutMemo") == 0
+            assert reported_bits(memo(page, survey)) == {"cheated": 0}
+            assert checked_inputs(page) == []
+            page.clock.run_for(moment)
+            assert page.get_attribute(CHEATED, "data-state") == "spinning", moment
+            assert page.evaluate("window.frames") > 0
+            assert page.evaluate("window.framesWithoutMemo") == 0
+            page.evaluate("window.name = 'light'")
+            page.reload()
+            page.wait_for_selector(f"{CHEATED}[data-state='done']")
+            assert shown(page, "cheated")["reported"] == 0, moment
+            assert page.is_disabled(SPIN_CHEATED)
+            assert page.evaluate("window.draws") == 0
+            assert reported_bits(memo(page, survey)) == {"cheated": 0}
+
+
+def test_a_second_tab_shows_the_first_tabs_draw_and_never_draws(context, live_server, survey):
+    first, second = context.new_page(), context.new_page()
+    first.add_init_script(FORCE_DARK_AND_TAILS)
+    second.add_init_script(FORCE_LIGHT)
+    for page in (first, second):
+        page.goto(f"{live_server}/s/{survey}")
+        page.check("input[name='truth-cheated'][value='1']")
+    spin(first, "cheated")
+    wait_until_done(first, ["cheated"])
+    # The second tab learns of the draw from storage, before its respondent presses anything.
+    wait_until_done(second, ["cheated"])
+    assert shown(second, "cheated")["reported"] == 0
+    assert second.is_disabled(SPIN_CHEATED)
+    assert checked_inputs(second) == []
+    assert second.evaluate("window.draws") == 0
+
+
+def test_two_tabs_spinning_at_once_draw_once(context, live_server, survey):
+    first, second = context.new_page(), context.new_page()
+    first.add_init_script(FORCE_DARK_AND_TAILS)
+    second.add_init_script(FORCE_LIGHT)
+    for page in (first, second):
+        page.goto(f"{live_server}/s/{survey}")
+        page.check("input[name='truth-substances-alcohol']")
+    # Both clicks are dispatched before either page's lock callback has run.
+    first.evaluate("document.querySelector(\"[data-question='substances'] .spin-button\").click()")
+    second.evaluate("document.querySelector(\"[data-question='substances'] .spin-button\").click()")
+    items = ["substances.alcohol", "substances.tobacco"]
+    wait_until_done(first, items)
+    wait_until_done(second, items)
+    stored = reported_bits(memo(first, survey))
+    for page in (first, second):
+        assert {item: shown(page, item)["reported"] for item in items} == stored
+    # Exactly one tab drew (two items, one value each: the spinner alone decides here).
+    assert sorted([first.evaluate("window.draws"), second.evaluate("window.draws")]) == [0, 2]
+
+
+def bump_revision(app, slug):
+    """The researcher lowers the yes/no question's ε: a new revision."""
+    with app.app_context():
+        survey = find_survey(slug)
+        question = survey.questions[0]
+        spec = survey.to_spec().questions[0]
+        update_question(question, type(spec)(**{**spec.__dict__, "epsilon": 0.2}))
+        db.session.commit()
+        return survey.revision
+
+
+def test_bits_of_an_older_revision_are_never_replayed(app, context, live_server, survey):
+    old = context.new_page()
+    old.add_init_script(FORCE_DARK_AND_TAILS)
+    old.goto(f"{live_server}/s/{survey}")
+    old.check("input[name='truth-cheated'][value='1']")
+    spin(old, "cheated")
+    wait_until_done(old, ["cheated"])
+    assert memo(old, survey)["revision"] == 1
+    assert bump_revision(app, survey) == 2
+
+    # The old page can still spin what is left, but the server refuses its answers.
+    old.check("input[name='truth-substances-alcohol']")
+    spin(old, "substances")
+    old.wait_for_selector("#submit-button:not([disabled])")
+    old.click("#submit-button")
+    old.wait_for_selector("#submit-error:not(:empty)")
+    assert "changed after the page was loaded" in old.inner_text("#submit-error")
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 0
+
+    # Reloaded, it is revision 2: the ε = 1 draw is discarded and the question spins afresh.
+    old.reload()
+    old.wait_for_selector(SPIN_CHEATED)
+    assert not old.is_disabled(SPIN_CHEATED)
+    assert shown(old, "cheated")["reported"] is None
+    assert memo(old, survey) == {"revision": 2, "reported": {}, "submitted": False}
+    assert "ε = 0.2" in old.inner_text("section[data-question='cheated'] .cost")
+
+
+def test_a_page_of_an_older_revision_stops_once_a_newer_one_drew(app, context, live_server, survey):
+    stale = context.new_page()
+    stale.goto(f"{live_server}/s/{survey}")
+    bump_revision(app, survey)
+    fresh = context.new_page()
+    fresh.goto(f"{live_server}/s/{survey}")
+    fresh.check("input[name='truth-cheated'][value='0']")
+    spin(fresh, "cheated")
+    wait_until_done(fresh, ["cheated"])
+    stale.wait_for_selector("#survey-changed", state="visible")
+    assert stale.is_hidden("#survey-form")
+    assert memo(fresh, survey)["revision"] == 2
+
+
+def test_the_true_answer_leaves_the_screen_once_drawn(browser, live_server, survey):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    wait_until_done(page, ["cheated"])
+    # Reset, not only disabled; the outcome names the report and not the truth beside it.
+    assert checked_inputs(page) == ["truth-substances-alcohol"]
+    assert page.is_disabled("input[name='truth-cheated'][value='1']")
+    outcome = page.inner_text(f"{CHEATED} .outcome")
+    assert outcome.startswith("You will report:")
+    assert "true answer is reported" not in outcome and "Light" not in outcome
+    # The wheel and the coin fade to neutral: light and dark look alike once the spin is shown.
+    page.wait_for_function(
+        """() => {
+            const fill = (selector) => getComputedStyle(document.querySelector(selector)).fill;
+            return fill("[data-item='cheated'] .sector-light") ===
+                fill("[data-item='cheated'] .sector-dark");
+        }""",
+        timeout=60_000,
+    )
+    context.close()
+
+
+def test_back_after_a_spin_and_after_submitting_restores_no_true_answer(
+    context, live_server, survey
+):
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}")
+    answer_truthfully(page)
+    spin(page, "cheated")
+    wait_until_done(page, ["cheated"])
+    drawn = shown(page, "cheated")["reported"]
+    page.goto(f"{live_server}/lab")
+    page.go_back()
+    wait_until_done(page, ["cheated"])
+    assert checked_inputs(page) == []
+    assert shown(page, "cheated")["reported"] == drawn
+    storage_holds_only_reported_bits(page, survey)
+
+    page.check("input[name='truth-substances-alcohol']")
+    spin(page, "substances")
+    page.wait_for_selector("#submit-button:not([disabled])")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    page.go_back()
+    page.wait_for_selector("#already-answered", state="visible")
+    assert checked_inputs(page) == []
+    stored = storage_holds_only_reported_bits(page, survey)
+    assert stored["submitted"] is True and reported_bits(stored)["cheated"] == drawn
