@@ -123,7 +123,7 @@ def test_korean_browser_gets_korean_first(browser, live_server, survey):
     page = context.new_page()
     page.goto(f"{live_server}/s/{survey}")
     assert page.get_attribute("html", "lang") == "ko"
-    assert "이 설문의 프라이버시 손실" in page.inner_text(".privacy-note")
+    assert "실제 답은 이 기기를 떠나지 않습니다." in page.inner_text(".privacy-note")
     context.close()
 
 

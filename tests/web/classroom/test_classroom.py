@@ -86,6 +86,8 @@ def test_projector_view_shows_code_qr_and_live_count(app, researcher, runner, su
     assert 'data-refresh-interval="1000"' in html
     panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
     assert 'id="live-count">25<' in panel and "<html" not in panel and "<svg" in panel
+    korean = researcher.get(f"/surveys/{survey}/present/panel", headers={"Accept-Language": "ko"})
+    assert 'id="live-count">25</strong>명 응답' in korean.get_data(as_text=True)
 
 
 def test_projector_needs_a_login(client, survey):

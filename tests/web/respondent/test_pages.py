@@ -38,6 +38,19 @@ def test_survey_page_states_the_total_epsilon(client, survey):
     assert "ε = 1.5 per option × 2 options = 3" in html
 
 
+def test_the_privacy_note_leads_with_plain_words_and_states_its_limits(client, survey):
+    html = client.get(f"/s/{survey}").get_data(as_text=True)
+    note = html[html.index('class="privacy-note"') : html.index("</aside>")]
+    # What is sent and how often it is the truth come first; ε is kept for those who open it.
+    assert note.index("Your true answers never leave this device.") < note.index("<details>")
+    assert note.index("ε = 4 in total") > note.index("<details>")
+    # e^1/(1+e^1) = 73% for the yes/no question, e^1.5/(1+e^1.5) = 82% for the options.
+    assert "between 73% and 82% of the time" in note
+    assert "Your true answer is sent 73% of the time" in html
+    assert "Your true answer is sent 82% of the time" in html
+    assert "A private window or another device would start afresh" in note
+
+
 @pytest.mark.parametrize(
     "path", ["/", "/s/{slug}", "/s/{slug}/thanks", "/api/surveys/{slug}/results"]
 )
