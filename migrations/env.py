@@ -74,8 +74,11 @@ def stamp_unversioned(connection):
         if migration.get_current_revision() is not None or not inspector.has_table("survey"):
             return  # versioned already, or empty: every migration runs
         columns = {column["name"] for column in inspector.get_columns("survey")}
-        # 0001 is the first release with responses; 0002 added survey.revision and join_code.
-        made_by = "0002" if {"revision", "join_code"} <= columns else "0001"
+        # 0001 is the first release with responses; 0002 added survey.revision and join_code;
+        # 0003 the published snapshot (a database made by the models' create_all, as tests do).
+        made_by = "0001"
+        if {"revision", "join_code"} <= columns:
+            made_by = "0003" if "published_count" in columns else "0002"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

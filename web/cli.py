@@ -16,7 +16,7 @@ from web.core.joincode import ensure_join_code
 from web.core.limits import account_problem
 from web.core.lookup import find_survey
 from web.core.models import ApiToken, Survey, User
-from web.core.results import survey_results
+from web.core.results import published_results
 from web.core.sqlite_guard import AnotherWriter
 from web.core.surveyfile import SurveyFileError, load_survey
 from web.core.table import results_table
@@ -158,7 +158,7 @@ def create_token(email: str, label: str) -> None:
 @refusals_as_errors
 def results(slug: str) -> None:
     """Print a survey's estimates as a table."""
-    click.echo(results_table(survey_results(_survey(slug))))
+    click.echo(results_table(published_results(_survey(slug))))
 
 
 @click.command("simulate-responses")

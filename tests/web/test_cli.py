@@ -100,13 +100,19 @@ def test_results_table_shows_estimates(runner, survey):
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert lines[0].startswith("Campus life (campus-life-test, open)")
-    assert "n = 2000, total privacy cost epsilon = 4" in lines[1]
+    assert lines[1] == (
+        "2000 of 2000 responses published (results move in batches of 5), "
+        "total privacy cost epsilon = 4"
+    )
     assert any(line.startswith("cheated") and "2000" in line for line in lines)
     assert any(line.strip().startswith("tobacco") for line in lines)
 
 
 def test_results_table_before_any_response(runner, survey):
-    assert "no responses" in runner.invoke(args=["results", survey]).output
+    output = runner.invoke(args=["results", survey]).output
+    assert "0 of 0 responses published" in output
+    assert "withheld until at least 10 responses are published" in output
+    assert "cheated" not in output
 
 
 def test_simulated_responses_estimate_the_true_share(app, runner, survey):

@@ -13,7 +13,7 @@ from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
 from web.core.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
 from web.core.models import ApiToken
-from web.core.results import survey_results
+from web.core.results import published_results
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submissions import Plan, SurveyState, submissions
 from web.site.lookup import survey_or_404
@@ -115,7 +115,7 @@ def results(slug: str):
     survey = survey_or_404(slug)
     if not survey.visible_to(user):
         abort(404, _("No such survey."))
-    return survey_results(survey).to_dict()
+    return published_results(survey).to_dict()
 
 
 @bp.get("/plan")

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from web.core import publication
 from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
 from web.core.models import Option, Question, Survey
+from web.core.publication import publish_if_due
 from web.core.surveyfile import (
     OptionSpec,
     Problem,
@@ -55,6 +57,18 @@ def change_status(survey: Survey, status: str) -> None:
     survey.status = status
     if status == "open":
         ensure_join_code(survey)
+    if status == "closed":
+        publish_everything(survey)
+
+
+def publish_everything(survey: Survey) -> None:
+    """Publish every response stored so far: a closed survey shows all it received."""
+    db.session.flush()
+    connection = db.session.connection()
+    publish_if_due(
+        connection.exec_driver_sql, publication.statements(db.engine), survey.id, all_in=True
+    )
+    db.session.expire_all()  # the snapshot's counts changed under the loaded objects
 
 
 def add_question(survey: Survey, spec: QuestionSpec) -> Question:

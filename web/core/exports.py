@@ -41,14 +41,17 @@ def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
     ]
 
 
-def responses_csv(survey: Survey) -> Iterator[str]:
-    """CSV of reported bits, one row per response, in random order so that the order says nothing
-    about who answered when. A question added after a response leaves its cell empty."""
+def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
+    """CSV of the published snapshot's reported bits, one row per response, in random order so
+    that the order says nothing about who answered when; no rows below ``min_n`` published
+    responses. A question added after a response leaves its cell empty."""
     columns = response_columns(survey)
     yield _line([key if option is None else f"{key}.{option}" for key, option in columns])
+    if survey.published_count < max(min_n, 1):
+        return
     rows = db.session.execute(
         db.select(Response.bits)
-        .where(Response.survey_id == survey.id)
+        .where(Response.survey_id == survey.id, Response.published)
         .order_by(func.random())
         .execution_options(yield_per=5000)
     )
@@ -63,9 +66,12 @@ def responses_csv(survey: Survey) -> Iterator[str]:
 
 
 def estimates_csv(results: SurveyResults) -> str:
-    """CSV of the estimates, one row per tally: a yes/no question, or one option."""
+    """CSV of the published estimates, one row per tally: a yes/no question, or one option.
+    A question whose figures are withheld (below the minimum n) has no rows."""
     lines = [_line(ESTIMATE_COLUMNS)]
     for question in results.questions:
+        if not question.visible:
+            continue
         for item in question.items:
             lines.append(
                 _line(
@@ -86,10 +92,19 @@ def estimates_csv(results: SurveyResults) -> str:
     return "".join(lines)
 
 
-def codebook(survey: Survey) -> dict:
-    """Everything needed to recompute each estimate with rr from the responses CSV."""
+def codebook(survey: Survey, results: SurveyResults) -> dict:
+    """Everything needed to recompute each estimate with rr from the responses CSV, with the
+    published snapshot's counts (withheld below the minimum n)."""
     return {
         "survey": {"slug": survey.slug, "title": survey.title, "description": survey.description},
+        "published": {
+            "n": results.n,
+            "results_batch": results.results_batch,
+            "min_n": results.min_n,
+            "withheld": results.withheld,
+            "note": "Every export holds the published snapshot: it moves only once results_batch "
+            "new responses are in, and shows no counts or rows below min_n responses.",
+        },
         "epsilon_total": survey.epsilon_total,
         "privacy": "ε is per spin. A yes/no question costs ε, a multi-select question k·ε for k "
         "options, and the survey the sum over its questions (sequential composition).",
@@ -97,8 +112,18 @@ def codebook(survey: Survey) -> dict:
         "b = tanh(epsilon/2), for both procedures; 95% interval: Clopper-Pearson on "
         "the noisy share, mapped through the same line and clipped to [0, 1].",
         "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure)",
-        "questions": [_question_entry(question) for question in survey.questions],
+        "questions": [
+            {**_question_entry(question), **_published_counts(entry)}
+            for question, entry in zip(survey.questions, results.questions, strict=True)
+        ],
     }
+
+
+def _published_counts(result) -> dict:
+    """A question's published n per column, or that it is withheld."""
+    if not result.visible:
+        return {"withheld": True}
+    return {"withheld": False, "n": [item.n for item in result.items]}
 
 
 def _question_entry(question) -> dict:

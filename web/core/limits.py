@@ -17,6 +17,11 @@ MAX_QUESTIONS = 100
 MAX_OPTIONS = 30
 MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
+# Published results move only when this many new responses are in (per survey, from 2), so that
+# no single response can be read off a change; see web.core.publication.
+DEFAULT_RESULTS_BATCH = 5
+MIN_RESULTS_BATCH = 2
+MAX_RESULTS_BATCH = 1000
 SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Ids name properties of plain objects in the respondent's browser: these are already properties

@@ -7,13 +7,14 @@ import secrets
 from datetime import date
 
 from flask_login import UserMixin
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 import rr
 from web.core.answers import Shape
 from web.core.extensions import Model, db
+from web.core.limits import DEFAULT_RESULTS_BATCH
 from web.core.questions import QUESTION_TYPES, QuestionType
 from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
 
@@ -64,10 +65,14 @@ class ApiToken(Model):
 
 
 class Tally:
-    """Running counts of reports for one spin: how many, and how many said yes."""
+    """Counts of reports for one spin: how many, and how many said yes. ``n`` and ``noisy_yes``
+    run with every response; the ``published_`` pair is the snapshot every output shows, moved
+    only in batches (see :mod:`web.core.publication`)."""
 
     n: Mapped[int] = mapped_column(default=0)
     noisy_yes: Mapped[int] = mapped_column(default=0)
+    published_n: Mapped[int] = mapped_column(default=0)
+    published_yes: Mapped[int] = mapped_column(default=0)
 
 
 class Survey(Model):
@@ -81,6 +86,11 @@ class Survey(Model):
     revision: Mapped[int] = mapped_column(default=1)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
     response_count: Mapped[int] = mapped_column(default=0)
+    # The published snapshot: how many responses it holds, how many times it has moved, and the
+    # least number of new responses that moves it.
+    published_count: Mapped[int] = mapped_column(default=0)
+    publication: Mapped[int] = mapped_column(default=0)
+    results_batch: Mapped[int] = mapped_column(default=DEFAULT_RESULTS_BATCH)
     join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
@@ -231,8 +241,16 @@ class Option(Tally, Model):
 
 class Response(Model):
     """One respondent's reported bits, as JSON keyed by question and option id. Nothing else:
-    no time, no address, no browser."""
+    no time, no address, no browser.
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    The key is random (:func:`web.core.publication.response_key`), so neither it nor the order in
+    which the database keeps rows follows the order of submissions: on SQLite the key is the
+    rowid, which orders the table. ``published`` says whether the response is in the survey's
+    published snapshot."""
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False
+    )
     survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
     bits: Mapped[str] = mapped_column(Text)
+    published: Mapped[bool] = mapped_column(default=False)

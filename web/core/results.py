@@ -1,13 +1,18 @@
-"""Results, computed once from a survey's tallies and rendered by every output.
+"""Results, computed once from a survey's published snapshot and rendered by every output.
 
 The dashboard, the projector, the API, the estimates CSV and the command line all take a
-:class:`SurveyResults`; none of them recomputes a figure or looks one up by name. The cost does not
-grow with the number of responses: every figure comes from the running tallies.
+:class:`SurveyResults`; none of them recomputes a figure or looks one up by name. Every figure
+comes from the snapshot (:mod:`web.core.publication`), never from the running tallies, so the cost
+does not grow with the number of responses and nothing shows a response before its batch is
+published. Below the minimum n a question's figures are withheld: its counts too, not only its
+estimates.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+
+from flask import current_app
 
 import rr
 from web.core.models import Question, Survey, Tally
@@ -59,15 +64,12 @@ class QuestionResult:
     light_fraction: float
     has_options: bool
     items: tuple[ItemResult, ...]
+    # Whether its figures may be shown: every item has at least the minimum n (and one).
+    visible: bool
 
     @property
     def n(self) -> int:
         return self.items[0].n if self.items else 0
-
-    def shown(self, min_n: int) -> bool:
-        """Whether every item has enough responses (and at least one) for its estimate to be
-        published."""
-        return all(item.n >= max(min_n, 1) for item in self.items)
 
     def to_dict(self) -> dict:
         """The API's form: a yes/no question's figures beside its parameters, a question with
@@ -81,14 +83,20 @@ class QuestionResult:
             "epsilon_total": self.epsilon_total,
             "light_fraction": self.light_fraction,
         }
+        data["withheld"] = not self.visible
+        figures = ItemResult.figures if self.visible else _no_figures
         if self.has_options:
             data["options"] = [
-                {"id": item.option, "text": item.option_text, **item.figures()}
+                {"id": item.option, "text": item.option_text, **figures(item)}
                 for item in self.items
             ]
         else:
-            data.update(self.items[0].figures())
+            data.update(figures(self.items[0]))
         return data
+
+
+def _no_figures(item: ItemResult) -> dict:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -96,9 +104,18 @@ class SurveyResults:
     slug: str
     title: str
     status: str
-    n: int
+    n: int  # responses in the published snapshot
+    received: int  # responses stored, published or not (a total may be shown; no figure of it)
+    results_batch: int
+    min_n: int
+    publication: int  # moves with every publication: a version for caches and refreshes
     epsilon_total: float
     questions: tuple[QuestionResult, ...]
+
+    @property
+    def withheld(self) -> bool:
+        """Whether the snapshot is too small for any figure to be shown."""
+        return self.n < max(self.min_n, 1)
 
     def to_dict(self) -> dict:
         """The results document of the API."""
@@ -107,25 +124,48 @@ class SurveyResults:
             "title": self.title,
             "status": self.status,
             "n": self.n,
+            "received": self.received,
+            "results_batch": self.results_batch,
+            "min_n": self.min_n,
+            "withheld": self.withheld,
             "epsilon_total": self.epsilon_total,
             "questions": [question.to_dict() for question in self.questions],
         }
 
 
-def survey_results(survey: Survey) -> SurveyResults:
-    """Every question's estimates, from the tallies."""
+def survey_results(survey: Survey, min_n: int) -> SurveyResults:
+    """Every question's estimates from the published snapshot, each withheld below ``min_n``."""
+    enough = survey.published_count >= max(min_n, 1)
     return SurveyResults(
         survey.slug,
         survey.title,
         survey.status,
+        survey.published_count,
         survey.response_count,
+        survey.results_batch,
+        min_n,
+        survey.publication,
         survey.epsilon_total,
-        tuple(question_results(question) for question in survey.questions),
+        tuple(
+            question_results(question, min_n if enough else None) for question in survey.questions
+        ),
     )
 
 
-def question_results(question: Question) -> QuestionResult:
-    """One question's parameters and the estimate of each tally it feeds."""
+def published_results(survey: Survey) -> SurveyResults:
+    """:func:`survey_results` at the app's minimum n (``RESULTS_MIN_N``): what every output shows."""
+    return survey_results(survey, current_app.config["RESULTS_MIN_N"])
+
+
+def question_results(question: Question, min_n: int | None) -> QuestionResult:
+    """One question's parameters and the estimate of each tally it feeds; withheld unless every
+    tally has ``min_n`` published responses (always withheld when ``min_n`` is None)."""
+    items = tuple(
+        item_result(option or question, question, option.key if option else None,
+                    option.text if option else None)
+        for option in question.spun_options
+    )  # fmt: skip
+    visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
     return QuestionResult(
         question.key,
         question.kind,
@@ -135,22 +175,19 @@ def question_results(question: Question) -> QuestionResult:
         question.epsilon_total,
         question.light_fraction,
         question.type.has_options,
-        tuple(
-            item_result(option or question, question, option.key if option else None,
-                        option.text if option else None)
-            for option in question.spun_options
-        ),
-    )  # fmt: skip
+        items,
+        visible,
+    )
 
 
 def item_result(
     tally: Tally, question: Question, option: str | None, text: str | None
 ) -> ItemResult:
-    """n, reported yes and the estimate with its interval (None while n is 0)."""
-    if tally.n == 0:
+    """Published n, reported yes and the estimate with its interval (None while n is 0)."""
+    if tally.published_n == 0:
         return ItemResult(option, text, 0, 0, *[None] * len(ESTIMATE_FIELDS))
     estimate = rr.estimate_proportion(
-        tally.noisy_yes, tally.n, question.epsilon, question.procedure
+        tally.published_yes, tally.published_n, question.epsilon, question.procedure
     )
     return ItemResult(
         option, text, int(estimate.n), int(estimate.noisy_yes),

@@ -11,11 +11,20 @@ def results_table(results: SurveyResults) -> str:
     """Render a survey's results as aligned text: one row per question or option."""
     lines = [
         f"{results.title} ({results.slug}, {results.status})",
-        f"n = {results.n}, total privacy cost epsilon = {results.epsilon_total:g}",
+        f"{results.n} of {results.received} responses published (results move in batches of "
+        f"{results.results_batch}), total privacy cost epsilon = {results.epsilon_total:g}",
         "",
     ]
+    if results.withheld:
+        lines.append(
+            f"Estimates are withheld until at least {results.min_n} responses are published."
+        )
+        return "\n".join(lines)
     rows = []
     for question in results.questions:
+        if not question.visible:
+            rows.append((f"{question.key}: withheld (fewer than {results.min_n})", *[""] * 5))
+            continue
         label = f"{question.key} (eps {question.epsilon:g}, {question.procedure})"
         if question.has_options:
             rows.append((label, "", "", "", "", ""))

@@ -23,6 +23,8 @@ import rr
 from web.core.answers import Shape
 from web.core.extensions import db
 from web.core.models import Survey
+from web.core.publication import publish_if_due
+from web.core.publication import statements as publication_statements
 from web.core.questions import QuestionType
 from web.respondent.writer import GroupCommit, statements
 
@@ -144,8 +146,11 @@ def submissions() -> Submissions:
 
 def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None) -> None:
     """Insert ``n`` responses whose bits come from :func:`rr.perturb` on true answers drawn with
-    share ``true_proportion``, in chunks, with one tally update at the end."""
+    share ``true_proportion``, in chunks, with one tally update at the end; they are published
+    as one batch if they make one (:func:`web.core.publication.publish_if_due`)."""
     rng = np.random.default_rng(seed)
+    # Keys come from fresh entropy whatever the seed: they must say nothing about the order.
+    keys_rng = np.random.default_rng()
     spins = _spins(survey)
     template = _bits_template(survey)
     totals = {spin: 0 for spin in spins}
@@ -160,14 +165,20 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
             totals[spin] += int(reported.sum())
             columns.append(reported)
         rows = np.column_stack(columns).tolist()
+        keys = keys_rng.integers(1, 2**63, size=size, dtype=np.int64).tolist()
         connection.exec_driver_sql(
-            sql["insert"], [(survey.id, template % tuple(row)) for row in rows]
+            sql["insert"],
+            [
+                (key, survey.id, template % tuple(row), False)
+                for key, row in zip(keys, rows, strict=True)
+            ],
         )
     connection.exec_driver_sql(sql["count"], (n, survey.id))
     for table in ("question", "option"):
         counts = [(n, count, item) for (name, item), count in totals.items() if name == table]
         if counts:
             connection.exec_driver_sql(sql[table], counts)
+    publish_if_due(connection.exec_driver_sql, publication_statements(db.engine), survey.id)
     db.session.commit()
     if db.engine.dialect.name == "sqlite":
         # A bulk insert leaves the whole batch in the WAL; fold it into the database now so that

@@ -12,6 +12,8 @@ Each group's transaction starts with a guarded claim per survey and revision:
     WHERE id = ? AND status = 'open' AND revision = ?
 
 so responses are stored only while the survey is open at the revision they were checked against.
+Each response gets a random key, and the group's transaction ends by publishing the survey's
+snapshot when a batch of new responses is in (:mod:`web.core.publication`).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from web.core import sqlite_guard
+from web.core import publication, sqlite_guard
 from web.core.models import Option, Question, Response, Survey
+from web.core.publication import response_key
 
 if TYPE_CHECKING:
     from web.respondent.submissions import Plan
@@ -47,7 +50,8 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
         "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
         f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
-        "insert": f"INSERT INTO {response} (survey_id, bits) VALUES ({mark}, {mark})",
+        "insert": f"INSERT INTO {response} (id, survey_id, bits, published) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark})",
         "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
         **{
             table: f"UPDATE {quote(table)} SET n = n + {mark}, noisy_yes = noisy_yes + {mark} WHERE id = {mark}"
@@ -59,7 +63,7 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
             f"FROM tally WHERE {quote(table)}.id = tally.id"
             for table in TALLY_TABLES
         },
-        "insert_rows": f"INSERT INTO {response} (survey_id, bits) VALUES {{rows}}",
+        "insert_rows": f"INSERT INTO {response} (id, survey_id, bits, published) VALUES {{rows}}",
     }
 
 
@@ -102,6 +106,7 @@ class GroupCommit:
     def __init__(self, engine, sql: dict[str, str] | None = None):
         self._engine = engine
         self._sql = sql or statements(engine)
+        self._publication = publication.statements(engine)
         self._lock = threading.Lock()
         self._queue: list[_Pending] = []
         self._writing = False
@@ -183,6 +188,8 @@ class GroupCommit:
                             value for item, (n, yes) in tallies.items() for value in (item, n, yes)
                         ]
                         cursor.execute(self._rows(f"{table}_rows", 3, len(tallies)), rows)
+                for survey_id in {entry.plan.survey_id for entry in accepted}:
+                    publication.publish_if_due(cursor.execute, self._publication, survey_id)
             connection.commit()
             for entry in accepted:
                 entry.stored = True
@@ -202,8 +209,8 @@ class GroupCommit:
             chunk = accepted[start : start + ROWS_PER_INSERT]
             values: list[object] = []
             for entry in chunk:
-                values += (entry.plan.survey_id, _compact_json(entry.bits))
-            cursor.execute(self._rows("insert_rows", 2, len(chunk)), values)
+                values += (response_key(), entry.plan.survey_id, _compact_json(entry.bits), False)
+            cursor.execute(self._rows("insert_rows", 4, len(chunk)), values)
 
     def _rows(self, name: str, width: int, count: int) -> str:
         return _many(self._sql[name], self._sql["mark"], width, count)

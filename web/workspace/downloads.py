@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, json, stream_with_context
+from flask import Blueprint, Response, current_app, json, stream_with_context
 
 from web.core.exports import codebook, estimates_csv, responses_csv
-from web.core.results import survey_results
+from web.core.results import published_results
 from web.workspace.access import require_login, researcher_survey
 
 bp = Blueprint("exports", __name__, url_prefix="/surveys")
@@ -29,23 +29,25 @@ def survey_file(slug: str):
 
 @bp.get("/<slug>/responses.csv")
 def responses(slug: str):
-    """Reported bits, one row per response, no timestamps, in random order."""
-    body = stream_with_context(responses_csv(researcher_survey(slug)))
+    """Reported bits of the published snapshot, one row per response, in random order."""
+    survey = researcher_survey(slug)
+    body = stream_with_context(responses_csv(survey, current_app.config["RESULTS_MIN_N"]))
     return attachment(body, "text/csv", f"{slug}-responses.csv")
 
 
 @bp.get("/<slug>/estimates.csv")
 def estimates(slug: str):
     """Estimates with their intervals, one row per yes/no question and per option."""
-    results = survey_results(researcher_survey(slug))
+    results = published_results(researcher_survey(slug))
     return attachment(estimates_csv(results), "text/csv", f"{slug}-estimates.csv")
 
 
 @bp.get("/<slug>/codebook.json")
 def codebook_file(slug: str):
     """Each question's ε, procedure and p, and how to recompute every estimate."""
+    survey = researcher_survey(slug)
     return attachment(
-        json.dumps(codebook(researcher_survey(slug)), ensure_ascii=False, indent=2),
+        json.dumps(codebook(survey, published_results(survey)), ensure_ascii=False, indent=2),
         "application/json",
         f"{slug}-codebook.json",
     )

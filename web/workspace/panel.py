@@ -52,10 +52,10 @@ def label(item: ItemResult) -> str:
 
 def results_panel(survey: Survey, min_n: int) -> Panel:
     """Per question: rows of numbers (hidden below ``min_n`` responses) and a chart."""
-    results = survey_results(survey)
+    results = survey_results(survey, min_n)
     entries = []
     for index, question in enumerate(results.questions):
-        visible = question.shown(min_n)
+        visible = question.visible
         chart = None
         if visible:
             chart = estimate_chart(

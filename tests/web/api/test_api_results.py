@@ -46,17 +46,23 @@ def test_only_the_hash_of_a_token_is_stored(app, token):
 
 def test_empty_survey_has_no_estimates(client, survey, token):
     body = client.get(URL.format(survey), headers=auth(token)).json
-    assert body["n"] == 0
-    assert body["questions"][0]["estimate"] is None and body["questions"][0]["n"] == 0
+    assert (body["n"], body["received"], body["withheld"]) == (0, 0, True)
+    question = body["questions"][0]
+    assert question["withheld"] is True and "estimate" not in question and "n" not in question
+
+
+# Ten responses (the minimum n), published as two batches of five.
+ANSWERS = [
+    {"cheated": 1, "substances": {"alcohol": 1, "tobacco": 0}},
+    {"cheated": 0, "substances": {"alcohol": 1, "tobacco": 1}},
+    {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 0}},
+    {"cheated": 1, "substances": {"alcohol": 1, "tobacco": 0}},
+    {"cheated": 0, "substances": {"alcohol": 0, "tobacco": 0}},
+] * 2
 
 
 def test_results_match_rr(app, client, survey, token):
-    answers = [
-        {"cheated": 1, "substances": {"alcohol": 1, "tobacco": 0}},
-        {"cheated": 0, "substances": {"alcohol": 1, "tobacco": 1}},
-        {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 0}},
-    ]
-    for bits in answers:
+    for bits in ANSWERS:
         assert (
             app.test_client()
             .post(f"/api/surveys/{survey}/responses", json={"answers": bits})
@@ -64,20 +70,21 @@ def test_results_match_rr(app, client, survey, token):
             == 201
         )
     body = client.get(URL.format(survey), headers=auth(token)).json
-    assert body["slug"] == survey and body["title"] == "Campus life" and body["n"] == 3
+    assert body["slug"] == survey and body["title"] == "Campus life" and body["n"] == 10
+    assert body["withheld"] is False and body["results_batch"] == 5 and body["min_n"] == 10
     assert body["epsilon_total"] == pytest.approx(1.0 + 2 * 1.5)
     cheated, substances = body["questions"]
-    expected = rr.estimate_proportion(2, 3, 1.0, "spinner_coin")
+    expected = rr.estimate_proportion(6, 10, 1.0, "spinner_coin")
     assert cheated["type"] == "yesno" and cheated["procedure"] == "spinner_coin"
     assert cheated["epsilon"] == 1.0 and cheated["epsilon_total"] == 1.0
-    assert (cheated["n"], cheated["noisy_yes"]) == (3, 2)
+    assert (cheated["n"], cheated["noisy_yes"]) == (10, 6)
     for field in ("estimate", "std_error", "ci_low", "ci_high", "estimated_count"):
         assert cheated[field] == pytest.approx(getattr(expected, field), rel=1e-12)
     assert substances["epsilon_total"] == pytest.approx(3.0) and "estimate" not in substances
     alcohol = substances["options"][0]
-    assert alcohol["id"] == "alcohol" and (alcohol["n"], alcohol["noisy_yes"]) == (3, 2)
+    assert alcohol["id"] == "alcohol" and (alcohol["n"], alcohol["noisy_yes"]) == (10, 6)
     assert alcohol["estimate"] == pytest.approx(
-        rr.estimate_proportion(2, 3, 1.5, "spinner").estimate
+        rr.estimate_proportion(6, 10, 1.5, "spinner").estimate
     )
 
 

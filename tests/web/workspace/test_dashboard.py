@@ -45,7 +45,7 @@ def test_estimates_stay_hidden_below_the_minimum(researcher, runner, survey):
 
 def test_minimum_is_configurable(app, researcher, runner, survey):
     app.config["RESULTS_MIN_N"] = 3
-    simulate(runner, survey, 3)
+    simulate(runner, survey, 5)  # one batch of five, past a minimum of three
     assert "<svg" in researcher.get(f"/surveys/{survey}").get_data(as_text=True)
 
 
@@ -76,9 +76,11 @@ def test_chart_is_svg_with_title_description_and_a_table(researcher, runner, sur
 def test_note_explains_an_estimate_outside_zero_to_one(app, researcher, survey):
     with app.app_context():
         question = db.session.scalar(db.select(Question).filter_by(key="cheated"))
-        question.n, question.noisy_yes = 40, 2  # far fewer yes than the coin alone gives (≈27%)
+        # Far fewer yes than the coin alone gives (≈27%), as published.
+        question.published_n, question.published_yes = 40, 2
         for option in db.session.scalar(db.select(Survey)).questions[1].options:
-            option.n, option.noisy_yes = 40, 20
+            option.published_n, option.published_yes = 40, 20
+        question.survey.published_count = 40
         db.session.commit()
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     block = html.split('data-question="cheated"')[1].split("</article>")[0]
@@ -129,7 +131,13 @@ def test_responses_csv_order_is_random(researcher, runner, survey):
 
 
 def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher, survey):
-    assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
+    app.config["RESULTS_MIN_N"] = 5
+    for _ in range(5):  # five browsers: one batch
+        browser = app.test_client()
+        assert (
+            browser.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code
+            == 201
+        )
     researcher.post(
         f"/surveys/{survey}/questions/new",
         data=LATER_QUESTION,
@@ -137,7 +145,7 @@ def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher
     rows = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
     assert rows == [
         {"cheated": "1", "substances.alcohol": "0", "substances.tobacco": "1", "later": ""}
-    ]
+    ] * 5
 
 
 def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runner, survey):

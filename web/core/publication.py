@@ -1,0 +1,90 @@
+"""Published snapshots: results move in batches, and storage keeps no submission order.
+
+Every output (dashboard, projector, API, CSVs, codebook, command line) shows a survey's published
+snapshot, never the running tallies. The snapshot moves only once at least ``results_batch`` new
+responses are stored (then it takes them all), and when the survey closes: a change between two
+publications covers several responses, so no single one can be read off it.
+
+Nothing stored orders responses in time either. A response's key is random, so on SQLite, where
+the key is the rowid, the table is kept in random order. PostgreSQL keeps rows in its heap in the
+order they were written; so at a publication the survey's rows are written again in key order
+(every time while the survey is small, then whenever it has grown by 5%), which leaves the rows a
+plain ``SELECT`` meets in random order, the few newest since the last rewrite apart.
+
+The statements run on whatever executes SQL: the writer's own driver cursor, or a SQLAlchemy
+connection's ``exec_driver_sql``.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from web.core.models import Option, Question, Response, Survey
+
+REWRITE_EVERY_TIME_UP_TO = 5000  # responses; past it, rewrite once the survey grows by 5%
+GROWTH_PER_REWRITE = 1.05
+
+Execute = Callable[..., Any]  # (sql, parameters) -> a cursor or a result with fetchone()
+
+
+def response_key() -> int:
+    """A random key in [1, 2^63): it says nothing about when a response came in."""
+    return secrets.randbits(63) or 1
+
+
+@lru_cache(maxsize=8)
+def _sql(paramstyle: str, quote, dialect: str) -> dict[str, str]:
+    mark = "?" if paramstyle == "qmark" else "%s"
+    survey, question = quote(Survey.__tablename__), quote(Question.__tablename__)
+    option, response = quote(Option.__tablename__), quote(Response.__tablename__)
+    return {
+        "dialect": dialect,
+        "state": f"SELECT response_count, published_count, results_batch FROM {survey} "
+        f"WHERE id = {mark}",
+        "survey": f"UPDATE {survey} SET published_count = response_count, "
+        f"publication = publication + 1 WHERE id = {mark}",
+        "questions": f"UPDATE {question} SET published_n = n, published_yes = noisy_yes "
+        f"WHERE survey_id = {mark}",
+        "options": f"UPDATE {option} SET published_n = n, published_yes = noisy_yes "
+        f"WHERE question_id IN (SELECT id FROM {question} WHERE survey_id = {mark})",
+        "rows": f"UPDATE {response} SET published = {mark} "
+        f"WHERE survey_id = {mark} AND published = {mark}",
+        "rewrite": f"WITH moved AS (DELETE FROM {response} WHERE survey_id = {mark} "
+        f"RETURNING id, survey_id, bits, published) "
+        f"INSERT INTO {response} (id, survey_id, bits, published) "
+        f"SELECT id, survey_id, bits, published FROM moved ORDER BY id",
+    }
+
+
+def statements(engine) -> dict[str, str]:
+    """The publication statements in ``engine``'s driver's SQL."""
+    dialect = engine.dialect
+    return _sql(dialect.paramstyle, dialect.identifier_preparer.quote, dialect.name)
+
+
+def publish_if_due(execute: Execute, sql: dict[str, str], survey_id: int, *, all_in=False) -> bool:
+    """Publish the survey's snapshot if a batch of new responses is in (any new response with
+    ``all_in``, when the survey closes); whether it moved. Runs in the caller's transaction."""
+    received, published, batch = execute(sql["state"], (survey_id,)).fetchone()
+    if received - published < (1 if all_in else batch):
+        return False
+    execute(sql["survey"], (survey_id,))
+    execute(sql["questions"], (survey_id,))
+    execute(sql["options"], (survey_id,))
+    execute(sql["rows"], (True, survey_id, False))
+    if sql["dialect"] == "postgresql" and _rewrite_due(published, received):
+        execute(sql["rewrite"], (survey_id,))
+    return True
+
+
+def _rewrite_due(before: int, after: int) -> bool:
+    """Whether PostgreSQL's rows of a survey growing from ``before`` to ``after`` published
+    responses are written again in key order (assumes after > before)."""
+    if after <= REWRITE_EVERY_TIME_UP_TO:
+        return True
+    step = math.log(GROWTH_PER_REWRITE)
+    return math.floor(math.log(after) / step) > math.floor(math.log(max(before, 1)) / step)
