@@ -19,7 +19,7 @@ from web.core.editing import (
     update_question,
 )
 from web.core.extensions import db
-from web.core.limits import page_limits
+from web.core.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.lookup import find_survey
 from web.core.models import Question, Survey
 from web.core.questions import QUESTION_TYPES
@@ -41,6 +41,7 @@ def new():
             slug=slug,
             title=form.title.data.strip(),
             description=(form.description.data or "").strip(),
+            results_batch=form.results_batch.data or DEFAULT_RESULTS_BATCH,
             status="draft",
             owner=current_user,
         )
@@ -58,6 +59,7 @@ def edit(slug: str):
     if form.validate_on_submit():
         survey.title = form.title.data.strip()
         survey.description = (form.description.data or "").strip()
+        survey.results_batch = form.results_batch.data or survey.results_batch
         db.session.commit()
         flash(_("Saved."))
         return redirect(url_for("builder.edit", slug=slug))

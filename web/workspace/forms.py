@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     FloatField,
+    IntegerField,
     PasswordField,
     SelectChoice,
     SelectField,
@@ -18,11 +19,23 @@ from wtforms.validators import (
     EqualTo,
     InputRequired,
     Length,
+    NumberRange,
     Optional,
     Regexp,
 )
 
-from web.core.limits import EMAIL, MAX_EMAIL, MAX_PASSWORD, MAX_TEXT, MAX_TITLE, MIN_PASSWORD, SLUG
+from web.core.limits import (
+    DEFAULT_RESULTS_BATCH,
+    EMAIL,
+    MAX_EMAIL,
+    MAX_PASSWORD,
+    MAX_RESULTS_BATCH,
+    MAX_TEXT,
+    MAX_TITLE,
+    MIN_PASSWORD,
+    MIN_RESULTS_BATCH,
+    SLUG,
+)
 from web.core.questions import QUESTION_TYPES
 
 
@@ -65,6 +78,16 @@ class SurveyForm(FlaskForm):
         ),
     )
     description = TextAreaField(_l("Description"), validators=[Length(max=MAX_TEXT)])
+    results_batch = IntegerField(
+        _l("Results move in steps of"),
+        default=DEFAULT_RESULTS_BATCH,
+        # Left out of a form post, a new survey takes the default and an edit keeps its value.
+        validators=[Optional(), NumberRange(MIN_RESULTS_BATCH, MAX_RESULTS_BATCH)],
+        description=_l(
+            "Published results change only after this many new responses (at least 2), so that "
+            "no one can read a single answer off a change."
+        ),
+    )
 
 
 class QuestionForm(FlaskForm):

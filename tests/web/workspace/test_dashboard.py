@@ -39,7 +39,8 @@ def test_list_shows_status_and_n(researcher, runner, survey):
 def test_estimates_stay_hidden_below_the_minimum(researcher, runner, survey):
     simulate(runner, survey, 9)
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
-    assert html.count("Estimates appear once at least 10 people have answered (now 9)") == 2
+    assert html.count("Figures appear once at least 10 answers to this question are shown") == 2
+    assert 'id="published-count">9<' in html and 'id="response-count">9<' in html
     assert "<svg" not in html and 'class="number estimate"' not in html
 
 
