@@ -42,9 +42,7 @@ def upgrade():
     if postgres:
         op.execute("DROP SEQUENCE IF EXISTS response_id_seq CASCADE")
         # random() has 52 random bits: enough to leave the old order behind.
-        op.execute(
-            "UPDATE response SET id = 1 + floor(random() * 9223372036854775000)::bigint"
-        )
+        op.execute("UPDATE response SET id = 1 + floor(random() * 9223372036854775000)::bigint")
         op.execute(
             "WITH moved AS (DELETE FROM response RETURNING id, survey_id, bits) "
             "INSERT INTO response (id, survey_id, bits) SELECT * FROM moved ORDER BY id"

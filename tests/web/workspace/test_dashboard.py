@@ -136,17 +136,17 @@ def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher
     for _ in range(5):  # five browsers: one batch
         browser = app.test_client()
         assert (
-            browser.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code
-            == 201
+            browser.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
         )
     researcher.post(
         f"/surveys/{survey}/questions/new",
         data=LATER_QUESTION,
     )
     rows = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
-    assert rows == [
-        {"cheated": "1", "substances.alcohol": "0", "substances.tobacco": "1", "later": ""}
-    ] * 5
+    assert (
+        rows
+        == [{"cheated": "1", "substances.alcohol": "0", "substances.tobacco": "1", "later": ""}] * 5
+    )
 
 
 def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runner, survey):
