@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import logging
 import os
-import re
 import secrets
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from web.core.database import MIGRATIONS, seed_demo_if_empty
 from web.core.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.respondent import submissions
 from web.site import errors, security
+from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
 SUBMISSION_MAX_BYTES = 64 * 1024
@@ -72,32 +71,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     submissions.init_app(app)
     security.init_app(app)
     errors.init_app(app)
-    scrub_client_addresses()
+    quiet_development_log()
     with app.app_context():
         configure_sqlite(db.engine)
         if app.config["DEMO_SURVEY"]:
             seed_demo_if_empty()
     return app
-
-
-class _NoAddresses(logging.Filter):
-    """Drop the client address that the development server puts first on each request line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = ADDRESS_AT_START.sub("-", record.msg, count=1)
-        return True
-
-
-ADDRESS_AT_START = re.compile(r"^\S+(?= - - \[)")
-
-
-def scrub_client_addresses() -> None:
-    """No log line may put a respondent's address next to a submission (gunicorn's format in
-    gunicorn.conf.py leaves it out too)."""
-    werkzeug_log = logging.getLogger("werkzeug")
-    if not any(isinstance(existing, _NoAddresses) for existing in werkzeug_log.filters):
-        werkzeug_log.addFilter(_NoAddresses())
 
 
 def database_url(instance_path: str) -> str:

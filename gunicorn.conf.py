@@ -20,6 +20,8 @@ graceful_timeout = 20
 # No client address, user agent or referrer in the access log: only what was asked and answered.
 accesslog = os.environ.get("ACCESS_LOG", "-")
 access_log_format = '"%(r)s" %(s)s %(b)s %(M)sms'
+# ...and no line at all for a stored response, which would give it a time (web/site/logs.py).
+logger_class = "web.site.logs.GunicornLogger"
 # Served over HTTPS in production: cookies only travel encrypted. Set these to false to serve a
 # classroom over plain HTTP on a local network.
 os.environ.setdefault("FLASK_SESSION_COOKIE_SECURE", "true")

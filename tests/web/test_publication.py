@@ -113,7 +113,7 @@ def test_the_minimum_n_holds_on_every_output(app, researcher, client, runner, to
     assert api["withheld"] is not visible
     for question in api["questions"]:
         assert question["withheld"] is not visible
-        figures = question["options"] if "options" in question else [question]
+        figures = question.get("options", [question])
         for figure in figures:
             assert ("n" in figure) is visible and ("estimate" in figure) is visible
     assert len(rows(shown["estimates"])) == (3 if visible else 0)

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 
 import pytest
@@ -181,19 +182,31 @@ def test_rate_limits_can_be_switched_off(app, survey):
     assert 429 not in codes
 
 
-def test_development_server_log_has_no_client_address(app, survey, caplog):
+def post_answers(url: str, answers: dict, **headers) -> int:
+    request = urllib.request.Request(
+        url,
+        data=json.dumps({"answers": answers}).encode(),
+        headers={"Content-Type": "application/json", **headers},
+        method="POST",
+    )
+    try:
+        return urllib.request.urlopen(request, timeout=5).status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_development_server_log_has_no_address_and_no_stored_response(app, survey, caplog):
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    base = f"http://127.0.0.1:{server.server_port}"
     try:
         with caplog.at_level(logging.INFO, logger="werkzeug"):
-            request = urllib.request.Request(
-                f"http://127.0.0.1:{server.server_port}/api/surveys/{survey}/responses",
-                data=b'{"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}',
-                headers={"Content-Type": "application/json"},
-                method="POST",
+            assert (
+                post_answers(f"{base}/api/surveys/{survey}/responses", VALID_ANSWERS["answers"])
+                == 201
             )
-            assert urllib.request.urlopen(request).status == 201
+            assert post_answers(f"{base}/api/surveys/{survey}/responses", {"cheated": 7}) == 400
 
             def logged():
                 return [
@@ -202,15 +215,17 @@ def test_development_server_log_has_no_client_address(app, survey, caplog):
                     if "/responses" in record.getMessage()
                 ]
 
-            # The request line is logged after the reply is sent, by the server's thread.
-            wait_for(logged, "the development server logged the submission")
+            # Request lines are logged after the reply is sent, by the server's threads: the
+            # refused submission's line comes, the stored one's never does.
+            wait_for(logged, "the development server logged the refused submission")
     finally:
         server.shutdown()
+    assert len(logged()) == 1 and '" 400 ' in logged()[0]
     assert not any("127.0.0.1" in line for line in logged())
 
 
 @sqlite_only
-def test_gunicorn_access_log_has_no_client_address(tmp_path, runner, survey_file):
+def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, runner, survey_file):
     database = tmp_path / "served.sqlite3"
     port = free_port()
     environment = dict(
@@ -232,18 +247,17 @@ def test_gunicorn_access_log_has_no_client_address(tmp_path, runner, survey_file
         )
     try:
         wait_until_serving(server, f"http://127.0.0.1:{port}/s/campus-life", log)
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/surveys/campus-life/responses",
-            data=json.dumps({"answers": DEMO_ANSWERS}).encode(),
-            headers={"Content-Type": "application/json", "User-Agent": "ProbeAgent/1"},
-            method="POST",
-        )
-        assert urllib.request.urlopen(request, timeout=5).status == 201
+        url = f"http://127.0.0.1:{port}/api/surveys/campus-life/responses"
+        assert post_answers(url, DEMO_ANSWERS, **{"User-Agent": "ProbeAgent/1"}) == 201
+        assert post_answers(url, {}, **{"User-Agent": "ProbeAgent/1"}) == 400
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)
     log = (tmp_path / "access.log").read_text()
-    assert "/api/surveys/campus-life/responses" in log
+    # Every request is logged but the stored response, which a line would give a time.
+    lines = [line for line in log.splitlines() if "/responses" in line]
+    assert len(lines) == 1 and '" 400 ' in lines[0]
+    assert "GET /s/campus-life" in log
     assert "127.0.0.1" not in log and "ProbeAgent" not in log
 
 

@@ -1,0 +1,62 @@
+"""What the request logs may say: no client address, and no line for a stored response.
+
+A line per stored response, written as it happens, would give each response a time (the log
+collector stamps every line), and the k-th such line would point at the k-th row. Submissions
+that were stored are therefore not logged, on the development server or under gunicorn; every
+other request still is, without the client's address.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from gunicorn import glogging
+
+# The submission endpoint (web/api/views.py); a 201 from it means a response was stored.
+SUBMISSION_PATH = re.compile(r"/api/surveys/[^/?\s]+/responses(?:\?|\s|$)")
+ADDRESS_AT_START = re.compile(r"^\S+(?= - - \[)")
+
+
+def is_stored_submission(method: str, path: str, status: int | str) -> bool:
+    """Whether a request line reports a stored response."""
+    return method == "POST" and str(status) == "201" and bool(SUBMISSION_PATH.search(path))
+
+
+class _NoAddresses(logging.Filter):
+    """Drop the client address that the development server puts first on each request line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = ADDRESS_AT_START.sub("-", record.msg, count=1)
+        return True
+
+
+class _NoStoredSubmissions(logging.Filter):
+    """Drop the development server's line for a stored response (its arguments are the request
+    line, possibly coloured, the status and the size)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and len(record.args) == 3:
+            line, status, _size = record.args
+            method = "POST" if "POST " in str(line) else ""
+            return not is_stored_submission(method, str(line), status)
+        return True
+
+
+def quiet_development_log() -> None:
+    """Install both filters on the development server's logger, once."""
+    werkzeug_log = logging.getLogger("werkzeug")
+    for kind in (_NoAddresses, _NoStoredSubmissions):
+        if not any(isinstance(existing, kind) for existing in werkzeug_log.filters):
+            werkzeug_log.addFilter(kind())
+
+
+class GunicornLogger(glogging.Logger):
+    """gunicorn's logger, less the access line of a stored response (``logger_class`` in
+    gunicorn.conf.py; its access format leaves client addresses out)."""
+
+    def access(self, resp, req, environ, request_time):
+        if is_stored_submission(req.method, req.path, resp.status_code):
+            return
+        super().access(resp, req, environ, request_time)
