@@ -2,7 +2,7 @@
 
 Responses get random keys (existing ones are re-keyed, and on PostgreSQL written again in key
 order) and a published flag; surveys and tallies get the published snapshot, which starts with
-everything already stored, and each survey its batch size.
+everything already stored, and each survey its batch size and a count of its edits.
 
 Revision ID: 0003
 Revises: 0002
@@ -22,7 +22,7 @@ TALLIES = ("question", "option")
 def upgrade():
     postgres = op.get_bind().dialect.name == "postgresql"
     with op.batch_alter_table("survey") as batch:
-        for column in ("published_count", "publication"):
+        for column in ("published_count", "publication", "edits"):
             batch.add_column(sa.Column(column, sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(
             sa.Column("results_batch", sa.Integer(), nullable=False, server_default="5")
@@ -68,5 +68,5 @@ def downgrade():
             batch.drop_column("published_yes")
             batch.drop_column("published_n")
     with op.batch_alter_table("survey") as batch:
-        for column in ("results_batch", "publication", "published_count"):
+        for column in ("edits", "results_batch", "publication", "published_count"):
             batch.drop_column(column)

@@ -14,6 +14,7 @@ from web.core.extensions import limiter
 from web.core.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
 from web.core.models import ApiToken
 from web.core.results import published_results
+from web.core.results_cache import ResultsCache, survey_stamp
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submissions import Plan, SurveyState, submissions
 from web.site.lookup import survey_or_404
@@ -110,12 +111,23 @@ def checked_bits(plan: Plan) -> dict:
 
 @bp.get("/surveys/<slug>/results")
 def results(slug: str):
-    """Estimates for every question, for the survey's owner (any account for an unowned survey)."""
-    user = bearer_user()
-    survey = survey_or_404(slug)
-    if not survey.visible_to(user):
+    """Published estimates for every question, for the survey's owner (any account for an unowned
+    survey); built once per version of the results and kept (web/core/results_cache.py)."""
+    user_id = bearer_user_id()
+    found = survey_stamp(slug)
+    if found is None or not found[0].visible_to(user_id):
         abort(404, _("No such survey."))
-    return published_results(survey).to_dict()
+    stamp, received = found
+    key = (stamp.version, current_app.config["RESULTS_MIN_N"])
+    document = results_cache().document(
+        key, lambda: published_results(survey_or_404(slug)).to_dict()
+    )
+    return {**document, "received": received}
+
+
+def results_cache() -> ResultsCache:
+    """The app's cache of published results documents."""
+    return current_app.extensions.setdefault("results_cache", ResultsCache())
 
 
 @bp.get("/plan")
@@ -153,10 +165,10 @@ def _number(text: str, kind):
         return None
 
 
-def bearer_user():
-    """The user of the request's bearer token; 401 without a valid one."""
+def bearer_user_id() -> int:
+    """The id of the user of the request's bearer token; 401 without a valid one."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    user = ApiToken.owner_of(token.strip()) if scheme.lower() == "bearer" and token else None
-    if user is None:
+    user_id = ApiToken.owner_id_of(token.strip()) if scheme.lower() == "bearer" and token else None
+    if user_id is None:
         abort(401, "a valid API token is needed: Authorization: Bearer TOKEN")
-    return user
+    return user_id

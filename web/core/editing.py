@@ -55,6 +55,7 @@ def change_status(survey: Survey, status: str) -> None:
             [Problem("status", _("Add at least one question before opening the survey."))]
         )
     survey.status = status
+    survey.edits += 1
     if status == "open":
         ensure_join_code(survey)
     if status == "closed":
@@ -71,6 +72,13 @@ def publish_everything(survey: Survey) -> None:
     db.session.expire_all()  # the snapshot's counts changed under the loaded objects
 
 
+def edit_details(survey: Survey, title: str, description: str, results_batch: int | None) -> None:
+    """Change the survey's title, description and batch size (kept when None)."""
+    survey.title, survey.description = title.strip(), description.strip()
+    survey.results_batch = results_batch or survey.results_batch
+    survey.edits += 1
+
+
 def add_question(survey: Survey, spec: QuestionSpec) -> Question:
     """Append a question, after the same checks a survey file goes through."""
     problems = question_problems(spec) + question_count_problems(len(survey.questions) + 1)
@@ -85,6 +93,7 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
     question = Question.from_spec(spec, position=len(survey.questions))
     survey.questions.append(question)
     survey.revision += 1
+    survey.edits += 1
     return question
 
 
@@ -127,6 +136,7 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
         question.survey.revision += 1
     _set_options(question, spec.options)
     question.text = spec.text
+    question.survey.edits += 1
 
 
 def _set_options(question: Question, options: tuple[OptionSpec, ...]) -> None:
@@ -151,6 +161,7 @@ def delete_question(question: Question) -> None:
     for position, remaining in enumerate(survey.questions):
         remaining.position = position
     survey.revision += 1
+    survey.edits += 1
     db.session.delete(question)
 
 

@@ -58,6 +58,14 @@ class ApiToken(Model):
         return token, record
 
     @classmethod
+    def owner_id_of(cls, token: str) -> int | None:
+        """The id of the user a live token belongs to, or None (one query, no objects)."""
+        row = db.session.execute(
+            db.select(cls.user_id, cls.revoked).filter_by(token_hash=cls.digest(token))
+        ).first()
+        return None if row is None or row.revoked else row.user_id
+
+    @classmethod
     def owner_of(cls, token: str) -> User | None:
         """The user a live token belongs to, or None."""
         record = db.session.scalar(db.select(cls).filter_by(token_hash=cls.digest(token)))
@@ -91,6 +99,9 @@ class Survey(Model):
     published_count: Mapped[int] = mapped_column(default=0)
     publication: Mapped[int] = mapped_column(default=0)
     results_batch: Mapped[int] = mapped_column(default=DEFAULT_RESULTS_BATCH)
+    # Bumped by every change to what the results document says besides its figures (wording,
+    # status, questions): with ``publication`` it names one version of the published results.
+    edits: Mapped[int] = mapped_column(default=0)
     join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"

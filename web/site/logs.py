@@ -40,7 +40,7 @@ class _NoStoredSubmissions(logging.Filter):
         if isinstance(record.args, tuple) and len(record.args) == 3:
             line, status, _size = record.args
             method = "POST" if "POST " in str(line) else ""
-            return not is_stored_submission(method, str(line), status)
+            return not is_stored_submission(method, str(line), str(status))
         return True
 
 

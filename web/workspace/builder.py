@@ -14,6 +14,7 @@ from web.core.editing import (
     EditError,
     add_question,
     delete_question,
+    edit_details,
     next_question_key,
     option_specs,
     update_question,
@@ -57,9 +58,7 @@ def edit(slug: str):
     survey = researcher_survey(slug)
     form = SurveyForm(obj=survey)
     if form.validate_on_submit():
-        survey.title = form.title.data.strip()
-        survey.description = (form.description.data or "").strip()
-        survey.results_batch = form.results_batch.data or survey.results_batch
+        edit_details(survey, form.title.data, form.description.data or "", form.results_batch.data)
         db.session.commit()
         flash(_("Saved."))
         return redirect(url_for("builder.edit", slug=slug))
