@@ -135,3 +135,45 @@ def test_qr_code_decodes_to_the_survey_address(browser, live_server, survey):
     decoded = [result.text for result in zxingcpp.read_barcodes(image)]
     assert decoded == [f"{live_server}/s/{survey}"]
     context.close()
+
+
+def test_projector_and_dashboard_move_only_in_batches(app, browser, runner, live_server, survey):
+    # A class watching the projector after "Reveal" sees numbers move only when five new answers
+    # are in: no single student's answer can be read off a change.
+    app.config["PRESENT_REFRESH_MS"] = 100
+    app.config["RESULTS_MIN_N"] = 1
+    runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
+    teacher = browser.new_context(reduced_motion="reduce", viewport={"width": 1600, "height": 900})
+    projector = teacher.new_page()
+    projector.goto(f"{live_server}/login")
+    projector.fill("#email", "teacher@example.org")
+    projector.fill("#password", PASSWORD)
+    projector.click("main button[type=submit]")
+    projector.wait_for_url(f"{live_server}/surveys")
+    projector.goto(f"{live_server}/surveys/{survey}/present")
+    projector.click("#reveal")
+    dashboard = teacher.new_page()
+
+    def shown(count: int) -> tuple[str, str]:
+        projector.wait_for_function(
+            "(count) => document.getElementById('live-count').textContent === String(count)",
+            arg=count,
+            timeout=60_000,
+        )
+        dashboard.goto(f"{live_server}/surveys/{survey}")
+        assert dashboard.inner_text("#response-count") == str(count)
+        results = " | ".join(dashboard.locator("#results-panel .result").all_inner_texts())
+        return projector.inner_text(".present-results"), results
+
+    before = shown(0)
+    for student in range(1, 12):
+        answer_as_student(browser, live_server, survey, truth_yes=student % 2 == 0)
+        now = shown(student)
+        if student % 5 == 0:
+            assert now[0] != before[0] and now[1] != before[1], student
+            assert dashboard.inner_text("#published-count") == str(student)
+        else:
+            assert now == before, student
+        before = now
+    assert projector.locator(".present-result[data-question='cheated'] svg.chart").is_visible()
+    teacher.close()

@@ -33,6 +33,7 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     page.click("text=New survey")
     page.fill("#title", "Exam honesty")
     page.fill("#description", "A short one.")
+    page.fill("#results_batch", "2")
     page.click("text=Create draft")
     page.wait_for_url(f"{live_server}/surveys/exam-honesty/edit")
 
@@ -70,23 +71,29 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     page.wait_for_selector("#survey-status:has-text('open')")
     assert page.inner_text("#response-count") == "0"
 
-    respondent = browser.new_context(reduced_motion="reduce")
-    answer = respondent.new_page()
+    reported = []
     link = page.get_attribute("#survey-link", "href")
     assert link == "/s/exam-honesty"
-    answer.goto(live_server + link)
-    answer.check("input[name='truth-cheated'][value='1']")
-    answer.click("section[data-question='cheated'] .spin-button")
-    answer.wait_for_selector("[data-item='cheated'][data-state='done']")
-    reported = int(answer.get_attribute("[data-item='cheated']", "data-reported"))
-    with answer.expect_navigation(url=re.compile(r"/thanks$")):
-        answer.click("#submit-button")
-    respondent.close()
-
-    page.wait_for_function(
-        "() => document.getElementById('response-count').textContent === '1'", timeout=15_000
-    )
-    expected = rr.estimate_proportion(reported, 1, 2.0, "spinner")
+    for respondent_number in (1, 2):  # the survey publishes in steps of two
+        respondent = browser.new_context(reduced_motion="reduce")
+        answer = respondent.new_page()
+        answer.goto(live_server + link)
+        answer.check("input[name='truth-cheated'][value='1']")
+        answer.click("section[data-question='cheated'] .spin-button")
+        answer.wait_for_selector("[data-item='cheated'][data-state='done']")
+        reported.append(int(answer.get_attribute("[data-item='cheated']", "data-reported")))
+        with answer.expect_navigation(url=re.compile(r"/thanks$")):
+            answer.click("#submit-button")
+        respondent.close()
+        page.wait_for_function(
+            "(count) => document.getElementById('response-count').textContent === count",
+            arg=str(respondent_number),
+            timeout=60_000,
+        )
+        # One response is not a batch: nothing of it is shown.
+        published = "0" if respondent_number == 1 else "2"
+        assert page.inner_text("#published-count") == published
+    expected = rr.estimate_proportion(sum(reported), 2, 2.0, "spinner")
     assert f"{100 * expected.estimate:.1f}%" in page.inner_text(
         "[data-question='cheated'] .estimate"
     )
