@@ -39,6 +39,8 @@ def upgrade():
         )
         if postgres:
             batch.alter_column("id", type_=sa.BigInteger(), server_default=None)
+    op.drop_index("ix_response_survey_id", table_name="response")
+    op.create_index("ix_response_survey_id_published", "response", ["survey_id", "published"])
     if postgres:
         op.execute("DROP SEQUENCE IF EXISTS response_id_seq CASCADE")
         # random() has 52 random bits: enough to leave the old order behind.
@@ -61,6 +63,8 @@ def upgrade():
 
 
 def downgrade():
+    op.drop_index("ix_response_survey_id_published", table_name="response")
+    op.create_index("ix_response_survey_id", "response", ["survey_id"])
     with op.batch_alter_table("response") as batch:
         batch.drop_column("published")
     for table in TALLIES:
