@@ -14,7 +14,7 @@ from web.core import i18n, sqlite_guard
 from web.core.database import MIGRATIONS, seed_demo_if_empty
 from web.core.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.respondent import submissions
-from web.site import errors, security
+from web.site import errors, public_url, security
 from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
@@ -24,7 +24,7 @@ SUBMISSION_MAX_BYTES = 64 * 1024
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the app: environment, database, blueprints and commands."""
     app = Flask(__name__, instance_relative_config=True)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    private_folder(Path(app.instance_path))
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         MAX_CONTENT_LENGTH=1024 * 1024,
@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SUBMISSION_RATE_LIMIT="600/minute;3000/hour",
     )
     app.config.from_prefixed_env()
+    app.config.setdefault("PUBLIC_URL", os.environ.get("PUBLIC_URL"))
     if test_config is not None:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -70,6 +71,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     cli.init_app(app)
     submissions.init_app(app)
     security.init_app(app)
+    public_url.init_app(app)
     errors.init_app(app)
     quiet_development_log()
     with app.app_context():
@@ -95,6 +97,22 @@ def with_driver(url: str) -> str:
     return url
 
 
+def private_folder(path: Path) -> None:
+    """Make ``path`` (the instance folder: the secret key, the SQLite database) if needed and
+    leave it to its owner alone (0700)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
+
+
+def private_file(path: str) -> None:
+    """Create ``path`` for its owner alone (0600), or take others' access away if it exists:
+    SQLite creates a database with the process's umask, and its -wal and -shm files copy the
+    database's mode."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(descriptor)
+    os.chmod(path, 0o600)
+
+
 def instance_secret(instance_path: str) -> str:
     """The secret key kept in the instance folder, created (readable by the owner only) if absent."""
     path = Path(instance_path) / "secret_key"
@@ -110,6 +128,8 @@ def configure_sqlite(engine) -> None:
     process guard while the linked SQLite has the WAL-reset bug (see web/sqlite_guard.py)."""
     if engine.dialect.name != "sqlite":
         return
+    if engine.url.database and engine.url.database != ":memory:":
+        private_file(engine.url.database)  # it holds password hashes
     database = sqlite_guard.guarded_file(engine)
     if database:
 

@@ -5,10 +5,36 @@ WAL-reset bug (see web/sqlite_guard.py). With DATABASE_URL pointing at PostgreSQ
 processes serve (WEB_CONCURRENCY, default two per core).
 """
 
+import ipaddress
 import multiprocessing
 import os
+import sys
 
-bind = os.environ.get("BIND", "0.0.0.0:8000")
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+
+
+def _loopback(address: str) -> bool:
+    """Whether a gunicorn bind address (host:port, [v6]:port or unix:path) stays on this machine."""
+    if address.startswith("unix:"):
+        return True
+    host = address.rpartition(":")[0].strip("[]") or address
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+# Beyond the loopback, absolute links and QR codes must not come from the Host header a client
+# sends (web/site/public_url.py): refuse to start without the public address.
+if not (os.environ.get("PUBLIC_URL") or os.environ.get("FLASK_PUBLIC_URL")) and not all(
+    _loopback(address) for address in bind.split(",")
+):
+    sys.exit(
+        f"Refusing to serve on {bind} without PUBLIC_URL: set PUBLIC_URL to the address "
+        "respondents open (e.g. PUBLIC_URL=https://surveys.example.edu)."
+    )
 worker_class = "gthread"
 threads = int(os.environ.get("THREADS", "16"))
 _on_postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql"))

@@ -1,5 +1,8 @@
 """Configuration from the environment, the database settings and the demo survey."""
 
+import os
+import stat
+
 import pytest
 
 from app import create_app, database_url
@@ -92,3 +95,27 @@ def test_demo_survey_is_seeded_once_on_first_start(tmp_path):
             db.engine.dispose()
         html = app.test_client().get("/").get_data(as_text=True)
         assert "Try the demo survey" in html and 'href="/s/campus-life"' in html
+
+
+@sqlite_only
+def test_the_instance_folder_and_the_database_are_private(monkeypatch, tmp_path):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
+    monkeypatch.setattr(
+        "flask.Flask.auto_find_instance_path", lambda self: str(tmp_path / "instance")
+    )
+    previous = os.umask(0o022)  # the usual umask, under which files come out 0644
+    try:
+        app = create_app({"DEMO_SURVEY": False})
+        prepare_database(app)
+    finally:
+        os.umask(previous)
+    instance = tmp_path / "instance"
+    assert stat.S_IMODE(instance.stat().st_mode) == 0o700
+    for name in ("secret_key", "rr.sqlite3", "rr.sqlite3-wal", "rr.sqlite3-shm"):
+        path = instance / name
+        if path.exists() or name in ("secret_key", "rr.sqlite3"):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, name
+    with app.app_context():
+        db.engine.dispose()

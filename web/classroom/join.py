@@ -8,8 +8,10 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from web.core.extensions import limiter
 from web.core.joincode import open_survey_for
 from web.site.lookup import survey_or_404
+from web.site.public_url import absolute_url
 
 bp = Blueprint("join", __name__)
 
@@ -23,7 +25,14 @@ def join_form():
     return redirect(url_for("join.join", code=code))
 
 
+def unknown_code(response) -> bool:
+    return response.status_code == 404
+
+
+# Codes that lead nowhere count against the address: enough for a lecture hall's typos behind
+# one address, far too few to try the codes one by one.
 @bp.get("/j/<code>")
+@limiter.limit("60/minute;300/hour", deduct_when=unknown_code, scope="join")
 def join(code: str):
     """Go to the open survey with this join code."""
     survey = open_survey_for(code)
@@ -36,7 +45,7 @@ def join(code: str):
 def qr_code(slug: str):
     """A QR code (SVG) of the survey's address, for the projector and printed handouts."""
     survey = survey_or_404(slug, public=True)
-    address = url_for("respond.survey_page", slug=survey.slug, _external=True)
+    address = absolute_url("respond.survey_page", slug=survey.slug)
     buffer = io.BytesIO()
     segno.make(address, error="m").save(
         buffer,
@@ -50,5 +59,6 @@ def qr_code(slug: str):
         nl=False,
     )
     response = Response(buffer.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=300"
+    # private: a shared cache must not keep one host's QR code for everyone.
+    response.headers["Cache-Control"] = "private, max-age=300"
     return response

@@ -22,8 +22,11 @@ MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
 DEFAULT_RESULTS_BATCH = 5
 MIN_RESULTS_BATCH = 2
 MAX_RESULTS_BATCH = 1000
-SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
-KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# Anchored with \A and \Z, never ^ and $: "$" also matches before a final newline, and a slug
+# or id ending in one would break every header and file name it is later written into. Checked
+# with fullmatch besides.
+SLUG = re.compile(r"\A[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
+KEY = re.compile(r"\A[A-Za-z0-9_-]{1,64}\Z")
 # Ids name properties of plain objects in the respondent's browser: these are already properties
 # of every JavaScript object, and a question or option so named would read as answered before any
 # spin. Refused everywhere a survey is made or changed.
@@ -34,7 +37,7 @@ RESERVED_KEYS = frozenset(
         "__lookupGetter__", "__lookupSetter__",
     }
 )  # fmt: skip
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+EMAIL = re.compile(r"\A[^@\s]+@[^@\s]+\.[^@\s]+\Z")
 MAX_EMAIL = 254
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
@@ -53,7 +56,7 @@ def valid_epsilon(value) -> bool:
 def account_problem(email: str, password: str) -> str | None:
     """Why an email and password cannot make an account, or None; English, for the command line
     (the browser's form says the same through its own validators)."""
-    if not EMAIL.match(email) or len(email) > MAX_EMAIL:
+    if not EMAIL.fullmatch(email) or len(email) > MAX_EMAIL:
         return f"{email!r} is not an email address"
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         return f"the password must have at least {MIN_PASSWORD} characters (and at most {MAX_PASSWORD})"

@@ -147,7 +147,7 @@ def survey_problems(spec: SurveySpec, question_count: int | None = None) -> list
 def survey_field_problems(slug: Any, title: Any, description: Any) -> list[Problem]:
     """Mistakes in a survey's address, title and description."""
     problems = []
-    if not isinstance(slug, str) or not SLUG.match(slug):
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
         problems.append(
             Problem(
                 "slug",
@@ -240,7 +240,7 @@ def _number_or_value(value: Any) -> Any:
 
 
 def _key_problems(key: Any, place: str) -> list[Problem]:
-    if not isinstance(key, str) or not KEY.match(key):
+    if not isinstance(key, str) or not KEY.fullmatch(key):
         return [
             Problem(place, _("%(id)r is not a valid id (1-64 letters, digits, _ or -)", id=key))
         ]

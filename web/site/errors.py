@@ -4,6 +4,7 @@ the app's style, in the visitor's language, with the right ``lang``."""
 from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
+from flask.globals import request_ctx
 from flask_babel import lazy_gettext as _l
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -48,7 +49,9 @@ def answer_error(error: HTTPException):
     given = error.description if own else None
     if isinstance(error, CSRFError):
         given = _l("This form has expired. Reload the page and try again.")
-    if request.path.startswith("/api/"):
+    if request.path.startswith("/api/") or request_ctx.url_adapter is None:
+        # JSON for the API, and for a request the app cannot build a page for (a Host outside
+        # TRUSTED_HOSTS leaves it no URL adapter, so no page links).
         response = error.get_response()
         response.content_type = "application/json"
         response.set_data(current_app.json.dumps({"error": str(given or default)}))

@@ -29,10 +29,11 @@ EVERY_RESPONSE = (
 def init_app(app: Flask) -> None:
     if app.config.get("TRUST_PROXY"):
         # Behind a TLS-terminating proxy: trust its X-Forwarded-For/-Proto so that is_secure and
-        # the rate limiter's address are right.
+        # the rate limiter's address are right. Not X-Forwarded-Host: addresses come from
+        # PUBLIC_URL (web/site/public_url.py).
         hops = int(app.config["TRUST_PROXY"])
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
+            app.wsgi_app, x_for=hops, x_proto=hops
         )
 
     @app.after_request

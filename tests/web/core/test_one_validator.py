@@ -45,6 +45,8 @@ INVALID = {
         "'__proto__' is reserved",
     ),
     "another such id": (dict(QUESTION, id="toString"), "'toString' is reserved"),
+    # "$" in a pattern matches before a final newline: such an id passed, then broke every export.
+    "an id ending in a newline": (dict(QUESTION, id="k\n"), "'k\\n' is not a valid id"),
 }
 
 

@@ -15,9 +15,10 @@ import urllib.request
 import pytest
 from werkzeug.serving import make_server
 
-from tests.conftest import PASSWORD, VALID_ANSWERS, csrf_token, sqlite_only
+from tests.conftest import PASSWORD, VALID_ANSWERS, Researcher, csrf_token, sqlite_only
 from tests.servers import ROOT, free_port, wait_for, wait_until_serving
 from web.core import sqlite_guard
+from web.core.lookup import find_survey
 
 DEMO_ANSWERS = {
     "cheated": 1,
@@ -265,6 +266,7 @@ HOLDER = """
 import sys, time
 sys.path.insert(0, {root!r})
 from web.core import sqlite_guard
+from web.core.lookup import find_survey
 sqlite_guard.claim({database!r})
 print("held", flush=True)
 sys.stdin.read()  # hold the claim until the test closes our input or kills us
@@ -379,3 +381,67 @@ def test_security_headers_come_once_and_a_view_may_set_its_own(app_like, survey)
     submitted = client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).headers
     for name in ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"):
         assert len(submitted.getlist(name)) == 1
+
+
+PUBLIC = "https://surveys.example.edu"
+
+
+def test_the_qr_code_and_shared_links_come_from_public_url(app_like, runner, survey, researcher):
+    served = app_like(PUBLIC_URL=PUBLIC + "/")
+    client = served.test_client()
+    for headers in ({"Host": "evil.example"}, {"X-Forwarded-Host": "evil.example"}):
+        response = client.get(f"/s/{survey}/qr.svg", headers=headers)
+        svg = response.get_data(as_text=True)
+        assert f"{PUBLIC}/s/{survey}" in svg and "evil.example" not in svg
+        assert response.headers["Cache-Control"] == "private, max-age=300"
+    # The projector's address too.
+    teacher = Researcher(served.test_client(), researcher.email)
+    html = teacher.get(f"/surveys/{survey}/present").get_data(as_text=True)
+    assert f'<p class="join-url">{PUBLIC}/s/{survey}</p>' in html
+
+
+def test_public_url_must_be_an_address(app_like):
+    with pytest.raises(ValueError, match="PUBLIC_URL must look like"):
+        app_like(PUBLIC_URL="surveys.example.edu")
+
+
+def test_trusted_hosts_refuse_any_other_host(app_like, survey):
+    client = app_like(TRUSTED_HOSTS=["surveys.example.edu"]).test_client()
+    assert client.get(f"/s/{survey}", headers={"Host": "surveys.example.edu"}).status_code == 200
+    refused = client.get(f"/s/{survey}", headers={"Host": "evil.example"})
+    assert refused.status_code == 400 and "error" in refused.json
+
+
+def test_join_codes_cannot_be_tried_one_by_one(limited, survey):
+    client = limited.test_client()
+    codes = [
+        client.get(f"/j/ZZZZ{index % 10}", environ_base={"REMOTE_ADDR": "192.0.2.5"}).status_code
+        for index in range(61)
+    ]
+    assert codes[:60] == [404] * 60 and codes[60] == 429
+    with limited.app_context():
+        code = find_survey(survey).join_code
+    other = client.get(f"/j/{code}", environ_base={"REMOTE_ADDR": "192.0.2.6"})
+    assert other.status_code == 302
+
+
+def test_gunicorn_refuses_a_public_bind_without_public_url(tmp_path):
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PUBLIC_URL", "FLASK_PUBLIC_URL")
+    }
+    environment.update(BIND=f"0.0.0.0:{free_port()}", DATABASE_URL=f"sqlite:///{tmp_path / 'g.db'}")
+    refused = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [
+        f"Refusing to serve on {environment['BIND']} without PUBLIC_URL: set PUBLIC_URL to the "
+        "address respondents open (e.g. PUBLIC_URL=https://surveys.example.edu)."
+    ]

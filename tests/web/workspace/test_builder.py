@@ -329,3 +329,17 @@ def test_a_survey_without_a_description_is_fine(app, researcher):
     assert researcher.post("/surveys/bare/edit", data={"title": "Bare again"}).status_code == 302
     with app.app_context():
         assert db.session.scalar(db.select(Survey).filter_by(slug="bare")).description == ""
+
+
+def test_a_slug_ending_in_a_newline_is_refused_everywhere(app, researcher, runner, tmp_path):
+    made = researcher.post("/surveys/new", data={"title": "T", "slug": "nl-import\n"})
+    assert made.status_code == 200 and "Use 1–64 lowercase letters" in made.get_data(as_text=True)
+    data = dict(SAMPLE_SURVEY, slug="nl-import\n")
+    upload = {"file": (io.BytesIO(json.dumps(data).encode()), "survey.json")}
+    uploaded = researcher.post("/surveys/import", data=upload, content_type="multipart/form-data")
+    assert uploaded.status_code == 200 and "is not a valid slug" in uploaded.get_data(as_text=True)
+    path = tmp_path / "nl.json"
+    path.write_text(json.dumps(data))
+    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 1
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 0
