@@ -3,6 +3,8 @@
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from web.site.bodies import LengthedBodies
+
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -27,6 +29,9 @@ EVERY_RESPONSE = (
 
 
 def init_app(app: Flask) -> None:
+    app.wsgi_app = LengthedBodies(  # type: ignore[method-assign]  # Flask's documented way
+        app.wsgi_app, app.config["MAX_CONTENT_LENGTH"]
+    )
     if app.config.get("TRUST_PROXY"):
         # Behind a TLS-terminating proxy: trust its X-Forwarded-For/-Proto so that is_secure and
         # the rate limiter's address are right. Not X-Forwarded-Host: addresses come from

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import os
@@ -196,6 +197,42 @@ def post_answers(url: str, answers: dict, **headers) -> int:
         return error.code
 
 
+def post_chunked(base: str, path: str, body: bytes, content_type: str) -> int:
+    """POST ``body`` in 64 KiB chunks with no Content-Length; the status."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    pieces = (body[start : start + 65536] for start in range(0, len(body), 65536))
+    connection.request(
+        "POST", path, body=pieces, headers={"Content-Type": content_type}, encode_chunked=True
+    )
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+PADDED = json.dumps({"answers": VALID_ANSWERS["answers"]}).encode() + b" " * 2**21 + b"x"
+
+
+def test_chunked_bodies_over_the_limit_are_refused(app, survey):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        path = f"/api/surveys/{survey}/responses"
+        assert post_chunked(base, path, PADDED, "application/json") == 413
+        small = json.dumps(VALID_ANSWERS).encode()
+        assert post_chunked(base, path, small, "application/json") == 201
+        upload = b'--b\r\nContent-Disposition: form-data; name="file"; filename="s.json"\r\n\r\n'
+        upload += b" " * 2**21 + b"\r\n--b--\r\n"
+        assert (
+            post_chunked(base, "/surveys/import", upload, "multipart/form-data; boundary=b") == 413
+        )
+    finally:
+        server.shutdown()
+    with app.app_context():
+        assert find_survey(survey).response_count == 1
+
+
 def test_development_server_log_has_no_address_and_no_stored_response(app, survey, caplog):
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -251,13 +288,18 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
         url = f"http://127.0.0.1:{port}/api/surveys/campus-life/responses"
         assert post_answers(url, DEMO_ANSWERS, **{"User-Agent": "ProbeAgent/1"}) == 201
         assert post_answers(url, {}, **{"User-Agent": "ProbeAgent/1"}) == 400
+        base = f"http://127.0.0.1:{port}"
+        assert (
+            post_chunked(base, "/api/surveys/campus-life/responses", PADDED, "application/json")
+            == 413
+        )
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)
     log = (tmp_path / "access.log").read_text()
     # Every request is logged but the stored response, which a line would give a time.
     lines = [line for line in log.splitlines() if "/responses" in line]
-    assert len(lines) == 1 and '" 400 ' in lines[0]
+    assert len(lines) == 2 and '" 400 ' in lines[0] and '" 413 ' in lines[1]
     assert "GET /s/campus-life" in log
     assert "127.0.0.1" not in log and "ProbeAgent" not in log
 
