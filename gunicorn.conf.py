@@ -61,5 +61,9 @@ def on_starting(server):
     for several servers on one database)."""
     from app import create_app
     from web.core.database import prepare_database
+    from web.site.public_url import NOT_SET
 
-    prepare_database(create_app())
+    app = create_app()
+    if not app.config["PUBLIC_URL"]:
+        server.log.warning(NOT_SET)
+    prepare_database(app)

@@ -79,6 +79,9 @@ def stamp_unversioned(connection):
         made_by = "0001"
         if {"revision", "join_code"} <= columns:
             made_by = "0003" if "published_count" in columns else "0002"
+            user_columns = {column["name"] for column in inspector.get_columns("user")}
+            if made_by == "0003" and "session_generation" in user_columns:
+                made_by = "0004"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -24,7 +24,15 @@ from web.respondent.submissions import simulate_responses
 
 
 def init_app(app: Flask) -> None:
-    for command in (import_survey, export_survey, create_user, create_token, results, simulate):
+    for command in (
+        import_survey,
+        export_survey,
+        create_user,
+        create_token,
+        reset_password,
+        results,
+        simulate,
+    ):
         app.cli.add_command(command)
 
 
@@ -181,3 +189,19 @@ def simulate(slug: str, count: int, true_proportion: float, seed: int | None) ->
     survey = _survey(slug)
     simulate_responses(survey, count, true_proportion, seed)
     click.echo(f"Inserted {count} simulated responses into {slug!r}.")
+
+
+@click.command("reset-password")
+@click.argument("email")
+@click.password_option("--password", help="Prompted for, twice, when not given.")
+@with_appcontext
+@refusals_as_errors
+def reset_password(email: str, password: str) -> None:
+    """Set a researcher's password; every session of the account ends."""
+    problem = account_problem(email.strip().lower(), password)
+    if problem is not None:
+        raise click.ClickException(problem)
+    user = _user(email)
+    user.set_password(password)
+    db.session.commit()
+    click.echo(f"New password set for {user.email}; every session of the account has ended.")

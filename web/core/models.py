@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import date
+from functools import lru_cache
 
 from flask_login import UserMixin
 from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint
@@ -23,15 +24,55 @@ class User(UserMixin, Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(256))
+    # Part of every session's user id (get_id): bumping it ends every session of the account,
+    # copied cookies included (web/workspace/auth.py).
+    session_generation: Mapped[int] = mapped_column(default=0)
     tokens: Mapped[list[ApiToken]] = relationship(
         back_populates="user", cascade="all, delete-orphan"
     )
 
     def set_password(self, password: str) -> None:
+        """Set the password and end every session of the account."""
         self.password_hash = generate_password_hash(password, method="scrypt")
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
+
+    def end_sessions(self) -> None:
+        """Make every session of this account, on any device, invalid from its next request."""
+        self.session_generation = (self.session_generation or 0) + 1
+
+    def get_id(self) -> str:
+        """What a session keeps: the account and the generation it was opened under."""
+        return f"{self.id}:{self.session_generation}"
+
+    @classmethod
+    def from_session(cls, session_id: str) -> User | None:
+        """The account of a session id, or None once its generation has ended."""
+        account, _, generation = session_id.partition(":")
+        if not (account.isdigit() and generation.isdigit()):
+            return None
+        user = db.session.get(cls, int(account))
+        if user is None or user.session_generation != int(generation):
+            return None
+        return user
+
+    @classmethod
+    def authenticate(cls, email: str, password: str) -> User | None:
+        """The account with this email and password, or None. An unknown email costs the same
+        scrypt check as a wrong password, so the time taken does not say which accounts exist."""
+        user = db.session.scalar(db.select(cls).filter_by(email=email.strip().lower()))
+        stored = user.password_hash if user is not None else _stand_in_hash()
+        if check_password_hash(stored, password) and user is not None:
+            return user
+        return None
+
+
+@lru_cache(maxsize=1)
+def _stand_in_hash() -> str:
+    """An scrypt hash of a random password, with the same parameters as real ones."""
+    return generate_password_hash(secrets.token_hex(16), method="scrypt")
 
 
 class ApiToken(Model):

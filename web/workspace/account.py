@@ -1,15 +1,15 @@
-"""API tokens, created and revoked in the browser."""
+"""The researcher's account: API tokens, created and revoked in the browser, and the password."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
-from flask_login import current_user
+from flask_login import current_user, login_user
 
 from web.core.extensions import db
 from web.core.models import ApiToken
 from web.workspace.access import require_login
-from web.workspace.forms import TokenForm
+from web.workspace.forms import PasswordForm, TokenForm
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 bp.before_request(require_login)
@@ -27,6 +27,21 @@ def tokens():
         db.select(ApiToken).filter_by(user_id=current_user.id).order_by(ApiToken.id.desc())
     ).all()
     return render_template("account/tokens.html", form=form, tokens=records, new_token=new_token)
+
+
+@bp.route("/password", methods=["GET", "POST"])
+def password():
+    """Change the password (the current one is needed); every other session ends with it."""
+    form = PasswordForm()
+    if form.validate_on_submit():
+        if current_user.check_password(form.current.data):
+            current_user.set_password(form.password.data)
+            db.session.commit()
+            login_user(current_user)  # this session goes on, under the new generation
+            flash(_("Your password was changed. Every other session has ended."))
+            return redirect(url_for("account.tokens"))
+        form.current.errors.append(_("This is not your current password."))
+    return render_template("account/password.html", form=form)
 
 
 @bp.post("/tokens/<int:token_id>/revoke")

@@ -4,54 +4,43 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import login_required, login_user, logout_user
+from flask_limiter.util import get_remote_address
+from flask_login import current_user, login_required, login_user, logout_user
 
-from web.core.extensions import db, limiter, login_manager
+from web.core.extensions import db, login_manager
 from web.core.models import User
 from web.site.redirects import local_path
 from web.workspace.forms import LoginForm, SetupForm
+from web.workspace.login_guard import LoginAttempt
 
 bp = Blueprint("auth", __name__)
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id))
+def load_user(session_id: str) -> User | None:
+    """The session's account, unless the session was ended (logout, password change)."""
+    return User.from_session(session_id)
 
 
 def no_accounts_yet() -> bool:
     return db.session.scalar(db.select(User.id).limit(1)) is None
 
 
-def account_key() -> str:
-    """Rate-limit key for the account a login attempt names."""
-    return "account:" + (request.form.get("email") or "").strip().lower()
-
-
-def failed_login(response) -> bool:
-    """A login that re-shows the form failed; only failures count towards the limits."""
-    return response.status_code == 200
-
-
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit("10/minute", methods=["POST"], deduct_when=failed_login, scope="login-address")
-@limiter.limit(
-    "10/minute",
-    methods=["POST"],
-    deduct_when=failed_login,
-    key_func=account_key,
-    scope="login-account",
-)
 def login():
     """Email and password; on success back to the page that asked for a login."""
     if no_accounts_yet():
         return redirect(url_for("auth.setup"))
     form = LoginForm()
     if form.validate_on_submit():
-        user = db.session.scalar(db.select(User).filter_by(email=form.email.data.strip().lower()))
-        if user is not None and user.check_password(form.password.data):
+        attempt = LoginAttempt(get_remote_address(), form.email.data.strip().lower())
+        if attempt.refused():
+            abort(429)
+        user = User.authenticate(attempt.account, form.password.data)
+        if user is not None:
             login_user(user)
             return redirect(local_path(request.args.get("next"), url_for("dashboard.surveys")))
+        attempt.failed()
         form.password.errors.append(_("Wrong email or password."))
     return render_template("auth/login.html", form=form)
 
@@ -59,7 +48,9 @@ def login():
 @bp.post("/logout")
 @login_required
 def logout():
-    """End the session."""
+    """End the session on this device and every other: a copied cookie stops working too."""
+    current_user.end_sessions()
+    db.session.commit()
     logout_user()
     return redirect(url_for("home.index"))
 

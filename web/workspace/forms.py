@@ -127,3 +127,18 @@ class ImportForm(FlaskForm):
 
 class TokenForm(FlaskForm):
     label = StringField(_l("Label"), validators=[Length(max=100)])
+
+
+class PasswordForm(FlaskForm):
+    current = PasswordField(_l("Current password"), validators=[DataRequired()])
+    password = PasswordField(
+        _l("New password"),
+        validators=[
+            DataRequired(),
+            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
+        ],
+    )
+    confirm = PasswordField(
+        _l("New password again"),
+        validators=[EqualTo("password", message=_l("The passwords differ."))],
+    )

@@ -106,15 +106,32 @@ def login_attempt(client, email, password, address):
     )
 
 
-def test_failed_logins_are_limited_per_account(limited, runner):
+def test_failed_logins_are_limited_per_address_and_account(limited, runner):
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     client = limited.test_client()
     codes = [
-        login_attempt(client, "rita@example.org", "wrong", f"10.0.0.{i}").status_code
-        for i in range(11)
+        login_attempt(client, "rita@example.org", "wrong", "10.0.0.1").status_code for _ in range(6)
     ]
-    assert codes[:10] == [200] * 10 and codes[10] == 429
-    assert login_attempt(client, "other@example.org", "wrong", "10.0.1.1").status_code == 200
+    assert codes == [200] * 5 + [429]
+    # The same address may still try another account (its own limit is 10 a minute) ...
+    assert login_attempt(client, "other@example.org", "wrong", "10.0.0.1").status_code == 200
+    # ... and another address this one.
+    assert login_attempt(client, "rita@example.org", "wrong", "10.0.0.2").status_code == 200
+
+
+def test_nobody_can_lock_a_researcher_out(limited, runner):
+    # An attacker spends the account's hourly budget of failures from many addresses.
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    client = limited.test_client()
+    for index in range(30):
+        attempt = login_attempt(client, "rita@example.org", "wrong", f"10.1.{index}.1")
+        assert attempt.status_code == 200
+    # Every address that failed on the account is now refused, even with the right password ...
+    assert login_attempt(client, "rita@example.org", "wrong", "10.1.0.1").status_code == 429
+    assert login_attempt(client, "rita@example.org", PASSWORD, "10.1.1.1").status_code == 429
+    # ... but the researcher, from an address that has not failed, logs in.
+    researcher = limited.test_client()
+    assert login_attempt(researcher, "rita@example.org", PASSWORD, "192.0.2.44").status_code == 302
 
 
 def test_failed_logins_are_limited_per_address(limited, runner):

@@ -1,0 +1,99 @@
+"""Sessions that can be ended: logout, a password change and an administrator's reset end every
+session of the account, copied cookies included; login takes the same time for unknown emails."""
+
+from __future__ import annotations
+
+import pytest
+import werkzeug.security
+
+from tests.conftest import PASSWORD, Researcher, csrf_token
+from web.core.extensions import db
+from web.core.models import User
+
+
+def copy_of(app, researcher) -> object:
+    """Another browser holding a copy of the researcher's session cookie (a stolen cookie)."""
+    thief = app.test_client()
+    thief.set_cookie("session", researcher.client.get_cookie("session").value)
+    return thief
+
+
+def can_read_surveys(client) -> bool:
+    return client.get("/surveys").status_code == 200
+
+
+def test_logout_ends_a_copied_session_too(app, researcher):
+    thief = copy_of(app, researcher)
+    assert can_read_surveys(thief)
+    researcher.post("/logout")
+    assert not can_read_surveys(thief)
+    assert not can_read_surveys(researcher.client)
+
+
+def test_a_password_change_needs_the_current_one_and_ends_other_sessions(app, researcher):
+    thief = copy_of(app, researcher)
+    wrong = researcher.post(
+        "/account/password",
+        data={"current": "not it", "password": "new password 1", "confirm": "new password 1"},
+    )
+    assert "This is not your current password." in wrong.get_data(as_text=True)
+    assert can_read_surveys(thief)
+    changed = researcher.post(
+        "/account/password",
+        data={"current": PASSWORD, "password": "new password 1", "confirm": "new password 1"},
+    )
+    assert changed.status_code == 302
+    assert can_read_surveys(researcher.client)  # this session goes on
+    assert not can_read_surveys(thief)
+    with app.app_context():
+        user = db.session.scalar(db.select(User).filter_by(email=researcher.email))
+        assert user.check_password("new password 1") and not user.check_password(PASSWORD)
+
+
+def test_an_administrator_resets_a_password_from_the_command_line(app, researcher, runner):
+    thief = copy_of(app, researcher)
+    result = runner.invoke(
+        args=["reset-password", researcher.email.upper(), "--password", "fresh password"]
+    )
+    assert result.exit_code == 0, result.output
+    assert not can_read_surveys(thief) and not can_read_surveys(researcher.client)
+    refused = runner.invoke(args=["reset-password", "nobody@example.org", "--password", "x" * 9])
+    assert refused.exit_code == 1 and "no user with email" in refused.output
+
+
+@pytest.mark.parametrize("email", ["rita@example.org", "nobody@example.org"])
+def test_unknown_emails_cost_the_same_scrypt_check(app, researcher, monkeypatch, email):
+    # The time a login takes is the time of one scrypt check with the account's parameters,
+    # whether or not the account exists (bench/login_timing.py measures the medians).
+    checked = []
+    original = werkzeug.security.check_password_hash
+
+    def counting(stored, password):
+        checked.append(stored.split("$")[0])
+        return original(stored, password)
+
+    monkeypatch.setattr("web.core.models.check_password_hash", counting)
+    client = app.test_client()
+    token = csrf_token(client.get("/login").get_data(as_text=True))
+    response = client.post(
+        "/login", data={"csrf_token": token, "email": email, "password": "wrong password"}
+    )
+    assert response.status_code == 200
+    with app.app_context():
+        real = db.session.scalar(db.select(User.password_hash).filter_by(email=researcher.email))
+    assert checked == [real.split("$")[0]]
+
+
+def test_a_session_of_an_old_generation_is_refused(app, researcher):
+    with app.app_context():
+        user = db.session.scalar(db.select(User).filter_by(email=researcher.email))
+        assert User.from_session(user.get_id()) is user
+        assert User.from_session(f"{user.id}:{user.session_generation - 1}") is None
+        assert User.from_session(str(user.id)) is None  # a session from before generations
+        assert User.from_session("x:y") is None
+
+
+def test_logging_in_again_after_logout_works(app, researcher):
+    researcher.post("/logout")
+    again = Researcher(app.test_client(), researcher.email)
+    assert can_read_surveys(again.client)
