@@ -115,7 +115,8 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
         tuple(option.key for option in spec.options),
     )
     if spun_now != spun_then:
-        if question.is_frozen:
+        new_revision(question.survey)
+        if has_responses(question):
             raise EditError(
                 [
                     Problem(
@@ -133,7 +134,6 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
             spec.epsilon,
             spec.procedure,
         )
-        question.survey.revision += 1
     _set_options(question, spec.options)
     question.text = spec.text
     question.survey.edits += 1
@@ -154,15 +154,34 @@ def _set_options(question: Question, options: tuple[OptionSpec, ...]) -> None:
 
 def delete_question(question: Question) -> None:
     """Remove a question that has no responses."""
-    if question.is_frozen:
-        raise EditError([Problem("question", _("A question with responses cannot be deleted."))])
     survey = question.survey
+    new_revision(survey)
+    if has_responses(question):
+        raise EditError([Problem("question", _("A question with responses cannot be deleted."))])
     survey.questions.remove(question)
     for position, remaining in enumerate(survey.questions):
         remaining.position = position
-    survey.revision += 1
     survey.edits += 1
     db.session.delete(question)
+
+
+def new_revision(survey: Survey) -> None:
+    """Move the survey to a new revision in the database now, before the question's responses
+    are counted: from here on no submission to the old revision can be stored (the writer's claim
+    names the revision), and the row is locked against other edits until the transaction ends.
+    So the count read next is final, and checking and changing are one step."""
+    survey.revision = Survey.revision + 1  # computed by the database, not from a stale read
+    db.session.flush()
+
+
+def has_responses(question: Question) -> bool:
+    """Whether any response answered the question, read from the database now (the counts
+    loaded with the page may be older)."""
+    own = db.select(Question.n).where(Question.id == question.id)
+    options = db.select(db.func.coalesce(db.func.max(Option.n), 0)).where(
+        Option.question_id == question.id
+    )
+    return bool(db.session.scalar(own) or db.session.scalar(options))
 
 
 def option_specs(lines: str, keep: list[Option] | None = None) -> tuple[OptionSpec, ...]:

@@ -100,6 +100,7 @@ def edit_question(slug: str, key: str):
         try:
             update_question(question, spec_from_form(form, question.key, keep=question.options))
         except EditError as error:
+            db.session.rollback()  # the revision it moved to, and the survey's row lock
             show_problems(form, error.problems)
         else:
             db.session.commit()
@@ -114,6 +115,7 @@ def remove_question(slug: str, key: str):
     try:
         delete_question(question_or_404(survey, key))
     except EditError as error:
+        db.session.rollback()
         for problem in error.problems:
             flash(problem.message, "error")
     else:
