@@ -52,9 +52,30 @@ def quiet_development_log() -> None:
             werkzeug_log.addFilter(kind())
 
 
+class _NoAddressInMessages(logging.Filter):
+    """gunicorn's error log names the client of a malformed request ("Invalid request from
+    ip=…: …"): the address goes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and "ip=" in record.msg:
+            record.msg = ADDRESS_IN_MESSAGE.sub("ip=-", record.msg)
+        return True
+
+
+ADDRESS_IN_MESSAGE = re.compile(r"ip=.*?(?=: |\s|$)")
+
+
 class GunicornLogger(glogging.Logger):
-    """gunicorn's logger, less the access line of a stored response (``logger_class`` in
-    gunicorn.conf.py; its access format leaves client addresses out)."""
+    """gunicorn's logger, less the access line of a stored response and any client address in
+    the error log (``logger_class`` in gunicorn.conf.py; its access format leaves client
+    addresses out)."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        if not any(
+            isinstance(existing, _NoAddressInMessages) for existing in self.error_log.filters
+        ):
+            self.error_log.addFilter(_NoAddressInMessages())
 
     def access(self, resp, req, environ, request_time):
         if is_stored_submission(req.method, req.path, resp.status_code):

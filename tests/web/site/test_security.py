@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -310,6 +311,9 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
             post_chunked(base, "/api/surveys/campus-life/responses", PADDED, "application/json")
             == 413
         )
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as malformed:
+            malformed.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            assert malformed.recv(100).startswith(b"HTTP/1.1 400")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)
@@ -319,6 +323,12 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
     assert len(lines) == 2 and '" 400 ' in lines[0] and '" 413 ' in lines[1]
     assert "GET /s/campus-life" in log
     assert "127.0.0.1" not in log and "ProbeAgent" not in log
+    errors = (tmp_path / "gunicorn.log").read_text()
+    # The server names its own address once, when it starts listening; no client's appears.
+    assert "Invalid request from ip=-" in errors
+    assert [
+        line for line in errors.splitlines() if "127.0.0.1" in line and "Listening at" not in line
+    ] == []
 
 
 HOLDER = """
