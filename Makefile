@@ -1,7 +1,8 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
-# `make test`: install everything (Debian's chromium and PostgreSQL included) and run the whole
-# test suite: the JavaScript tests, lint and types, every Python test on SQLite, then again on
-# PostgreSQL every test that touches a database (tests/web and tests/browser; tests/rr has none).
+# `make test`: install everything (Debian's chromium, PostgreSQL and Redis included) and run the
+# whole test suite: the JavaScript tests, lint and types, every Python test on SQLite, then again
+# on PostgreSQL (with Redis) every test that touches a database (tests/web and tests/browser;
+# tests/rr has none).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -45,7 +46,9 @@ test-py: install-dev browser
 
 DATABASE_TESTS := tests/web tests/browser
 
+# With a throwaway Redis (.ci/redis) for the limits several server processes share.
 test-postgres: install-dev browser
-	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" $(BIN)/python -m pytest $(DATABASE_TESTS)
+	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" TEST_REDIS_URL="$$(bash .ci/redis | tail -n 1)" \
+		$(BIN)/python -m pytest $(DATABASE_TESTS)
 
 test: test-js lint test-py test-postgres

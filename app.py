@@ -40,6 +40,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_SSL_STRICT=False,
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
+        # With a shared store (Redis) that cannot be reached, limits are kept in each process's
+        # memory until it is back: requests are neither refused nor left unlimited for it.
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
         RATELIMIT_HEADERS_ENABLED=True,
         TRUST_PROXY=0,
         # 300 students behind one address stay well inside; a client flooding a survey does not.
@@ -49,6 +52,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("PUBLIC_URL", os.environ.get("PUBLIC_URL"))
     if test_config is not None:
         app.config.update(test_config)
+    if str(app.config["RATELIMIT_STORAGE_URI"]).startswith(("redis://", "rediss://")):
+        # An unreachable Redis must cost a request a second at most, not a TCP timeout.
+        app.config.setdefault(
+            "RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": 1, "socket_timeout": 1}
+        )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or instance_secret(
             app.instance_path

@@ -10,10 +10,14 @@ password from their own machine still gets in while someone else hammers the acc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from flask import current_app
-from limits import RateLimitItem, parse
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter, RateLimiter
 
 from web.core.extensions import limiter
 
@@ -21,6 +25,7 @@ PER_ADDRESS = (parse("10/minute"), parse("100/hour"))
 PER_ADDRESS_AND_ACCOUNT = parse("5/minute")
 FAILED_HERE_RECENTLY = parse("1000/hour")  # only counted: has this address failed on this account?
 PER_ACCOUNT = parse("30/hour")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -34,21 +39,25 @@ class LoginAttempt:
         """Whether this attempt is refused before the password is checked."""
         if not current_app.config["RATELIMIT_ENABLED"]:
             return False
-        strategy = limiter.limiter
-        if not all(strategy.test(item, "login-address", self.address) for item in PER_ADDRESS):
-            return True
-        pair = ("login-pair", self.address, self.account)
-        if not strategy.test(PER_ADDRESS_AND_ACCOUNT, *pair):
-            return True
-        if strategy.test(PER_ACCOUNT, "login-account", self.account):
-            return False
-        return _count(FAILED_HERE_RECENTLY, "login-failed-here", self.address, self.account) > 0
+        return _with_storage(self._refused)
 
     def failed(self) -> None:
         """Count a failed attempt against every budget."""
-        if not current_app.config["RATELIMIT_ENABLED"]:
-            return
-        strategy = limiter.limiter
+        if current_app.config["RATELIMIT_ENABLED"]:
+            _with_storage(self._count_failure)
+
+    def _refused(self, strategy: RateLimiter) -> bool:
+        if not all(strategy.test(item, "login-address", self.address) for item in PER_ADDRESS):
+            return True
+        if not strategy.test(PER_ADDRESS_AND_ACCOUNT, "login-pair", self.address, self.account):
+            return True
+        if strategy.test(PER_ACCOUNT, "login-account", self.account):
+            return False
+        here = ("login-failed-here", self.address, self.account)
+        stats = strategy.get_window_stats(FAILED_HERE_RECENTLY, *here)
+        return stats.remaining < FAILED_HERE_RECENTLY.amount  # it failed here within the hour
+
+    def _count_failure(self, strategy: RateLimiter) -> None:
         for item in PER_ADDRESS:
             strategy.hit(item, "login-address", self.address)
         strategy.hit(PER_ADDRESS_AND_ACCOUNT, "login-pair", self.address, self.account)
@@ -56,7 +65,15 @@ class LoginAttempt:
         strategy.hit(PER_ACCOUNT, "login-account", self.account)
 
 
-def _count(item: RateLimitItem, *identifiers: str) -> int:
-    """Hits within ``item``'s window."""
-    stats = limiter.limiter.get_window_stats(item, *identifiers)
-    return item.amount - stats.remaining
+# When the shared store (Redis) cannot be reached, the budgets are kept in this process's memory
+# instead, as Flask-Limiter does for the other limits (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED):
+# logins stay bounded, per process, and nobody is locked out because a store is down.
+_FALLBACK = FixedWindowRateLimiter(MemoryStorage())
+
+
+def _with_storage(operation: Callable[[RateLimiter], T]) -> T:
+    try:
+        return operation(limiter.limiter)
+    except limiter.storage.base_exceptions:
+        current_app.logger.warning("rate-limit storage unreachable: login budgets kept in memory")
+        return operation(_FALLBACK)
