@@ -32,7 +32,7 @@ def main() -> None:
         )
         prepare_database(app)
         runner = app.test_cli_runner()
-        runner.invoke(args=["create-user", "rita@example.org", "--password", "password123"])
+        runner.invoke(args=["create-user", "rita@example.org", "--password", "violet kestrel 42"])
         client = app.test_client()
         page = client.get("/login").get_data(as_text=True)
         token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)

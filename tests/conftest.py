@@ -160,7 +160,7 @@ class Researcher:
         return self.client.post(url, data={"csrf_token": self.token, **(data or {})}, **kwargs)
 
 
-PASSWORD = "password123"
+PASSWORD = "violet kestrel 42"
 
 
 def csrf_token(html: str) -> str:

@@ -13,9 +13,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from web.core.database import add_unique
 from web.core.extensions import db
 from web.core.joincode import ensure_join_code
-from web.core.limits import account_problem
 from web.core.lookup import find_survey
 from web.core.models import ApiToken, Survey, User
+from web.core.passwords import account_problem
 from web.core.results import published_results
 from web.core.sqlite_guard import AnotherWriter
 from web.core.surveyfile import SurveyFileError, load_survey

@@ -53,16 +53,6 @@ def valid_epsilon(value) -> bool:
     )
 
 
-def account_problem(email: str, password: str) -> str | None:
-    """Why an email and password cannot make an account, or None; English, for the command line
-    (the browser's form says the same through its own validators)."""
-    if not EMAIL.fullmatch(email) or len(email) > MAX_EMAIL:
-        return f"{email!r} is not an email address"
-    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        return f"the password must have at least {MIN_PASSWORD} characters (and at most {MAX_PASSWORD})"
-    return None
-
-
 def page_limits() -> dict:
     """The limits a page's script needs, for its JSON config."""
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
+from flask_login import current_user
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
@@ -22,6 +23,7 @@ from wtforms.validators import (
     NumberRange,
     Optional,
     Regexp,
+    ValidationError,
 )
 
 from web.core.limits import (
@@ -36,12 +38,27 @@ from web.core.limits import (
     MIN_RESULTS_BATCH,
     SLUG,
 )
+from web.core.passwords import password_problem
 from web.core.questions import QUESTION_TYPES
 
 
 class LoginForm(FlaskForm):
     email = StringField(_l("Email"), validators=[DataRequired(), Length(max=MAX_EMAIL)])
     password = PasswordField(_l("Password"), validators=[DataRequired()])
+
+
+class GuessablePassword:
+    """A form validator: refuses common passwords and this app's words (web/core/passwords.py);
+    ``email`` gives the address to compare with, from the form or the logged-in account."""
+
+    def __init__(self, email):
+        self.email = email
+
+    def __call__(self, form, field):
+        if password_problem(field.data or "", self.email(form)) is not None:
+            raise ValidationError(
+                _l("This password is too common or too easy to guess here. Choose another.")
+            )
 
 
 class SetupForm(FlaskForm):
@@ -58,6 +75,7 @@ class SetupForm(FlaskForm):
         validators=[
             DataRequired(),
             Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
+            GuessablePassword(lambda form: form.email.data or ""),
         ],
     )
     confirm = PasswordField(
@@ -136,6 +154,7 @@ class PasswordForm(FlaskForm):
         validators=[
             DataRequired(),
             Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
+            GuessablePassword(lambda form: current_user.email),
         ],
     )
     confirm = PasswordField(

@@ -97,3 +97,27 @@ def test_logging_in_again_after_logout_works(app, researcher):
     researcher.post("/logout")
     again = Researcher(app.test_client(), researcher.email)
     assert can_read_surveys(again.client)
+
+
+@pytest.mark.parametrize(
+    ("password", "refused"),
+    [
+        ("password123", True),  # on the list of common passwords
+        ("baseball1", True),
+        ("Survey2026!", True),  # this app's own words
+        ("rita-2026", True),  # the email's local part
+        ("violet kestrel 43", False),
+        ("ÄÖÜ 비밀 12345", False),  # any composition is allowed
+        ("x" * 64, False),  # 64 characters and more are allowed
+    ],
+)
+def test_guessable_passwords_are_refused_everywhere(app, researcher, runner, password, refused):
+    changed = researcher.post(
+        "/account/password",
+        data={"current": PASSWORD, "password": password, "confirm": password},
+    )
+    assert (changed.status_code == 200) is refused
+    if refused:
+        assert "too common or too easy to guess" in changed.get_data(as_text=True)
+        result = runner.invoke(args=["create-user", "rita@example.net", "--password", password])
+        assert result.exit_code == 1 and "the password is not allowed" in result.output
