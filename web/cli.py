@@ -30,6 +30,7 @@ def init_app(app: Flask) -> None:
         create_user,
         create_token,
         reset_password,
+        end_sessions,
         results,
         simulate,
     ):
@@ -205,3 +206,16 @@ def reset_password(email: str, password: str) -> None:
     user.set_password(password)
     db.session.commit()
     click.echo(f"New password set for {user.email}; every session of the account has ended.")
+
+
+@click.command("end-sessions")
+@click.argument("email", required=False)
+@with_appcontext
+@refusals_as_errors
+def end_sessions(email: str | None) -> None:
+    """End every session of one researcher, or of every researcher when no EMAIL is given."""
+    users = [_user(email)] if email else list(db.session.scalars(db.select(User)))
+    for user in users:
+        user.end_sessions()
+    db.session.commit()
+    click.echo(f"Ended every session of {len(users)} account(s).")

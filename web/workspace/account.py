@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_user
+from flask_login import current_user
 
 from web.core.extensions import db
 from web.core.models import ApiToken
 from web.workspace.access import require_login
+from web.workspace.auth import start_session
 from web.workspace.forms import PasswordForm, TokenForm
 
 bp = Blueprint("account", __name__, url_prefix="/account")
@@ -37,7 +38,7 @@ def password():
         if current_user.check_password(form.current.data):
             current_user.set_password(form.password.data)
             db.session.commit()
-            login_user(current_user)  # this session goes on, under the new generation
+            start_session(current_user)  # this session goes on, under the new generation
             flash(_("Your password was changed. Every other session has ended."))
             return redirect(url_for("account.tokens"))
         form.current.errors.append(_("This is not your current password."))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+import time
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required, login_user, logout_user
@@ -14,6 +16,35 @@ from web.workspace.forms import LoginForm, SetupForm
 from web.workspace.login_guard import LoginAttempt
 
 bp = Blueprint("auth", __name__)
+
+
+# A researcher's session ends after 2 hours without a request and 12 hours after the login,
+# whatever happens in between (docs/security.md says why these two figures).
+IDLE_SECONDS = 2 * 3600
+LIFETIME_SECONDS = 12 * 3600
+SEEN_EVERY_SECONDS = 300  # how stale the "last seen" mark may be: not a new cookie per request
+
+
+def start_session(user: User) -> None:
+    """Log ``user`` in on this browser, from now."""
+    login_user(user)
+    session["signed_in_at"] = session["seen_at"] = int(time.time())
+
+
+@bp.before_app_request
+def end_expired_sessions() -> None:
+    """Log out a session that has been idle or open too long (a request with no session, as
+    every respondent's is, costs nothing here)."""
+    if "_user_id" not in session:
+        return
+    now = int(time.time())
+    signed_in, seen = session.get("signed_in_at", 0), session.get("seen_at", 0)
+    if now - signed_in > LIFETIME_SECONDS or now - seen > IDLE_SECONDS:
+        logout_user()
+        for key in ("signed_in_at", "seen_at"):
+            session.pop(key, None)
+    elif now - seen > SEEN_EVERY_SECONDS:
+        session["seen_at"] = now
 
 
 @login_manager.user_loader
@@ -38,7 +69,7 @@ def login():
             abort(429)
         user = User.authenticate(attempt.account, form.password.data)
         if user is not None:
-            login_user(user)
+            start_session(user)
             return redirect(local_path(request.args.get("next"), url_for("dashboard.surveys")))
         attempt.failed()
         form.password.errors.append(_("Wrong email or password."))
@@ -66,7 +97,7 @@ def setup():
         user.set_password(form.password.data)
         db.session.add(user)
         db.session.commit()
-        login_user(user)
+        start_session(user)
         flash(_("Your account is ready."))
         return redirect(url_for("dashboard.surveys"))
     return render_template("auth/setup.html", form=form)

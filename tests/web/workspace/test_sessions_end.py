@@ -121,3 +121,41 @@ def test_guessable_passwords_are_refused_everywhere(app, researcher, runner, pas
         assert "too common or too easy to guess" in changed.get_data(as_text=True)
         result = runner.invoke(args=["create-user", "rita@example.net", "--password", password])
         assert result.exit_code == 1 and "the password is not allowed" in result.output
+
+
+class Clock:
+    """Stands in for the time module in web/workspace/auth.py."""
+
+    def __init__(self, now: float):
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(
+    ("steps", "still_in"),
+    [
+        ([3600, 3600], True),  # a request every hour: never idle for 2 hours
+        ([2 * 3600 + 1], False),  # idle for more than 2 hours
+        ([3000] * 14, True),  # 11 h 40 min of steady use
+        ([3000] * 15, False),  # past 12 hours since the login, however active
+    ],
+)
+def test_sessions_end_when_idle_or_too_old(app, make_researcher, monkeypatch, steps, still_in):
+    clock = Clock(1_800_000_000)
+    monkeypatch.setattr("web.workspace.auth.time", clock)
+    researcher = make_researcher("tim@example.org")
+    for step in steps:
+        clock.now += step
+        alive = can_read_surveys(researcher.client)
+    assert alive is still_in
+
+
+def test_an_administrator_ends_sessions_from_the_command_line(app, make_researcher, runner):
+    first, second = make_researcher("a@example.org"), make_researcher("b@example.org")
+    assert runner.invoke(args=["end-sessions", "a@example.org"]).exit_code == 0
+    assert not can_read_surveys(first.client) and can_read_surveys(second.client)
+    result = runner.invoke(args=["end-sessions"])
+    assert result.exit_code == 0 and "of 2 account(s)" in result.output
+    assert not can_read_surveys(second.client)
