@@ -52,6 +52,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("PUBLIC_URL", os.environ.get("PUBLIC_URL"))
     if test_config is not None:
         app.config.update(test_config)
+    if app.config.get("SESSION_COOKIE_SECURE") and app.config["SESSION_COOKIE_NAME"] == "session":
+        # Secure cookies carry the __Host- prefix: no other host or path can set or read them.
+        app.config["SESSION_COOKIE_NAME"] = "__Host-session"
     if str(app.config["RATELIMIT_STORAGE_URI"]).startswith(("redis://", "rediss://")):
         # An unreachable Redis must cost a request a second at most, not a TCP timeout.
         app.config.setdefault(

@@ -8,6 +8,9 @@ from flask_babel import lazy_gettext as _l
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
 COOKIE = "lang"
+SECURE_COOKIE = (
+    "__Host-lang"  # its name over HTTPS, where it is Secure (see web/respondent/answered.py)
+)
 ONE_YEAR = 365 * 24 * 3600
 STATUS_LABELS = {"draft": _l("draft"), "open": _l("open"), "closed": _l("closed")}
 
@@ -17,7 +20,7 @@ def select_locale() -> str:
     (the command line, with no request, speaks English)."""
     if not has_request_context():
         return "en"
-    chosen = request.cookies.get(COOKIE)
+    chosen = request.cookies.get(SECURE_COOKIE) or request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, default="en")

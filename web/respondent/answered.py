@@ -15,6 +15,16 @@ from werkzeug.http import dump_cookie
 from web.site.sessions import sent_cookie
 
 COOKIE = "rr_answered"
+# Over HTTPS the cookie is Secure and its name carries the __Host- prefix: browsers then refuse it
+# from another host or path, and over plain HTTP (a classroom's local network) the prefix would
+# make browsers drop it.
+SECURE_COOKIE = "__Host-" + COOKIE
+
+
+def cookie_name(secure: bool) -> str:
+    return SECURE_COOKIE if secure else COOKIE
+
+
 SALT = "answered-surveys"
 ONE_YEAR = 365 * 24 * 3600
 
@@ -27,7 +37,7 @@ def _signer(secret_key: str) -> Signer:
 
 def answered_slugs() -> list[str]:
     """Slugs this browser has answered (empty for a missing or tampered cookie)."""
-    cookie = sent_cookie(COOKIE)
+    cookie = sent_cookie(cookie_name(current_app.config.get("SESSION_COOKIE_SECURE", False)))
     if not cookie:
         return []
     try:
@@ -51,7 +61,7 @@ def _set_cookie(secret_key: str, value: str, secure: bool) -> str:
     # tenth of a submission's time off the lecture-hall rush.
     signed = _signer(secret_key).sign(value).decode()
     return dump_cookie(
-        COOKIE,
+        cookie_name(secure),
         signed,
         max_age=ONE_YEAR,
         sync_expires=False,

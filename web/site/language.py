@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, request
 
-from web.core.i18n import COOKIE, LANGUAGES, ONE_YEAR
+from web.core.i18n import COOKIE, LANGUAGES, ONE_YEAR, SECURE_COOKIE
 from web.site.redirects import local_path
 
 bp = Blueprint("i18n", __name__)
@@ -15,12 +15,13 @@ def switch(code: str):
     """Remember the chosen language and go back to the page the switch was on."""
     response = redirect(local_path(request.args.get("next")))
     if code in LANGUAGES:
+        secure = current_app.config.get("SESSION_COOKIE_SECURE", False)
         response.set_cookie(
-            COOKIE,
+            SECURE_COOKIE if secure else COOKIE,
             code,
             max_age=ONE_YEAR,
             samesite="Lax",
             httponly=True,
-            secure=current_app.config.get("SESSION_COOKIE_SECURE", False),
+            secure=secure,
         )
     return response

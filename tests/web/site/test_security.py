@@ -514,3 +514,32 @@ def test_gunicorn_refuses_a_public_bind_without_public_url(tmp_path):
         f"Refusing to serve on {environment['BIND']} without PUBLIC_URL: set PUBLIC_URL to the "
         "address respondents open (e.g. PUBLIC_URL=https://surveys.example.edu)."
     ]
+
+
+def test_cookies_over_https_are_secure_and_host_only(app_like, survey, runner):
+    # As gunicorn.conf.py sets it up: every cookie Secure, with the __Host- prefix.
+    served = app_like(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
+    client = served.test_client()
+    base = {"base_url": "https://localhost"}
+    answered = client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS, **base)
+    language = client.get("/lang/ko?next=/", **base)
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    token = csrf_token(client.get("/login", **base).get_data(as_text=True))
+    login = client.post(
+        "/login",
+        data={"csrf_token": token, "email": "rita@example.org", "password": PASSWORD},
+        **base,
+    )
+    cookies = [
+        header
+        for response in (answered, language, login)
+        for header in response.headers.getlist("Set-Cookie")
+    ]
+    names = {cookie.split("=", 1)[0] for cookie in cookies}
+    assert names == {"__Host-rr_answered", "__Host-lang", "__Host-session"}
+    for cookie in cookies:
+        assert "Secure" in cookie and "Path=/" in cookie and "Domain" not in cookie, cookie
+    # And they are read back under those names.
+    assert client.get("/surveys", **base).status_code == 200
+    again = client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS, **base)
+    assert again.status_code == 409
