@@ -229,9 +229,8 @@ def test_answered_cookie_is_signed_httponly_lax_and_lasts_a_year(app_like, surve
     cookie = response.headers["Set-Cookie"]
     attributes = [part.strip() for part in cookie.split(";")]
     name, _, value = attributes[0].partition("=")
-    assert (
-        name == "rr_answered" and value.startswith(f"{survey}.") and len(value) > len(survey) + 20
-    )
+    assert name == ("__Host-rr_answered" if secure else "rr_answered")
+    assert value.startswith(f"{survey}.") and len(value) > len(survey) + 20
     assert {"HttpOnly", "SameSite=Lax", "Max-Age=31536000", "Path=/"} <= set(attributes)
     assert ("Secure" in attributes) is secure
 
