@@ -17,6 +17,7 @@ from web.core.results import published_results
 from web.core.results_cache import ResultsCache, survey_stamp
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submissions import Plan, SurveyState, submissions
+from web.site.logs import security_event
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -116,6 +117,8 @@ def results(slug: str):
     user_id = bearer_user_id()
     found = survey_stamp(slug)
     if found is None or not found[0].visible_to(user_id):
+        if found is not None:
+            security_event("access.refused", account=user_id, survey=slug, by="token")
         abort(404, _("No such survey."))
     stamp, received = found
     key = (stamp.version, current_app.config["RESULTS_MIN_N"])
@@ -170,5 +173,6 @@ def bearer_user_id() -> int:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     user_id = ApiToken.owner_id_of(token.strip()) if scheme.lower() == "bearer" and token else None
     if user_id is None:
+        security_event("token.refused")
         abort(401, "a valid API token is needed: Authorization: Bearer TOKEN")
     return user_id

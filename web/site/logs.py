@@ -18,6 +18,16 @@ SUBMISSION_PATH = re.compile(r"/api/surveys/[^/?\s]+/responses(?:\?|\s|$)")
 ADDRESS_AT_START = re.compile(r"^\S+(?= - - \[)")
 
 
+SECURITY = logging.getLogger("rr.security")
+
+
+def security_event(event: str, **fields: object) -> None:
+    """Log a security decision (a login, a refusal) as ``event key=value …``: what and whom, by
+    account id, never a password, an email, a client address or a response. Values are quoted
+    with repr, so a crafted value cannot forge another line."""
+    SECURITY.info(" ".join([event, *(f"{key}={value!r}" for key, value in fields.items())]))
+
+
 def is_stored_submission(method: str, path: str, status: int | str) -> bool:
     """Whether a request line reports a stored response."""
     return method == "POST" and str(status) == "201" and bool(SUBMISSION_PATH.search(path))

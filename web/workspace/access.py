@@ -7,6 +7,7 @@ from flask_login import current_user
 
 from web.core.extensions import login_manager
 from web.core.models import Survey
+from web.site.logs import security_event
 from web.site.lookup import survey_or_404
 
 
@@ -21,5 +22,6 @@ def researcher_survey(slug: str) -> Survey:
     """The survey if the logged-in researcher may see it; 404 otherwise, as if it did not exist."""
     survey = survey_or_404(slug)
     if not survey.visible_to(current_user):
+        security_event("access.refused", account=current_user.id, survey=slug)
         abort(404)
     return survey

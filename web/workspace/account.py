@@ -8,6 +8,7 @@ from flask_login import current_user
 
 from web.core.extensions import db
 from web.core.models import ApiToken
+from web.site.logs import security_event
 from web.workspace.access import require_login
 from web.workspace.auth import start_session
 from web.workspace.forms import PasswordForm, TokenForm
@@ -34,13 +35,16 @@ def tokens():
 def password():
     """Change the password (the current one is needed); every other session ends with it."""
     form = PasswordForm()
+    user = current_user._get_current_object()  # the account itself, not the proxy to it
     if form.validate_on_submit():
-        if current_user.check_password(form.current.data):
-            current_user.set_password(form.password.data)
+        if user.check_password(form.current.data):
+            user.set_password(form.password.data)
             db.session.commit()
-            start_session(current_user)  # this session goes on, under the new generation
+            start_session(user)  # this session goes on, under the new generation
+            security_event("password.changed", account=user.id)
             flash(_("Your password was changed. Every other session has ended."))
             return redirect(url_for("account.tokens"))
+        security_event("password.change_refused", account=user.id)
         form.current.errors.append(_("This is not your current password."))
     return render_template("account/password.html", form=form)
 

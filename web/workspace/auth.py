@@ -11,6 +11,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 
 from web.core.extensions import db, login_manager
 from web.core.models import User
+from web.site.logs import security_event
 from web.site.redirects import local_path
 from web.workspace.forms import LoginForm, SetupForm
 from web.workspace.login_guard import LoginAttempt
@@ -40,6 +41,7 @@ def end_expired_sessions() -> None:
     now = int(time.time())
     signed_in, seen = session.get("signed_in_at", 0), session.get("seen_at", 0)
     if now - signed_in > LIFETIME_SECONDS or now - seen > IDLE_SECONDS:
+        security_event("session.expired", idle=now - seen > IDLE_SECONDS)
         logout_user()
         for key in ("signed_in_at", "seen_at"):
             session.pop(key, None)
@@ -66,11 +68,14 @@ def login():
     if form.validate_on_submit():
         attempt = LoginAttempt(get_remote_address(), form.email.data.strip().lower())
         if attempt.refused():
+            security_event("login.refused", reason="too many failures")
             abort(429)
         user = User.authenticate(attempt.account, form.password.data)
         if user is not None:
             start_session(user)
+            security_event("login.succeeded", account=user.id)
             return redirect(local_path(request.args.get("next"), url_for("dashboard.surveys")))
+        security_event("login.failed")
         attempt.failed()
         form.password.errors.append(_("Wrong email or password."))
     return render_template("auth/login.html", form=form)
@@ -82,6 +87,7 @@ def logout():
     """End the session on this device and every other: a copied cookie stops working too."""
     current_user.end_sessions()
     db.session.commit()
+    security_event("sessions.ended", account=current_user.id, by="logout")
     logout_user()
     return redirect(url_for("home.index"))
 

@@ -3,6 +3,8 @@ session of the account, copied cookies included; login takes the same time for u
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 import werkzeug.security
 
@@ -159,3 +161,24 @@ def test_an_administrator_ends_sessions_from_the_command_line(app, make_research
     result = runner.invoke(args=["end-sessions"])
     assert result.exit_code == 0 and "of 2 account(s)" in result.output
     assert not can_read_surveys(second.client)
+
+
+def test_security_events_are_logged_without_personal_data(app, client, runner, caplog, survey):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    with caplog.at_level(logging.INFO, logger="rr.security"):
+        token = csrf_token(client.get("/login").get_data(as_text=True))
+        for password in ("wrong password", PASSWORD):
+            client.post(
+                "/login",
+                data={"csrf_token": token, "email": "rita@example.org", "password": password},
+            )
+        client.get(f"/api/surveys/{survey}/results", headers={"Authorization": "Bearer nope"})
+    lines = [record.getMessage() for record in caplog.records if record.name == "rr.security"]
+    assert [line.split()[0] for line in lines] == [
+        "login.failed",
+        "login.succeeded",
+        "token.refused",
+    ]
+    assert all(
+        "rita" not in line and PASSWORD not in line and "127.0.0.1" not in line for line in lines
+    )
