@@ -49,6 +49,14 @@ def end_expired_sessions() -> None:
         session["seen_at"] = now
 
 
+@bp.after_app_request
+def keep_researcher_pages_out_of_caches(response):
+    """A page shown to a logged-in researcher is never stored by the browser (ASVS 14.3.2)."""
+    if "_user_id" in session:
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
 @login_manager.user_loader
 def load_user(session_id: str) -> User | None:
     """The session's account, unless the session was ended (logout, password change)."""
@@ -89,7 +97,11 @@ def logout():
     db.session.commit()
     security_event("sessions.ended", account=current_user.id, by="logout")
     logout_user()
-    return redirect(url_for("home.index"))
+    response = redirect(url_for("home.index"))
+    # What the browser cached of researcher pages goes too (ASVS 14.3.1); its storage is kept, as
+    # it holds only respondents' reported bits, whose loss would allow a second draw.
+    response.headers["Clear-Site-Data"] = '"cache"'
+    return response
 
 
 @bp.route("/setup", methods=["GET", "POST"])

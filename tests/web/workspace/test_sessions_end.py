@@ -182,3 +182,10 @@ def test_security_events_are_logged_without_personal_data(app, client, runner, c
     assert all(
         "rita" not in line and PASSWORD not in line and "127.0.0.1" not in line for line in lines
     )
+
+
+def test_researcher_pages_are_not_cached_and_logout_clears_the_cache(researcher, survey):
+    assert researcher.get("/surveys").headers["Cache-Control"] == "no-store"
+    assert researcher.get(f"/surveys/{survey}").headers["Cache-Control"] == "no-store"
+    logout = researcher.post("/logout")
+    assert logout.headers["Clear-Site-Data"] == '"cache"'
