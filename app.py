@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         DEMO_SURVEY=True,
         RESULTS_MIN_N=10,
         PRESENT_REFRESH_MS=1000,  # how often the projector asks for the count and results
+        DASHBOARD_REFRESH_MS=5000,  # and the dashboard for its results panel
         WTF_CSRF_TIME_LIMIT=None,
         # Flask-WTF's HTTPS check wants a same-origin Referer, which Referrer-Policy: no-referrer
         # never sends; the token and SameSite=Lax cookies protect the forms.

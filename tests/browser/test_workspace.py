@@ -111,3 +111,53 @@ def test_logged_out_browser_is_sent_to_login(browser, live_server, survey, runne
         assert page.url.startswith(f"{live_server}/login?next="), path
         assert page.locator("#password").count() == 1
     context.close()
+
+
+def test_a_refresh_replaces_only_what_changed(app, browser, runner, live_server, survey):
+    # A researcher selects a number in a results table while the survey is open: a response that
+    # changes only the running total must leave the table, and the selection, alone.
+    app.config.update(RESULTS_MIN_N=1, DASHBOARD_REFRESH_MS=200)
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    runner.invoke(args=["simulate-responses", survey, "--n", "5", "--seed", "2"])
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{survey}")
+    table = "[data-question='cheated'] table"
+    page.evaluate(f'document.querySelector("{table}").marked = true')
+    page.evaluate(
+        f"""() => {{
+            const cell = document.querySelector("{table} .estimate");
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            getSelection().removeAllRanges();
+            getSelection().addRange(range);
+        }}"""
+    )
+    selected = page.evaluate("getSelection().toString()")
+    assert selected.endswith("%")
+
+    def submit_one():
+        response = app.test_client().post(
+            f"/api/surveys/{survey}/responses",
+            json={"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}},
+        )
+        assert response.status_code == 201
+
+    def total_reaches(count):
+        page.wait_for_function(
+            "(count) => document.getElementById('response-count').textContent === count",
+            arg=str(count),
+            timeout=60_000,
+        )
+
+    submit_one()
+    total_reaches(6)
+    assert page.evaluate(f'document.querySelector("{table}").marked === true')
+    assert page.evaluate("getSelection().toString()") == selected
+    for _ in range(4):  # the next batch is published: the table is new
+        submit_one()
+    total_reaches(10)
+    page.wait_for_function(f'() => document.querySelector("{table}").marked !== true')
+    assert page.inner_text("#published-count") == "10"
+    context.close()

@@ -51,7 +51,7 @@ describe("results refresh", () => {
       interval: 5000,
       fetchPanel: async (url) => {
         asked.push(url);
-        return `<p>${asked.length}</p>`;
+        return { html: `<p>${asked.length}</p>`, etag: `"v${asked.length}"` };
       },
     });
     mock.timers.tick(4999);
@@ -79,6 +79,34 @@ describe("results refresh", () => {
     await settle();
     assert.equal(asked.length, 4, "nothing after stop");
     assert.ok(asked.every((url) => url === "/surveys/s/panel"));
+  });
+
+  it("names the version it has and touches nothing while the panel is unchanged", async () => {
+    globalThis.document = { hidden: false };
+    const panel = { dataset: { refreshUrl: "/p" }, innerHTML: "first" };
+    const sent = [];
+    const swapped = [];
+    const replies = [
+      { html: "<p>a</p>", etag: '"a"' },
+      { html: null, etag: '"a"' }, // 304: unchanged
+      { html: null, etag: '"a"' },
+      { html: "<p>b</p>", etag: '"b"' },
+    ];
+    const stop = keepFresh(panel, {
+      interval: 1000,
+      fetchPanel: async (_url, etag) => {
+        sent.push(etag);
+        return replies.shift();
+      },
+      swap: (_panel, html) => swapped.push(html),
+    });
+    for (let tick = 0; tick < 4; tick += 1) {
+      mock.timers.tick(1000);
+      await settle();
+    }
+    stop();
+    assert.deepEqual(sent, [null, '"a"', '"a"', '"a"']);
+    assert.deepEqual(swapped, ["<p>a</p>", "<p>b</p>"]);
   });
 
   it("keeps the old panel when a refresh fails, and tries again at the next tick", async () => {
@@ -112,7 +140,7 @@ describe("results refresh", () => {
     mock.timers.tick(5000);
     await settle();
     stop();
-    release("<p>late</p>");
+    release({ html: "<p>late</p>", etag: '"late"' });
     await settle();
     assert.equal(panel.innerHTML, "kept");
   });

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from web.workspace.access import require_login, researcher_survey
-from web.workspace.dashboard import with_panel
+from web.workspace.dashboard import versioned, with_panel
 
 bp = Blueprint("projector", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -20,4 +20,4 @@ def present(slug: str):
 @bp.get("/<slug>/present/panel")
 def present_panel(slug: str):
     """The projector's live part, fetched again every second."""
-    return with_panel("surveys/_present_panel.html", researcher_survey(slug))
+    return versioned(with_panel("surveys/_present_panel.html", researcher_survey(slug)))

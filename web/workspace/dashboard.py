@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+import hashlib
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -37,7 +49,7 @@ def survey(slug: str):
 @bp.get("/<slug>/panel")
 def panel(slug: str):
     """The results panel alone, which the dashboard fetches again while the survey is open."""
-    return with_panel("surveys/_panel.html", researcher_survey(slug))
+    return versioned(with_panel("surveys/_panel.html", researcher_survey(slug)))
 
 
 @bp.post("/<slug>/status")
@@ -53,6 +65,14 @@ def status(slug: str):
         db.session.commit()
         flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))
     return redirect(url_for("dashboard.survey", slug=slug))
+
+
+def versioned(html: str) -> Response:
+    """A fragment with its version (ETag): a refresh that names it gets 304 and no body."""
+    response = make_response(html)
+    response.set_etag(hashlib.sha256(html.encode()).hexdigest()[:20])
+    response.make_conditional(request)  # a 304 with no body when the named version is current
+    return response
 
 
 def with_panel(template: str, survey: Survey) -> str:

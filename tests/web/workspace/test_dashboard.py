@@ -214,3 +214,19 @@ def test_plan_endpoint_refuses_bad_input(client, query, named):
 def test_plan_endpoint_answers_at_both_ends_of_the_range(client, epsilon):
     body = client.get("/api/plan", query_string={"epsilon": epsilon, "n": "1000000000"}).json
     assert body["sample_size"]["0.1"] >= 1 and body["margin_of_error"] > 0
+
+
+@pytest.mark.parametrize("path", ["/surveys/{slug}/panel", "/surveys/{slug}/present/panel"])
+def test_an_unchanged_panel_costs_a_304(app, researcher, survey, path):
+    url = path.format(slug=survey)
+    first = researcher.get(url)
+    etag = first.headers["ETag"]
+    again = researcher.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.get_data() == b""
+    # A response moves the running total, which the panels show: a new version.
+    assert (
+        app.test_client().post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code
+        == 201
+    )
+    changed = researcher.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
