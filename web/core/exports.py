@@ -13,7 +13,7 @@ import rr
 from rr.mechanism import noise_line
 from web.core.extensions import db
 from web.core.models import Response, Survey
-from web.core.results import ESTIMATE_FIELDS, SurveyResults
+from web.core.results import ESTIMATE_FIELDS, SurveyResults, significant
 
 ESTIMATE_COLUMNS = (
     "question",
@@ -81,11 +81,11 @@ def estimates_csv(results: SurveyResults) -> str:
                         question.kind,
                         question.procedure,
                         question.epsilon,
-                        question.light_fraction,
+                        significant(question.light_fraction),
                         item.n,
                         item.noisy_yes,
-                        item.reported_share,
-                        *(getattr(item, name) for name in ESTIMATE_FIELDS),
+                        significant(item.reported_share),
+                        *(significant(getattr(item, name)) for name in ESTIMATE_FIELDS),
                     ]
                 )
             )

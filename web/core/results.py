@@ -18,6 +18,12 @@ import rr
 from web.core.models import Question, Survey, Tally
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
+SIGNIFICANT_DIGITS = 12  # of every figure the API and the CSVs give: no float noise past them
+
+
+def significant(value: float | None) -> float | None:
+    """``value`` to 12 significant digits (0.5000000000000001 → 0.5), None kept."""
+    return None if value is None else float(f"{value:.{SIGNIFICANT_DIGITS}g}")
 
 
 @dataclass(frozen=True)
@@ -47,9 +53,12 @@ class ItemResult:
         return self.estimate is not None and not 0 <= self.estimate <= 1
 
     def figures(self) -> dict:
-        """n, reported yes and the estimate's fields, as the API gives them."""
+        """n, reported yes and the estimate's fields, as the API gives them (12 significant
+        digits)."""
         data = asdict(self)
         del data["option"], data["option_text"]
+        for name in ESTIMATE_FIELDS:
+            data[name] = significant(data[name])
         return data
 
 
@@ -80,8 +89,8 @@ class QuestionResult:
             "text": self.text,
             "procedure": self.procedure,
             "epsilon": self.epsilon,
-            "epsilon_total": self.epsilon_total,
-            "light_fraction": self.light_fraction,
+            "epsilon_total": significant(self.epsilon_total),
+            "light_fraction": significant(self.light_fraction),
         }
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures
@@ -128,7 +137,7 @@ class SurveyResults:
             "results_batch": self.results_batch,
             "min_n": self.min_n,
             "withheld": self.withheld,
-            "epsilon_total": self.epsilon_total,
+            "epsilon_total": significant(self.epsilon_total),
             "questions": [question.to_dict() for question in self.questions],
         }
 

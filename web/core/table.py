@@ -50,5 +50,5 @@ def _row(label: str, item: ItemResult) -> tuple:
         f"{item.noisy_yes / item.n:.1%}",
         f"{item.estimate:.1%}",
         f"[{item.ci_low:.1%}, {item.ci_high:.1%}]",
-        f"{item.estimated_count:.1f}",
+        f"{item.estimated_count:.0f}",
     )

@@ -69,7 +69,7 @@ def results_panel(survey: Survey, min_n: int) -> Panel:
                 title=_("Estimated share answering yes: %(question)s", question=question.text),
                 description=describe(question.items),
                 chart_id=f"chart-{index}",
-                show=lambda share: percent(share, 0),
+                show=lambda share: percent(share, 1),
             )
         entries.append(PanelEntry(question, visible, chart))
     return Panel(results, tuple(entries), min_n)

@@ -8,7 +8,7 @@ import pytest
 import rr
 from web.core.extensions import db
 from web.core.joincode import ALPHABET, LENGTH, normalize
-from web.core.models import Survey
+from web.core.models import Question, Survey
 
 
 def join_code(app, slug):
@@ -161,3 +161,16 @@ def test_lab_noise_matches_rr(client):
 def test_lab_endpoints_refuse_bad_input(client, path, query):
     response = client.get(path, query_string=query)
     assert response.status_code == 400 and re.search(r"must", response.json["error"])
+
+
+def test_the_projector_explains_an_estimate_below_zero(app, researcher, survey):
+    with app.app_context():
+        question = db.session.scalar(db.select(Question).filter_by(key="cheated"))
+        question.published_n, question.published_yes = 40, 2  # far fewer yes than chance gives
+        for option in question.survey.questions[1].options:
+            option.published_n, option.published_yes = 40, 20
+        question.survey.published_count = 40
+        db.session.commit()
+    panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
+    block = panel.split('data-question="cheated"')[1].split("</article>")[0]
+    assert "is not a real share" in block and "-" in block.split("is not a real share")[0]

@@ -60,7 +60,7 @@ def test_dashboard_numbers_match_rr(app, researcher, runner, survey):
     assert f"{100 * expected.estimate:.1f}%" in block
     assert f"{100 * expected.ci_low:.1f}% to {100 * expected.ci_high:.1f}%" in block
     assert f"{100 * question.noisy_yes / question.n:.1f}%" in block
-    assert f"{expected.estimated_count:.1f}" in block
+    assert f">{expected.estimated_count:.0f}<" in block  # a whole count
 
 
 def test_chart_is_svg_with_title_description_and_a_table(researcher, runner, survey):
@@ -174,7 +174,8 @@ def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runne
             )
             assert int(row["noisy_yes"]) == yes and int(row["n"]) == len(responses)
             for field in ("estimate", "std_error", "ci_low", "ci_high", "estimated_count"):
-                assert float(row[field]) == pytest.approx(getattr(recomputed, field), rel=1e-12)
+                # 12 significant digits: a relative error below 5e-12.
+                assert float(row[field]) == pytest.approx(getattr(recomputed, field), rel=1e-11)
 
 
 def test_plan_endpoint_matches_rr(client):
