@@ -106,6 +106,31 @@ export function rememberSubmitted(storage, slug, revision) {
   return save(storage, slug, { ...loadMemo(storage, slug, revision), submitted: true });
 }
 
+/**
+ * Two stored copies of a survey's memo (JSON text, or null) made one: the later revision's bits
+ * (an older revision's are never replayed), all bits of a shared revision (both copies hold draws
+ * of this browser; on a conflict the first copy wins), and submitted if either says so.
+ * @param {string | null} first
+ * @param {string | null} second
+ * @returns {string | null}
+ */
+export function mergeMemos(first, second) {
+  if (first === null || second === null) return first ?? second;
+  const a = readStored({ getItem: () => first }, "");
+  const b = readStored({ getItem: () => second }, "");
+  const revision = Math.max(a.revision ?? -Infinity, b.revision ?? -Infinity);
+  if (!Number.isFinite(revision)) return first;
+  const reported = new Map();
+  for (const copy of [b, a]) {
+    if (copy.revision === revision) for (const [item, entry] of copy.reported) reported.set(item, entry);
+  }
+  return JSON.stringify({
+    revision,
+    reported: Object.fromEntries(reported),
+    submitted: a.submitted || b.submitted,
+  });
+}
+
 /** @returns {Storage | null} localStorage, or null where the browser blocks it. */
 export function browserStorage() {
   try {

@@ -2,15 +2,26 @@
  * The respondent's page: choose the true answer, spin, see what will be reported, submit.
  *
  * One draw per item, whatever the respondent does: pressing Spin takes this survey's cross-tab
- * lock, re-reads what this browser already drew, draws only what is missing and writes the
- * reported bits to storage before anything moves. A reload at any moment of the animation, a
+ * lock, re-reads what this browser already drew (from IndexedDB, which every tab sees at once, and
+ * local storage), draws only what is missing and writes the reported bits to both before anything
+ * moves. A reload at any moment of the animation, a
  * second tab or Back finds them there and shows them instead of drawing again. The true answer is
  * read from the form at that moment, then the form is cleared; it is never stored or sent.
  * @module survey
  */
 import { createCoin } from "./coin.js";
-import { browserStorage, commitReported, loadMemo, memoKey, rememberedBit, rememberSubmitted, openMemo } from "./memo.js";
+import {
+  browserStorage,
+  commitReported,
+  loadMemo,
+  memoKey,
+  mergeMemos,
+  openMemo,
+  rememberedBit,
+  rememberSubmitted,
+} from "./memo.js";
 import { draw } from "./procedure.js";
+import { sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
 
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -55,6 +66,8 @@ function start() {
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) catchUp();
   });
+  // A draw another tab made may have reached the shared store before this tab's local storage.
+  withSurveyLock(mirrorStorage).then(catchUp);
   window.addEventListener("pagehide", () => {
     for (const view of views.values()) clearTruth(view, false);
   });
@@ -65,8 +78,8 @@ function start() {
   updateSummary();
 }
 
-function catchUp() {
-  const memo = loadMemo(storage, config.slug, config.revision);
+function catchUp(source = storage) {
+  const memo = loadMemo(source, config.slug, config.revision);
   if (memo.submitted) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   showRemembered(memo);
@@ -161,11 +174,12 @@ function withSurveyLock(task) {
 }
 
 /**
- * Inside the lock: re-read storage, draw what no tab has drawn yet, and commit it before
+ * Inside the lock: re-read what every tab has drawn, draw what none has yet, and commit it before
  * returning, so the first frame of any animation comes after the commit.
  */
-function drawOnce(question, truth) {
-  const memo = loadMemo(storage, config.slug, config.revision);
+async function drawOnce(question, truth) {
+  const mirror = await mirrorStorage();
+  const memo = loadMemo(mirror, config.slug, config.revision);
   if (memo.newer) return { changed: true };
   const params = { epsilon: question.epsilon, procedure: question.procedure };
   const remembered = new Map();
@@ -176,13 +190,46 @@ function drawOnce(question, truth) {
     else remembered.set(item, known);
   }
   commitReported(
-    storage,
+    mirror,
     config.slug,
     config.revision,
     new Map([...draws].map(([item, result]) => [item, { bit: result.reported, ...params }])),
   );
+  if (mirror.value !== null) await sharedPut(memoKey(config.slug), mirror.value);
   settled.add(question.id);
   return { changed: false, draws, remembered };
+}
+
+/**
+ * This survey's memo as every tab sees it: the shared copy (IndexedDB) when there is one, else
+ * local storage. Writes go to local storage at once (for this tab's reloads); the caller puts the
+ * final value in the shared store.
+ * @returns {Promise<{value: string | null, getItem: () => string | null, setItem: (key: string, value: string) => void}>}
+ */
+async function mirrorStorage() {
+  const key = memoKey(config.slug);
+  let local = null;
+  try {
+    local = storage?.getItem(key) ?? null;
+  } catch {
+    // Blocked: the shared copy alone.
+  }
+  const mirror = {
+    value: mergeMemos(await sharedGet(key), local),
+    getItem() {
+      return this.value;
+    },
+    setItem(_key, value) {
+      this.value = value;
+      try {
+        storage?.setItem(key, value);
+      } catch {
+        // Full or blocked: the shared copy still holds it.
+      }
+    },
+  };
+  if (mirror.value !== local && mirror.value !== null) mirror.setItem(key, mirror.value);
+  return mirror;
 }
 
 /** Show the questions this browser already drew, as reported bits only. */
@@ -269,7 +316,9 @@ async function submit() {
       body: JSON.stringify(answersBody()),
     });
     if (response.status === 201) {
-      rememberSubmitted(storage, config.slug, config.revision);
+      const mirror = await mirrorStorage();
+      rememberSubmitted(mirror, config.slug, config.revision);
+      if (mirror.value !== null) await sharedPut(memoKey(config.slug), mirror.value);
       window.location.assign(config.thanksUrl);
       return;
     }

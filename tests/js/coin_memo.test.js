@@ -6,6 +6,7 @@ import {
   commitReported,
   loadMemo,
   memoKey,
+  mergeMemos,
   openMemo,
   rememberSubmitted,
   rememberedBit,
@@ -140,5 +141,29 @@ describe("memo", () => {
     assert.equal(commitReported(null, "s", 1, entries({ q1: 0 })), false);
     assert.equal(loadMemo(new BrokenStorage(), "s", 1).reported.size, 0);
     assert.equal(loadMemo(null, "s", 1).reported.size, 0);
+  });
+});
+
+describe("two copies of a memo", () => {
+  const copy = (revision, reported, submitted = false) =>
+    JSON.stringify({ revision, reported: Object.fromEntries(Object.entries(reported).map(([k, bit]) => [k, { bit, ...COIN }])), submitted });
+  const bits = (text) => Object.fromEntries(Object.entries(JSON.parse(text).reported).map(([k, v]) => [k, v.bit]));
+
+  it("keeps the later revision and never an older one's bits", () => {
+    const merged = mergeMemos(copy(1, { q1: 1 }), copy(2, { q2: 0 }));
+    assert.equal(JSON.parse(merged).revision, 2);
+    assert.deepEqual(bits(merged), { q2: 0 });
+  });
+
+  it("joins the bits of one revision, the first copy winning a conflict, and any submission", () => {
+    const merged = mergeMemos(copy(3, { q1: 1, q2: 1 }), copy(3, { q2: 0, q3: 0 }, true));
+    assert.deepEqual(bits(merged), { q1: 1, q2: 1, q3: 0 });
+    assert.equal(JSON.parse(merged).submitted, true);
+  });
+
+  it("takes whichever copy exists", () => {
+    assert.equal(mergeMemos(null, copy(1, {})), copy(1, {}));
+    assert.equal(mergeMemos(copy(1, {}), null), copy(1, {}));
+    assert.equal(mergeMemos(null, null), null);
   });
 });
