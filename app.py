@@ -14,7 +14,7 @@ from web.core import i18n, sqlite_guard
 from web.core.database import MIGRATIONS, seed_demo_if_empty
 from web.core.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.respondent import submissions
-from web.site import errors, public_url, security
+from web.site import assets, errors, public_url, security
 from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
@@ -84,6 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     submissions.init_app(app)
     security.init_app(app)
     public_url.init_app(app)
+    assets.init_app(app)
     errors.init_app(app)
     quiet_development_log()
     with app.app_context():

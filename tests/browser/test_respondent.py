@@ -301,3 +301,23 @@ def test_ids_that_every_object_has_are_answered_like_any_other(
         "answers": {"__proto__": 0, "constructor": {"toString": 0, "valueOf": 1}}
     }
     assert log.errors == []
+
+
+TRANSFERRED = """() => [
+  ...performance.getEntriesByType("navigation"),
+  ...performance.getEntriesByType("resource"),
+].map((entry) => [entry.name, entry.transferSize])"""
+
+
+def test_the_survey_page_is_light_and_a_reload_asks_only_for_the_page(browser, live_server, survey):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{survey}", wait_until="load")
+    page.wait_for_selector(".spinner svg")
+    first = page.evaluate(TRANSFERRED)
+    assert sum(size for _name, size in first) < 60_000, first
+    page.reload(wait_until="load")
+    page.wait_for_selector(".spinner svg")
+    fetched = [name for name, size in page.evaluate(TRANSFERRED) if size > 0]
+    assert len(fetched) <= 2, fetched
+    context.close()

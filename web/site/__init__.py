@@ -1,5 +1,5 @@
 """What every page shares over HTTP: security headers, sessions, the language switch, errors."""
 
-from web.site import language
+from web.site import assets, language
 
-BLUEPRINTS = (language.bp,)
+BLUEPRINTS = (language.bp, assets.bp)
