@@ -5,9 +5,10 @@
    all under gunicorn with the same settings (one gthread worker, the same threads, no access log)
    and running side by side. Each round measures the three back to back, in alternating order;
    the median throughput and p99 latency are printed, and the app/baseline ratio per round.
-2. Results: GET /api/surveys/campus-life/results with 10^3 and then 10^6 stored responses.
+2. The survey page: GET /s/campus-life, a respondent's first request.
+3. Results: GET /api/surveys/campus-life/results with 10^3 and then 10^6 stored responses.
 
-Run: python bench/load.py [--seconds 5] [--rounds 7] [--only submissions|results].
+Run: python bench/load.py [--seconds 5] [--rounds 7] [--only submissions|page|results].
 Needs wrk (apt-get install wrk). Prints figures; asserts nothing.
 """
 
@@ -144,7 +145,7 @@ def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
         ).stdout
 
     run("db", "upgrade")
-    run("create-user", "bench@example.org", "--password", "benchmark")
+    run("create-user", "bench@example.org", "--password", "violet kestrel 42")
     token = run("create-token", "bench@example.org").split()[-1]
     if responses:
         run("simulate-responses", "campus-life", "--n", str(responses), "--seed", "1")
@@ -261,13 +262,25 @@ def results(environment: dict, token: str, arguments) -> None:
         )
 
 
+def survey_page(environment: dict, arguments) -> None:
+    """GET /s/campus-life, a respondent's first request, with 8 connections."""
+    print("\nSurvey page, GET /s/campus-life")
+    with gunicorn("app:create_app()", environment, arguments.threads) as url:
+        wrk(f"{url}/s/campus-life", 2, 8)  # warm up
+        figures = wrk(f"{url}/s/campus-life", arguments.seconds, 8)
+    print(
+        f"{figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
+        f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--only", choices=("submissions", "results"))
+    parser.add_argument("--only", choices=("submissions", "results", "page"))
     arguments = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
@@ -278,9 +291,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder_name:
         folder = pathlib.Path(folder_name)
         environment, token = seeded_database(folder, 1000)
-        if arguments.only != "results":
+        if arguments.only in (None, "submissions"):
             submissions(folder, environment, arguments)
-        if arguments.only != "submissions":
+        if arguments.only in (None, "page"):
+            survey_page(environment, arguments)
+        if arguments.only in (None, "results"):
             results(environment, token, arguments)
 
 

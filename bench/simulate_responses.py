@@ -23,7 +23,7 @@ def main() -> None:
         prepare_database(app)
         app = create_app(app.config)  # as the server starts after the upgrade: with the demo
         runner = app.test_cli_runner()
-        runner.invoke(args=["create-user", "bench@example.org", "--password", "benchmark"])
+        runner.invoke(args=["create-user", "bench@example.org", "--password", "violet kestrel 42"])
         token = runner.invoke(args=["create-token", "bench@example.org"]).output.split()[-1]
         client = app.test_client()
         headers = {"Authorization": f"Bearer {token}"}

@@ -11,10 +11,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from web.core.extensions import db
 from web.core.models import Survey
+
+T = TypeVar("T")
 
 
 class SurveyStamp(NamedTuple):
@@ -45,15 +47,15 @@ def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     return None if row is None else (SurveyStamp(*row[:4]), row[4])
 
 
-class ResultsCache:
+class ResultsCache(Generic[T]):
     """Documents by key, built on first use; safe to share between request threads."""
 
     def __init__(self, size: int = 512):
         self._size = size
-        self._documents: OrderedDict[Hashable, dict] = OrderedDict()
+        self._documents: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def document(self, key: Hashable, build: Callable[[], dict]) -> dict:
+    def document(self, key: Hashable, build: Callable[[], T]) -> T:
         """The document for ``key``, from ``build()`` the first time (shared: do not change it)."""
         with self._lock:
             found = self._documents.get(key)

@@ -1,8 +1,10 @@
 """The respondent's pages: the survey with its spinners, and the thank-you page."""
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, abort, current_app, render_template, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from web.core.results_cache import ResultsCache, survey_stamp
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
@@ -11,12 +13,28 @@ bp = Blueprint("respond", __name__, url_prefix="/s")
 
 @bp.get("/<slug>")
 def survey_page(slug: str):
-    """The survey; every answer is perturbed in the page before anything is sent."""
-    survey = survey_or_404(slug, public=True)
-    page = render_template("respond/survey.html", survey=survey, config=page_config(survey))
+    """The survey; every answer is perturbed in the page before anything is sent. Rendered once
+    per version of the survey, language and answered state (the first request of every
+    respondent in a lecture hall), unless a researcher is logged in."""
+    found = survey_stamp(slug)
+    if found is None:
+        abort(404, _("No such survey."))
+    answered = slug in answered_slugs()
+    key = (found[0].version, str(get_locale()), answered, "_user_id" in session)
+    page = page_cache().document(key, lambda: render_survey(slug))
     # Never kept by the browser, so Back after answering shows a fresh page, not one whose form
     # still holds the true answers (the back/forward cache keeps no page sent with no-store).
     return page, 200, {"Cache-Control": "no-store"}
+
+
+def render_survey(slug: str) -> str:
+    survey = survey_or_404(slug, public=True)
+    return render_template("respond/survey.html", survey=survey, config=page_config(survey))
+
+
+def page_cache() -> ResultsCache[str]:
+    """The app's rendered survey pages, by version (web/core/results_cache.py)."""
+    return current_app.extensions.setdefault("survey_pages", ResultsCache())
 
 
 @bp.get("/<slug>/thanks")

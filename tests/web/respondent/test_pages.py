@@ -125,3 +125,23 @@ def test_thanks_says_received_only_after_this_browser_answered(client, survey):
     assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
     after = client.get(f"/s/{survey}/thanks").get_data(as_text=True)
     assert "were received" in after
+
+
+def test_the_kept_survey_page_follows_every_change(app, client, researcher, survey):
+    assert "Cheated?" in client.get(f"/s/{survey}").get_data(as_text=True)
+    # A new wording, a closed survey: each is a new version of the page.
+    edited = researcher.post(
+        f"/surveys/{survey}/questions/cheated",
+        data={"text": "Reworded?", "kind": "yesno", "epsilon": "1", "procedure": "spinner_coin"},
+    )
+    assert edited.status_code == 302
+    assert "Reworded?" in client.get(f"/s/{survey}").get_data(as_text=True)
+    korean = client.get(f"/s/{survey}", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert 'lang="ko"' in korean
+    assert 'lang="en"' in client.get(f"/s/{survey}").get_data(as_text=True)
+    assert client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS).status_code == 201
+    answered = client.get(f"/s/{survey}").get_data(as_text=True)
+    assert '"answered": true' in answered
+    assert '"answered": false' in app.test_client().get(f"/s/{survey}").get_data(as_text=True)
+    researcher.post(f"/surveys/{survey}/status", data={"status": "closed"})
+    assert "This survey is closed" in app.test_client().get(f"/s/{survey}").get_data(as_text=True)
