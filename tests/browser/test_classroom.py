@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 
@@ -163,7 +164,8 @@ def test_projector_and_dashboard_move_only_in_batches(app, browser, runner, live
         dashboard.goto(f"{live_server}/surveys/{survey}")
         assert dashboard.inner_text("#response-count") == str(count)
         results = " | ".join(dashboard.locator("#results-panel .result").all_inner_texts())
-        return projector.inner_text(".present-results"), results
+        # Every slide, the hidden ones too: a change anywhere counts.
+        return projector.text_content(".present-results"), results
 
     before = shown(0)
     for student in range(1, 12):
@@ -177,3 +179,72 @@ def test_projector_and_dashboard_move_only_in_batches(app, browser, runner, live
         before = now
     assert projector.locator(".present-result[data-question='cheated'] svg.chart").is_visible()
     teacher.close()
+
+
+LONG_OPTION = "Asked for an extension with a made-up excuse about a family emergency"
+
+
+@pytest.mark.parametrize("viewport", [(1920, 1080), (1280, 720)])
+def test_the_projector_shows_one_question_per_slide(
+    app, browser, runner, live_server, tmp_path, viewport
+):
+    app.config["RESULTS_MIN_N"] = 1
+    spec = {
+        "slug": "slides",
+        "title": "Exam week",
+        "description": "",
+        "questions": [
+            {"id": "cheated", "type": "yesno", "text": "Cheated?", "epsilon": 1.0,
+             "procedure": "spinner_coin"},
+            {"id": "excuses", "type": "multi", "text": "Which of these?", "epsilon": 1.0,
+             "procedure": "spinner", "options": [{"id": "long", "text": LONG_OPTION},
+                                                   {"id": "short", "text": "Overslept"}]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "slides.json"
+    path.write_text(json.dumps(spec))
+    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
+    runner.invoke(args=["simulate-responses", "slides", "--n", "40", "--seed", "3"])
+    runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{live_server}/login")
+    page.fill("#email", "teacher@example.org")
+    page.fill("#password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server}/surveys")
+    page.goto(f"{live_server}/surveys/slides/present")
+    assert page.inner_text("#reveal") == "Reveal results"
+    page.click("#reveal")
+    assert page.inner_text("#reveal") == "Hide results"
+    visible = ".present-result:visible"
+    assert page.locator(visible).count() == 1
+    assert page.get_attribute(visible, "data-question") == "cheated"
+    assert page.inner_text("#slide-position") == "1 / 2"
+    page.keyboard.press("PageDown")
+    assert page.get_attribute(visible, "data-question") == "excuses"
+    fits = page.evaluate(
+        """() => {
+            const slide = document.querySelector(".present-result[data-current]");
+            const box = slide.getBoundingClientRect();
+            return box.bottom <= innerHeight && document.documentElement.scrollHeight <= innerHeight;
+        }"""
+    )
+    assert fits
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll(".present-result[data-current] .chart .label")]
+            .map((label) => {
+                const svg = label.ownerSVGElement.getBoundingClientRect();
+                const box = label.getBoundingClientRect();
+                const size = parseFloat(getComputedStyle(label).fontSize) * label.getScreenCTM().a;
+                return [size, box.left >= svg.left, label.textContent];
+            })"""
+    )
+    assert all(inside for _size, inside, _text in labels), labels
+    assert "".join(text for *_rest, text in labels).startswith("Asked for an extension")
+    if width == 1920:
+        assert min(size for size, *_rest in labels) >= 40, labels
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute(visible, "data-question") == "cheated"
+    context.close()

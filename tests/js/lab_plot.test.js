@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 
 import { privacyRows, simulateClass } from "../../static/js/lab.js";
 import { pathThrough, scale, ticks } from "../../static/js/plot.js";
-import { revealSwitch } from "../../static/js/present.js";
+import { STEPS, stepped } from "../../static/js/present.js";
 import { seeded } from "./seeded.js";
 
 describe("lab", () => {
@@ -55,24 +55,18 @@ describe("plot", () => {
   });
 });
 
-describe("projector reveal switch", () => {
-  it("starts hidden and toggles the panel", () => {
-    const attributes = new Map();
-    const panelAttributes = new Set();
-    let onClick = null;
-    const button = {
-      setAttribute: (name, value) => attributes.set(name, value),
-      getAttribute: (name) => attributes.get(name),
-      addEventListener: (_type, handler) => { onClick = handler; },
-    };
-    const panel = { toggleAttribute: (name, on) => (on ? panelAttributes.add(name) : panelAttributes.delete(name)) };
-    revealSwitch(button, panel);
-    assert.equal(attributes.get("aria-pressed"), "false");
-    assert.equal(panelAttributes.has("data-revealed"), false);
-    onClick();
-    assert.equal(attributes.get("aria-pressed"), "true");
-    assert.equal(panelAttributes.has("data-revealed"), true);
-    onClick();
-    assert.equal(panelAttributes.has("data-revealed"), false);
+describe("projector slides", () => {
+  it("steps within the slides and stops at either end", () => {
+    assert.equal(stepped(0, 1, 3), 1);
+    assert.equal(stepped(2, 1, 3), 2);
+    assert.equal(stepped(0, -1, 3), 0);
+    assert.equal(stepped(5, 0, 3), 2, "a slide gone after a refresh: the last one");
+    assert.equal(stepped(0, 1, 0), 0);
+  });
+
+  it("steps forward with the keys clickers send, back with their opposites", () => {
+    for (const key of ["ArrowRight", "ArrowDown", "PageDown"]) assert.equal(STEPS[key], 1);
+    for (const key of ["ArrowLeft", "ArrowUp", "PageUp"]) assert.equal(STEPS[key], -1);
+    assert.equal(STEPS.Enter, undefined);
   });
 });
