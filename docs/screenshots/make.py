@@ -1,0 +1,76 @@
+"""Make the screenshots in this folder: the projector's slides at 1920x1080 and 1280x720 and the
+dashboard at 320 px wide, from the demo survey with 60 simulated responses.
+
+Run from the repository: .venv/bin/python docs/screenshots/make.py (needs Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import tempfile
+import threading
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+from werkzeug.serving import make_server  # noqa: E402
+
+from app import create_app  # noqa: E402
+from web.core.database import prepare_database  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+PASSWORD = "violet kestrel 42"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "SECRET_KEY": "screenshots",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/shots.sqlite3",
+                "RATELIMIT_ENABLED": False,
+                "PUBLIC_URL": "https://surveys.example.edu",
+            }
+        )
+        prepare_database(app)
+        runner = app.test_cli_runner()
+        runner.invoke(args=["create-user", "teacher@example.edu", "--password", PASSWORD])
+        runner.invoke(args=["simulate-responses", "campus-life", "--n", "60", "--seed", "7"])
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", args=["--no-sandbox"]
+            )
+            for width, height in ((1920, 1080), (1280, 720)):
+                page = logged_in(browser, base, {"width": width, "height": height})
+                page.goto(f"{base}/surveys/campus-life/present")
+                page.click("#reveal")
+                for slide in (1, 3):
+                    while page.inner_text("#slide-position").split(" /")[0] != str(slide):
+                        page.keyboard.press("PageDown")
+                    page.screenshot(path=HERE / f"projector-{width}x{height}-slide{slide}.png")
+                page.context.close()
+            page = logged_in(browser, base, {"width": 320, "height": 900})
+            page.goto(f"{base}/surveys/campus-life")
+            page.screenshot(path=HERE / "dashboard-320.png", full_page=True)
+            page.context.close()
+            browser.close()
+        server.shutdown()
+
+
+def logged_in(browser, base, viewport):
+    page = browser.new_context(viewport=viewport, reduced_motion="reduce").new_page()
+    page.goto(f"{base}/login")
+    page.fill("#email", "teacher@example.edu")
+    page.fill("#password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/surveys")
+    return page
+
+
+if __name__ == "__main__":
+    main()
