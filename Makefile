@@ -22,8 +22,12 @@ install: $(BIN)/python
 install-dev: $(BIN)/python
 	$(PIP) -r requirements-dev.txt
 
-# Playwright cannot download its own browser here; the tests drive Debian's chromium.
-browser:
+# Playwright cannot download its own browser here; the tests drive Debian's chromium, and
+# axe-core (npm, pinned in package-lock.json) checks every page's accessibility.
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+browser: node_modules/axe-core/axe.min.js
 	@command -v chromium >/dev/null 2>&1 || { \
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
