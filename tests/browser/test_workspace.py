@@ -161,3 +161,22 @@ def test_a_refresh_replaces_only_what_changed(app, browser, runner, live_server,
     page.wait_for_function(f'() => document.querySelector("{table}").marked !== true')
     assert page.inner_text("#published-count") == "10"
     context.close()
+
+
+def test_closing_asks_first_and_the_link_copies(app, browser, runner, live_server, survey):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(reduced_motion="reduce")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{survey}")
+    page.click(".copy-link")
+    page.wait_for_selector(".copy-status:has-text('Copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith(f"{live_server}/s/{survey}") and "join code" in copied
+    assert not page.is_visible("text=Yes, close it")
+    page.click("summary:has-text('Close survey')")
+    assert "It has 0 responses" in page.inner_text(".confirm-body")
+    page.click("text=Yes, close it")
+    page.wait_for_selector("#survey-status:has-text('closed')")
+    context.close()

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 
 import { privacyRows, simulateClass } from "../../static/js/lab.js";
 import { pathThrough, scale, ticks } from "../../static/js/plot.js";
+import { copyButton } from "../../static/js/copy.js";
 import { STEPS, stepped } from "../../static/js/present.js";
 import { seeded } from "./seeded.js";
 
@@ -68,5 +69,34 @@ describe("projector slides", () => {
     for (const key of ["ArrowRight", "ArrowDown", "PageDown"]) assert.equal(STEPS[key], 1);
     for (const key of ["ArrowLeft", "ArrowUp", "PageUp"]) assert.equal(STEPS[key], -1);
     assert.equal(STEPS.Enter, undefined);
+  });
+});
+
+describe("copy link and code", () => {
+  const fakeButton = () => {
+    let onClick = null;
+    return {
+      dataset: { copy: "https://surveys.example.edu/s/x · join code ABCDE", copied: "Copied" },
+      addEventListener: (_type, handler) => { onClick = handler; },
+      click: () => onClick(),
+    };
+  };
+
+  it("writes the address and code to the clipboard and says so", async () => {
+    const button = fakeButton();
+    const status = { textContent: "" };
+    const written = [];
+    copyButton(button, status, { writeText: async (text) => { written.push(text); } });
+    await button.click();
+    assert.deepEqual(written, ["https://surveys.example.edu/s/x · join code ABCDE"]);
+    assert.equal(status.textContent, "Copied");
+  });
+
+  it("shows the text to copy by hand where the clipboard refuses", async () => {
+    const button = fakeButton();
+    const status = { textContent: "" };
+    copyButton(button, status, { writeText: async () => { throw new Error("denied"); } });
+    await button.click();
+    assert.equal(status.textContent, button.dataset.copy);
   });
 });
