@@ -1,4 +1,5 @@
-"""Waiting for something a test started: a server that answers, a condition that comes true.
+"""Starting servers for tests and waiting for what a test started: a server that answers, a
+condition that comes true.
 
 Deadlines are generous (a loaded two-core machine takes seconds to import the app in each gunicorn
 worker); a server that exits while being waited for fails the test at once, with its log.
@@ -6,8 +7,10 @@ worker); a server that exits while being waited for fails the test at once, with
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
@@ -50,3 +53,23 @@ def wait_for(condition: Callable[[], object], what: str, deadline: float = 60.0)
         if time.monotonic() > give_up:
             raise AssertionError(f"{what}: not so after {deadline:.0f} s")
         time.sleep(0.02)
+
+
+def start_gunicorn(port: int, log, **settings: str) -> subprocess.Popen:
+    """The production server (``gunicorn -c gunicorn.conf.py``) on a loopback port, in a process
+    group of its own (stop it with ``os.killpg``), with ``settings`` added to the environment."""
+    environment = dict(
+        os.environ,
+        BIND=f"127.0.0.1:{port}",
+        FLASK_SECRET_KEY="x",
+        FLASK_SESSION_COOKIE_SECURE="false",
+        **settings,
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+    )

@@ -11,6 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+from tests.browser.researcher import log_in
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -36,11 +37,7 @@ def test_projector_updates_while_a_class_answers(app, browser, runner, live_serv
     projector = teacher.new_page()
     errors = []
     projector.on("pageerror", lambda error: errors.append(str(error)))
-    projector.goto(f"{live_server}/login")
-    projector.fill("#email", "teacher@example.org")
-    projector.fill("#password", PASSWORD)
-    projector.click("main button[type=submit]")
-    projector.wait_for_url(f"{live_server}/surveys")
+    log_in(projector, live_server, "teacher@example.org")
     projector.goto(f"{live_server}/surveys/{survey}/present")
     assert projector.inner_text("#live-count") == "0"
     assert not projector.locator(".present-result").first.is_visible()
@@ -146,11 +143,7 @@ def test_projector_and_dashboard_move_only_in_batches(app, browser, runner, live
     runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
     teacher = browser.new_context(reduced_motion="reduce", viewport={"width": 1600, "height": 900})
     projector = teacher.new_page()
-    projector.goto(f"{live_server}/login")
-    projector.fill("#email", "teacher@example.org")
-    projector.fill("#password", PASSWORD)
-    projector.click("main button[type=submit]")
-    projector.wait_for_url(f"{live_server}/surveys")
+    log_in(projector, live_server, "teacher@example.org")
     projector.goto(f"{live_server}/surveys/{survey}/present")
     projector.click("#reveal")
     dashboard = teacher.new_page()
@@ -209,11 +202,7 @@ def test_the_projector_shows_one_question_per_slide(
     width, height = viewport
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.goto(f"{live_server}/login")
-    page.fill("#email", "teacher@example.org")
-    page.fill("#password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server}/surveys")
+    log_in(page, live_server, "teacher@example.org")
     page.goto(f"{live_server}/surveys/slides/present")
     assert page.inner_text("#reveal") == "Reveal results"
     page.click("#reveal")

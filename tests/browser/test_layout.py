@@ -5,23 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.researcher import PUBLIC_PAGES, RESEARCHER_PAGES, log_in
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
 
-PUBLIC = ["/", "/s/{slug}", "/s/{slug}/thanks", "/lab", "/j/ZZZZZ", "/nowhere", "/login"]
-RESEARCHER = [
-    "/surveys",
-    "/surveys/new",
-    "/surveys/{slug}",
-    "/surveys/{slug}/edit",
-    "/surveys/{slug}/questions/new",
-    "/surveys/{slug}/questions/cheated",
-    "/surveys/{slug}/present",
-    "/surveys/import",
-    "/account/tokens",
-    "/account/password",
-]
 # Text on background, as CSS custom properties: each pair must reach 4.5:1 (WCAG AA).
 PAIRS = [
     ("--ink", "--paper"),
@@ -47,11 +35,7 @@ def researcher_browser(browser, runner, live_server):
     def open_profile(**options):
         context = browser.new_context(reduced_motion="reduce", **options)
         page = context.new_page()
-        page.goto(f"{live_server}/login")
-        page.fill("#email", "rita@example.org")
-        page.fill("#password", PASSWORD)
-        page.click("main button[type=submit]")
-        page.wait_for_url(f"{live_server}/surveys")
+        log_in(page, live_server, "rita@example.org")
         return context, page
 
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
@@ -76,14 +60,14 @@ def overflow(page) -> list[str]:
 def test_every_page_fits_320_pixels(researcher_browser, runner, live_server, survey, scheme):
     runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "2"])
     context, page = researcher_browser(viewport={"width": 320, "height": 700}, color_scheme=scheme)
-    for path in RESEARCHER:
+    for path in RESEARCHER_PAGES:
         page.goto(live_server + path.format(slug=survey))
         assert overflow(page) == [], path
     public = context.browser.new_context(
         viewport={"width": 320, "height": 700}, color_scheme=scheme, reduced_motion="reduce"
     )
     visitor = public.new_page()
-    for path in PUBLIC:
+    for path in PUBLIC_PAGES:
         visitor.goto(live_server + path.format(slug=survey))
         assert overflow(visitor) == [], path
     public.close()

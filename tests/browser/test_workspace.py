@@ -7,18 +7,10 @@ import re
 import pytest
 
 import rr
+from tests.browser.researcher import log_in
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
-
-
-def log_in(page, base, email):
-    page.goto(f"{base}/surveys")
-    assert page.url.startswith(f"{base}/login?next=")
-    page.fill("#email", email)
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/surveys")
 
 
 def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_server):

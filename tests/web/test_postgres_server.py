@@ -4,12 +4,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import urllib.request
 
 from tests.conftest import TEST_DATABASE_URL, postgres_only
-from tests.servers import ROOT, free_port, wait_until_serving
+from tests.servers import free_port, start_gunicorn, wait_until_serving
 from web.core.extensions import db
 from web.core.models import Option, Question, Response, Survey
 
@@ -17,22 +16,8 @@ BITS = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "
 
 
 def serve(port: int, log) -> subprocess.Popen:
-    environment = dict(
-        os.environ,
-        DATABASE_URL=TEST_DATABASE_URL,
-        BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY="3",
-        THREADS="4",
-        FLASK_SECRET_KEY="x",
-        FLASK_SESSION_COOKIE_SECURE="false",
-    )
-    return subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-        start_new_session=True,
+    return start_gunicorn(
+        port, log, DATABASE_URL=TEST_DATABASE_URL, WEB_CONCURRENCY="3", THREADS="4"
     )
 
 

@@ -11,7 +11,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,7 +19,7 @@ from http.cookiejar import CookieJar
 import pytest
 
 from tests.conftest import PASSWORD, TEST_DATABASE_URL, VALID_ANSWERS, postgres_only
-from tests.servers import ROOT, free_port, wait_until_serving
+from tests.servers import free_port, start_gunicorn, wait_until_serving
 from tests.web.site.test_security import login_attempt
 from web.core.extensions import db
 
@@ -30,24 +29,14 @@ DEMO = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "
 
 
 def serve(port: int, log, storage: str) -> subprocess.Popen:
-    environment = dict(
-        os.environ,
+    return start_gunicorn(
+        port,
+        log,
         DATABASE_URL=TEST_DATABASE_URL,
-        BIND=f"127.0.0.1:{port}",
         WEB_CONCURRENCY="1",
         THREADS="4",
-        FLASK_SECRET_KEY="x",
-        FLASK_SESSION_COOKIE_SECURE="false",
         FLASK_RATELIMIT_STORAGE_URI=storage,
         FLASK_SUBMISSION_RATE_LIMIT="10/minute",
-    )
-    return subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-        start_new_session=True,
     )
 
 
