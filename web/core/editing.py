@@ -7,13 +7,16 @@ survey's revision, so a page loaded before the change cannot submit under the ol
 
 from __future__ import annotations
 
+import dataclasses
+
 from flask_babel import gettext as _
 
 from web.core import publication
 from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
-from web.core.models import Option, Question, Survey
+from web.core.limits import MAX_TITLE
+from web.core.models import Option, Question, Response, Survey
 from web.core.publication import publish_if_due
 from web.core.surveyfile import (
     OptionSpec,
@@ -70,6 +73,24 @@ def publish_everything(survey: Survey) -> None:
         connection.exec_driver_sql, publication.statements(db.engine), survey.id, all_in=True
     )
     db.session.expire_all()  # the snapshot's counts changed under the loaded objects
+
+
+def delete_survey(survey: Survey) -> int:
+    """Delete the survey, its questions and every response to it; how many responses went."""
+    responses = survey.response_count
+    db.session.execute(db.delete(Response).where(Response.survey_id == survey.id))
+    db.session.delete(survey)
+    return responses
+
+
+def duplicate_survey(survey: Survey, owner, slug: str) -> Survey:
+    """A new draft with the same questions and batch size, and no responses."""
+    spec = dataclasses.replace(
+        survey.to_spec(), slug=slug, title=_("Copy of %(title)s", title=survey.title)[:MAX_TITLE]
+    )
+    copy = Survey.from_spec(spec, owner=owner)
+    copy.status, copy.results_batch = "draft", survey.results_batch
+    return copy
 
 
 def edit_details(survey: Survey, title: str, description: str, results_batch: int | None) -> None:

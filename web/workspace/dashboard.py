@@ -7,6 +7,7 @@ import hashlib
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
     make_response,
@@ -18,11 +19,13 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from web.core.editing import EditError, change_status
+from web.core.database import add_unique
+from web.core.editing import EditError, change_status, delete_survey, duplicate_survey
 from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.models import Survey
 from web.workspace.access import require_login, researcher_survey
+from web.workspace.builder import free_slug
 from web.workspace.panel import results_panel
 
 bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
@@ -65,6 +68,28 @@ def status(slug: str):
         db.session.commit()
         flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))
     return redirect(url_for("dashboard.survey", slug=slug))
+
+
+@bp.post("/<slug>/delete")
+def delete(slug: str):
+    """Delete the survey and every response to it (the page asked first)."""
+    survey = researcher_survey(slug)
+    title = survey.title
+    count = delete_survey(survey)
+    db.session.commit()
+    flash(_("“%(title)s” and its %(count)d responses were deleted.", title=title, count=count))
+    return redirect(url_for("dashboard.surveys"))
+
+
+@bp.post("/<slug>/duplicate")
+def duplicate(slug: str):
+    """A new draft with the same questions, and no responses."""
+    survey = researcher_survey(slug)
+    copy = duplicate_survey(survey, current_user, free_slug(survey.title))
+    if not add_unique(copy):
+        abort(409, _("This address is taken; choose another."))
+    flash(_("A copy was made as a draft."))
+    return redirect(url_for("builder.edit", slug=copy.slug))
 
 
 def versioned(html: str) -> Response:

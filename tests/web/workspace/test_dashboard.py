@@ -10,7 +10,8 @@ import pytest
 import rr
 from tests.conftest import LATER_QUESTION, VALID_ANSWERS
 from web.core.extensions import db
-from web.core.models import Question, Survey
+from web.core.lookup import find_survey
+from web.core.models import Question, Response, Survey
 
 
 def simulate(runner, slug, n, seed=1, share=0.3):
@@ -231,3 +232,46 @@ def test_an_unchanged_panel_costs_a_304(app, researcher, survey, path):
     )
     changed = researcher.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_a_survey_is_deleted_with_every_response(app, researcher, runner, survey):
+    simulate(runner, survey, 12)
+    page = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
+    assert "Delete “Campus life” and its 12 responses for good?" in page
+    deleted = researcher.post(f"/surveys/{survey}/delete")
+    assert deleted.status_code == 302 and deleted.location.endswith("/surveys")
+    listing = researcher.get("/surveys").get_data(as_text=True)
+    assert "“Campus life” and its 12 responses were deleted." in listing
+    assert researcher.get(f"/surveys/{survey}").status_code == 404
+    with app.app_context():
+        for model in (Survey, Question, Response):
+            assert db.session.scalar(db.select(db.func.count()).select_from(model)) == 0
+
+
+def test_another_researcher_cannot_delete_or_duplicate_a_survey(
+    make_researcher, runner, survey_file
+):
+    owner = make_researcher("owner@example.org")
+    runner.invoke(args=["import-survey", str(survey_file), "--owner", "owner@example.org"])
+    other = make_researcher("other@example.org")
+    slug = "campus-life-test"
+    assert other.post(f"/surveys/{slug}/delete").status_code == 404
+    assert other.post(f"/surveys/{slug}/duplicate").status_code == 404
+    assert owner.get(f"/surveys/{slug}").status_code == 200
+
+
+def test_a_duplicate_is_a_draft_with_the_same_questions_and_no_responses(
+    app, researcher, runner, survey
+):
+    simulate(runner, survey, 12)
+    made = researcher.post(f"/surveys/{survey}/duplicate")
+    assert made.status_code == 302 and made.location.endswith("/surveys/campus-life/edit")
+    with app.app_context():
+        original, copy = find_survey(survey), find_survey("campus-life")
+        assert copy.title == "Copy of Campus life" and copy.status == "draft"
+        assert copy.response_count == 0 and copy.owner.email == "rita@example.org"
+        assert [q.key for q in copy.questions] == [q.key for q in original.questions]
+        assert [(q.epsilon, q.procedure, q.n) for q in copy.questions] == [
+            (q.epsilon, q.procedure, 0) for q in original.questions
+        ]
+        assert [o.key for o in copy.questions[1].options] == ["alcohol", "tobacco"]
