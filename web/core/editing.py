@@ -8,6 +8,9 @@ survey's revision, so a page loaded before the change cannot submit under the ol
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
+import unicodedata
 
 from flask_babel import gettext as _
 
@@ -15,7 +18,7 @@ from web.core import publication
 from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
-from web.core.limits import MAX_TITLE
+from web.core.limits import MAX_TITLE, RESERVED_KEYS
 from web.core.models import Option, Question, Response, Survey
 from web.core.publication import publish_if_due
 from web.core.surveyfile import (
@@ -207,22 +210,30 @@ def has_responses(question: Question) -> bool:
 
 def option_specs(lines: str, keep: list[Option] | None = None) -> tuple[OptionSpec, ...]:
     """Options from text, one per line. With ``keep``, existing options keep their ids by position
-    (a frozen question's options are only reworded); new ones get the next free ``optN``."""
+    (a frozen question's options are only reworded); new ones get an id made from their text
+    (see :func:`option_key`), so that export columns read ``drugs.sleeping_pills``."""
     texts = [line.strip() for line in lines.splitlines() if line.strip()]
     keys = [option.key for option in keep or []]
     taken = set(keys)
     specs = []
-    counter = 1
     for index, text in enumerate(texts):
-        if index < len(keys):
-            key = keys[index]
-        else:
-            while f"opt{counter}" in taken:
-                counter += 1
-            key = f"opt{counter}"
-            taken.add(key)
+        key = keys[index] if index < len(keys) else option_key(text, taken)
+        taken.add(key)
         specs.append(OptionSpec(key, text))
     return tuple(specs)
+
+
+def option_key(text: str, taken: set[str]) -> str:
+    """A valid id from an option's text: its Latin letters and digits, lower-cased and joined by
+    underscores (accents dropped), at most 40 characters; ``opt`` when nothing is left (Korean
+    text, say); with ``_2``, ``_3``… when taken or one of the ids every JavaScript object has."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    base = "_".join(re.findall(r"[a-z0-9]+", folded))[:40].strip("_")
+    candidates = (
+        (f"{base}_{number}" if number > 1 else base) if base else f"opt{number}"
+        for number in itertools.count(1)
+    )
+    return next(key for key in candidates if key not in taken and key not in RESERVED_KEYS)
 
 
 def next_question_key(survey: Survey) -> str:

@@ -91,7 +91,7 @@ def test_questions_are_added_with_their_costs(app, researcher, draft):
             0.5,
             "spinner",
             "Which?",
-            [("opt1", "Red"), ("opt2", "Green"), ("opt3", "Blue")],
+            [("red", "Red"), ("green", "Green"), ("blue", "Blue")],
         ),
     ]
     assert state["epsilon_total"] == pytest.approx(2.5)
@@ -153,7 +153,7 @@ def test_rewording_keeps_the_revision(app, researcher, draft):
     )
     state = load(app, draft)
     assert state["questions"][0][4] == "Which ones?"
-    assert state["questions"][0][5] == [("opt1", "Rot"), ("opt2", "Grün"), ("opt3", "Blau")]
+    assert state["questions"][0][5] == [("red", "Rot"), ("green", "Grün"), ("blue", "Blau")]
     assert state["revision"] == before
 
 
@@ -163,7 +163,7 @@ def answered(app, researcher, draft, client):
     researcher.post(f"/surveys/{draft}/questions/new", data=YESNO)
     researcher.post(f"/surveys/{draft}/questions/new", data=MULTI)
     researcher.post(f"/surveys/{draft}/status", data={"status": "open"})
-    body = {"answers": {"did": 1, "which": {"opt1": 0, "opt2": 1, "opt3": 0}}}
+    body = {"answers": {"did": 1, "which": {"red": 0, "green": 1, "blue": 0}}}
     assert client.post(f"/api/surveys/{draft}/responses", json=body).status_code == 201
     return draft
 
@@ -196,7 +196,7 @@ def test_frozen_question_can_still_be_reworded(app, researcher, answered):
     question = load(app, answered)["questions"][1]
     assert (
         question[4] == "Which colours?"
-        and question[5][0] == ("opt1", "Crimson")
+        and question[5][0] == ("red", "Crimson")
         and question[2] == 0.5
     )
 
@@ -224,7 +224,7 @@ def test_stale_page_cannot_submit_under_old_parameters(app, researcher, answered
     page = app.test_client()
     revision = load(app, answered)["revision"]
     researcher.post(f"/surveys/{answered}/questions/new", data=dict(YESNO, key="extra"))
-    body = {"answers": {"did": 1, "which": {"opt1": 0, "opt2": 1, "opt3": 0}}}
+    body = {"answers": {"did": 1, "which": {"red": 0, "green": 1, "blue": 0}}}
     stale = page.post(
         f"/api/surveys/{answered}/responses",
         json=body,
@@ -343,3 +343,20 @@ def test_a_slug_ending_in_a_newline_is_refused_everywhere(app, researcher, runne
     assert runner.invoke(args=["import-survey", str(path)]).exit_code == 1
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "keys"),
+    [
+        (
+            "Sleeping pills without a prescription\nAlcohol",
+            ["sleeping_pills_without_a_prescription", "alcohol"],
+        ),
+        ("Red\nred\nRED!", ["red", "red_2", "red_3"]),
+        ("처방전 없이\n수면제", ["opt1", "opt2"]),  # no Latin letters: numbered
+        ("Éclair café\nconstructor\n__proto__", ["eclair_cafe", "constructor_2", "proto"]),
+    ],
+)
+def test_option_ids_come_from_their_text(app, researcher, draft, lines, keys):
+    researcher.post(f"/surveys/{draft}/questions/new", data=dict(MULTI, options=lines))
+    assert [key for key, _text in load(app, draft)["questions"][0][5]] == keys
