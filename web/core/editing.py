@@ -14,13 +14,12 @@ import unicodedata
 
 from flask_babel import gettext as _
 
-from web.core import publication
 from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
 from web.core.limits import MAX_TITLE, RESERVED_KEYS
 from web.core.models import Option, Question, Response, Survey
-from web.core.publication import publish_if_due
+from web.core.publication import publish_in_session
 from web.core.surveyfile import (
     OptionSpec,
     Problem,
@@ -71,11 +70,7 @@ def change_status(survey: Survey, status: str) -> None:
 def publish_everything(survey: Survey) -> None:
     """Publish every response stored so far: a closed survey shows all it received."""
     db.session.flush()
-    connection = db.session.connection()
-    publish_if_due(
-        connection.exec_driver_sql, publication.statements(db.engine), survey.id, all_in=True
-    )
-    db.session.expire_all()  # the snapshot's counts changed under the loaded objects
+    publish_in_session(survey.id, all_in=True)
 
 
 def delete_survey(survey: Survey) -> int:

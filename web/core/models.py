@@ -106,12 +106,6 @@ class ApiToken(Model):
         ).first()
         return None if row is None or row.revoked else row.user_id
 
-    @classmethod
-    def owner_of(cls, token: str) -> User | None:
-        """The user a live token belongs to, or None."""
-        record = db.session.scalar(db.select(cls).filter_by(token_hash=cls.digest(token)))
-        return None if record is None or record.revoked else record.user
-
 
 class Tally:
     """Counts of reports for one spin: how many, and how many said yes. ``n`` and ``noisy_yes``

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from web.core.extensions import db
 from web.core.models import Option, Question, Response, Survey
 
 REWRITE_EVERY_TIME_UP_TO = 5000  # responses; past it, rewrite once the survey grows by 5%
@@ -79,6 +80,18 @@ def publish_if_due(execute: Execute, sql: dict[str, str], survey_id: int, *, all
     if sql["dialect"] == "postgresql" and _rewrite_due(published, received):
         execute(sql["rewrite"], (survey_id,))
     return True
+
+
+def publish_in_session(survey_id: int, *, all_in=False) -> bool:
+    """:func:`publish_if_due` in the ORM session's transaction (the bulk simulation, closing a
+    survey); the session's loaded objects are expired when the snapshot moved."""
+    connection = db.session.connection()
+    moved = publish_if_due(
+        connection.exec_driver_sql, statements(db.engine), survey_id, all_in=all_in
+    )
+    if moved:
+        db.session.expire_all()  # the snapshot's counts changed under the loaded objects
+    return moved
 
 
 def _rewrite_due(before: int, after: int) -> bool:

@@ -23,8 +23,7 @@ import rr
 from web.core.answers import Shape
 from web.core.extensions import db
 from web.core.models import Survey
-from web.core.publication import publish_if_due
-from web.core.publication import statements as publication_statements
+from web.core.publication import publish_in_session
 from web.core.questions import QuestionType
 from web.respondent.writer import GroupCommit, statements
 
@@ -180,7 +179,7 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
         counts = [(n, count, item) for (name, item), count in totals.items() if name == table]
         if counts:
             connection.exec_driver_sql(sql[table], counts)
-    publish_if_due(connection.exec_driver_sql, publication_statements(db.engine), survey.id)
+    publish_in_session(survey.id)
     db.session.commit()
     if db.engine.dialect.name == "sqlite":
         # A bulk insert leaves the whole batch in the WAL; fold it into the database now so that
