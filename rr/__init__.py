@@ -19,7 +19,7 @@ from .mechanism import (
 )
 from .noise import GaussianSigmas, gaussian_delta, gaussian_sigma, gaussian_sigmas, laplace_scale
 from .planning import margin_of_error, sample_size
-from .simulation import simulate_estimates
+from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
     "MIN_EPSILON",
@@ -27,6 +27,7 @@ __all__ = [
     "Coverage",
     "Estimate",
     "GaussianSigmas",
+    "LatticeHistogram",
     "ReportProbabilities",
     "estimate_proportion",
     "exact_coverage",
@@ -34,6 +35,7 @@ __all__ = [
     "gaussian_sigma",
     "gaussian_sigmas",
     "laplace_scale",
+    "lattice_histogram",
     "light_fraction",
     "margin_of_error",
     "perturb",

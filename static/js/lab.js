@@ -38,6 +38,16 @@ export function simulateClass(n, share, epsilon, procedure, random = cryptoUint3
   });
 }
 
+/**
+ * Whether the class-size field holds a whole number from 1 to `max`.
+ * @param {string} raw
+ * @param {number} max
+ */
+export function classSizeValid(raw, max) {
+  const n = Number(raw);
+  return raw.trim() !== "" && Number.isInteger(n) && n >= 1 && n <= max;
+}
+
 function start() {
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const text = config.messages;
@@ -48,8 +58,8 @@ function start() {
   const settings = () => ({
     share: Number(value("share")),
     epsilon: Number(value("epsilon")),
-    n: Math.min(2000, Math.max(1, Number.parseInt(value("n"), 10) || 1)),
-    procedure: value("procedure"),
+    n: Number(value("n")),
+    procedure: controls.elements.namedItem("procedure").value,
     options: Math.min(config.limits.maxOptions, Math.max(1, Number.parseInt(value("options"), 10) || 1)),
   });
   const showError = (error) => {
@@ -79,7 +89,18 @@ function start() {
     });
   };
 
+  /** Whether the class size is usable; if not, says why next to the field instead of guessing. */
+  const classSizeOk = () => {
+    const field = document.getElementById("n");
+    const ok = classSizeValid(field.value, config.limits.labMaxN);
+    field.setAttribute("aria-invalid", String(!ok));
+    field.closest(".field").classList.toggle("has-error", !ok);
+    document.getElementById("n-error").textContent = ok ? "" : fill(text.classSize, { max: config.limits.labMaxN.toLocaleString(config.locale) });
+    return ok;
+  };
+
   const runClass = async () => {
+    if (!classSizeOk()) return;
     const { n, share, epsilon, procedure } = settings();
     const people = simulateClass(n, share, epsilon, procedure);
     const grid = document.getElementById("class-grid");
@@ -113,6 +134,7 @@ function start() {
   };
 
   const runMany = async () => {
+    if (!classSizeOk()) return;
     const { n, share, epsilon, procedure } = settings();
     const result = await getJson(config.distributionUrl, { true_proportion: share, n, epsilon, procedure, trials: 2000 });
     const bars = result.counts.map((count, index) => ({ x0: result.edges[index], x1: result.edges[index + 1], y: count }));

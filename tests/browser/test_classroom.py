@@ -82,6 +82,7 @@ def test_lab_computes_and_draws(browser, live_server):
     assert page.locator("#class-grid .person").count() == 30
     assert re.search(r"\d", page.inner_text("#class-summary"))
     assert "simulated classes" in page.inner_text("#coverage-summary")
+    page.check("input[name='procedure'][value='spinner']")
     page.fill("#epsilon", "2")
     page.dispatch_event("#epsilon", "input")
     ratio = page.inner_text("#privacy-table tr[data-procedure='spinner'] .ratio")
@@ -95,6 +96,82 @@ def test_lab_computes_and_draws(browser, live_server):
     assert page.locator("#noise-chart svg path.line").count() == 4
     assert page.inner_text("#lab-error") == ""
     assert errors == []
+    context.close()
+
+
+def boxes(page, selector):
+    """Screen boxes of every element matching selector."""
+    return page.eval_on_selector_all(
+        selector,
+        """(nodes) => nodes.map((node) => {
+            const box = node.getBoundingClientRect();
+            return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+        })""",
+    )
+
+
+def overlaps(a, b):
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
+def test_lab_charts_read_cleanly(browser, live_server):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server}/lab")
+    page.wait_for_selector("#histogram svg rect.bar", timeout=15_000)
+    page.wait_for_selector("#running-chart svg path.line", timeout=15_000)
+    page.wait_for_selector("#noise-chart svg path.line", timeout=15_000)
+
+    # Thirty respondents allow only 31 estimates: one bar for each, none empty in between.
+    assert page.locator("#histogram rect.bar").count() <= 31
+    label = boxes(page, "#histogram .rule-label")[0]
+    assert not any(overlaps(label, bar) for bar in boxes(page, "#histogram rect.bar"))
+
+    # The running estimate starts inside the axes: no point below the lowest gridline.
+    lowest_grid = max(line["bottom"] for line in boxes(page, "#running-chart line.grid"))
+    assert boxes(page, "#running-chart path.line")[0]["bottom"] <= lowest_grid + 2
+
+    # Each noise curve has a legend entry drawn in its colour.
+    for curve in ("laplace", "reference", "analytic", "classical"):
+        swatch = page.eval_on_selector(
+            f"#noise-legend .swatch.{curve}", "(node) => getComputedStyle(node).borderTopColor"
+        )
+        line = page.eval_on_selector(
+            f"#noise-chart path.line.{curve}", "(node) => getComputedStyle(node).stroke"
+        )
+        assert swatch == line, curve
+    # The coin's legend mark shows, on no colour, as it does on the cells.
+    assert page.eval_on_selector(
+        ".legend .dot.coin-mark",
+        "(node) => [getComputedStyle(node).backgroundColor, getComputedStyle(node).visibility]",
+    ) == ["rgba(0, 0, 0, 0)", "visible"]
+
+    # Both procedures' descriptions show whole, even on a phone.
+    for fits in page.eval_on_selector_all(
+        "fieldset.choices label", "(nodes) => nodes.map((n) => n.scrollWidth <= n.clientWidth)"
+    ):
+        assert fits
+    assert "each at ε = 1" in page.inner_text("#multi-total")
+    assert "ε = 3" in page.inner_text("#multi-total")
+
+    # A class of 0 is refused next to the field, not quietly run as a class of 1.
+    summary = page.inner_text("#class-summary")
+    page.fill("#n", "0")
+    page.dispatch_event("#n", "input")
+    page.wait_for_function("() => document.getElementById('n-error').textContent !== ''")
+    assert page.get_attribute("#n", "aria-invalid") == "true"
+    assert "from 1 to 2,000" in page.inner_text("#n-error")
+    page.click("#run-class")
+    assert page.inner_text("#class-summary") == summary
+    page.fill("#n", "12")
+    page.dispatch_event("#n", "input")
+    page.wait_for_function("() => document.querySelectorAll('#class-grid .person').length === 12")
+    assert page.inner_text("#n-error") == ""
     context.close()
 
 

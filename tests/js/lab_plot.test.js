@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { privacyRows, simulateClass } from "../../static/js/lab.js";
-import { pathThrough, scale, ticks } from "../../static/js/plot.js";
+import { classSizeValid, privacyRows, simulateClass } from "../../static/js/lab.js";
+import { niceDomain, pathThrough, scale, ticks } from "../../static/js/plot.js";
 import { copyButton } from "../../static/js/copy.js";
 import { STEPS, stepped } from "../../static/js/present.js";
 import { seeded } from "./seeded.js";
@@ -34,6 +34,11 @@ describe("lab", () => {
     const share = people.filter((person) => person.truth).length / n;
     assert.ok(Math.abs(share - 0.3) < 4 * Math.sqrt(0.21 / n));
   });
+
+  it("takes a class size only as a whole number within the limit, never a silent 1", () => {
+    for (const good of ["1", "30", "2000"]) assert.equal(classSizeValid(good, 2000), true, good);
+    for (const bad of ["0", "", " ", "-3", "2.5", "2001", "abc"]) assert.equal(classSizeValid(bad, 2000), false, bad);
+  });
 });
 
 describe("plot", () => {
@@ -53,6 +58,14 @@ describe("plot", () => {
     assert.deepEqual(ticks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
     assert.deepEqual(ticks(0, 30, 3), [0, 10, 20, 30]);
     assert.deepEqual(ticks(-0.5, 1.5, 4), [-0.5, 0, 0.5, 1, 1.5]);
+  });
+
+  it("widens a domain to whole ticks, so the lowest gridline is below every point", () => {
+    assert.deepEqual(niceDomain(-0.8, 1), [-1, 1]);
+    assert.deepEqual(niceDomain(0, 1), [0, 1]);
+    assert.deepEqual(niceDomain(0, 17), [0, 20]);
+    const [low, high] = niceDomain(-0.63, 1.2);
+    assert.ok(low <= -0.63 && high >= 1.2 && ticks(low, high).at(0) === low);
   });
 });
 

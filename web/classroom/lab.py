@@ -16,6 +16,8 @@ bp = Blueprint("lab", __name__)
 limiter.limit("240/minute", scope="lab")(bp)
 
 MAX_N = 1_000_000
+# A simulated class is drawn square by square on the page: beyond this it stops being readable.
+MAX_CLASS = 2000
 MAX_TRIALS = 20_000
 MAX_BITS = 5_000
 
@@ -23,7 +25,8 @@ MAX_BITS = 5_000
 @bp.get("/lab")
 def lab():
     """Controls and charts; the page's script asks the endpoints below for the numbers."""
-    return render_template("lab.html", messages=lab_messages(), limits=page_limits())
+    limits = page_limits() | {"labMaxN": MAX_CLASS}
+    return render_template("lab.html", messages=lab_messages(), limits=limits)
 
 
 def _number(name: str, default: float, low: float, high: float) -> float:
@@ -55,14 +58,13 @@ def distribution():
     procedure = _procedure()
     seed = request.args.get("seed", type=int)
     draws = rr.simulate_estimates(share, n, epsilon, procedure, trials=trials, seed=seed)
-    low, high = min(draws.min(), 0.0), max(draws.max(), 1.0)
-    counts, edges = np.histogram(draws, bins=40, range=(low, high))
+    histogram = rr.lattice_histogram(draws, n, epsilon)
     offset, slope = noise_line(epsilon)
     theta = offset + slope * share
     coverage = rr.simulate_coverage(share, n, epsilon, procedure, trials=trials, seed=seed)
     return {
-        "edges": edges.tolist(),
-        "counts": counts.tolist(),
+        "edges": histogram.edges.tolist(),
+        "counts": histogram.counts.tolist(),
         "trials": trials,
         "mean": float(draws.mean()),
         "sd": float(draws.std(ddof=1)) if trials > 1 else 0.0,
@@ -118,8 +120,10 @@ def lab_messages() -> dict:
             "The {level} interval covered the true share in {coverage} of the classes."
         ),
         "multiTotal": _(
-            "A multi-select question with {k} options spins {k} times: it costs {k} × {epsilon} = ε {total}."
+            "A multi-select question with {k} options spins once per option, each at ε = {epsilon}: "
+            "the question costs ε = {total} in all."
         ),
+        "classSize": _("Enter a class size from 1 to {max}."),
         "laplace": _("Laplace noise with scale b = Δ/ε = {scale}."),
         "classicalInvalid": _(
             "The classical formula is proved only for ε < 1; here it gives too little noise: its true δ is {delta}."
