@@ -55,7 +55,9 @@ function start() {
       otherCost: config.otherCost,
       limits: config.limits,
     });
-    form.querySelector(".field:has(#options)")?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
+    for (const id of ["options", "option_ids"]) {
+      form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
+    }
     if (!figures) {
       out("preview-light").textContent = fill(config.messages.invalid, { min: config.limits.minEpsilon, max: config.limits.maxEpsilon });
       for (const id of ["preview-cost", "preview-total", "preview-margin"]) out(id).textContent = "";

@@ -1,6 +1,8 @@
 /**
- * What this browser remembers about a survey: the reported bits drawn under one revision of it,
- * each with the ε and procedure it was drawn under, and whether the browser submitted.
+ * What this browser remembers about a survey: the reported bits it drew, each with the ε and
+ * procedure it was drawn under, the latest revision it saw, and whether the browser submitted.
+ * A new revision (a question added, moved or reworded) keeps the bits: an item is drawn again only
+ * if its own ε or procedure changed, so reordering an open survey gives nobody a second draw.
  * Never the true answer and never the spin's outcome, since outcome plus report would give the
  * truth away. Reported bits are written the moment they are drawn, before any animation, so a
  * reload, a second tab or Back finds them and never draws again.
@@ -18,7 +20,7 @@ const PREFIX = "rr-survey:";
 
 /**
  * @typedef {object} Memo
- * @property {number} revision The survey revision the reported bits belong to.
+ * @property {number} revision The latest survey revision this browser drew under.
  * @property {Map<string, Reported>} reported By item ("question" or "question.option").
  * @property {boolean} submitted Whether this browser submitted the survey (any revision).
  * @property {boolean} newer Whether storage holds bits of a later revision than the one asked
@@ -35,8 +37,9 @@ export function memoKey(slug) {
 }
 
 /**
- * Read the memo of `slug` for `revision`. Bits of another revision are not returned: bits drawn
- * under an older ε must never be replayed as answers to the new one.
+ * Read the memo of `slug` for a page of `revision`. Bits of this or an older revision are returned
+ * (each checked against its item's current ε and procedure by {@link rememberedBit}); none when
+ * storage holds a newer revision, where the page is out of date and must not draw.
  * @param {Storage | null} storage
  * @param {string} slug
  * @param {number} revision
@@ -44,17 +47,16 @@ export function memoKey(slug) {
  */
 export function loadMemo(storage, slug, revision) {
   const stored = readStored(storage, slug);
-  const same = stored.revision === revision;
   return {
     revision,
-    reported: same ? stored.reported : new Map(),
+    reported: stored.revision === null || stored.revision <= revision ? stored.reported : new Map(),
     submitted: stored.submitted,
     newer: stored.revision !== null && stored.revision > revision,
   };
 }
 
 /**
- * Read the memo and drop from storage any bits of an older revision.
+ * Read the memo and move it to `revision` in storage when it was older.
  * @param {Storage | null} storage
  * @param {string} slug
  * @param {number} revision
@@ -107,9 +109,9 @@ export function rememberSubmitted(storage, slug, revision) {
 }
 
 /**
- * Two stored copies of a survey's memo (JSON text, or null) made one: the later revision's bits
- * (an older revision's are never replayed), all bits of a shared revision (both copies hold draws
- * of this browser; on a conflict the first copy wins), and submitted if either says so.
+ * Two stored copies of a survey's memo (JSON text, or null) made one: the later revision, the bits
+ * of both (both hold draws of this browser; on a conflict the copy of the later revision wins, and
+ * at the same revision the first copy), and submitted if either says so.
  * @param {string | null} first
  * @param {string | null} second
  * @returns {string | null}
@@ -121,9 +123,9 @@ export function mergeMemos(first, second) {
   const revision = Math.max(a.revision ?? -Infinity, b.revision ?? -Infinity);
   if (!Number.isFinite(revision)) return first;
   const reported = new Map();
-  for (const copy of [b, a]) {
-    if (copy.revision === revision) for (const [item, entry] of copy.reported) reported.set(item, entry);
-  }
+  // Written from the weaker copy to the stronger, so the stronger one's entries stay.
+  const weakerFirst = (a.revision ?? -Infinity) < (b.revision ?? -Infinity) ? [a, b] : [b, a];
+  for (const copy of weakerFirst) for (const [item, entry] of copy.reported) reported.set(item, entry);
   return JSON.stringify({
     revision,
     reported: Object.fromEntries(reported),

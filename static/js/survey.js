@@ -7,6 +7,9 @@
  * moves. A reload at any moment of the animation, a
  * second tab or Back finds them there and shows them instead of drawing again. The true answer is
  * read from the form at that moment, then the form is cleared; it is never stored or sent.
+ *
+ * The owner's preview (`config.preview`) spins the same way but remembers nothing beyond the page
+ * and sends nothing: it neither reads nor writes this browser's memo of the real survey.
  * @module survey
  */
 import { createCoin } from "./coin.js";
@@ -26,7 +29,8 @@ import { createSpinner } from "./spinner.js";
 
 const config = JSON.parse(document.getElementById("survey-config").textContent);
 const text = config.messages;
-const storage = browserStorage();
+const preview = Boolean(config.preview);
+const storage = preview ? null : browserStorage();
 const form = document.getElementById("survey-form");
 
 /**
@@ -58,6 +62,16 @@ function start() {
   if (memo.submitted || config.answered) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   for (const question of config.questions) views.set(question.id, setUpQuestion(question));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (preview) showPreviewNotSent();
+    else submit();
+  });
+  window.addEventListener("pagehide", () => {
+    for (const view of views.values()) clearTruth(view, false);
+  });
+  updateSummary();
+  if (preview) return;
   showRemembered(memo);
   // What another tab draws appears here at once; a page restored by Back is brought up to date.
   window.addEventListener("storage", (event) => {
@@ -68,14 +82,10 @@ function start() {
   });
   // A draw another tab made may have reached the shared store before this tab's local storage.
   withSurveyLock(mirrorStorage).then(catchUp);
-  window.addEventListener("pagehide", () => {
-    for (const view of views.values()) clearTruth(view, false);
-  });
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    submit();
-  });
-  updateSummary();
+}
+
+function showPreviewNotSent() {
+  document.getElementById("submit-error").textContent = text.previewNotSent;
 }
 
 function catchUp(source = storage) {
@@ -195,7 +205,7 @@ async function drawOnce(question, truth) {
     config.revision,
     new Map([...draws].map(([item, result]) => [item, { bit: result.reported, ...params }])),
   );
-  if (mirror.value !== null) await sharedPut(memoKey(config.slug), mirror.value);
+  await share(mirror.value);
   settled.add(question.id);
   return { changed: false, draws, remembered };
 }
@@ -215,7 +225,7 @@ async function mirrorStorage() {
     // Blocked: the shared copy alone.
   }
   const mirror = {
-    value: mergeMemos(await sharedGet(key), local),
+    value: preview ? null : mergeMemos(await sharedGet(key), local),
     getItem() {
       return this.value;
     },
@@ -230,6 +240,11 @@ async function mirrorStorage() {
   };
   if (mirror.value !== local && mirror.value !== null) mirror.setItem(key, mirror.value);
   return mirror;
+}
+
+/** Put this survey's memo in the store every tab reads (never a preview's). */
+async function share(value) {
+  if (value !== null && !preview) await sharedPut(memoKey(config.slug), value);
 }
 
 /** Show the questions this browser already drew, as reported bits only. */
@@ -318,7 +333,7 @@ async function submit() {
     if (response.status === 201) {
       const mirror = await mirrorStorage();
       rememberSubmitted(mirror, config.slug, config.revision);
-      if (mirror.value !== null) await sharedPut(memoKey(config.slug), mirror.value);
+      await share(mirror.value);
       window.location.assign(config.thanksUrl);
       return;
     }

@@ -14,6 +14,8 @@ RESEARCHER_PAGES = [
     "/surveys/{slug}/questions/new",
     "/surveys/{slug}/questions/cheated",
     "/surveys/{slug}/present",
+    "/surveys/{slug}/preview",
+    "/surveys?archived=1",
     "/surveys/import",
     "/account/tokens",
     "/account/password",

@@ -160,7 +160,7 @@ def bump_revision(app, slug):
         return survey.revision
 
 
-def test_bits_of_an_older_revision_are_never_replayed(app, context, live_server, survey):
+def test_a_new_revision_redraws_only_what_changed(app, context, live_server, survey):
     old = context.new_page()
     old.add_init_script(FORCE_DARK_AND_TAILS)
     old.goto(f"{live_server}/s/{survey}")
@@ -180,13 +180,18 @@ def test_bits_of_an_older_revision_are_never_replayed(app, context, live_server,
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 0
 
-    # Reloaded, it is revision 2: the ε = 1 draw is discarded and the question spins afresh.
+    drawn = reported_bits(memo(old, survey))
+    # Reloaded, it is revision 2: the ε = 1 draw is not replayed for the ε = 0.2 question, which
+    # spins afresh; the unchanged multi-select question shows its draws and cannot spin again.
     old.reload()
     old.wait_for_selector(SPIN_CHEATED)
     assert not old.is_disabled(SPIN_CHEATED)
     assert shown(old, "cheated")["reported"] is None
-    assert memo(old, survey) == {"revision": 2, "reported": {}, "submitted": False}
     assert "ε = 0.2" in old.inner_text("section[data-question='cheated'] .cost")
+    for item in ("substances.alcohol", "substances.tobacco"):
+        assert shown(old, item)["reported"] == drawn[item]
+    assert old.is_disabled("section[data-question='substances'] .spin-button")
+    assert memo(old, survey)["revision"] == 2
 
 
 def test_a_page_of_an_older_revision_stops_once_a_newer_one_drew(app, context, live_server, survey):

@@ -80,14 +80,15 @@ describe("memo", () => {
     assert.equal(rememberedBit(memo, "q1", { epsilon: 1, procedure: "spinner" }), undefined);
   });
 
-  it("discards the bits of an older revision and keeps the submitted flag", () => {
+  it("carries bits into a newer revision, replaying only those whose ε and procedure still hold", () => {
     const storage = new FakeStorage();
-    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    commitReported(storage, "s", 1, entries({ q1: 1, q2: 0 }));
     rememberSubmitted(storage, "s", 1);
     const memo = openMemo(storage, "s", 2);
-    assert.equal(memo.reported.size, 0);
     assert.equal(memo.submitted, true);
-    assert.deepEqual(JSON.parse(storage.getItem(memoKey("s"))), { revision: 2, reported: {}, submitted: true });
+    assert.equal(rememberedBit(memo, "q1", COIN), 1, "a question moved, not changed: no second draw");
+    assert.equal(rememberedBit(memo, "q2", { ...COIN, epsilon: 0.5 }), undefined, "its ε changed: drawn afresh");
+    assert.deepEqual(JSON.parse(storage.getItem(memoKey("s"))).revision, 2);
   });
 
   it("tells a page of an older revision that storage holds a newer one", () => {
@@ -149,10 +150,11 @@ describe("two copies of a memo", () => {
     JSON.stringify({ revision, reported: Object.fromEntries(Object.entries(reported).map(([k, bit]) => [k, { bit, ...COIN }])), submitted });
   const bits = (text) => Object.fromEntries(Object.entries(JSON.parse(text).reported).map(([k, v]) => [k, v.bit]));
 
-  it("keeps the later revision and never an older one's bits", () => {
-    const merged = mergeMemos(copy(1, { q1: 1 }), copy(2, { q2: 0 }));
+  it("keeps the later revision, both copies' bits, and the later copy's on a conflict", () => {
+    const merged = mergeMemos(copy(1, { q1: 1, q2: 1 }), copy(2, { q2: 0 }));
     assert.equal(JSON.parse(merged).revision, 2);
-    assert.deepEqual(bits(merged), { q2: 0 });
+    assert.deepEqual(bits(merged), { q1: 1, q2: 0 });
+    assert.deepEqual(bits(mergeMemos(copy(2, { q2: 0 }), copy(1, { q1: 1, q2: 1 }))), { q1: 1, q2: 0 });
   });
 
   it("joins the bits of one revision, the first copy winning a conflict, and any submission", () => {

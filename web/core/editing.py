@@ -73,6 +73,14 @@ def publish_everything(survey: Survey) -> None:
     publish_in_session(survey.id, all_in=True)
 
 
+def set_archived(survey: Survey, archived: bool) -> None:
+    """Put a survey away from the researcher's list, or bring it back. An open survey is closed
+    first: one hidden while it still took answers would be forgotten, not finished."""
+    if archived and survey.status == "open":
+        raise EditError([Problem("status", _("Close the survey before archiving it."))])
+    survey.archived = archived
+
+
 def delete_survey(survey: Survey) -> int:
     """Delete the survey, its questions and every response to it; how many responses went."""
     responses = survey.response_count
@@ -184,6 +192,32 @@ def delete_question(question: Question) -> None:
     db.session.delete(question)
 
 
+def reorder_questions(survey: Survey, keys: list[str]) -> None:
+    """Put the questions in the order of ``keys``, which must name each of them once. Responses
+    are keyed by question id, so any order is safe; the revision moves so that a page loaded
+    before shows the new order on reload (its draws are kept: see static/js/memo.js)."""
+    current = {question.key: question for question in survey.questions}
+    if sorted(keys) != sorted(current):
+        raise EditError(
+            [Problem("question", _("The new order must list every question of the survey once."))]
+        )
+    if keys == [question.key for question in survey.questions]:
+        return
+    for position, key in enumerate(keys):
+        current[key].position = position
+    survey.questions.sort(key=lambda question: question.position)
+    survey.revision += 1
+    survey.edits += 1
+
+
+def moved(keys: list[str], key: str, offset: int) -> list[str]:
+    """``keys`` with ``key`` moved ``offset`` places (stopping at either end)."""
+    index = keys.index(key)
+    target = min(max(index + offset, 0), len(keys) - 1)
+    rest = keys[:index] + keys[index + 1 :]
+    return rest[:target] + [key] + rest[target:]
+
+
 def new_revision(survey: Survey) -> None:
     """Move the survey to a new revision in the database now, before the question's responses
     are counted: from here on no submission to the old revision can be stored (the writer's claim
@@ -203,16 +237,25 @@ def has_responses(question: Question) -> bool:
     return bool(db.session.scalar(own) or db.session.scalar(options))
 
 
-def option_specs(lines: str, keep: list[Option] | None = None) -> tuple[OptionSpec, ...]:
-    """Options from text, one per line. With ``keep``, existing options keep their ids by position
-    (a frozen question's options are only reworded); new ones get an id made from their text
-    (see :func:`option_key`), so that export columns read ``drugs.sleeping_pills``."""
+def option_specs(
+    lines: str, keep: list[Option] | None = None, ids: str = ""
+) -> tuple[OptionSpec, ...]:
+    """Options from text, one per line, with the ids typed in ``ids`` (one per line, by
+    position). Where no id is typed, an existing option keeps its id by position (``keep``: a
+    frozen question's options are only reworded) and a new one gets an id made from its text (see
+    :func:`option_key`), so that export columns read ``drugs.sleeping_pills``. Typed ids are
+    checked later, with the rest of the question."""
     texts = [line.strip() for line in lines.splitlines() if line.strip()]
-    keys = [option.key for option in keep or []]
-    taken = set(keys)
+    typed = [line.strip() for line in ids.splitlines()]
+    kept = [option.key for option in keep or []]
+    chosen = [
+        (typed[index] if index < len(typed) else "") or (kept[index] if index < len(kept) else "")
+        for index in range(len(texts))
+    ]
+    taken = set(filter(None, chosen))
     specs = []
-    for index, text in enumerate(texts):
-        key = keys[index] if index < len(keys) else option_key(text, taken)
+    for text, key in zip(texts, chosen, strict=True):
+        key = key or option_key(text, taken)
         taken.add(key)
         specs.append(OptionSpec(key, text))
     return tuple(specs)

@@ -8,7 +8,16 @@ from datetime import date
 from functools import lru_cache
 
 from flask_login import UserMixin
-from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -138,6 +147,8 @@ class Survey(Model):
     # status, questions): with ``publication`` it names one version of the published results.
     edits: Mapped[int] = mapped_column(default=0)
     join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
+    # Hidden from the researcher's list, not closed by it: only a draft or closed survey is put away.
+    archived: Mapped[bool] = mapped_column(default=False, server_default=false())
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )

@@ -1,9 +1,11 @@
 """The respondent's pages: the survey with its spinners, and the thank-you page."""
 
-from flask import Blueprint, abort, current_app, render_template, session, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_login import current_user
 
+from web.core.lookup import find_survey
 from web.core.results_cache import ResultsCache, survey_stamp
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
@@ -28,8 +30,16 @@ def survey_page(slug: str):
 
 
 def render_survey(slug: str) -> str:
+    draft = find_survey(slug)
+    if draft is not None and draft.status == "draft" and may_preview(draft):
+        # Its owner, not a bare 404: the preview, which spins but sends nothing.
+        abort(redirect(url_for("builder.preview", slug=slug)))
     survey = survey_or_404(slug, public=True)
     return render_template("respond/survey.html", survey=survey, config=page_config(survey))
+
+
+def may_preview(survey) -> bool:
+    return current_user.is_authenticated and survey.visible_to(current_user)
 
 
 def page_cache() -> ResultsCache[str]:
@@ -45,9 +55,11 @@ def thanks(slug: str):
     return render_template("respond/thanks.html", survey=survey, answered=answered)
 
 
-def page_config(survey) -> dict:
-    """What the page's script needs, passed as JSON rather than written into JavaScript."""
+def page_config(survey, preview: bool = False) -> dict:
+    """What the page's script needs, passed as JSON rather than written into JavaScript; a
+    preview's script sends nothing and remembers nothing."""
     return {
+        "preview": preview,
         "slug": survey.slug,
         "status": survey.status,
         "revision": survey.revision,
@@ -55,7 +67,7 @@ def page_config(survey) -> dict:
         "thanksUrl": url_for("respond.thanks", slug=survey.slug),
         "epsilonTotal": survey.epsilon_total,
         # Known from the signed cookie before any spin, even if local storage was cleared.
-        "answered": survey.slug in answered_slugs(),
+        "answered": not preview and survey.slug in answered_slugs(),
         "messages": messages(),
         "questions": [
             {
@@ -93,4 +105,7 @@ def messages() -> dict:
         "no": _("No"),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "offline": _("No connection to the server. Please try again."),
+        "previewNotSent": _(
+            "Preview: nothing was sent or stored. A respondent would now see the thank-you page."
+        ),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -15,8 +15,10 @@ from web.core.editing import (
     add_question,
     delete_question,
     edit_details,
+    moved,
     next_question_key,
     option_specs,
+    reorder_questions,
     update_question,
 )
 from web.core.extensions import db
@@ -25,6 +27,7 @@ from web.core.lookup import find_survey
 from web.core.models import Question, Survey
 from web.core.questions import QUESTION_TYPES
 from web.core.surveyfile import QuestionSpec, SurveyFileError, load_survey
+from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.forms import ImportForm, QuestionForm, SurveyForm
 
@@ -94,6 +97,7 @@ def edit_question(slug: str, key: str):
             "epsilon": question.epsilon,
             "procedure": question.procedure,
             "options": "\n".join(option.text for option in question.options),
+            "option_ids": "\n".join(option.key for option in question.options),
         }
     )
     if form.validate_on_submit():
@@ -123,6 +127,49 @@ def remove_question(slug: str, key: str):
     return redirect(url_for("builder.edit", slug=slug))
 
 
+@bp.post("/<slug>/questions/<key>/move")
+def move_question(slug: str, key: str):
+    """Move a question one place up or down (the keyboard's and no-script way to reorder)."""
+    survey = researcher_survey(slug)
+    keys = [question.key for question in survey.questions]
+    direction = request.form.get("direction", "")
+    offset = {"up": -1, "down": 1}.get(direction)
+    if offset is None or key not in keys:
+        abort(400, _("Say which question moves, up or down."))
+    order = moved(keys, key, offset)
+    # Focus comes back to the same arrow, or to the other one once the question reached an end.
+    place = order.index(key)
+    arrow = "up" if place == len(order) - 1 else "down" if place == 0 else direction
+    return reordered(survey, order, focus=f"move-{key}-{arrow}")
+
+
+@bp.post("/<slug>/questions/order")
+def order_questions(slug: str):
+    """Put the questions in a new order, as dragged on the page (ids, comma-separated)."""
+    survey = researcher_survey(slug)
+    return reordered(survey, request.form.get("order", "").split(","), focus="questions-title")
+
+
+def reordered(survey: Survey, keys: list[str], focus: str):
+    """Apply an order and go back to the editor, at the control the researcher used."""
+    try:
+        reorder_questions(survey, keys)
+    except EditError as error:
+        abort(400, error.problems[0].message)
+    db.session.commit()
+    return redirect(url_for("builder.edit", slug=survey.slug, _anchor=focus))
+
+
+@bp.get("/<slug>/preview")
+def preview(slug: str):
+    """The survey as a respondent sees it, in any status: it spins, but sends and keeps nothing."""
+    survey = researcher_survey(slug)
+    page = render_template(
+        "respond/survey.html", survey=survey, config=page_config(survey, preview=True), preview=True
+    )
+    return page, 200, {"Cache-Control": "no-store"}
+
+
 @bp.route("/import", methods=["GET", "POST"])
 def import_file():
     """Import a survey file as a new draft; every mistake in it is listed."""
@@ -144,7 +191,11 @@ def import_file():
 def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options come one per line."""
     has_options = QUESTION_TYPES[form.kind.data].has_options
-    options = option_specs(form.options.data or "", keep) if has_options else ()
+    options = (
+        option_specs(form.options.data or "", keep, form.option_ids.data or "")
+        if has_options
+        else ()
+    )
     return QuestionSpec(
         key,
         form.kind.data,
@@ -179,7 +230,8 @@ def show_problems(form: QuestionForm, problems) -> None:
         option = OPTION_PLACE.search(problem.place)
         if option:
             number = int(option.group(1)) + 1
-            form.options.errors.append(
+            field = form.option_ids if problem.field == "id" else form.options
+            field.errors.append(
                 _("Option %(number)d: %(message)s", number=number, message=problem.message)
             )
         else:

@@ -20,7 +20,13 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from web.core.database import add_unique
-from web.core.editing import EditError, change_status, delete_survey, duplicate_survey
+from web.core.editing import (
+    EditError,
+    change_status,
+    delete_survey,
+    duplicate_survey,
+    set_archived,
+)
 from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.models import Survey
@@ -34,13 +40,16 @@ bp.before_request(require_login)
 
 @bp.get("")
 def surveys():
-    """Every survey the researcher can see, with its status and number of responses."""
+    """The researcher's surveys with their status and responses; archived ones on request."""
+    archived = request.args.get("archived") == "1"
+    mine = db.select(Survey).where((Survey.owner_id == current_user.id) | Survey.owner_id.is_(None))
     rows = db.session.scalars(
-        db.select(Survey)
-        .where((Survey.owner_id == current_user.id) | Survey.owner_id.is_(None))
-        .order_by(Survey.id.desc())
+        mine.where(Survey.archived.is_(archived)).order_by(Survey.id.desc())
     ).all()
-    return render_template("surveys/list.html", surveys=rows)
+    hidden = db.session.scalar(
+        db.select(db.func.count()).select_from(mine.where(Survey.archived).subquery())
+    )
+    return render_template("surveys/list.html", surveys=rows, archived=archived, hidden=hidden)
 
 
 @bp.get("/<slug>")
@@ -67,6 +76,24 @@ def status(slug: str):
     else:
         db.session.commit()
         flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))
+    return redirect(url_for("dashboard.survey", slug=slug))
+
+
+@bp.post("/<slug>/archive")
+def archive(slug: str):
+    """Archive the survey (hide it from the list) or restore it."""
+    survey = researcher_survey(slug)
+    archived = request.form.get("archived") == "1"
+    try:
+        set_archived(survey, archived)
+    except EditError as error:
+        flash(error.problems[0].message, "error")
+        return redirect(url_for("dashboard.survey", slug=slug))
+    db.session.commit()
+    if archived:
+        flash(_("“%(title)s” was archived. Find it under Archived surveys.", title=survey.title))
+        return redirect(url_for("dashboard.surveys"))
+    flash(_("“%(title)s” was restored to your list.", title=survey.title))
     return redirect(url_for("dashboard.survey", slug=slug))
 
 

@@ -137,6 +137,13 @@ class QuestionForm(FlaskForm):
     options = TextAreaField(
         _l("Options, one per line"), description=_l("Only for a multi-select question.")
     )
+    option_ids = TextAreaField(
+        _l("Option ids, one per line"),
+        description=_l(
+            "Name each option in exports and the API, in the order of the options. "
+            "Leave a line empty to make the id from the option's text."
+        ),
+    )
 
 
 class ImportForm(FlaskForm):

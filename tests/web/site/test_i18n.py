@@ -93,6 +93,7 @@ def authored_text(survey_slug: str) -> list[str]:
         texts += [question["text"], question["id"]]
         texts += [option["text"] for option in question.get("options", [])]
         texts += [f"{question['id']}.{option['id']}" for option in question.get("options", [])]
+        texts += [option["id"] for option in question.get("options", [])]
     return texts
 
 
@@ -103,6 +104,8 @@ def pages(slug):
         f"/surveys/{slug}",
         f"/surveys/{slug}/edit",
         f"/surveys/{slug}/present",
+        f"/surveys/{slug}/preview",
+        "/surveys?archived=1",
         f"/surveys/{slug}/questions/new",
         f"/surveys/{slug}/questions/substances",
         "/surveys/new",

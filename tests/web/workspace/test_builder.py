@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 
 import pytest
 
@@ -360,3 +361,107 @@ def test_a_slug_ending_in_a_newline_is_refused_everywhere(app, researcher, runne
 def test_option_ids_come_from_their_text(app, researcher, draft, lines, keys):
     researcher.post(f"/surveys/{draft}/questions/new", data=dict(MULTI, options=lines))
     assert [key for key, _text in load(app, draft)["questions"][0][5]] == keys
+
+
+def test_option_ids_can_be_typed_and_are_checked_like_a_file(app, researcher, draft):
+    typed = dict(MULTI, options="Red\nGreen\nBlue", option_ids="r\n\nb")
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=typed).status_code == 302
+    assert load(app, draft)["questions"][0][5] == [("r", "Red"), ("green", "Green"), ("b", "Blue")]
+    page = researcher.get(f"/surveys/{draft}/questions/which").get_data(as_text=True)
+    assert re.search(r'<textarea[^>]*id="option_ids"[^>]*>\s*r\ngreen\nb</textarea>', page)
+
+    for ids, message in [("r\nr\nb", "duplicate option id"), ("r\nno spaces\nb", "not a valid id")]:
+        html = researcher.post(
+            f"/surveys/{draft}/questions/which", data=dict(typed, option_ids=ids)
+        ).get_data(as_text=True)
+        assert re.search(rf'id="option_ids-errors"[^>]*>\s*<li>Option 2: [^<]*{message}', html)
+    assert load(app, draft)["questions"][0][5] == [("r", "Red"), ("green", "Green"), ("b", "Blue")]
+
+
+def test_option_ids_freeze_with_the_options(app, researcher, answered):
+    html = researcher.post(
+        f"/surveys/{answered}/questions/which", data=dict(MULTI, option_ids="crimson\ngreen\nblue")
+    ).get_data(as_text=True)
+    assert "frozen" in html
+    assert [key for key, _ in load(app, answered)["questions"][1][5]] == ["red", "green", "blue"]
+
+
+def question_order(app, slug):
+    return [question[0] for question in load(app, slug)["questions"]]
+
+
+def test_questions_move_up_and_down_and_the_revision_moves(app, researcher, answered):
+    researcher.post(f"/surveys/{answered}/questions/new", data=dict(YESNO, key="third"))
+    before = load(app, answered)["revision"]
+    response = researcher.post(
+        f"/surveys/{answered}/questions/third/move", data={"direction": "up"}
+    )
+    assert response.headers["Location"] == f"/surveys/{answered}/edit#move-third-up"
+    assert question_order(app, answered) == ["did", "third", "which"]
+    assert load(app, answered)["revision"] == before + 1
+    researcher.post(f"/surveys/{answered}/questions/did/move", data={"direction": "up"})
+    assert question_order(app, answered) == ["did", "third", "which"]  # already first
+    assert load(app, answered)["revision"] == before + 1  # nothing moved, nothing changed
+
+    researcher.post(f"/surveys/{answered}/questions/order", data={"order": "which,did,third"})
+    assert question_order(app, answered) == ["which", "did", "third"]
+    # Responses are kept by question id: the earlier answer still counts for its question.
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=answered))
+        assert [question.response_count for question in survey.questions] == [1, 1, 0]
+        assert [question.position for question in survey.questions] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "post",
+    [
+        ("questions/did/move", {"direction": "sideways"}),
+        ("questions/nope/move", {"direction": "up"}),
+        ("questions/order", {"order": "which,did,did"}),
+        ("questions/order", {"order": "which"}),
+        ("questions/order", {"order": ""}),
+    ],
+)
+def test_a_bad_order_is_refused_and_changes_nothing(app, researcher, answered, post):
+    before = load(app, answered)
+    response = researcher.post(f"/surveys/{answered}/{post[0]}", data=post[1])
+    assert response.status_code == 400
+    assert load(app, answered) == before
+
+
+def test_the_owner_previews_any_survey_and_the_public_sees_no_draft(app, researcher, draft, client):
+    researcher.post(f"/surveys/{draft}/questions/new", data=YESNO)
+    page = researcher.get(f"/surveys/{draft}/preview")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert 'id="preview-banner"' in html and '"preview": true' in html
+    # The owner who follows the respondents' link to a draft is sent to the preview.
+    assert researcher.get(f"/s/{draft}").headers["Location"] == f"/surveys/{draft}/preview"
+    assert client.get(f"/s/{draft}").status_code == 404
+    assert client.get(f"/surveys/{draft}/preview").status_code == 302  # to the login page
+
+
+def listed(researcher, archived=False):
+    html = researcher.get("/surveys" + ("?archived=1" if archived else "")).get_data(as_text=True)
+    return re.findall(r'<tr data-slug="([^"]+)"', html)
+
+
+def test_a_survey_is_archived_out_of_the_list_and_restored(app, researcher, answered):
+    assert (
+        researcher.post(f"/surveys/{answered}/archive", data={"archived": "1"}).status_code == 302
+    )
+    assert load(app, answered)["status"] == "open"  # refused: close it first
+    assert answered in listed(researcher)
+
+    researcher.post(f"/surveys/{answered}/status", data={"status": "closed"})
+    response = researcher.post(f"/surveys/{answered}/archive", data={"archived": "1"})
+    assert response.headers["Location"] == "/surveys"
+    assert answered not in listed(researcher) and listed(researcher, archived=True) == [answered]
+    assert "Archived surveys (1)" in researcher.get("/surveys").get_data(as_text=True)
+    dashboard = researcher.get(f"/surveys/{answered}").get_data(as_text=True)
+    assert 'id="archived-notice"' in dashboard and ">Restore<" in dashboard
+    # Archived is not deleted: its results and downloads stay.
+    assert researcher.get(f"/surveys/{answered}/responses.csv").status_code == 200
+
+    researcher.post(f"/surveys/{answered}/archive", data={"archived": "0"})
+    assert answered in listed(researcher) and listed(researcher, archived=True) == []
