@@ -6,6 +6,17 @@ researchers' own scripts all use these functions. See ``docs/statistics.md`` for
 
 from ._validate import MIN_EPSILON
 from .accounting import question_epsilon, survey_epsilon
+from .choice import (
+    ChoiceEstimate,
+    ChoiceProbabilities,
+    choice_light_fraction,
+    choice_margin_of_error,
+    choice_probabilities,
+    estimate_choice,
+    perturb_choice,
+    simulate_choice_counts,
+    simulate_choice_coverage,
+)
 from .coverage import Coverage, exact_coverage, simulate_coverage
 from .estimate import Estimate, estimate_proportion
 from .mechanism import (
@@ -22,6 +33,15 @@ from .planning import margin_of_error, sample_size
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
+    "ChoiceEstimate",
+    "ChoiceProbabilities",
+    "choice_light_fraction",
+    "choice_margin_of_error",
+    "choice_probabilities",
+    "estimate_choice",
+    "perturb_choice",
+    "simulate_choice_counts",
+    "simulate_choice_coverage",
     "MIN_EPSILON",
     "PROCEDURES",
     "Coverage",

@@ -126,14 +126,15 @@ def estimate_proportion(
     return Estimate(estimate, std_error, ci_low, ci_high, count, total, yes, confidence)
 
 
-def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float):
-    """Estimate, standard error, interval and count; assumes validated arrays."""
-    offset, slope = noise_line(epsilon)
+def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float, k: int = 2):
+    """Estimate, standard error, interval and count of one answer among ``k`` (yes among yes/no
+    by default); assumes validated arrays."""
+    offset, slope = noise_line(epsilon, k)
     share = yes / total
     estimate = (share - offset) / slope
-    # Every true share gives a reported-yes share in [a, 1 − a]: a share outside it (all no, say)
+    # Every true share gives a reported share in [a, a + b]: a share outside it (all no, say)
     # would otherwise claim a standard error of 0, which no procedure with ε < ∞ can have.
-    possible = np.clip(share, offset, 1 - offset)
+    possible = np.clip(share, offset, offset + slope)
     std_error = np.sqrt(possible * (1 - possible) / total) / slope
     low, high = clopper_pearson(yes, total, confidence)
     ci_low = np.clip((low - offset) / slope, 0.0, 1.0)

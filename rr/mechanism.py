@@ -162,13 +162,18 @@ def perturb(true_bits, epsilon, procedure: str = "spinner_coin", rng=None) -> np
     return np.where(light, truth, dark_answer).astype(np.uint8)
 
 
-def noise_line(epsilon) -> tuple[float, float]:
-    """Offset a and slope b of E[reported-yes share] = a + b·π; the same for both procedures.
+def noise_line(epsilon, k: int = 2) -> tuple[float, float]:
+    """Offset a and slope b of E[share reporting an answer] = a + b·π; the same for both procedures.
 
-    a = 1/(1 + e^ε) and b = tanh(ε/2). Assumes a validated ε.
+    With k possible answers (2 for yes/no; see :mod:`rr.choice`), a = 1/(e^ε + k − 1) and
+    b = (e^ε − 1)/(e^ε + k − 1); for k = 2, a = 1/(1 + e^ε) and b = tanh(ε/2). Computed from e^−ε,
+    so it never overflows. Assumes a validated ε and k ≥ 2.
     """
     tail = math.exp(-epsilon)
-    return tail / (1.0 + tail), math.tanh(epsilon / 2)
+    if k == 2:
+        return tail / (1.0 + tail), math.tanh(epsilon / 2)
+    scale = 1.0 + (k - 1) * tail
+    return tail / scale, -math.expm1(-epsilon) / scale
 
 
 __all__ = [

@@ -105,9 +105,12 @@ def margin_of_error(
     return _half_width(n, epsilon, confidence, true_proportion)
 
 
-def _half_width(n: int, epsilon: float, confidence: float, true_proportion: float) -> float:
-    """Unclipped half-width on the true-share scale at the expected count; assumes valid input."""
-    offset, slope = noise_line(epsilon)
+def _half_width(
+    n: int, epsilon: float, confidence: float, true_proportion: float, k: int = 2
+) -> float:
+    """Unclipped half-width on the true-share scale at the expected count, for one answer among
+    ``k``; assumes valid input."""
+    offset, slope = noise_line(epsilon, k)
     noisy = offset + slope * true_proportion
     if n > NORMAL_FROM_N:
         return _z(confidence) * math.sqrt(noisy * (1 - noisy) / n) / slope
