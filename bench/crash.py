@@ -35,6 +35,7 @@ BODY = json.dumps(
             "cheated": 1,
             "skipped": 0,
             "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+            "copied_work": "once",
         }
     }
 ).encode()
@@ -56,6 +57,11 @@ def submit_until(
             time.sleep(0.01)
 
 
+def option_bit(answer, key: str) -> int:
+    """The bit a stored answer reports for one option: multi-select bits, or a single choice."""
+    return answer[key] if isinstance(answer, dict) else int(answer == key)
+
+
 def check(database: pathlib.Path) -> dict:
     connection = sqlite3.connect(database)
     try:
@@ -70,8 +76,12 @@ def check(database: pathlib.Path) -> dict:
             "SELECT key, n, noisy_yes FROM question WHERE kind = 'yesno'"
         ):
             tallies_ok &= (n, yes) == (len(stored), sum(row[key] for row in stored))
-        for key, n, yes in connection.execute("SELECT key, n, noisy_yes FROM option"):
-            tallies_ok &= (n, yes) == (len(stored), sum(row["substances"][key] for row in stored))
+        for question, key, n, yes in connection.execute(
+            "SELECT question.key, option.key, option.n, option.noisy_yes "
+            "FROM option JOIN question ON question.id = option.question_id"
+        ):
+            reported = sum(option_bit(row[question], key) for row in stored)
+            tallies_ok &= (n, yes) == (len(stored), reported)
         return {
             "integrity": integrity,
             "rows": len(stored),

@@ -261,7 +261,11 @@ def _check_distribution(distribution) -> np.ndarray:
     shares = np.asarray(distribution, dtype=float)
     if shares.ndim != 1 or len(shares) < 2 or len(shares) > MAX_CHOICES:
         raise ValueError(f"distribution must list 2 to {MAX_CHOICES} shares, got {distribution!r}")
-    if np.any(~np.isfinite(shares)) or np.any(shares < 0) or not math.isclose(shares.sum(), 1, abs_tol=1e-9):
+    if (
+        np.any(~np.isfinite(shares))
+        or np.any(shares < 0)
+        or not math.isclose(shares.sum(), 1, abs_tol=1e-9)
+    ):
         raise ValueError(f"distribution must be shares >= 0 summing to 1, got {distribution!r}")
     return shares
 

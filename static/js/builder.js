@@ -3,24 +3,29 @@
  * the survey's total ε, and the margin of error for a planned number of respondents.
  * @module builder
  */
-import { lightFraction, truthProbability } from "./procedure.js";
+import { choiceLightFraction, lightFraction, truthProbability } from "./procedure.js";
 import { createSpinner } from "./spinner.js";
 
 /**
  * The preview's numbers, computed without the network.
  * `limits` are the server's (the page config's `limits`): ε outside them shows no preview.
- * @param {{epsilon: number, procedure: string, hasOptions: boolean, optionLines: string, otherCost: number,
- *   limits: {minEpsilon: number, maxEpsilon: number}}} input
- * @returns {{light: number, truth: number, spins: number, cost: number, total: number} | null}
+ * A single-choice question (`oneOf`) spins once whatever its k options, and tells the truth with
+ * probability e^ε/(e^ε + k − 1); a multi-select question spins once per option.
+ * @param {{epsilon: number, procedure: string, hasOptions: boolean, oneOf?: boolean, optionLines: string,
+ *   otherCost: number, limits: {minEpsilon: number, maxEpsilon: number}}} input
+ * @returns {{light: number, truth: number, spins: number, options: number, cost: number, total: number} | null}
  */
-export function previewFigures({ epsilon, procedure, hasOptions, optionLines, otherCost, limits }) {
+export function previewFigures({ epsilon, procedure, hasOptions, oneOf = false, optionLines, otherCost, limits }) {
   if (!(Number.isFinite(epsilon) && epsilon >= limits.minEpsilon && epsilon <= limits.maxEpsilon)) return null;
-  const spins = hasOptions ? Math.max(1, optionLines.split("\n").filter((line) => line.trim()).length) : 1;
+  const options = hasOptions ? optionLines.split("\n").filter((line) => line.trim()).length : 0;
+  const k = Math.max(2, options);
+  const spins = oneOf || !hasOptions ? 1 : Math.max(1, options);
   const cost = spins * epsilon;
   return {
-    light: lightFraction(epsilon, procedure),
-    truth: truthProbability(epsilon),
+    light: oneOf ? choiceLightFraction(epsilon, k, procedure) : lightFraction(epsilon, procedure),
+    truth: oneOf ? 1 / (1 + (k - 1) * Math.exp(-epsilon)) : truthProbability(epsilon),
     spins,
+    options,
     cost,
     total: otherCost + cost,
   };
@@ -51,6 +56,7 @@ function start() {
       epsilon: Number.parseFloat(field("epsilon").value),
       procedure: field("procedure").value,
       hasOptions: config.typesWithOptions.includes(field("kind").value),
+      oneOf: config.singleChoiceTypes.includes(field("kind").value),
       optionLines: field("options").value,
       otherCost: config.otherCost,
       limits: config.limits,
@@ -60,7 +66,7 @@ function start() {
     }
     if (!figures) {
       out("preview-light").textContent = fill(config.messages.invalid, { min: config.limits.minEpsilon, max: config.limits.maxEpsilon });
-      for (const id of ["preview-cost", "preview-total", "preview-margin"]) out(id).textContent = "";
+      for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";
       return;
     }
     const percent = Math.round(figures.light * 1000) / 10;
@@ -77,12 +83,21 @@ function start() {
     if (!(n >= 1)) return;
     const request = ++marginRequest;
     const query = new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value, n: String(n) });
+    const oneOf = config.singleChoiceTypes.includes(field("kind").value);
+    if (oneOf) query.set("k", String(Math.max(2, figures.options)));
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : null))
       .then((plan) => {
-        if (plan && request === marginRequest) {
-          out("preview-margin").textContent = fill(config.messages.margin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
-        }
+        if (!plan || request !== marginRequest) return;
+        const points = (margin) => (margin * 100).toFixed(1);
+        out("preview-margin").textContent = fill(config.messages.margin, { n, margin: points(plan.margin_of_error) });
+        out("preview-compare").textContent = plan.as_multi
+          ? fill(config.messages.asMulti, {
+              k: plan.k, cost: short(plan.as_multi.epsilon_total), margin: points(plan.as_multi.margin_of_error),
+              epsilon: short(plan.epsilon),
+              sameTotal: plan.as_multi.same_total_margin_of_error === null ? "—" : points(plan.as_multi.same_total_margin_of_error),
+            })
+          : "";
       })
       .catch(() => {});
   };

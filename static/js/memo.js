@@ -13,9 +13,11 @@ const PREFIX = "rr-survey:";
 
 /**
  * @typedef {object} Reported
- * @property {0 | 1} bit The answer that will be sent.
+ * @property {0 | 1 | string} bit The answer that will be sent: a bit, or a single-choice
+ *   question's reported option id.
  * @property {number} epsilon The ε it was drawn under.
  * @property {string} procedure The procedure it was drawn under.
+ * @property {number} [k] How many options the die had (single choice only).
  */
 
 /**
@@ -73,12 +75,13 @@ export function openMemo(storage, slug, revision) {
  * The reported bit remembered for `item`, if it was drawn under these parameters.
  * @param {Memo} memo
  * @param {string} item
- * @param {{epsilon: number, procedure: string}} params
- * @returns {0 | 1 | undefined}
+ * @param {{epsilon: number, procedure: string, k?: number}} params
+ * @returns {0 | 1 | string | undefined}
  */
 export function rememberedBit(memo, item, params) {
   const entry = memo.reported.get(item);
   if (!entry || entry.epsilon !== params.epsilon || entry.procedure !== params.procedure) return undefined;
+  if (entry.k !== params.k) return undefined;
   return entry.bit;
 }
 
@@ -161,7 +164,10 @@ function readStored(storage, slug) {
   const items = parsed.reported && typeof parsed.reported === "object" ? parsed.reported : {};
   // Object.entries sees own keys only, so ids such as "__proto__" or "constructor" are plain keys.
   for (const [item, entry] of Object.entries(items)) {
-    if (isReported(entry)) reported.set(item, { bit: entry.bit, epsilon: entry.epsilon, procedure: entry.procedure });
+    if (isReported(entry)) {
+      const { bit, epsilon, procedure, k } = entry;
+      reported.set(item, Number.isInteger(k) ? { bit, epsilon, procedure, k } : { bit, epsilon, procedure });
+    }
   }
   return { revision: parsed.revision, reported, submitted };
 }
@@ -170,7 +176,7 @@ function isReported(entry) {
   return (
     entry !== null &&
     typeof entry === "object" &&
-    (entry.bit === 0 || entry.bit === 1) &&
+    (entry.bit === 0 || entry.bit === 1 || typeof entry.bit === "string") &&
     Number.isFinite(entry.epsilon) &&
     typeof entry.procedure === "string"
   );

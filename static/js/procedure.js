@@ -1,9 +1,11 @@
 /**
- * The two randomized-response procedures, as the respondent's browser runs them.
- * Mirrors `rr.perturb` and `rr.light_fraction` in Python; tests check they agree.
+ * The two randomized-response procedures, as the respondent's browser runs them: for a yes/no
+ * answer (spinner, then a coin or the opposite answer) and for one option among k (spinner, then a
+ * die). Mirrors `rr.perturb`, `rr.perturb_choice` and the light shares in Python; tests check
+ * they agree.
  * @module procedure
  */
-import { cryptoUint32, uniform } from "./random.js";
+import { cryptoUint32, uniform, uniformInt } from "./random.js";
 
 /** @typedef {"spinner" | "spinner_coin"} Procedure */
 /** @typedef {0 | 1} Bit */
@@ -87,6 +89,55 @@ export function draw(truth, procedure, light, random = cryptoUint32) {
   const onLight = position < light;
   const heads = !onLight && procedure === "spinner_coin" ? (random() & 1) === 1 : null;
   return { position, light: onLight, heads, reported: reportedAnswer(truth, procedure, onLight, heads) };
+}
+
+/**
+ * @typedef {object} ChoiceDraw
+ * @property {number} position Where the spinner stopped, as a fraction of a turn in [0, 1).
+ * @property {boolean} light Whether it stopped on the light share.
+ * @property {number | null} die The option the die landed on (dark only), else null.
+ * @property {number} diePosition Where the die wheel stopped, in [0, 1) (inside that option's sector).
+ * @property {number} reported The index of the option that will be sent.
+ */
+
+/**
+ * The light share q of a single-choice question of k options (generalized randomized response).
+ * spinner_coin: (e^ε − 1)/(e^ε + k − 1), the die then picks any option; spinner: e^ε/(e^ε + k − 1),
+ * the die then picks one of the other options. For k = 2 these are the yes/no light shares.
+ * @param {number} epsilon
+ * @param {number} k
+ * @param {Procedure} [procedure]
+ * @returns {number}
+ */
+export function choiceLightFraction(epsilon, k, procedure = "spinner_coin") {
+  lightFraction(epsilon, procedure);
+  if (!(Number.isInteger(k) && k >= 2)) throw new RangeError(`k must be a whole number >= 2, got ${k}`);
+  const tail = Math.exp(-epsilon);
+  const scale = 1 + (k - 1) * tail;
+  return procedure === "spinner_coin" ? -Math.expm1(-epsilon) / scale : 1 / scale;
+}
+
+/**
+ * Spin for one true option among k and, on dark, roll the die: over all k options
+ * (spinner_coin) or over the k − 1 others (spinner). The die is drawn as a wheel of k equal
+ * sectors; the spinner-only die never lands on the true option's sector.
+ * @param {number} truth The true option's index, in [0, k).
+ * @param {number} k
+ * @param {Procedure} procedure
+ * @param {number} light The light share q, in (0, 1).
+ * @param {import("./random.js").Uint32Source} [random]
+ * @returns {ChoiceDraw}
+ */
+export function drawChoice(truth, k, procedure, light, random = cryptoUint32) {
+  checkProcedure(procedure);
+  if (!(Number.isInteger(truth) && truth >= 0 && truth < k)) throw new RangeError(`truth must be an option index below ${k}, got ${truth}`);
+  const position = uniform(random);
+  const onLight = position < light;
+  if (onLight) return { position, light: true, die: null, diePosition: 0, reported: truth };
+  let die = procedure === "spinner_coin" ? uniformInt(k, random) : uniformInt(k - 1, random);
+  if (procedure === "spinner" && die >= truth) die += 1;
+  const diePosition = (die + uniform(random)) / k;
+  return { position, light: false, die, diePosition, reported: die };
 }
 
 /** @param {string} procedure */

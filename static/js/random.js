@@ -26,3 +26,19 @@ export function cryptoUint32() {
 export function uniform(random = cryptoUint32) {
   return random() / TWO_TO_32;
 }
+
+/**
+ * A uniform integer in [0, n), without the bias of `random() % n` (draws past the last whole
+ * multiple of n are drawn again).
+ * @param {number} n a whole number in [1, 2^32]
+ * @param {Uint32Source} [random]
+ * @returns {number}
+ */
+export function uniformInt(n, random = cryptoUint32) {
+  if (!(Number.isInteger(n) && n >= 1 && n <= TWO_TO_32)) throw new RangeError(`n must be a whole number in [1, 2^32], got ${n}`);
+  const limit = TWO_TO_32 - (TWO_TO_32 % n);
+  for (;;) {
+    const value = random();
+    if (value < limit) return value % n;
+  }
+}

@@ -13,6 +13,7 @@
  * @module survey
  */
 import { createCoin } from "./coin.js";
+import { createDie } from "./die.js";
 import {
   browserStorage,
   commitReported,
@@ -23,7 +24,7 @@ import {
   rememberedBit,
   rememberSubmitted,
 } from "./memo.js";
-import { draw } from "./procedure.js";
+import { draw, drawChoice } from "./procedure.js";
 import { sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
 
@@ -38,6 +39,7 @@ const form = document.getElementById("survey-form");
  * @property {HTMLElement} box
  * @property {import("./spinner.js").Spinner} spinner
  * @property {import("./coin.js").Coin | null} coin
+ * @property {import("./die.js").Die | null} die
  */
 /**
  * @typedef {object} QuestionView
@@ -47,7 +49,7 @@ const form = document.getElementById("survey-form");
  * @property {Map<string, ItemView>} items
  */
 
-/** Reported bit by item, once this page shows it. @type {Map<string, 0 | 1>} */
+/** Reported bit (or single-choice option id) by item, once this page shows it. @type {Map<string, 0 | 1 | string>} */
 const reported = new Map();
 /** Questions drawn or remembered on this page: never drawn again. @type {Set<string>} */
 const settled = new Set();
@@ -108,6 +110,7 @@ function setUpQuestion(question) {
   for (const item of question.items) {
     const box = root.querySelector(`[data-item="${CSS.escape(item)}"]`);
     const coinBox = box.querySelector(".coin");
+    const dieBox = box.querySelector(".die");
     items.set(item, {
       box,
       spinner: createSpinner(box.querySelector(".spinner"), question.lightFraction, {
@@ -116,6 +119,9 @@ function setUpQuestion(question) {
         lightWord: text.lightWord,
       }),
       coin: coinBox && createCoin(coinBox, { heads: text.heads, tails: text.tails, label: text.coinLabel }),
+      die: dieBox && createDie(dieBox, question.options.length, {
+        label: text.dieLabel.replace("{count}", String(question.options.length)),
+      }),
     });
   }
   const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), items };
@@ -124,12 +130,18 @@ function setUpQuestion(question) {
 }
 
 /**
- * The true answer as a bit per item, or null when none is chosen yet.
- * @returns {Map<string, 0 | 1> | null}
+ * The true answer per item: a bit, or a single-choice question's option index; null when none
+ * is chosen yet.
+ * @returns {Map<string, number> | null}
  */
 function truthOf(question, root) {
   const named = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]`);
-  if (question.grouped) {
+  if (question.answer === "option") {
+    const chosen = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
+    const index = question.options.findIndex((option) => option.id === chosen?.value);
+    return index < 0 ? null : new Map([[question.id, index]]);
+  }
+  if (question.answer === "bits") {
     return new Map(
       question.options.map((option) => [
         `${question.id}.${option.id}`,
@@ -154,18 +166,20 @@ async function spinQuestion(question, view) {
   clearTruth(view, true);
   if (outcome.changed) return showNotice("survey-changed");
   await Promise.all(
-    [...view.items].map(async ([item, { box, spinner, coin }]) => {
+    [...view.items].map(async ([item, { box, spinner, coin, die }]) => {
       const result = outcome.draws.get(item);
-      if (!result) return showItem(box, outcome.remembered.get(item), text.remembered);
+      if (!result) return showItem(question, box, outcome.remembered.get(item), text.remembered);
       box.dataset.state = "spinning";
       await spinner.spinTo(result.position);
-      if (result.heads !== null) await coin.flip(result.heads);
+      const flipped = typeof result.heads === "boolean";
+      if (flipped) await coin.flip(result.heads);
+      if (typeof result.die === "number") await die.rollTo(result.diePosition);
       box.dataset.outcome = result.light ? "light" : "dark";
-      box.dataset.coin = result.heads === null ? "" : result.heads ? "heads" : "tails";
-      showItem(box, result.reported, text.decided);
+      box.dataset.coin = flipped ? (result.heads ? "heads" : "tails") : "";
+      showItem(question, box, reportOf(question, result), text.decided);
     }),
   );
-  for (const [item, result] of outcome.draws) reported.set(item, result.reported);
+  for (const [item, result] of outcome.draws) reported.set(item, reportOf(question, result));
   for (const [item, bit] of outcome.remembered) reported.set(item, bit);
   view.root.querySelector(".outcome").focus();
   updateSummary();
@@ -191,23 +205,47 @@ async function drawOnce(question, truth) {
   const mirror = await mirrorStorage();
   const memo = loadMemo(mirror, config.slug, config.revision);
   if (memo.newer) return { changed: true };
-  const params = { epsilon: question.epsilon, procedure: question.procedure };
+  const params = paramsOf(question);
   const remembered = new Map();
   const draws = new Map();
-  for (const [item, bit] of truth) {
-    const known = rememberedBit(memo, item, params);
-    if (known === undefined) draws.set(item, draw(bit, question.procedure, question.lightFraction));
+  for (const [item, value] of truth) {
+    const known = rememberedFor(question, memo, item);
+    if (known === undefined) draws.set(item, drawItem(question, value));
     else remembered.set(item, known);
   }
   commitReported(
     mirror,
     config.slug,
     config.revision,
-    new Map([...draws].map(([item, result]) => [item, { bit: result.reported, ...params }])),
+    new Map([...draws].map(([item, result]) => [item, { bit: reportOf(question, result), ...params }])),
   );
   await share(mirror.value);
   settled.add(question.id);
   return { changed: false, draws, remembered };
+}
+
+/** What a remembered draw must have been drawn under to be replayed for `question`. */
+function paramsOf(question) {
+  const params = { epsilon: question.epsilon, procedure: question.procedure };
+  return question.answer === "option" ? { ...params, k: question.options.length } : params;
+}
+
+/** The remembered report of `item`, if it fits the question as it is now. */
+function rememberedFor(question, memo, item) {
+  const value = rememberedBit(memo, item, paramsOf(question));
+  if (question.answer === "option") return question.options.some((option) => option.id === value) ? value : undefined;
+  return typeof value === "string" ? undefined : value;
+}
+
+/** One spin for `item` from its true value: a yes/no draw, or a single-choice spin and die. */
+function drawItem(question, value) {
+  if (question.answer !== "option") return draw(value, question.procedure, question.lightFraction);
+  return drawChoice(value, question.options.length, question.procedure, question.lightFraction);
+}
+
+/** What a draw reports, as it is sent: a bit, or the id of the option the single-choice draw reports. */
+function reportOf(question, result) {
+  return question.answer === "option" ? question.options[result.reported].id : result.reported;
 }
 
 /**
@@ -251,14 +289,13 @@ async function share(value) {
 function showRemembered(memo) {
   for (const question of config.questions) {
     if (settled.has(question.id)) continue;
-    const params = { epsilon: question.epsilon, procedure: question.procedure };
-    const bits = question.items.map((item) => rememberedBit(memo, item, params));
+    const bits = question.items.map((item) => rememberedFor(question, memo, item));
     if (bits.some((bit) => bit === undefined)) continue;
     settled.add(question.id);
     const view = views.get(question.id);
     clearTruth(view, true);
     question.items.forEach((item, index) => {
-      showItem(view.items.get(item).box, bits[index], text.remembered);
+      showItem(question, view.items.get(item).box, bits[index], text.remembered);
       reported.set(item, bits[index]);
     });
   }
@@ -274,14 +311,16 @@ function clearTruth(view, locked) {
   if (locked) view.button.disabled = true;
 }
 
-function showItem(box, bit, why) {
+function showItem(question, box, value, why) {
   box.dataset.state = "done";
-  box.dataset.reported = String(bit);
-  box.querySelector(".outcome").textContent = `${text.willReport} ${answerText(bit)}. ${why}`;
+  box.dataset.reported = String(value);
+  box.querySelector(".outcome").textContent = `${text.willReport} ${answerText(question, value)}. ${why}`;
 }
 
-function answerText(bit) {
-  return bit === 1 ? text.yes : text.no;
+/** A reported value in words: yes or no, or the reported option's text. */
+function answerText(question, value) {
+  if (question.answer === "option") return question.options.find((option) => option.id === value)?.text ?? "";
+  return value === 1 ? text.yes : text.no;
 }
 
 function allSpun() {
@@ -298,9 +337,9 @@ function updateSummary() {
       .map((question) => {
         const entry = document.createElement("li");
         const title = views.get(question.id).root.querySelector("h2").textContent.trim();
-        const parts = question.grouped
-          ? question.options.map((option) => `${option.text}: ${answerText(reported.get(`${question.id}.${option.id}`))}`)
-          : [answerText(reported.get(question.id))];
+        const parts = question.answer === "bits"
+          ? question.options.map((option) => `${option.text}: ${answerText(question, reported.get(`${question.id}.${option.id}`))}`)
+          : [answerText(question, reported.get(question.id))];
         entry.textContent = `${title} → ${parts.join(", ")}`;
         entry.dataset.question = question.id;
         return entry;
@@ -311,7 +350,7 @@ function updateSummary() {
 /** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */
 function answersBody() {
   const answer = (question) =>
-    question.grouped
+    question.answer === "bits"
       ? Object.fromEntries(question.options.map((option) => [option.id, reported.get(`${question.id}.${option.id}`)]))
       : reported.get(question.id);
   return { answers: Object.fromEntries(config.questions.map((question) => [question.id, answer(question)])) };

@@ -32,7 +32,12 @@ def by_hand(counts, epsilon, confidence=0.95):
 
 @pytest.mark.parametrize(
     ("counts", "epsilon"),
-    [([50, 30, 20], 2.0), ([0, 7, 3, 20, 0], 1.0), ([1, 1, 1, 1, 1, 1, 1, 993], 4.0), ([9, 0, 0], 0.5)],
+    [
+        ([50, 30, 20], 2.0),
+        ([0, 7, 3, 20, 0], 1.0),
+        ([1, 1, 1, 1, 1, 1, 1, 993], 4.0),
+        ([9, 0, 0], 0.5),
+    ],
 )
 def test_matches_the_formula_written_out_by_hand(counts, epsilon):
     result = rr.estimate_choice(counts, epsilon)

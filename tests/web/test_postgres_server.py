@@ -12,7 +12,12 @@ from tests.servers import free_port, start_gunicorn, wait_until_serving
 from web.core.extensions import db
 from web.core.models import Option, Question, Response, Survey
 
-BITS = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1}}
+BITS = {
+    "cheated": 1,
+    "skipped": 0,
+    "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1},
+    "copied_work": "two_to_five",
+}
 
 
 def serve(port: int, log) -> subprocess.Popen:
@@ -61,8 +66,16 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
         tallies = {
             q.key: (q.n, q.noisy_yes)
             for q in db.session.scalars(db.select(Question))
-            if q.kind != "multi"
+            if not q.options
         }
         options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
     assert tallies == {"cheated": (120, 120), "skipped": (120, 0)}
-    assert options == {"alcohol": (120, 0), "tobacco": (120, 120), "sleeping_pills": (120, 120)}
+    assert options == {
+        "alcohol": (120, 0),
+        "tobacco": (120, 120),
+        "sleeping_pills": (120, 120),
+        "never": (120, 0),
+        "once": (120, 0),
+        "two_to_five": (120, 120),
+        "more": (120, 0),
+    }

@@ -25,7 +25,12 @@ from web.core.extensions import db
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
 needs_redis = pytest.mark.skipif(not REDIS_URL, reason="needs TEST_REDIS_URL (make test sets it)")
-DEMO = {"cheated": 1, "skipped": 0, "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}}
+DEMO = {
+    "cheated": 1,
+    "skipped": 0,
+    "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+    "copied_work": "never",
+}
 
 
 def serve(port: int, log, storage: str) -> subprocess.Popen:

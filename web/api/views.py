@@ -11,7 +11,7 @@ from flask_limiter.util import get_remote_address
 import rr
 from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
-from web.core.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
+from web.core.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.models import ApiToken
 from web.core.results import published_results
 from web.core.results_cache import ResultsCache, survey_stamp
@@ -145,6 +145,8 @@ def plan():
         abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
     if procedure not in rr.PROCEDURES:
         abort(400, f"procedure must be one of {', '.join(rr.PROCEDURES)}")
+    if "k" in request.args:
+        return choice_plan(epsilon, n, procedure)
     return {
         "epsilon": epsilon,
         "procedure": procedure,
@@ -154,6 +156,34 @@ def plan():
         "privacy_loss_ratio": rr.privacy_loss_ratio(epsilon, procedure),
         "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
         "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
+    }
+
+
+def choice_plan(epsilon: float, n: int, procedure: str) -> dict:
+    """The plan of a single-choice question of k options, beside asking it as multi-select."""
+    k = _number(request.args["k"], int)
+    if k is None or not 2 <= k <= MAX_OPTIONS:
+        abort(400, f"k must be a whole number from 2 to {MAX_OPTIONS}")
+    truth, other = rr.choice_probabilities(epsilon, k)
+    return {
+        "epsilon": epsilon,
+        "procedure": procedure,
+        "n": n,
+        "k": k,
+        "light_fraction": rr.choice_light_fraction(epsilon, k, procedure),
+        "truth_probability": truth,
+        "privacy_loss_ratio": truth / other,
+        "margin_of_error": rr.choice_margin_of_error(n, epsilon, k),
+        "as_multi": {
+            # The same ε per option: k times the cost. The same total: ε/k per option.
+            "epsilon_total": k * epsilon,
+            "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
+            "same_total_margin_of_error": (
+                rr.margin_of_error(n, epsilon / k, procedure)
+                if epsilon / k >= rr.MIN_EPSILON
+                else None
+            ),
+        },
     }
 
 

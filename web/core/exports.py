@@ -9,8 +9,6 @@ from collections.abc import Iterator
 
 from sqlalchemy import func
 
-import rr
-from rr.mechanism import noise_line
 from web.core.extensions import db
 from web.core.models import Response, Survey
 from web.core.results import ESTIMATE_FIELDS, SurveyResults, significant
@@ -34,10 +32,12 @@ ESTIMATE_COLUMNS = (
 
 
 def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
-    """One column per yes/no question and per option of a multi-select question."""
+    """One column per spin: a yes/no question's bit, each option's bit of a multi-select
+    question, the reported option id of a single-choice question."""
     return [
-        (question.key, None if option is None else option.key)
-        for question, option in survey.spins()
+        (question.key, option or None)
+        for question in survey.questions
+        for question_key, _, option in (item.partition(".") for item in question.items)
     ]
 
 
@@ -107,11 +107,13 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         },
         "epsilon_total": survey.epsilon_total,
         "privacy": "ε is per spin. A yes/no question costs ε, a multi-select question k·ε for k "
-        "options, and the survey the sum over its questions (sequential composition).",
-        "estimator": "pi_hat = (noisy_share - a) / b with a = 1/(1 + e^epsilon) and "
-        "b = tanh(epsilon/2), for both procedures; 95% interval: Clopper-Pearson on "
-        "the noisy share, mapped through the same line and clipped to [0, 1].",
-        "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure)",
+        "options (one spin each), a single-choice question ε (one spin, then on dark a die), and "
+        "the survey the sum over its questions (sequential composition).",
+        "estimator": "pi_hat = (noisy_share - a) / b, for both procedures. Yes/no and each "
+        "multi-select option: a = 1/(1 + e^epsilon), b = tanh(epsilon/2). Each option of a "
+        "single-choice question with k options: a = 1/(e^epsilon + k - 1), "
+        "b = (e^epsilon - 1)/(e^epsilon + k - 1). 95% interval: Clopper-Pearson on the noisy "
+        "share, mapped through the same line and clipped to [0, 1].",
         "questions": [
             {**_question_entry(question), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)
@@ -120,14 +122,14 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
 
 
 def _published_counts(result) -> dict:
-    """A question's published n per column, or that it is withheld."""
+    """A question's published n per tally (itself, or each option), or that it is withheld."""
     if not result.visible:
         return {"withheld": True}
     return {"withheld": False, "n": [item.n for item in result.items]}
 
 
 def _question_entry(question) -> dict:
-    offset, slope = noise_line(question.epsilon)
+    offset, slope = question.noise_line
     entry = {
         "id": question.key,
         "text": question.text,
@@ -136,13 +138,11 @@ def _question_entry(question) -> dict:
         "epsilon_total": question.epsilon_total,
         "procedure": question.procedure,
         "light_fraction": question.light_fraction,
-        "truth_probability": rr.truth_probability(question.epsilon),
+        "truth_probability": question.truth_probability,
         "noise_offset": offset,
         "noise_slope": slope,
-        "columns": [
-            question.key if option is None else f"{question.key}.{option.key}"
-            for option in question.spun_options
-        ],
+        "columns": question.items,
+        **question.type.design(question.procedure, len(question.options), question.light_fraction),
     }
     if question.type.has_options:
         entry["options"] = [{"id": option.key, "text": option.text} for option in question.options]

@@ -257,9 +257,14 @@ class Question(Tally, Model):
         return [self if option is None else option for option in self.spun_options]
 
     @property
+    def items(self) -> list[str]:
+        """What a response reports for it, spin by spin (see QuestionType.items)."""
+        return self.type.items(self.key, [option.key for option in self.options])
+
+    @property
     def spins(self) -> int:
-        """How many times a respondent spins for this question."""
-        return len(self.spun_options)
+        """How many times a respondent spins for this question (each spin costs ε)."""
+        return self.type.spin_count(len(self.options))
 
     @property
     def epsilon_total(self) -> float:
@@ -267,12 +272,18 @@ class Question(Tally, Model):
 
     @property
     def light_fraction(self) -> float:
-        return rr.light_fraction(self.epsilon, self.procedure)
+        return self.type.light_fraction(self.epsilon, self.procedure, len(self.options))
 
     @property
     def truth_probability(self) -> float:
-        """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε)."""
-        return rr.truth_probability(self.epsilon)
+        """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε) for one
+        yes/no spin, e^ε/(e^ε + k − 1) for one option among k."""
+        return self.type.truth_probability(self.epsilon, len(self.options))
+
+    @property
+    def noise_line(self) -> tuple[float, float]:
+        """Offset and slope of E[reported share] = a + b·π for each of its tallies."""
+        return self.type.noise_line(self.epsilon, len(self.options))
 
     @property
     def response_count(self) -> int:

@@ -6,17 +6,24 @@ once per option and keeps a tally per option. The rest of the app asks a questio
 ``QUESTION_TYPES`` entry named by ``Question.kind``) rather than comparing names: how the survey
 file's options are checked, which tallies a response feeds, what a submitted answer must look like
 and what it stores, and what the page's script is told. A new type is a new class here.
+
+A single-choice question is the exception to "one spin, one tally": its one spin (spinner, then
+on dark a die) reports one option, and every response feeds every option's tally, adding one
+reported "yes" to the option it reported. Its estimates come from all its tallies together
+(generalized randomized response, :mod:`rr.choice`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from typing import ClassVar, NamedTuple, TypeVar
 
+import numpy as np
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+import rr
 from web.core.limits import MAX_OPTIONS
 
 T = TypeVar("T")
@@ -26,12 +33,94 @@ class AnswerError(ValueError):
     """A submission that does not fit the survey; the message names the problem."""
 
 
+class Figures(NamedTuple):
+    """One tally's estimate, standard error, interval and estimated count."""
+
+    estimate: float
+    std_error: float
+    ci_low: float
+    ci_high: float
+    estimated_count: float
+
+
 class QuestionType:
     """What a type of question does; subclasses fill in each step."""
 
     name: ClassVar[str]
     label: ClassVar[object]  # a lazily translated name for the builder
     has_options: ClassVar[bool]
+    # What the page's script reports for the question: one bit, a bit per option, or one option.
+    answer_shape: ClassVar[str]
+    # The respondent page's part that asks for the true answer and holds the spinners.
+    respond_template: ClassVar[str]
+    # Whether the estimates of its options add up to 100% (one true option per respondent).
+    sums_to_one: ClassVar[bool] = False
+
+    def spin_count(self, option_count: int) -> int:
+        """How many spins (each costing ε) a respondent makes for the question."""
+        return 1
+
+    def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
+        return rr.light_fraction(epsilon, procedure)
+
+    def truth_probability(self, epsilon: float, option_count: int) -> float:
+        """How often the reported answer is the true one."""
+        return rr.truth_probability(epsilon)
+
+    def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
+        """Offset and slope of E[reported share] = a + b·π for each tally."""
+        return rr.mechanism.noise_line(epsilon)
+
+    def dark_words(self, procedure: str) -> str:
+        """What the spinner's dark share does, in the respondent's words."""
+        if procedure == "spinner_coin":
+            return _("light: your true answer; dark: a coin decides")
+        return _("light: your true answer; dark: the opposite answer")
+
+    def design(self, procedure: str, option_count: int, light: float) -> dict:
+        """How the reports were made, for the codebook: what dark does, and how to recompute."""
+        dark = (
+            "a fair coin decides (heads = yes)"
+            if procedure == "spinner_coin"
+            else "the opposite answer"
+        )
+        return {
+            "dark": dark,
+            "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
+        }
+
+    def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        """What a response reports, one item per spin: each drawn with its own spinner on the
+        page and a column of the responses export (``key`` or ``key.option``)."""
+        return [key]
+
+    def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
+        """Each tally's :class:`Figures` from its (reported yes, n), or None where n is 0."""
+        return [
+            None
+            if n == 0
+            else Figures(*_fields(rr.estimate_proportion(yes, n, epsilon, procedure)))
+            for yes, n in counts
+        ]
+
+    def simulate(
+        self,
+        size: int,
+        true_proportion: float,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """Reported bits of ``size`` simulated respondents, one column per tally; each true
+        answer is yes (or, with options, each option true) with ``true_proportion``."""
+        spins = len(self.spun([None] * option_count))
+        truth = rng.random((size, spins)) < true_proportion
+        return rr.perturb(truth, epsilon, procedure, rng=rng)
+
+    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+        """The columns :meth:`answer_template`'s fields are filled from, per respondent."""
+        return list(reported.T)
 
     def options_problem(self, count: int) -> str | None:
         """Why a question of this type cannot have ``count`` options, or None."""
@@ -50,8 +139,8 @@ class QuestionType:
         raise NotImplementedError
 
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
-        """A %-format JSON fragment that writes a stored answer from its bits in :meth:`spun`
-        order (the bulk simulation writes millions of rows with it)."""
+        """A %-format JSON fragment that writes a stored answer from :meth:`template_values`
+        (the bulk simulation writes millions of rows with it)."""
         raise NotImplementedError
 
 
@@ -61,9 +150,11 @@ class YesNo(QuestionType):
     name = "yesno"
     label = _l("Yes / no")
     has_options = False
+    answer_shape = "bit"
+    respond_template = "respond/_yesno.html"
 
     def options_problem(self, count: int) -> str | None:
-        return None if count == 0 else _("only a 'multi' question has options")
+        return None if count == 0 else _("a 'yesno' question has no options")
 
     def spun(self, options: Sequence[T]) -> list[T | None]:
         return [None]
@@ -84,6 +175,14 @@ class Multi(QuestionType):
     name = "multi"
     label = _l("Multi-select")
     has_options = True
+    answer_shape = "bits"
+    respond_template = "respond/_multi.html"
+
+    def spin_count(self, option_count: int) -> int:
+        return option_count
+
+    def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        return [f"{key}.{option}" for option in option_keys]
 
     def options_problem(self, count: int) -> str | None:
         if count == 0:
@@ -116,7 +215,106 @@ class Multi(QuestionType):
         return f"{json.dumps(key)}:{{{inner}}}"
 
 
-QUESTION_TYPES: dict[str, QuestionType] = {kind.name: kind for kind in (YesNo(), Multi())}
+class Choice(QuestionType):
+    """One true option among k, reported through one spin and, on dark, a die (generalized
+    randomized response): the question costs ε, not k·ε."""
+
+    name = "choice"
+    label = _l("Single choice")
+    has_options = True
+    answer_shape = "option"
+    respond_template = "respond/_choice.html"
+    sums_to_one = True
+
+    def options_problem(self, count: int) -> str | None:
+        if count < 2:
+            return _("a 'choice' question needs at least 2 options, got %(count)d", count=count)
+        if count > MAX_OPTIONS:
+            return _("at most %(limit)d options, got %(count)d", limit=MAX_OPTIONS, count=count)
+        return None
+
+    def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
+        return rr.choice_light_fraction(epsilon, option_count, procedure)
+
+    def truth_probability(self, epsilon: float, option_count: int) -> float:
+        return rr.choice_probabilities(epsilon, option_count).truth
+
+    def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
+        return rr.mechanism.noise_line(epsilon, option_count)
+
+    def spun(self, options: Sequence[T]) -> list[T | None]:
+        return list(options)
+
+    def dark_words(self, procedure: str) -> str:
+        if procedure == "spinner_coin":
+            return _("light: your true answer; dark: a die picks any option")
+        return _("light: your true answer; dark: a die picks one of the other options")
+
+    def design(self, procedure: str, option_count: int, light: float) -> dict:
+        die = (
+            f"a fair {option_count}-sided die over all options"
+            if procedure == "spinner_coin"
+            else f"a fair {option_count - 1}-sided die over the other options"
+        )
+        return {
+            "k": option_count,
+            "light_share_q": light,
+            "dark": die,
+            "column": "the reported option id",
+            "recompute": "rr.estimate_choice([reports of each option], epsilon, procedure)",
+        }
+
+    def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str:
+        if not isinstance(value, str) or value not in option_keys:
+            raise AnswerError(
+                f"question {key!r} must be the id of one of its options, got {value!r}"
+            )
+        return value
+
+    def bit(self, answer, option_key: str | None) -> int:
+        return int(answer == option_key)
+
+    def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
+        n = counts[0][1] if counts else 0
+        if n == 0:
+            return [None] * len(counts)
+        result = rr.estimate_choice([yes for yes, _ in counts], epsilon, procedure)
+        return [
+            Figures(*(float(column[index]) for column in result[:5]))
+            for index in range(len(counts))
+        ]
+
+    def simulate(
+        self,
+        size: int,
+        true_proportion: float,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """One-hot reports; the first option is true with ``true_proportion``, the others share
+        the rest evenly."""
+        rest = (1 - true_proportion) / (option_count - 1)
+        truth = rng.choice(
+            option_count, size=size, p=[true_proportion] + [rest] * (option_count - 1)
+        )
+        reported = rr.perturb_choice(truth, epsilon, option_count, procedure, rng=rng)
+        return np.eye(option_count, dtype=np.uint8)[reported]
+
+    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+        quoted = np.array([json.dumps(option) for option in option_keys], dtype=object)
+        return [quoted[reported.argmax(axis=1)]]
+
+    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
+        return f"{json.dumps(key)}:%s"
+
+
+QUESTION_TYPES: dict[str, QuestionType] = {kind.name: kind for kind in (YesNo(), Multi(), Choice())}
+
+
+def _fields(estimate) -> tuple[float, ...]:
+    return tuple(getattr(estimate, name) for name in Figures._fields)
 
 
 def _bit(value, where: str) -> int:

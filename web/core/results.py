@@ -14,8 +14,7 @@ from dataclasses import asdict, dataclass
 
 from flask import current_app
 
-import rr
-from web.core.models import Question, Survey, Tally
+from web.core.models import Question, Survey
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
 SIGNIFICANT_DIGITS = 12  # of every figure the API and the CSVs give: no float noise past them
@@ -75,6 +74,8 @@ class QuestionResult:
     items: tuple[ItemResult, ...]
     # Whether its figures may be shown: every item has at least the minimum n (and one).
     visible: bool
+    # Whether its options' estimates add up to 100% (single choice: one true option each).
+    sums_to_one: bool = False
 
     @property
     def n(self) -> int:
@@ -94,7 +95,15 @@ class QuestionResult:
         }
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures
-        if self.has_options:
+        if self.sums_to_one:
+            # One report per respondent: n is the question's, each option counts its reports.
+            if self.visible:
+                data["n"] = self.n
+            data["options"] = [
+                {"id": item.option, "text": item.option_text, **_as_counts(figures(item))}
+                for item in self.items
+            ]
+        elif self.has_options:
             data["options"] = [
                 {"id": item.option, "text": item.option_text, **figures(item)}
                 for item in self.items
@@ -106,6 +115,15 @@ class QuestionResult:
 
 def _no_figures(item: ItemResult) -> dict:
     return {}
+
+
+def _as_counts(figures: dict) -> dict:
+    """A single-choice option's figures: its reports as ``noisy_count`` (n is the question's)."""
+    figures = dict(figures)
+    if "noisy_yes" in figures:
+        figures["noisy_count"] = figures.pop("noisy_yes")
+        figures.pop("n")
+    return figures
 
 
 @dataclass(frozen=True)
@@ -167,12 +185,19 @@ def published_results(survey: Survey) -> SurveyResults:
 
 
 def question_results(question: Question, min_n: int | None) -> QuestionResult:
-    """One question's parameters and the estimate of each tally it feeds; withheld unless every
-    tally has ``min_n`` published responses (always withheld when ``min_n`` is None)."""
+    """One question's parameters and the estimate of each tally it feeds, as its type computes
+    them; withheld unless every tally has ``min_n`` published responses (always withheld when
+    ``min_n`` is None)."""
+    options = question.spun_options
+    tallies = question.tallies
+    counts = [(tally.published_yes, tally.published_n) for tally in tallies]
+    figures = question.type.figures(counts, question.epsilon, question.procedure)
     items = tuple(
-        item_result(option or question, question, option.key if option else None,
-                    option.text if option else None)
-        for option in question.spun_options
+        ItemResult(
+            option.key if option else None, option.text if option else None, n, yes,
+            *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
+        )
+        for option, (yes, n), figure in zip(options, counts, figures, strict=True)
     )  # fmt: skip
     visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
     return QuestionResult(
@@ -186,19 +211,5 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.type.has_options,
         items,
         visible,
+        question.type.sums_to_one,
     )
-
-
-def item_result(
-    tally: Tally, question: Question, option: str | None, text: str | None
-) -> ItemResult:
-    """Published n, reported yes and the estimate with its interval (None while n is 0)."""
-    if tally.published_n == 0:
-        return ItemResult(option, text, 0, 0, *[None] * len(ESTIMATE_FIELDS))
-    estimate = rr.estimate_proportion(
-        tally.published_yes, tally.published_n, question.epsilon, question.procedure
-    )
-    return ItemResult(
-        option, text, int(estimate.n), int(estimate.noisy_yes),
-        *(getattr(estimate, name) for name in ESTIMATE_FIELDS),
-    )  # fmt: skip

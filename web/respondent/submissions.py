@@ -19,7 +19,6 @@ from flask import Flask, current_app
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-import rr
 from web.core.answers import Shape
 from web.core.extensions import db
 from web.core.models import Survey
@@ -144,14 +143,18 @@ def submissions() -> Submissions:
 
 
 def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None) -> None:
-    """Insert ``n`` responses whose bits come from :func:`rr.perturb` on true answers drawn with
-    share ``true_proportion``, in chunks, with one tally update at the end; they are published
-    as one batch if they make one (:func:`web.core.publication.publish_if_due`)."""
+    """Insert ``n`` responses reported through each question's procedure (its type's
+    ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
+    tally update at the end; they are published as one batch if they make one
+    (:func:`web.core.publication.publish_if_due`)."""
     rng = np.random.default_rng(seed)
     all_keys = _bulk_keys(n)
     spins = _spins(survey)
     template = _bits_template(survey)
     totals = {spin: 0 for spin in spins}
+    tallies_of: dict[int, list] = {question.id: [] for question in survey.questions}
+    for spin, question in spins.items():
+        tallies_of[question.id].append(spin)
     sql = submissions().statements
     # n responses at once make a batch of their own if n reaches the survey's batch size: they are
     # stored published, and publish_if_due below has only earlier unpublished rows to flag.
@@ -159,13 +162,16 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
     connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
         size = min(BULK_CHUNK, n - start)
-        columns = []
-        for spin, question in spins.items():
-            truth = rng.random(size) < true_proportion
-            reported = rr.perturb(truth, question.epsilon, question.procedure, rng=rng)
-            totals[spin] += int(reported.sum())
-            columns.append(reported)
-        rows = np.column_stack(columns).tolist()
+        columns: list[list] = []
+        for question in survey.questions:
+            kind, options = question.type, [option.key for option in question.options]
+            reported = kind.simulate(
+                size, true_proportion, question.epsilon, question.procedure, len(options), rng
+            )
+            for spin, column in zip(tallies_of[question.id], reported.T, strict=True):
+                totals[spin] += int(column.sum())
+            columns.extend(column.tolist() for column in kind.template_values(reported, options))
+        rows = list(zip(*columns, strict=True))
         keys = all_keys[start : start + size].tolist()
         connection.exec_driver_sql(
             sql["insert"],

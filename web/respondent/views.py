@@ -73,12 +73,9 @@ def page_config(survey, preview: bool = False) -> dict:
             {
                 "id": question.key,
                 "type": question.kind,
-                # Answered per option (an object of bits) or as one bit; the spins, in order.
-                "grouped": question.type.has_options,
-                "items": [
-                    question.key if option is None else f"{question.key}.{option.key}"
-                    for option in question.spun_options
-                ],
+                # Answered as one bit, a bit per option, or one option; the spins, in order.
+                "answer": question.type.answer_shape,
+                "items": question.items,
                 "procedure": question.procedure,
                 "epsilon": question.epsilon,
                 "lightFraction": question.light_fraction,
@@ -101,6 +98,7 @@ def messages() -> dict:
         "decided": _("The spin decided it: nobody can tell whether it is your true answer."),
         "willReport": _("You will report:"),
         "remembered": _("Already spun in this browser."),
+        "dieLabel": _("Die: {count} equal sectors, one per option, numbered as the options"),
         "yes": _("Yes"),
         "no": _("No"),
         "submitFailed": _("Your answers could not be sent. Please try again."),

@@ -215,6 +215,7 @@ def question_page(survey: Survey, form: QuestionForm, question: Question | None)
         question=question,
         limits=page_limits(),
         types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
+        single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
     )
 
 

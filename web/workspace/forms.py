@@ -135,7 +135,7 @@ class QuestionForm(FlaskForm):
         ],
     )
     options = TextAreaField(
-        _l("Options, one per line"), description=_l("Only for a multi-select question.")
+        _l("Options, one per line"), description=_l("For a multi-select or single-choice question.")
     )
     option_ids = TextAreaField(
         _l("Option ids, one per line"),

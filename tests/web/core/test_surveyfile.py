@@ -78,7 +78,7 @@ def _broken(path, value):
         (
             ("questions", 0, "options"),
             [{"id": "a", "text": "A"}],
-            "questions[0].options: only a 'multi' question",
+            "questions[0].options: a 'yesno' question has no options",
         ),
         (("questions", 0, "colour"), "red", "questions[0]: unknown field 'colour'"),
         (
