@@ -180,13 +180,16 @@ def results(slug: str) -> None:
     type=click.FloatRange(0, 1),
     default=0.3,
     show_default=True,
-    help="Share of simulated respondents whose true answer is yes, for every spin.",
+    help="Share of simulated respondents whose true answer is yes, for every spin; for a "
+    "single-choice question, the share whose true option is the first (the rest share the "
+    "others evenly).",
 )
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
 @with_appcontext
 @refusals_as_errors
 def simulate(slug: str, count: int, true_proportion: float, seed: int | None) -> None:
-    """Insert simulated responses, perturbed with rr.perturb, for demos and load tests."""
+    """Insert simulated responses, reported through each question's procedure, for demos and
+    load tests."""
     survey = _survey(slug)
     simulate_responses(survey, count, true_proportion, seed)
     click.echo(f"Inserted {count} simulated responses into {slug!r}.")
