@@ -257,6 +257,34 @@ def simulate_choice_coverage(
     return ((low <= shares) & (shares <= high)).mean(axis=0)
 
 
+def exact_choice_coverage(distribution, n, epsilon, confidence: float = 0.95) -> np.ndarray:
+    """Each option's interval coverage computed exactly: Σ_x P(X_j = x)·[π_j ∈ CI(x)] with
+    X_j ~ Binomial(n, a + b·π_j), counts beyond 9 standard deviations skipped (< 1e-18).
+
+    Returns
+    -------
+    numpy.ndarray of float, length k
+    """
+    from scipy import stats  # here: scipy.stats alone takes ~1 s to import
+
+    shares = _check_distribution(distribution)
+    n = check_count(n, "n", minimum=1)
+    epsilon = check_epsilon(epsilon)
+    confidence = check_probability(confidence, "confidence", closed=False)
+    offset, slope = noise_line(epsilon, len(shares))
+    coverage = []
+    for share in shares:
+        theta = offset + slope * share
+        spread = 9 * math.sqrt(n * theta * (1 - theta)) + 10
+        counts = np.arange(max(0, int(n * theta - spread)), min(n, int(n * theta + spread)) + 1)
+        weights = stats.binom.pmf(counts, n, theta)
+        _, _, low, high, _ = _estimate(
+            counts, np.full_like(counts, n), epsilon, confidence, len(shares)
+        )
+        coverage.append(float(weights[(low <= share) & (share <= high)].sum()))
+    return np.array(coverage)
+
+
 def _check_distribution(distribution) -> np.ndarray:
     shares = np.asarray(distribution, dtype=float)
     if shares.ndim != 1 or len(shares) < 2 or len(shares) > MAX_CHOICES:
@@ -274,6 +302,7 @@ __all__ = [
     "ChoiceEstimate",
     "ChoiceProbabilities",
     "choice_light_fraction",
+    "exact_choice_coverage",
     "choice_margin_of_error",
     "choice_probabilities",
     "estimate_choice",

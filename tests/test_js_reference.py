@@ -45,3 +45,37 @@ def test_report_probabilities_match(browser_rows):
         ]:
             tolerance = 4 * math.sqrt(max(probability * (1 - probability), 1e-6) / DRAWS) + 1e-9
             assert abs(observed - probability) < tolerance, row
+
+
+CHOICES = [[0.5, 3], [1.0, 4], [2.0, 5], [4.0, 8], [1.0, 2]]
+
+
+@pytest.fixture(scope="module")
+def choice_rows():
+    output = subprocess.run(
+        [shutil.which("node"), "tests/js/choice_dump.js", json.dumps(CHOICES), str(DRAWS)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    return json.loads(output)
+
+
+def test_single_choice_light_share_matches(choice_rows):
+    for row in choice_rows:
+        expected = rr.choice_light_fraction(row["epsilon"], row["k"], row["procedure"])
+        assert abs(row["q"] - expected) <= 1e-12 * expected
+
+
+def test_single_choice_spinner_and_die_report_with_rr_probabilities(choice_rows):
+    # The true option is 0: it is reported with e^ε/(e^ε + k − 1), each other with 1/(e^ε + k − 1);
+    # on dark the die's wheel stops inside the sector of the option it reports.
+    for row in choice_rows:
+        truth, other = rr.choice_probabilities(row["epsilon"], row["k"])
+        for index, count in enumerate(row["reports"]):
+            probability = truth if index == 0 else other
+            tolerance = 4.5 * math.sqrt(probability * (1 - probability) / DRAWS)
+            assert abs(count / DRAWS - probability) < tolerance, row
+        assert row["dieOnDark"], row

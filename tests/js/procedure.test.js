@@ -1,8 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
 
-import { draw, lightFraction, reportProbabilities, reportedAnswer, truthProbability } from "../../static/js/procedure.js";
-import { cryptoUint32, uniform } from "../../static/js/random.js";
+import {
+  choiceLightFraction,
+  draw,
+  drawChoice,
+  lightFraction,
+  reportProbabilities,
+  reportedAnswer,
+  truthProbability,
+} from "../../static/js/procedure.js";
+import { cryptoUint32, uniform, uniformInt } from "../../static/js/random.js";
 import { evenGrid, seeded } from "./seeded.js";
 
 const LN3 = Math.log(3);
@@ -122,4 +130,33 @@ describe("report probabilities", () => {
       }
     });
   }
+});
+
+describe("single-choice draw", () => {
+  it("draws integers without modulo bias, and refuses a bad range", () => {
+    // 2^32 − 1 is past the last whole multiple of 3, so it is drawn again.
+    const values = [0xffffffff, 7];
+    assert.equal(uniformInt(3, () => values.shift()), 1);
+    assert.throws(() => uniformInt(0), RangeError);
+  });
+
+  it("on dark the spinner-only die never lands on the true option", () => {
+    const random = seeded(5);
+    for (let i = 0; i < 2000; i += 1) {
+      const result = drawChoice(2, 4, "spinner", 0.3, random);
+      if (!result.light) assert.notEqual(result.reported, 2);
+    }
+  });
+
+  it("on light reports the truth with no die", () => {
+    const result = drawChoice(1, 3, "spinner_coin", 0.99, () => 0);
+    assert.deepEqual([result.light, result.die, result.reported], [true, null, 1]);
+  });
+
+  it("has the yes/no light shares at k = 2, and refuses k < 2", () => {
+    for (const procedure of ["spinner", "spinner_coin"]) {
+      assert.ok(Math.abs(choiceLightFraction(1.3, 2, procedure) - lightFraction(1.3, procedure)) < 1e-15);
+    }
+    assert.throws(() => choiceLightFraction(1, 1), RangeError);
+  });
 });

@@ -151,3 +151,23 @@ def test_margin_shrinks_with_n_and_matches_the_normal_width_at_large_n():
     normal = stats.norm.ppf(0.975) * math.sqrt(theta * (1 - theta) / 1_000_000) / slope
     assert large == pytest.approx(normal, rel=1e-3)
     assert "k=3" in repr(rr.estimate_choice([1, 2, 3], 1.0))
+
+
+@pytest.mark.parametrize(("n", "epsilon"), [(30, 1.0), (200, 0.5), (2000, 4.0)])
+def test_exact_coverage_is_at_least_nominal_and_agrees_with_simulation(n, epsilon):
+    distribution = (0.5, 0.3, 0.1, 0.1, 0.0)
+    exact = rr.exact_choice_coverage(distribution, n, epsilon)
+    simulated = rr.simulate_choice_coverage(distribution, n, epsilon, trials=20_000, seed=n)
+    assert exact.min() >= 0.95
+    assert np.all(np.abs(exact - simulated) < 4.5 * np.sqrt(exact * (1 - exact) / 20_000))
+
+
+def test_the_variance_advantage_over_multi_select_at_the_same_total_epsilon():
+    # The audit's table: each option's variance as single choice at total ε over that of a
+    # multi-select question with ε/k per option, at π = 1/k (normal widths at a huge n).
+    for (k, total), expected in zip(
+        [(3, 3.0), (5, 5.0), (8, 8.0), (8, 4.0)], [0.26, 0.16, 0.11, 0.04], strict=True
+    ):
+        grr = rr.choice_margin_of_error(10**12, total, k, true_proportion=1 / k)
+        multi = rr.margin_of_error(10**12, total / k, true_proportion=1 / k)
+        assert (grr / multi) ** 2 == pytest.approx(expected, abs=0.006)

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import rr
-from tests.conftest import PASSWORD, Researcher
 from web.core.extensions import db
 from web.core.models import Option, Response
 

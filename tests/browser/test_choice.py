@@ -1,0 +1,140 @@
+"""Single-choice questions in the browser: the respondent's spinner and die, the dashboard, the
+projector and the builder's preview."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.browser.researcher import log_in
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
+from tests.conftest import PASSWORD
+from web.core.extensions import db
+from web.core.models import Response
+
+pytestmark = pytest.mark.browser
+
+SURVEY = {
+    "slug": "often",
+    "title": "How often",
+    "questions": [
+        {
+            "id": "times",
+            "type": "choice",
+            "text": "How many times did you copy homework?",
+            "epsilon": 1.0,
+            "procedure": "spinner_coin",
+            "options": [
+                {"id": "never", "text": "Never"},
+                {"id": "once", "text": "Once"},
+                {"id": "two_to_five", "text": "2 to 5 times"},
+                {"id": "more", "text": "More than 5 times"},
+            ],
+        }
+    ],
+}
+
+
+@pytest.fixture
+def often(app, runner, tmp_path):
+    path = tmp_path / "often.json"
+    path.write_text(json.dumps(SURVEY), encoding="utf-8")
+    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
+    return "often"
+
+
+def stored_answers(app):
+    with app.app_context():
+        return [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+
+
+def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(
+    app, context, live_server, often
+):
+    page = context.new_page()
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    page.goto(f"{live_server}/s/{often}")
+    assert "a die picks any option" in page.inner_text("section[data-question='times'] .cost")
+    page.click("section[data-question='times'] .spin-button")
+    assert "Choose your true answer first" in page.inner_text(
+        "section[data-question='times'] .hint"
+    )
+    page.check("input[name='truth-times'][value='once']")
+    page.click("section[data-question='times'] .spin-button")
+    page.wait_for_selector("[data-item='times'][data-state='done']", timeout=60_000)
+    # Dark, then the die: 0xFFFFFFFE picks face 2 of 4, "2 to 5 times".
+    box = page.locator("[data-item='times']")
+    assert box.get_attribute("data-outcome") == "dark"
+    assert box.get_attribute("data-reported") == "two_to_five"
+    assert "You will report: 2 to 5 times." in page.inner_text("[data-item='times'] .outcome")
+    assert page.get_attribute("[data-item='times'] .die", "data-rolled") == ""
+    assert page.locator("input[name='truth-times']:checked").count() == 0
+    assert page.is_disabled("input[name='truth-times'][value='once']")
+    assert memo(page, often)["reported"]["times"] == {
+        "bit": "two_to_five",
+        "epsilon": 1.0,
+        "procedure": "spinner_coin",
+        "k": 4,
+    }
+
+    page.reload()
+    page.wait_for_selector("[data-item='times'][data-state='done']")
+    assert page.evaluate("window.draws") == 0
+    assert page.get_attribute("[data-item='times']", "data-reported") == "two_to_five"
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    assert stored_answers(app) == [{"times": "two_to_five"}]
+
+
+def test_a_single_choice_page_fits_a_phone(context, live_server, often):
+    page = context.new_page()
+    page.set_viewport_size({"width": 320, "height": 700})
+    page.goto(f"{live_server}/s/{often}")
+    page.check("input[name='truth-times'][value='never']")
+    page.click("section[data-question='times'] .spin-button")
+    page.wait_for_selector("[data-item='times'][data-state='done']", timeout=60_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_dashboard_projector_and_builder_show_a_single_choice(
+    app, browser, runner, live_server, often
+):
+    app.config["RESULTS_MIN_N"] = 1
+    assert (
+        runner.invoke(args=["simulate-responses", often, "--n", "400", "--seed", "2"]).exit_code
+        == 0
+    )
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+
+    page.goto(f"{live_server}/surveys/{often}")
+    result = page.locator("article.result[data-question='times']")
+    assert result.locator("tbody tr").count() == 4
+    assert "add up to 100%" in result.inner_text()
+    shares = [float(text.rstrip("%")) for text in result.locator("td.estimate").all_inner_texts()]
+    assert abs(sum(shares) - 100) < 0.3  # each rounded to one decimal
+
+    page.goto(f"{live_server}/surveys/{often}/present")
+    page.click("#reveal")
+    page.wait_for_selector(".present-result[data-question='times'] .chart")
+    assert "add up to 100%" in page.inner_text(".present-result[data-question='times']")
+
+    page.goto(f"{live_server}/surveys/{often}/edit")
+    page.click("text=Add a question")
+    page.fill("#text", "Which one?")
+    page.select_option("#kind", "choice")
+    page.fill("#options", "A\nB\nC\nD")
+    page.fill("#epsilon", "1")
+    page.fill("#planned", "200")
+    page.wait_for_function(
+        "() => document.getElementById('preview-compare').textContent.includes('ε = 4')"
+    )
+    assert "This question costs ε = 1." in page.inner_text("#preview-cost")
+    # q = (e − 1)/(e + 3) = 30.0% light; the truth is sent with e/(e + 3) = 47.5%.
+    assert "p = 30%" in page.inner_text("#preview-light")
+    assert "47.5%" in page.inner_text("#preview-light")
+    context.close()
