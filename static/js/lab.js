@@ -5,7 +5,7 @@
  */
 import { fill } from "./builder.js";
 import { plot } from "./plot.js";
-import { draw, lightFraction, reportProbabilities, truthProbability } from "./procedure.js";
+import { choiceLightFraction, draw, drawChoice, lightFraction, reportProbabilities, truthProbability } from "./procedure.js";
 import { cryptoUint32, uniform } from "./random.js";
 
 /**
@@ -36,6 +36,54 @@ export function simulateClass(n, share, epsilon, procedure, random = cryptoUint3
     const truth = uniform(random) < share ? 1 : 0;
     return { truth, ...draw(truth, procedure, p, random) };
   });
+}
+
+/**
+ * True shares typed as percentages ("50, 30, 20"), as fractions; null unless there are 2 to
+ * `max` numbers ≥ 0 adding up to 100 (within half a point, for typed rounding).
+ * @param {string} raw
+ * @param {number} [max]
+ * @returns {number[] | null}
+ */
+export function parseShares(raw, max = 8) {
+  const parts = raw.split(/[,;\s]+/).filter(Boolean);
+  const values = parts.map(Number);
+  if (values.length < 2 || values.length > max || values.some((v) => !Number.isFinite(v) || v < 0)) return null;
+  const total = values.reduce((sum, v) => sum + v, 0);
+  if (Math.abs(total - 100) > 0.5) return null;
+  return values.map((v) => v / total);
+}
+
+/**
+ * The true options of a class of `n`: option i for a share `shares[i]` of it, rounded so the
+ * counts add up to n (largest remainders first), in a random order.
+ * @param {number[]} shares
+ * @param {number} n
+ * @returns {number[]}
+ */
+export function classOptions(shares, n) {
+  const exact = shares.map((share) => share * n);
+  const counts = exact.map(Math.floor);
+  const order = exact.map((value, index) => [value - Math.floor(value), index]).sort((a, b) => b[0] - a[0]);
+  for (let i = 0; counts.reduce((sum, c) => sum + c, 0) < n; i += 1) counts[order[i][1]] += 1;
+  return counts.flatMap((count, option) => Array(count).fill(option));
+}
+
+/**
+ * Each respondent with true option `truths[i]` spins and, on dark, rolls the die, as on the
+ * respondent's page; the number of reports of each option.
+ * @param {number[]} truths
+ * @param {number} k
+ * @param {number} epsilon
+ * @param {"spinner" | "spinner_coin"} procedure
+ * @param {import("./random.js").Uint32Source} [random]
+ * @returns {number[]}
+ */
+export function simulateChoiceClass(truths, k, epsilon, procedure, random = cryptoUint32) {
+  const light = choiceLightFraction(epsilon, k, procedure);
+  const counts = new Array(k).fill(0);
+  for (const truth of truths) counts[drawChoice(truth, k, procedure, light, random).reported] += 1;
+  return counts;
 }
 
 /**
@@ -154,6 +202,43 @@ function start() {
     });
   };
 
+  const runChoice = async () => {
+    const shares = parseShares(value("choice-shares"));
+    const sharesField = document.getElementById("choice-shares");
+    sharesField.setAttribute("aria-invalid", String(shares === null));
+    document.getElementById("choice-error").textContent = shares ? "" : text.choiceShares;
+    const nField = document.getElementById("choice-n");
+    if (!shares || !classSizeValid(nField.value, config.limits.labMaxN)) return;
+    const epsilon = Number(value("choice-epsilon"));
+    const n = Number(nField.value);
+    const k = shares.length;
+    const truths = classOptions(shares, n);
+    for (const panel of document.querySelectorAll(".choice-panel")) {
+      const procedure = panel.dataset.procedure;
+      const counts = simulateChoiceClass(truths, k, epsilon, procedure);
+      const result = await getJson(config.choiceUrl, { counts: counts.join(","), epsilon, procedure });
+      const bars = counts.map((count, i) => ({ x0: i + 0.1, x1: i + 0.9, y: count / n }));
+      const intervals = result.estimate.map((estimate, i) => ({
+        points: [[i + 0.5, result.ci_low[i]], [i + 0.5, result.ci_high[i]]], className: "interval",
+      }));
+      const estimates = result.estimate.map((estimate, i) => ({ points: [[i + 0.3, estimate], [i + 0.7, estimate]], className: "estimate" }));
+      const truthMarks = shares.map((share, i) => ({ points: [[i + 0.15, share], [i + 0.85, share]], className: "truth-mark" }));
+      const everything = [...result.estimate, ...result.ci_high, ...counts.map((count) => count / n), ...shares];
+      plot(panel.querySelector(".plot"), {
+        title: panel.querySelector("figcaption").textContent,
+        x: [0, k], y: [Math.min(0, ...result.estimate), Math.max(...everything)],
+        bars, lines: [...truthMarks, ...intervals, ...estimates],
+        xTicks: shares.map((_, i) => [i + 0.5, String(i + 1)]),
+        xLabel: text.optionAxis, yLabel: text.shareAxis, formatY: (v) => percent.format(v),
+      });
+      const perOption = result.estimate.map((estimate, i) =>
+        `${fill(text.optionWord, { number: i + 1 })}: ${percent.format(estimate)} (${percent.format(result.ci_low[i])}–${percent.format(result.ci_high[i])})`);
+      panel.querySelector(".choice-summary").textContent = `${fill(text.choiceSummary, {
+        light: percent.format(result.light_fraction), truth: percent.format(result.truth_probability),
+      })} ${perOption.join("; ")}.`;
+    }
+  };
+
   const runNoise = async () => {
     const query = { sensitivity: value("sensitivity"), epsilon: value("noise-epsilon"), delta: value("delta") };
     const result = await getJson(config.noiseUrl, query);
@@ -186,21 +271,31 @@ function start() {
 
   const guard = (task) => () => task().then(() => { document.getElementById("lab-error").textContent = ""; }, showError);
   let timer = null;
+  let noiseTimer = null;
+  let choiceTimer = null;
   controls.addEventListener("input", () => {
     updatePrivacy();
     clearTimeout(timer);
     timer = setTimeout(() => { guard(runClass)(); guard(runMany)(); }, 300);
   });
   document.getElementById("noise-controls").addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(guard(runNoise), 300);
+    clearTimeout(noiseTimer);
+    noiseTimer = setTimeout(guard(runNoise), 300);
   });
+  document.getElementById("choice-controls").addEventListener("input", () => {
+    document.getElementById("choice-epsilon-out").textContent = decimal.format(Number(value("choice-epsilon")));
+    clearTimeout(choiceTimer);
+    choiceTimer = setTimeout(guard(runChoice), 300);
+  });
+  document.getElementById("run-choice").addEventListener("click", guard(runChoice));
+  document.getElementById("choice-epsilon-out").textContent = decimal.format(Number(value("choice-epsilon")));
   document.getElementById("run-class").addEventListener("click", guard(runClass));
   document.getElementById("run-many").addEventListener("click", guard(runMany));
   updatePrivacy();
   guard(runClass)();
   guard(runMany)();
   guard(runNoise)();
+  guard(runChoice)();
 }
 
 if (globalThis.document?.getElementById("lab-config")) start();

@@ -69,6 +69,7 @@ export function niceDomain(low, high, count = 5) {
  * @property {string} [xLabel]
  * @property {string} [yLabel]
  * @property {string} title
+ * @property {Array<[number, string]>} [xTicks] Labelled x positions, instead of round numbers.
  * @property {(v: number) => string} [formatX]
  * @property {(v: number) => string} [formatY]
  */
@@ -100,8 +101,9 @@ export function plot(container, spec) {
     svg.append(node("line", { class: "grid", x1: MARGIN.left, x2: width - MARGIN.right, y1: y(value), y2: y(value) }));
     svg.append(text(formatY(value), { x: MARGIN.left - 6, y: y(value) + 4, "text-anchor": "end", class: "tick" }));
   }
-  for (const value of ticks(...spec.x)) {
-    svg.append(text(formatX(value), { x: x(value), y: height - MARGIN.bottom + 16, "text-anchor": "middle", class: "tick" }));
+  const xTicks = spec.xTicks ?? ticks(...spec.x).map((value) => [value, formatX(value)]);
+  for (const [value, label] of xTicks) {
+    svg.append(text(label, { x: x(value), y: height - MARGIN.bottom + 16, "text-anchor": "middle", class: "tick" }));
   }
   if (spec.band?.length) {
     const upper = spec.band.map(([a, , high]) => [a, high]);

@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.axe import AXE, violations
 from tests.browser.researcher import PUBLIC_PAGES, RESEARCHER_PAGES, log_in
 from tests.conftest import PASSWORD
-from tests.servers import ROOT
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "node_modules/axe-core/axe.min.js"
-RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # The projector once more, after its reveal.
 RESEARCHER = [*RESEARCHER_PAGES, "/surveys/{slug}/present#revealed"]
-
-
-def violations(page) -> list:
-    # The test's own script is added with the page's CSP bypassed (the app allows no inline one).
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate(
-        """async (tags) => (await axe.run(document, {runOnly: {type: "tag", values: tags}}))
-            .violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(" ")).slice(0, 3)])""",
-        RULES,
-    )
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
 from tests.conftest import PASSWORD
@@ -137,4 +138,22 @@ def test_dashboard_projector_and_builder_show_a_single_choice(
     # q = (e − 1)/(e + 3) = 30.0% light; the truth is sent with e/(e + 3) = 47.5%.
     assert "p = 30%" in page.inner_text("#preview-light")
     assert "47.5%" in page.inner_text("#preview-light")
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_a_single_choice_page_passes_axe_before_and_after_the_spin(
+    browser, live_server, often, scheme, locale
+):
+    context = browser.new_context(
+        color_scheme=scheme, locale=locale, bypass_csp=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{often}")
+    assert violations(page) == []
+    page.check("input[name='truth-times'][value='more']")
+    page.click("section[data-question='times'] .spin-button")
+    page.wait_for_selector("[data-item='times'][data-state='done']", timeout=60_000)
+    assert violations(page) == []
     context.close()

@@ -175,6 +175,30 @@ def test_lab_charts_read_cleanly(browser, live_server):
     context.close()
 
 
+def test_lab_runs_a_single_choice_class_with_both_procedures(browser, live_server):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server}/lab")
+    for procedure in ("spinner_coin", "spinner"):
+        page.wait_for_selector(
+            f".choice-panel[data-procedure='{procedure}'] svg rect.bar", timeout=15_000
+        )
+        assert page.locator(f".choice-panel[data-procedure='{procedure}'] rect.bar").count() == 4
+        summary = page.inner_text(f".choice-panel[data-procedure='{procedure}'] .choice-summary")
+        assert "add up to 100%" in summary and "Option 4:" in summary
+    page.fill("#choice-shares", "60, 50")
+    page.dispatch_event("#choice-shares", "input")
+    page.wait_for_function("() => document.getElementById('choice-error').textContent !== ''")
+    assert page.get_attribute("#choice-shares", "aria-invalid") == "true"
+    page.fill("#choice-shares", "20, 20, 20, 20, 10, 10")
+    page.dispatch_event("#choice-shares", "input")
+    page.wait_for_function(
+        "() => document.querySelectorAll(\".choice-panel[data-procedure='spinner'] rect.bar\").length === 6"
+    )
+    assert page.inner_text("#choice-error") == "" and page.inner_text("#lab-error") == ""
+    context.close()
+
+
 def test_language_switch_is_remembered(browser, live_server, survey):
     context = browser.new_context(locale="en-US")
     page = context.new_page()

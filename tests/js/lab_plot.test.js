@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { classSizeValid, privacyRows, simulateClass } from "../../static/js/lab.js";
+import { classOptions, classSizeValid, parseShares, privacyRows, simulateChoiceClass, simulateClass } from "../../static/js/lab.js";
 import { niceDomain, pathThrough, scale, ticks } from "../../static/js/plot.js";
 import { copyButton } from "../../static/js/copy.js";
 import { STEPS, stepped } from "../../static/js/present.js";
@@ -38,6 +38,30 @@ describe("lab", () => {
   it("takes a class size only as a whole number within the limit, never a silent 1", () => {
     for (const good of ["1", "30", "2000"]) assert.equal(classSizeValid(good, 2000), true, good);
     for (const bad of ["0", "", " ", "-3", "2.5", "2001", "abc"]) assert.equal(classSizeValid(bad, 2000), false, bad);
+  });
+});
+
+describe("lab: single choice", () => {
+  it("reads typed percentages, and refuses what does not add up to 100", () => {
+    assert.deepEqual(parseShares("50, 30, 20"), [0.5, 0.3, 0.2]);
+    assert.deepEqual(parseShares("25 25 25 25"), [0.25, 0.25, 0.25, 0.25]);
+    for (const bad of ["100", "50, 40", "50, -10, 60", "a, b", "", "10,10,10,10,10,10,10,10,20"]) {
+      assert.equal(parseShares(bad), null, bad);
+    }
+  });
+
+  it("gives a class of n exactly the typed shares, rounded to whole people", () => {
+    const truths = classOptions([0.5, 0.3, 0.15, 0.05], 30);
+    assert.equal(truths.length, 30);
+    assert.deepEqual([0, 1, 2, 3].map((option) => truths.filter((t) => t === option).length), [15, 9, 5, 1]);
+  });
+
+  it("reports each option with GRR's probabilities when the class really spins (seeded)", () => {
+    const n = 40_000;
+    const counts = simulateChoiceClass(new Array(n).fill(0), 4, 1, "spinner", seeded(12));
+    const truth = Math.E / (Math.E + 3);
+    assert.equal(counts.reduce((a, b) => a + b, 0), n);
+    assert.ok(Math.abs(counts[0] / n - truth) < 4.5 * Math.sqrt((truth * (1 - truth)) / n));
   });
 });
 

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 import rr
 from rr.mechanism import noise_line
 from web.core.extensions import limiter
-from web.core.limits import page_limits
+from web.core.limits import MAX_OPTIONS, page_limits
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
@@ -87,6 +87,24 @@ def running():
     return {name: getattr(result, name).tolist() for name in ("estimate", "ci_low", "ci_high")}
 
 
+@bp.get("/api/lab/choice")
+def choice():
+    """Estimates and 95% intervals of each option from a simulated class's single-choice reports."""
+    raw = request.args.get("counts", "")
+    counts = [int(part) for part in raw.split(",") if part.strip().isdigit()]
+    if len(counts) != len(raw.split(",")) or not 2 <= len(counts) <= MAX_OPTIONS:
+        abort(400, f"counts must be 2 to {MAX_OPTIONS} whole numbers, comma-separated")
+    if not 1 <= sum(counts) <= MAX_CLASS:
+        abort(400, f"counts must add up to 1 to {MAX_CLASS}")
+    epsilon = _number("epsilon", 1, 1e-3, 10)
+    result = rr.estimate_choice(counts, epsilon, _procedure())
+    return {
+        "light_fraction": rr.choice_light_fraction(epsilon, len(counts), _procedure()),
+        "truth_probability": rr.choice_probabilities(epsilon, len(counts)).truth,
+        **{name: getattr(result, name).tolist() for name in ("estimate", "ci_low", "ci_high")},
+    }
+
+
 @bp.get("/api/lab/noise")
 def noise():
     """Laplace scale and Gaussian σ (three ways) for a sensitivity, ε and δ."""
@@ -138,4 +156,12 @@ def lab_messages() -> dict:
         "noiseAxis": _("Noise added"),
         "truth": _("true share"),
         "error": _("The lab could not compute this: {error}"),
+        "choiceShares": _("Enter 2 to 8 shares in %, separated by commas, that add up to 100."),
+        "choiceSummary": _(
+            "Light share q = {light}; the true option is reported {truth} of the time. "
+            "The estimates add up to 100%."
+        ),
+        "optionAxis": _("Option"),
+        "shareAxis": _("Share of the class"),
+        "optionWord": _("Option {number}"),
     }

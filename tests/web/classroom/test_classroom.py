@@ -175,3 +175,19 @@ def test_the_projector_explains_an_estimate_below_zero(app, researcher, survey):
     panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
     block = panel.split('data-question="cheated"')[1].split("</article>")[0]
     assert "is not a real share" in block and "-" in block.split("is not a real share")[0]
+
+
+def test_lab_choice_estimates_match_rr(client):
+    body = client.get(
+        "/api/lab/choice", query_string={"counts": "12,5,3", "epsilon": 2, "procedure": "spinner"}
+    ).json
+    expected = rr.estimate_choice([12, 5, 3], 2.0, "spinner")
+    assert body["estimate"] == pytest.approx(expected.estimate.tolist())
+    assert body["ci_low"] == pytest.approx(expected.ci_low.tolist())
+    assert body["light_fraction"] == pytest.approx(rr.choice_light_fraction(2.0, 3, "spinner"))
+
+
+@pytest.mark.parametrize("counts", ["", "5", "1,x", "0,0", "1,,2", ",".join(["1"] * 31), "3000,1"])
+def test_lab_choice_refuses_bad_counts(client, counts):
+    response = client.get("/api/lab/choice", query_string={"counts": counts, "epsilon": 1})
+    assert response.status_code == 400 and "counts must" in response.json["error"]

@@ -33,6 +33,8 @@ LATIN_ALLOWED = {
     "e",
     "p",
     "n",
+    "k",
+    "q",
     "b",
     "P",
     "campus",

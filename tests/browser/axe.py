@@ -1,0 +1,18 @@
+"""axe-core, injected by Playwright into a page: the WCAG 2.x A and AA violations it finds."""
+
+from __future__ import annotations
+
+from tests.servers import ROOT
+
+AXE = ROOT / "node_modules/axe-core/axe.min.js"
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def violations(page) -> list:
+    # The test's own script is added with the page's CSP bypassed (the app allows no inline one).
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        """async (tags) => (await axe.run(document, {runOnly: {type: "tag", values: tags}}))
+            .violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(" ")).slice(0, 3)])""",
+        RULES,
+    )
