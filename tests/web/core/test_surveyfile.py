@@ -137,3 +137,42 @@ def test_ids_that_every_javascript_object_has_are_refused(key):
     assert caught.value.problems == [
         f"questions[1].options[0].id: {key!r} is reserved: every JavaScript object has it; choose another id"
     ]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ([{"id": "a", "text": "A"}], "a 'choice' question needs at least 2 options, got 1"),
+        ([], "a 'choice' question needs at least 2 options, got 0"),
+        ([{"id": f"o{i}", "text": f"O {i}"} for i in range(31)], "at most 30 options, got 31"),
+    ],
+)
+def test_a_single_choice_question_needs_2_to_30_options(options, message):
+    question = {"id": "times", "type": "choice", "text": "How often?", "epsilon": 1.0}
+    survey = {
+        "slug": "s",
+        "title": "S",
+        "questions": [{**question, "procedure": "spinner", "options": options}],
+    }
+    with pytest.raises(SurveyFileError) as caught:
+        parse_survey(survey)
+    assert caught.value.problems == [f"questions[0].options: {message}"]
+
+
+def test_a_single_choice_question_round_trips():
+    options = [{"id": "never", "text": "Never"}, {"id": "often", "text": "Often"}]
+    question = {
+        "id": "times",
+        "type": "choice",
+        "text": "How often?",
+        "epsilon": 1.0,
+        "procedure": "spinner",
+    }
+    spec = parse_survey(
+        {"slug": "s", "title": "S", "questions": [{**question, "options": options}]}
+    )
+    assert spec.questions[0].kind == "choice" and [o.key for o in spec.questions[0].options] == [
+        "never",
+        "often",
+    ]
+    assert json.loads(spec.to_json())["questions"][0]["type"] == "choice"
