@@ -64,6 +64,15 @@ function start() {
     for (const id of ["options", "option_ids"]) {
       form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
     }
+    const direct = config.directTypes.includes(field("kind").value);
+    for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
+    out("preview").toggleAttribute("data-direct", direct);
+    if (direct) {
+      out("preview-light").textContent = config.messages.direct;
+      for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";
+      out("preview-spinner").replaceChildren();
+      return;
+    }
     if (!figures) {
       out("preview-light").textContent = fill(config.messages.invalid, { min: config.limits.minEpsilon, max: config.limits.maxEpsilon });
       for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";

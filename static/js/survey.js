@@ -63,7 +63,11 @@ function start() {
   // The signed cookie (config.answered) says so even when this browser's storage was cleared.
   if (memo.submitted || config.answered) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
-  for (const question of config.questions) views.set(question.id, setUpQuestion(question));
+  for (const question of spunQuestions()) views.set(question.id, setUpQuestion(question));
+  // A direct answer is sent as chosen: the summary shows it as soon as it changes.
+  form.addEventListener("change", (event) => {
+    if (event.target.name?.startsWith("direct-")) updateSummary();
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (preview) showPreviewNotSent();
@@ -95,6 +99,17 @@ function catchUp(source = storage) {
   if (memo.submitted) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   showRemembered(memo);
+}
+
+/** The questions answered through a spinner (a direct question is answered as chosen). */
+function spunQuestions() {
+  return config.questions.filter((question) => question.answer !== "direct");
+}
+
+/** A direct question's chosen option id, or null for "prefer not to say". */
+function directAnswer(question) {
+  const chosen = form.querySelector(`input[name="${CSS.escape(`direct-${question.id}`)}"]:checked`);
+  return chosen?.value ? chosen.value : null;
 }
 
 function showNotice(id) {
@@ -287,7 +302,7 @@ async function share(value) {
 
 /** Show the questions this browser already drew, as reported bits only. */
 function showRemembered(memo) {
-  for (const question of config.questions) {
+  for (const question of spunQuestions()) {
     if (settled.has(question.id)) continue;
     const bits = question.items.map((item) => rememberedFor(question, memo, item));
     if (bits.some((bit) => bit === undefined)) continue;
@@ -319,7 +334,10 @@ function showItem(question, box, value, why) {
 
 /** A reported value in words: yes or no, or the reported option's text. */
 function answerText(question, value) {
-  if (question.answer === "option") return question.options.find((option) => option.id === value)?.text ?? "";
+  if (question.answer === "direct" && value === null) return text.notSaid;
+  if (question.answer === "option" || question.answer === "direct") {
+    return question.options.find((option) => option.id === value)?.text ?? "";
+  }
   return value === 1 ? text.yes : text.no;
 }
 
@@ -336,8 +354,11 @@ function updateSummary() {
       .filter((question) => question.items.every((item) => reported.has(item)))
       .map((question) => {
         const entry = document.createElement("li");
-        const title = views.get(question.id).root.querySelector("h2").textContent.trim();
-        const parts = question.answer === "bits"
+        const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+        const title = root.querySelector("h2").textContent.trim();
+        const parts = question.answer === "direct"
+          ? [answerText(question, directAnswer(question))]
+          : question.answer === "bits"
           ? question.options.map((option) => `${option.text}: ${answerText(question, reported.get(`${question.id}.${option.id}`))}`)
           : [answerText(question, reported.get(question.id))];
         entry.textContent = `${title} → ${parts.join(", ")}`;
@@ -350,7 +371,9 @@ function updateSummary() {
 /** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */
 function answersBody() {
   const answer = (question) =>
-    question.answer === "bits"
+    question.answer === "direct"
+      ? directAnswer(question)
+      : question.answer === "bits"
       ? Object.fromEntries(question.options.map((option) => [option.id, reported.get(`${question.id}.${option.id}`)]))
       : reported.get(question.id);
   return { answers: Object.fromEntries(config.questions.map((question) => [question.id, answer(question)])) };

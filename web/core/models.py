@@ -156,7 +156,9 @@ class Survey(Model):
     @property
     def epsilon_total(self) -> float:
         """The survey's privacy cost: the sum of its questions' costs."""
-        return rr.survey_epsilon(question.epsilon_total for question in self.questions)
+        return rr.survey_epsilon(
+            question.epsilon_total for question in self.questions if question.type.randomized
+        )
 
     @property
     def shapes(self) -> list[Shape]:
@@ -268,6 +270,9 @@ class Question(Tally, Model):
 
     @property
     def epsilon_total(self) -> float:
+        """Its privacy cost: ε per spin; 0 for a direct question, which no ε protects."""
+        if not self.type.randomized:
+            return 0.0
         return rr.question_epsilon(self.epsilon, self.spins)
 
     @property

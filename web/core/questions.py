@@ -24,6 +24,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
+from rr.estimate import clopper_pearson
 from web.core.limits import MAX_OPTIONS
 
 T = TypeVar("T")
@@ -55,6 +56,8 @@ class QuestionType:
     respond_template: ClassVar[str]
     # Whether the estimates of its options add up to 100% (one true option per respondent).
     sums_to_one: ClassVar[bool] = False
+    # Whether answers go through a spinner (and cost ε); a direct question's are sent as given.
+    randomized: ClassVar[bool] = True
 
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""
@@ -310,7 +313,97 @@ class Choice(QuestionType):
         return f"{json.dumps(key)}:%s"
 
 
-QUESTION_TYPES: dict[str, QuestionType] = {kind.name: kind for kind in (YesNo(), Multi(), Choice())}
+class Direct(QuestionType):
+    """One answer among listed options (year of study, group), asked plainly and stored as given,
+    or null when the respondent prefers not to say. Not randomized: no ε protects it; the minimum
+    n and the batches guard it. Its tallies count the respondents choosing each option, and let
+    every randomized answer be estimated by group."""
+
+    name = "direct"
+    label = _l("Direct (not randomized)")
+    has_options = True
+    answer_shape = "direct"
+    respond_template = "respond/_direct.html"
+    randomized = False
+
+    def options_problem(self, count: int) -> str | None:
+        if count < 2:
+            return _("a 'direct' question needs at least 2 options, got %(count)d", count=count)
+        if count > MAX_OPTIONS:
+            return _("at most %(limit)d options, got %(count)d", limit=MAX_OPTIONS, count=count)
+        return None
+
+    def spin_count(self, option_count: int) -> int:
+        return 0
+
+    def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
+        return 1.0  # every answer is sent as given
+
+    def truth_probability(self, epsilon: float, option_count: int) -> float:
+        return 1.0
+
+    def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
+        return 0.0, 1.0
+
+    def spun(self, options: Sequence[T]) -> list[T | None]:
+        return list(options)
+
+    def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
+        if value is not None and (not isinstance(value, str) or value not in option_keys):
+            raise AnswerError(
+                f"question {key!r} must be the id of one of its options or null, got {value!r}"
+            )
+        return value
+
+    def bit(self, answer, option_key: str | None) -> int:
+        return int(answer == option_key)
+
+    def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
+        """Plain shares of the respondents (skipping counted in n) with exact binomial intervals."""
+        figures: list[Figures | None] = []
+        for chosen, n in counts:
+            if n == 0:
+                figures.append(None)
+                continue
+            low, high = clopper_pearson(np.array([chosen]), np.array([n]), 0.95)
+            share = chosen / n
+            spread = float(np.sqrt(share * (1 - share) / n))
+            figures.append(Figures(share, spread, float(low[0]), float(high[0]), float(chosen)))
+        return figures
+
+    def simulate(
+        self,
+        size: int,
+        true_proportion: float,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        rng,
+    ) -> np.ndarray:
+        """Answers spread evenly over the options."""
+        return np.eye(option_count, dtype=np.uint8)[rng.integers(0, option_count, size=size)]
+
+    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+        quoted = np.array([json.dumps(option) for option in option_keys], dtype=object)
+        return [quoted[reported.argmax(axis=1)]]
+
+    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
+        return f"{json.dumps(key)}:%s"
+
+    def dark_words(self, procedure: str) -> str:
+        return _("answered directly: sent exactly as you choose")
+
+    def design(self, procedure: str, option_count: int, light: float) -> dict:
+        return {
+            "randomized": False,
+            "column": "the chosen option id, empty when the respondent preferred not to say",
+            "note": "asked directly: not protected by epsilon; guarded by the minimum n and the batches only",
+        }
+
+
+QUESTION_TYPES: dict[str, QuestionType] = {
+    kind.name: kind for kind in (YesNo(), Multi(), Choice(), Direct())
+}
 
 
 def _fields(estimate) -> tuple[float, ...]:

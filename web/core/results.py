@@ -76,6 +76,8 @@ class QuestionResult:
     visible: bool
     # Whether its options' estimates add up to 100% (single choice: one true option each).
     sums_to_one: bool = False
+    # Whether its answers went through a spinner; a direct question's figures are plain shares.
+    randomized: bool = True
 
     @property
     def n(self) -> int:
@@ -95,7 +97,16 @@ class QuestionResult:
         }
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures
-        if self.sums_to_one:
+        if not self.randomized:
+            # Asked directly: each option's count and plain share, with no ε or procedure.
+            for name in ("procedure", "epsilon", "light_fraction"):
+                del data[name]
+            data["randomized"] = False
+            data["options"] = [
+                {"id": item.option, "text": item.option_text, **_as_chosen(figures(item))}
+                for item in self.items
+            ]
+        elif self.sums_to_one:
             # One report per respondent: n is the question's, each option counts its reports.
             if self.visible:
                 data["n"] = self.n
@@ -115,6 +126,19 @@ class QuestionResult:
 
 def _no_figures(item: ItemResult) -> dict:
     return {}
+
+
+def _as_chosen(figures: dict) -> dict:
+    """A direct question's option: n respondents, ``count`` who chose it, its share and interval."""
+    if "noisy_yes" not in figures:
+        return figures
+    return {
+        "n": figures["n"],
+        "count": figures["noisy_yes"],
+        "share": figures["estimate"],
+        "ci_low": figures["ci_low"],
+        "ci_high": figures["ci_high"],
+    }
 
 
 def _as_counts(figures: dict) -> dict:
@@ -212,4 +236,5 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         items,
         visible,
         question.type.sums_to_one,
+        question.type.randomized,
     )

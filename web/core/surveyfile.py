@@ -66,6 +66,11 @@ class SurveyFileError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+# What a direct question stores for the ε and procedure it does not have.
+DIRECT_EPSILON = 0.0
+DIRECT_PROCEDURE = "direct"
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     key: str
@@ -107,13 +112,9 @@ class SurveySpec:
 
 
 def _question_dict(question: QuestionSpec) -> dict:
-    data: dict[str, Any] = {
-        "id": question.key,
-        "type": question.kind,
-        "text": question.text,
-        "epsilon": question.epsilon,
-        "procedure": question.procedure,
-    }
+    data: dict[str, Any] = {"id": question.key, "type": question.kind, "text": question.text}
+    if question.type.randomized:
+        data |= {"epsilon": question.epsilon, "procedure": question.procedure}
     if question.type.has_options:
         data["options"] = [{"id": option.key, "text": option.text} for option in question.options]
     return data
@@ -193,7 +194,9 @@ def question_problems(spec: QuestionSpec, where: str = "question") -> list[Probl
             )
         )
     problems += _text_problems(spec.text, f"{where}.text", MAX_TEXT)
-    if not valid_epsilon(spec.epsilon):
+    if kind is not None and not kind.randomized:
+        problems += _direct_problems(spec, where)
+    elif not valid_epsilon(spec.epsilon):
         problems.append(
             Problem(
                 f"{where}.epsilon",
@@ -205,7 +208,7 @@ def question_problems(spec: QuestionSpec, where: str = "question") -> list[Probl
                 ),
             )
         )
-    if spec.procedure not in rr.PROCEDURES:
+    if (kind is None or kind.randomized) and spec.procedure not in rr.PROCEDURES:
         problems.append(
             Problem(
                 f"{where}.procedure",
@@ -230,6 +233,18 @@ def question_problems(spec: QuestionSpec, where: str = "question") -> list[Probl
             problems.append(Problem(f"{place}.id", _("duplicate option id %(id)r", id=option.key)))
         seen.add(option.key)
     return problems
+
+
+def _direct_problems(spec: QuestionSpec, where: str) -> list[Problem]:
+    """A direct question is asked plainly: an ε or a procedure would promise a protection it has not."""
+    return [
+        Problem(
+            f"{where}.{name}",
+            _("a 'direct' question is not randomized: remove %(name)r", name=name),
+        )
+        for name, value in (("epsilon", spec.epsilon), ("procedure", spec.procedure))
+        if value not in (None, DIRECT_EPSILON, DIRECT_PROCEDURE)
+    ]
 
 
 def _number_or_value(value: Any) -> Any:
@@ -307,13 +322,15 @@ def parse_survey(data) -> SurveySpec:
         problems += _unknown_fields(item, QUESTION_FIELDS, where)
         options, option_problems = _options(item, where)
         problems += option_problems
+        kind = QUESTION_TYPES.get(item["type"]) if isinstance(item.get("type"), str) else None
+        direct = kind is not None and not kind.randomized
         questions.append(
             QuestionSpec(
                 _field(item, "id"),
                 _field(item, "type"),
                 _field(item, "text"),
-                _field(item, "epsilon"),
-                _field(item, "procedure", "spinner_coin"),
+                _field(item, "epsilon", DIRECT_EPSILON if direct else None),
+                _field(item, "procedure", DIRECT_PROCEDURE if direct else "spinner_coin"),
                 options,
             )
         )

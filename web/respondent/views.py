@@ -66,6 +66,7 @@ def page_config(survey, preview: bool = False) -> dict:
         "submitUrl": url_for("api.submit_response", slug=survey.slug),
         "thanksUrl": url_for("respond.thanks", slug=survey.slug),
         "epsilonTotal": survey.epsilon_total,
+        "minN": current_app.config["RESULTS_MIN_N"],
         # Known from the signed cookie before any spin, even if local storage was cleared.
         "answered": not preview and survey.slug in answered_slugs(),
         "messages": messages(),
@@ -75,7 +76,7 @@ def page_config(survey, preview: bool = False) -> dict:
                 "type": question.kind,
                 # Answered as one bit, a bit per option, or one option; the spins, in order.
                 "answer": question.type.answer_shape,
-                "items": question.items,
+                "items": question.items if question.type.randomized else [],
                 "procedure": question.procedure,
                 "epsilon": question.epsilon,
                 "lightFraction": question.light_fraction,
@@ -98,6 +99,7 @@ def messages() -> dict:
         "decided": _("The spin decided it: nobody can tell whether it is your true answer."),
         "willReport": _("You will report:"),
         "remembered": _("Already spun in this browser."),
+        "notSaid": _("Prefer not to say"),
         "dieLabel": _("Die: {count} equal sectors, one per option, numbered as the options"),
         "yes": _("Yes"),
         "no": _("No"),

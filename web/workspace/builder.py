@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -22,11 +22,18 @@ from web.core.editing import (
     update_question,
 )
 from web.core.extensions import db
+from web.core.groups import group_cells
 from web.core.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.lookup import find_survey
 from web.core.models import Question, Survey
 from web.core.questions import QUESTION_TYPES
-from web.core.surveyfile import QuestionSpec, SurveyFileError, load_survey
+from web.core.surveyfile import (
+    DIRECT_EPSILON,
+    DIRECT_PROCEDURE,
+    QuestionSpec,
+    SurveyFileError,
+    load_survey,
+)
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.forms import ImportForm, QuestionForm, SurveyForm
@@ -65,7 +72,9 @@ def edit(slug: str):
         db.session.commit()
         flash(_("Saved."))
         return redirect(url_for("builder.edit", slug=slug))
-    return render_template("surveys/edit.html", survey=survey, form=form)
+    cells = group_cells(survey, current_app.config["RESULTS_MIN_N"])
+    warning = cells if cells is not None and cells.too_small else None
+    return render_template("surveys/edit.html", survey=survey, form=form, cells=warning)
 
 
 @bp.route("/<slug>/questions/new", methods=["GET", "POST"])
@@ -190,20 +199,16 @@ def import_file():
 
 def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options come one per line."""
-    has_options = QUESTION_TYPES[form.kind.data].has_options
+    kind = QUESTION_TYPES[form.kind.data]
     options = (
         option_specs(form.options.data or "", keep, form.option_ids.data or "")
-        if has_options
+        if kind.has_options
         else ()
     )
-    return QuestionSpec(
-        key,
-        form.kind.data,
-        form.text.data.strip(),
-        float(form.epsilon.data),
-        form.procedure.data,
-        options,
-    )
+    # A direct question has no ε and no procedure, whatever the hidden fields still hold.
+    epsilon = float(form.epsilon.data) if kind.randomized else DIRECT_EPSILON
+    procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
+    return QuestionSpec(key, form.kind.data, form.text.data.strip(), epsilon, procedure, options)
 
 
 def question_page(survey: Survey, form: QuestionForm, question: Question | None) -> str:
@@ -216,6 +221,7 @@ def question_page(survey: Survey, form: QuestionForm, question: Question | None)
         limits=page_limits(),
         types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
+        direct_types=[name for name, kind in QUESTION_TYPES.items() if not kind.randomized],
     )
 
 
