@@ -82,6 +82,10 @@ def stamp_unversioned(connection):
             user_columns = {column["name"] for column in inspector.get_columns("user")}
             if made_by == "0003" and "session_generation" in user_columns:
                 made_by = "0004"
+            if made_by == "0004" and "archived" in columns:
+                made_by = "0005"
+            if made_by == "0005" and inspector.has_table("group_tally"):
+                made_by = "0006"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -76,6 +76,32 @@ def _user(email: str) -> User:
     return user
 
 
+def _groups(survey, text: str) -> tuple[str, dict[str, float]]:
+    """``year=first:0.1,fourth:0.4`` read against the survey: a direct question and the share of
+    each listed option's group; a click error naming what is wrong."""
+    key, _, spec = text.partition("=")
+    question = next((q for q in survey.questions if q.key == key and not q.type.randomized), None)
+    if question is None:
+        raise click.BadParameter(
+            f"{key!r} is not a direct question of {survey.slug!r}",
+            param_hint="--true-proportion-by",
+        )
+    shares = {}
+    for part in spec.split(","):
+        option, _, share = part.partition(":")
+        try:
+            value = float(share)
+        except ValueError:
+            value = -1.0
+        if option not in {o.key for o in question.options} or not 0 <= value <= 1:
+            raise click.BadParameter(
+                f"{part!r}: use OPTION:SHARE with an option of {key!r} and a share in [0, 1]",
+                param_hint="--true-proportion-by",
+            )
+        shares[option] = value
+    return key, shares
+
+
 def _survey(slug: str) -> Survey:
     survey = find_survey(slug)
     if survey is None:
@@ -184,14 +210,24 @@ def results(slug: str) -> None:
     "single-choice question, the share whose true option is the first (the rest share the "
     "others evenly).",
 )
+@click.option(
+    "--true-proportion-by",
+    "by",
+    metavar="DIRECT=OPTION:SHARE,...",
+    default=None,
+    help="Spread the answers to a direct question evenly over the listed options, and make every "
+    "randomized item true with each group's share, e.g. year=first:0.1,fourth:0.4.",
+)
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
 @with_appcontext
 @refusals_as_errors
-def simulate(slug: str, count: int, true_proportion: float, seed: int | None) -> None:
+def simulate(
+    slug: str, count: int, true_proportion: float, by: str | None, seed: int | None
+) -> None:
     """Insert simulated responses, reported through each question's procedure, for demos and
     load tests."""
     survey = _survey(slug)
-    simulate_responses(survey, count, true_proportion, seed)
+    simulate_responses(survey, count, true_proportion, seed, by=_groups(survey, by) if by else None)
     click.echo(f"Inserted {count} simulated responses into {slug!r}.")
 
 

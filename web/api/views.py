@@ -11,6 +11,7 @@ from flask_limiter.util import get_remote_address
 import rr
 from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
+from web.core.grouped import GroupingError, by_group, with_groups
 from web.core.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.models import ApiToken
 from web.core.results import published_results
@@ -121,11 +122,23 @@ def results(slug: str):
             security_event("access.refused", account=user_id, survey=slug, by="token")
         abort(404, _("No such survey."))
     stamp, received = found
-    key = (stamp.version, current_app.config["RESULTS_MIN_N"])
-    document = results_cache().document(
-        key, lambda: published_results(survey_or_404(slug)).to_dict()
-    )
+    by = request.args.get("by")
+    key = (stamp.version, current_app.config["RESULTS_MIN_N"], by)
+    document = results_cache().document(key, lambda: results_document(slug, by))
     return {**document, "received": received}
+
+
+def results_document(slug: str, by: str | None) -> dict:
+    """The published results, with every randomized item per group of direct question ``by``."""
+    survey = survey_or_404(slug)
+    results = published_results(survey)
+    if by is None:
+        return results.to_dict()
+    try:
+        groups = by_group(survey, by, results.min_n)
+    except GroupingError as error:
+        abort(400, str(error))
+    return with_groups(results.to_dict(), groups, by)
 
 
 def results_cache() -> ResultsCache:

@@ -18,7 +18,7 @@ from web.core.extensions import db
 from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
 from web.core.limits import MAX_TITLE, RESERVED_KEYS
-from web.core.models import Option, Question, Response, Survey
+from web.core.models import GroupTally, Option, Question, Response, Survey
 from web.core.publication import publish_in_session
 from web.core.surveyfile import (
     OptionSpec,
@@ -85,6 +85,7 @@ def delete_survey(survey: Survey) -> int:
     """Delete the survey, its questions and every response to it; how many responses went."""
     responses = survey.response_count
     db.session.execute(db.delete(Response).where(Response.survey_id == survey.id))
+    db.session.execute(db.delete(GroupTally).where(GroupTally.survey_id == survey.id))
     db.session.delete(survey)
     return responses
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import NamedTuple
 
 from web.core.models import Survey
+from web.core.questions import QUESTION_TYPES, QuestionType
 
 # The class a survey with no responses yet is judged by, for the builder's warning.
 TYPICAL_CLASS = 40
@@ -14,7 +16,7 @@ TYPICAL_CLASS = 40
 class GroupCells(NamedTuple):
     """How the direct questions together split the respondents."""
 
-    count: int  # groups: the product of the direct questions' option counts
+    groups: int  # the product of the direct questions' option counts
     min_n: int  # respondents a group needs before its figures are shown
     needed: int  # respondents in all for every group to reach min_n if they spread evenly
     planned: int  # the respondents the warning is judged for
@@ -31,6 +33,61 @@ def group_cells(survey: Survey, min_n: int) -> GroupCells | None:
     sizes = [len(question.options) for question in survey.questions if not question.type.randomized]
     if not sizes:
         return None
-    count = math.prod(sizes)
+    groups = math.prod(sizes)
     planned = survey.response_count or TYPICAL_CLASS
-    return GroupCells(count, max(min_n, 1), count * max(min_n, 1), planned, planned / count)
+    return GroupCells(groups, max(min_n, 1), groups * max(min_n, 1), planned, planned / groups)
+
+
+class Tallied(NamedTuple):
+    """A randomized tally, as the publication's layout query gives it."""
+
+    kind: str  # "question" or "option": its table
+    id: int
+    question: str
+    option: str | None
+    type: QuestionType
+
+
+def layout(rows) -> tuple[list[str], list[Tallied]]:
+    """The direct questions' keys and the randomized tallies, from rows of (question id, key, kind,
+    option id, option key) in the survey's order (an option-less question once, with nulls)."""
+    questions: dict[int, tuple[str, str, list[tuple[int, str]]]] = {}
+    for question_id, key, kind, option_id, option_key in rows:
+        options = questions.setdefault(question_id, (key, kind, []))[2]
+        if option_id is not None:
+            options.append((option_id, option_key))
+    direct: list[str] = []
+    tallies: list[Tallied] = []
+    for question_id, (key, kind, options) in questions.items():
+        question_type = QUESTION_TYPES[kind]
+        if not question_type.randomized:
+            direct.append(key)
+            continue
+        for option in question_type.spun(options):
+            if option is None:
+                tallies.append(Tallied("question", question_id, key, None, question_type))
+            else:
+                tallies.append(Tallied("option", option[0], key, option[1], question_type))
+    return direct, tallies
+
+
+def cell_key(answers: dict, direct: list[str]) -> str:
+    """The cell of a response: its direct answers as sorted JSON (null where not given)."""
+    return json.dumps({key: answers.get(key) for key in direct}, sort_keys=True)
+
+
+def cell_counts(
+    bits_rows, direct: list[str], tallies: list[Tallied]
+) -> dict[tuple[str, int, str], list[int]]:
+    """(tally table, tally id, cell) → [responses, reported yes] over the rows' stored bits."""
+    counts: dict[tuple[str, int, str], list[int]] = {}
+    for (bits,) in bits_rows:
+        answers = json.loads(bits)
+        cell = cell_key(answers, direct)
+        for tally in tallies:
+            if tally.question not in answers:
+                continue  # a question added after this response
+            entry = counts.setdefault((tally.kind, tally.id, cell), [0, 0])
+            entry[0] += 1
+            entry[1] += tally.type.bit(answers[tally.question], tally.option)
+    return counts

@@ -312,6 +312,23 @@ class Option(Tally, Model):
     question: Mapped[Question] = relationship(back_populates="options")
 
 
+class GroupTally(Model):
+    """The published counts of one randomized tally (a yes/no question, or one option) among the
+    respondents of one *cell*: one combination of answers to the survey's direct questions
+    (``cell`` is that combination as sorted JSON, null where a respondent preferred not to say).
+    Moved only when the snapshot moves (:mod:`web.core.groups`), from the rows it publishes, so
+    results by group cost O(cells) whatever the number of responses."""
+
+    __table_args__ = (UniqueConstraint("item_kind", "item_id", "cell"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
+    item_kind: Mapped[str] = mapped_column(String(10))  # "question" or "option": the tally's table
+    item_id: Mapped[int]
+    cell: Mapped[str] = mapped_column(Text)
+    published_n: Mapped[int] = mapped_column(default=0)
+    published_yes: Mapped[int] = mapped_column(default=0)
+
+
 class Response(Model):
     # Publication finds a survey's unpublished rows through this index, not by reading them all.
     __table_args__ = (Index("ix_response_survey_id_published", "survey_id", "published"),)

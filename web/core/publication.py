@@ -24,7 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from web.core.extensions import db
-from web.core.models import Option, Question, Response, Survey
+from web.core.groups import cell_counts, layout
+from web.core.models import GroupTally, Option, Question, Response, Survey
 
 REWRITE_EVERY_TIME_UP_TO = 5000  # responses; past it, rewrite once the survey grows by 5%
 GROWTH_PER_REWRITE = 1.05
@@ -42,6 +43,7 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict[str, str]:
     mark = "?" if paramstyle == "qmark" else "%s"
     survey, question = quote(Survey.__tablename__), quote(Question.__tablename__)
     option, response = quote(Option.__tablename__), quote(Response.__tablename__)
+    group = quote(GroupTally.__tablename__)
     return {
         "dialect": dialect,
         "state": f"SELECT response_count, published_count, results_batch FROM {survey} "
@@ -52,6 +54,15 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict[str, str]:
         f"WHERE survey_id = {mark}",
         "options": f"UPDATE {option} SET published_n = n, published_yes = noisy_yes "
         f"WHERE question_id IN (SELECT id FROM {question} WHERE survey_id = {mark})",
+        "layout": f"SELECT q.id, q.key, q.kind, o.id, o.key FROM {question} q "
+        f"LEFT JOIN {option} o ON o.question_id = q.id WHERE q.survey_id = {mark} "
+        f"ORDER BY q.position, o.position",
+        "unpublished": f"SELECT bits FROM {response} WHERE survey_id = {mark} AND published = {mark}",
+        "group": f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, published_n, published_yes) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}, {mark}) "
+        f"ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET "
+        f"published_n = {group}.published_n + excluded.published_n, "
+        f"published_yes = {group}.published_yes + excluded.published_yes",
         "rows": f"UPDATE {response} SET published = {mark} "
         f"WHERE survey_id = {mark} AND published = {mark}",
         "rewrite": f"WITH moved AS (DELETE FROM {response} WHERE survey_id = {mark} "
@@ -76,10 +87,22 @@ def publish_if_due(execute: Execute, sql: dict[str, str], survey_id: int, *, all
     execute(sql["survey"], (survey_id,))
     execute(sql["questions"], (survey_id,))
     execute(sql["options"], (survey_id,))
+    publish_groups(execute, sql, survey_id)
     execute(sql["rows"], (True, survey_id, False))
     if sql["dialect"] == "postgresql" and _rewrite_due(published, received):
         execute(sql["rewrite"], (survey_id,))
     return True
+
+
+def publish_groups(execute: Execute, sql: dict[str, str], survey_id: int) -> None:
+    """Add the rows about to be published to the counts per cell of direct answers; nothing to do
+    for a survey without direct questions. Costs one pass over the new rows only."""
+    direct, tallies = layout(execute(sql["layout"], (survey_id,)).fetchall())
+    if not direct or not tallies:
+        return
+    rows = execute(sql["unpublished"], (survey_id, False)).fetchall()
+    for (kind, item, cell), (n, yes) in cell_counts(rows, direct, tallies).items():
+        execute(sql["group"], (survey_id, kind, item, cell, n, yes))
 
 
 def publish_in_session(survey_id: int, *, all_in=False) -> bool:

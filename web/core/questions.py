@@ -109,7 +109,7 @@ class QuestionType:
     def simulate(
         self,
         size: int,
-        true_proportion: float,
+        true_proportion: float | np.ndarray,
         epsilon: float,
         procedure: str,
         option_count: int,
@@ -290,7 +290,7 @@ class Choice(QuestionType):
     def simulate(
         self,
         size: int,
-        true_proportion: float,
+        true_proportion: float | np.ndarray,
         epsilon: float,
         procedure: str,
         option_count: int,
@@ -298,10 +298,8 @@ class Choice(QuestionType):
     ) -> np.ndarray:
         """One-hot reports; the first option is true with ``true_proportion``, the others share
         the rest evenly."""
-        rest = (1 - true_proportion) / (option_count - 1)
-        truth = rng.choice(
-            option_count, size=size, p=[true_proportion] + [rest] * (option_count - 1)
-        )
+        first = rng.random(size) < np.ravel(np.broadcast_to(true_proportion, (size, 1)))
+        truth = np.where(first, 0, rng.integers(1, option_count, size=size))
         reported = rr.perturb_choice(truth, epsilon, option_count, procedure, rng=rng)
         return np.eye(option_count, dtype=np.uint8)[reported]
 
@@ -374,7 +372,7 @@ class Direct(QuestionType):
     def simulate(
         self,
         size: int,
-        true_proportion: float,
+        true_proportion: float | np.ndarray,
         epsilon: float,
         procedure: str,
         option_count: int,

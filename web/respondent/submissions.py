@@ -11,6 +11,7 @@ checked against.
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from web.core.answers import Shape
 from web.core.extensions import db
 from web.core.models import Survey
 from web.core.publication import publish_in_session
+from web.core.publication import statements as statements_for_publication
 from web.core.questions import QuestionType
 from web.respondent.writer import GroupCommit, statements
 
@@ -142,11 +144,21 @@ def submissions() -> Submissions:
     return current_app.extensions["submissions"]
 
 
-def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None) -> None:
+def simulate_responses(
+    survey: Survey,
+    n: int,
+    true_proportion: float,
+    seed=None,
+    by: tuple[str, dict[str, float]] | None = None,
+) -> None:
     """Insert ``n`` responses reported through each question's procedure (its type's
     ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
     tally update at the end; they are published as one batch if they make one
-    (:func:`web.core.publication.publish_if_due`)."""
+    (:func:`web.core.publication.publish_if_due`).
+
+    With ``by = (direct question, {option: share})`` the respondents' answers to that question are
+    spread evenly over the listed options, and every randomized item is true with the share of the
+    respondent's group; other direct questions are answered evenly over their options."""
     rng = np.random.default_rng(seed)
     all_keys = _bulk_keys(n)
     spins = _spins(survey)
@@ -155,21 +167,31 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
     tallies_of: dict[int, list] = {question.id: [] for question in survey.questions}
     for spin, question in spins.items():
         tallies_of[question.id].append(spin)
+    direct = [question for question in survey.questions if not question.type.randomized]
+    cells = CellCounter(direct)
     sql = submissions().statements
     # n responses at once make a batch of their own if n reaches the survey's batch size: they are
-    # stored published, and publish_if_due below has only earlier unpublished rows to flag.
+    # stored published (their counts per group added here), and publish_if_due below has only
+    # earlier unpublished rows to flag.
     published = n >= survey.results_batch
     connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
         size = min(BULK_CHUNK, n - start)
+        answers, shares = _direct_answers(direct, size, true_proportion, by, rng)
+        cell = cells.cell_index(answers)
         columns: list[list] = []
         for question in survey.questions:
             kind, options = question.type, [option.key for option in question.options]
-            reported = kind.simulate(
-                size, true_proportion, question.epsilon, question.procedure, len(options), rng
-            )
+            if question.key in answers:
+                reported = np.eye(len(options), dtype=np.uint8)[answers[question.key]]
+            else:
+                reported = kind.simulate(
+                    size, shares, question.epsilon, question.procedure, len(options), rng
+                )
             for spin, column in zip(tallies_of[question.id], reported.T, strict=True):
                 totals[spin] += int(column.sum())
+                if published and question.type.randomized:
+                    cells.add(spin, cell, column)
             columns.extend(column.tolist() for column in kind.template_values(reported, options))
         rows = list(zip(*columns, strict=True))
         keys = all_keys[start : start + size].tolist()
@@ -185,6 +207,9 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
         counts = [(n, count, item) for (name, item), count in totals.items() if name == table]
         if counts:
             connection.exec_driver_sql(sql[table], counts)
+    group_sql = statements_for_publication(db.engine)["group"]
+    for (kind, item), cell_key, count, yes in cells.entries():
+        connection.exec_driver_sql(group_sql, (survey.id, kind, item, cell_key, count, yes))
     publish_in_session(survey.id)
     db.session.commit()
     if db.engine.dialect.name == "sqlite":
@@ -192,6 +217,64 @@ def simulate_responses(survey: Survey, n: int, true_proportion: float, seed=None
         # later reads need not search a large log.
         with db.engine.connect() as checkpoint:
             checkpoint.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _direct_answers(direct, size: int, true_proportion: float, by, rng):
+    """Each direct question's simulated answers (option indices) and each respondent's true share
+    of every randomized item (a column, or the one share without ``by``)."""
+    answers = {}
+    shares: float | np.ndarray = true_proportion
+    for question in direct:
+        keys = [option.key for option in question.options]
+        if by is not None and question.key == by[0]:
+            listed = list(by[1])
+            picked = rng.integers(0, len(listed), size=size)
+            answers[question.key] = np.array([keys.index(option) for option in listed])[picked]
+            shares = np.array([by[1][option] for option in listed])[picked][:, None]
+        else:
+            answers[question.key] = rng.integers(0, len(keys), size=size)
+    return answers, shares
+
+
+class CellCounter:
+    """Published counts per cell of direct answers for rows the bulk simulation stores published."""
+
+    def __init__(self, direct):
+        self.direct = direct
+        self.sizes = [len(question.options) for question in direct]
+        self.counts: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def cell_index(self, answers: dict) -> np.ndarray | None:
+        """Each row's cell as one number (mixed radix over the direct questions)."""
+        if not self.direct:
+            return None
+        index = np.zeros(len(next(iter(answers.values()))), dtype=np.int64)
+        for question, size in zip(self.direct, self.sizes, strict=True):
+            index = index * size + answers[question.key]
+        return index
+
+    def add(self, spin, cell: np.ndarray | None, column: np.ndarray) -> None:
+        if cell is None:
+            return
+        total = int(np.prod(self.sizes))
+        n, yes = self.counts.setdefault(
+            spin, (np.zeros(total, np.int64), np.zeros(total, np.int64))
+        )
+        n += np.bincount(cell, minlength=total)
+        yes += np.bincount(cell, weights=column, minlength=total).astype(np.int64)
+
+    def entries(self):
+        """(tally, cell JSON, n, yes) for every cell with responses."""
+        for spin, (n, yes) in self.counts.items():
+            for index in np.flatnonzero(n):
+                yield spin, self.cell_json(int(index)), int(n[index]), int(yes[index])
+
+    def cell_json(self, index: int) -> str:
+        chosen = {}
+        for question, size in zip(reversed(self.direct), reversed(self.sizes), strict=True):
+            index, place = divmod(index, size)
+            chosen[question.key] = question.options[place].key
+        return json.dumps(chosen, sort_keys=True)
 
 
 def _bulk_keys(n: int) -> np.ndarray:

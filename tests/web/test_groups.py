@@ -1,0 +1,197 @@
+"""Direct questions and results by group on the server: submission, counts per cell at each
+publication, the grouped results API, the simulation by group, and deletion."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rr
+from web.core.extensions import db
+from web.core.lookup import find_survey
+from web.core.models import GroupTally, Response
+
+SURVEY = {
+    "slug": "groups",
+    "title": "By year",
+    "questions": [
+        {
+            "id": "year",
+            "type": "direct",
+            "text": "Year of study?",
+            "options": [{"id": "first", "text": "First"}, {"id": "fourth", "text": "Fourth"}],
+        },
+        {
+            "id": "cheated",
+            "type": "yesno",
+            "text": "Cheated?",
+            "epsilon": 1.0,
+            "procedure": "spinner_coin",
+        },
+        {
+            "id": "times",
+            "type": "choice",
+            "text": "How often?",
+            "epsilon": 2.0,
+            "procedure": "spinner",
+            "options": [
+                {"id": "never", "text": "Never"},
+                {"id": "sometimes", "text": "Sometimes"},
+                {"id": "often", "text": "Often"},
+            ],
+        },
+    ],
+}
+
+
+@pytest.fixture
+def grouped(app, runner, tmp_path):
+    path = tmp_path / "groups.json"
+    path.write_text(json.dumps(SURVEY), encoding="utf-8")
+    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
+    app.config["RESULTS_MIN_N"] = 2
+    with app.app_context():
+        find_survey("groups").results_batch = 3
+        db.session.commit()
+    return "groups"
+
+
+def submit(app, year, cheated, times="never"):
+    body = {"answers": {"year": year, "cheated": cheated, "times": times}}
+    return app.test_client().post("/api/surveys/groups/responses", json=body)
+
+
+def results(app, token, by=None):
+    query = {"by": by} if by else {}
+    return app.test_client().get(
+        "/api/surveys/groups/results",
+        query_string=query,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def test_a_direct_answer_is_stored_as_given_or_null(app, grouped):
+    assert submit(app, "first", 1).status_code == 201
+    assert submit(app, None, 0).status_code == 201
+    for bad in ["second", 1, {"first": 1}, ""]:
+        response = submit(app, bad, 0)
+        assert response.status_code == 400 and "year" in response.json["error"]
+    with app.app_context():
+        stored = sorted(
+            (json.loads(bits)["year"] or "")
+            for bits in db.session.scalars(db.select(Response.bits))
+        )
+    assert stored == ["", "first"]
+
+
+def test_a_direct_question_is_not_in_the_privacy_ledger(app, grouped, token):
+    body = results(app, token).json
+    assert body["epsilon_total"] == 3.0  # 1 for yes/no, 2 for the single choice, 0 for the year
+    year = body["questions"][0]
+    assert year["randomized"] is False and "epsilon" not in year and "procedure" not in year
+
+
+def test_counts_per_group_move_only_with_the_published_snapshot(app, grouped, token):
+    submit(app, "first", 1)
+    submit(app, "fourth", 0)
+    with app.app_context():
+        assert (
+            db.session.scalar(db.select(db.func.count()).select_from(GroupTally)) == 0
+        )  # not yet a batch
+    submit(app, "first", 1, "often")
+    with app.app_context():
+        cells = {
+            (row.item_kind, json.loads(row.cell)["year"]): (row.published_n, row.published_yes)
+            for row in db.session.scalars(
+                db.select(GroupTally).where(GroupTally.item_kind == "question")
+            )
+        }
+    assert cells == {("question", "first"): (2, 2), ("question", "fourth"): (1, 0)}
+
+
+def test_results_by_group_withhold_small_groups_and_match_rr(app, grouped, token):
+    for _ in range(3):
+        submit(app, "first", 1)
+    submit(app, "fourth", 0)
+    submit(app, None, 1)
+    submit(app, "first", 0, "often")  # six responses: two batches of three
+    body = results(app, token, by="year").json
+    assert body["by"] == "year"
+    cheated = body["questions"][1]
+    first, fourth = cheated["groups"]
+    assert fourth == {"id": "fourth", "withheld": True}  # one respondent: below the minimum n of 2
+    expected = rr.estimate_proportion(3, 4, 1.0, "spinner_coin")
+    assert first["id"] == "first" and first["n"] == 4
+    assert first["estimate"] == pytest.approx(expected.estimate) and first[
+        "ci_low"
+    ] == pytest.approx(expected.ci_low)
+    times = body["questions"][2]["options"]
+    choice = rr.estimate_choice([3, 0, 1], 2.0, "spinner")
+    assert [option["groups"][0]["estimate"] for option in times] == pytest.approx(
+        choice.estimate.tolist()
+    )
+    assert "groups" not in body["questions"][0]  # the direct question itself is not grouped
+
+
+@pytest.mark.parametrize(
+    ("by", "message"), [("nope", "no question 'nope'"), ("cheated", "is randomized")]
+)
+def test_grouping_by_anything_but_a_direct_question_is_a_400(app, grouped, token, by, message):
+    response = results(app, token, by=by)
+    assert response.status_code == 400 and message in response.json["error"]
+
+
+def test_simulation_by_group_recovers_each_groups_prevalence(app, runner, grouped, token):
+    result = runner.invoke(
+        args=[
+            "simulate-responses",
+            "groups",
+            "--n",
+            "20000",
+            "--true-proportion-by",
+            "year=first:0.1,fourth:0.4",
+            "--seed",
+            "4",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    groups = results(app, token, by="year").json["questions"][1]["groups"]
+    for group, truth in zip(groups, [0.1, 0.4], strict=True):
+        assert abs(group["n"] - 10000) < 4 * 70  # spread evenly: binomial(20000, ½) sd ≈ 71
+        assert abs(group["estimate"] - truth) < 4.5 * group["std_error"]
+
+
+@pytest.mark.parametrize(
+    "by", ["cheated=first:0.1", "year=third:0.1", "year=first:2", "year=first"]
+)
+def test_a_bad_grouping_for_the_simulation_is_refused(runner, grouped, by):
+    result = runner.invoke(
+        args=["simulate-responses", "groups", "--n", "10", "--true-proportion-by", by]
+    )
+    assert result.exit_code != 0 and "--true-proportion-by" in result.output
+
+
+def test_a_few_responses_then_a_bulk_simulation_count_every_cell_once(app, runner, grouped):
+    submit(app, "first", 1)
+    assert (
+        runner.invoke(args=["simulate-responses", "groups", "--n", "50", "--seed", "1"]).exit_code
+        == 0
+    )
+    with app.app_context():
+        rows = [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+        tallies = db.session.scalars(
+            db.select(GroupTally).where(GroupTally.item_kind == "question")
+        ).all()
+        by_year = {json.loads(t.cell)["year"]: (t.published_n, t.published_yes) for t in tallies}
+    for year in ("first", "fourth"):
+        mine = [row for row in rows if row["year"] == year]
+        assert by_year[year] == (len(mine), sum(row["cheated"] for row in mine))
+
+
+def test_deleting_a_survey_deletes_its_counts_per_group(app, runner, grouped, make_researcher):
+    runner.invoke(args=["simulate-responses", "groups", "--n", "30", "--seed", "1"])
+    researcher = make_researcher("rita@example.org")
+    assert researcher.post("/surveys/groups/delete").status_code == 302
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(GroupTally)) == 0
