@@ -31,6 +31,7 @@ from .mechanism import (
 )
 from .noise import GaussianSigmas, gaussian_delta, gaussian_sigma, gaussian_sigmas, laplace_scale
 from .planning import margin_of_error, sample_size
+from .regression import RegressionError, RegressionResult, rr_logistic_regression
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
@@ -49,6 +50,8 @@ __all__ = [
     "Coverage",
     "Estimate",
     "GaussianSigmas",
+    "RegressionError",
+    "RegressionResult",
     "LatticeHistogram",
     "ReportProbabilities",
     "estimate_proportion",
@@ -64,6 +67,7 @@ __all__ = [
     "privacy_loss_ratio",
     "question_epsilon",
     "report_probabilities",
+    "rr_logistic_regression",
     "sample_size",
     "simulate_coverage",
     "simulate_estimates",
