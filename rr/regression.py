@@ -174,8 +174,9 @@ def _fit(x, n, yes, offset, slope, names, confidence) -> RegressionResult:
         beta[0] = math.log(share / (1 - share))
     current = log_likelihood(beta, x, n, yes, offset, slope)
     converged = False
-    iteration = 0
-    for iteration in range(1, MAX_ITERATIONS + 1):
+    iterations = 0
+    while iterations < MAX_ITERATIONS:
+        iterations += 1
         score, information = _score_and_information(beta, x, n, yes, offset, slope)
         try:
             step = np.linalg.solve(information, score)
@@ -217,7 +218,7 @@ def _fit(x, n, yes, offset, slope, names, confidence) -> RegressionResult:
         for name, b, se in zip(names, beta, errors, strict=True)
     )
     return RegressionResult(
-        coefficients, covariance, int(n.sum()), converged, iteration, current, confidence
+        coefficients, covariance, int(n.sum()), converged, iterations, current, confidence
     )
 
 
