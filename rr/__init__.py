@@ -19,6 +19,7 @@ from .choice import (
     simulate_choice_coverage,
 )
 from .coverage import Coverage, exact_coverage, simulate_coverage
+from .difference import Difference, difference, simulate_difference_coverage
 from .estimate import Estimate, estimate_proportion
 from .mechanism import (
     PROCEDURES,
@@ -48,12 +49,14 @@ __all__ = [
     "MIN_EPSILON",
     "PROCEDURES",
     "Coverage",
+    "Difference",
     "Estimate",
     "GaussianSigmas",
     "RegressionError",
     "RegressionResult",
     "LatticeHistogram",
     "ReportProbabilities",
+    "difference",
     "estimate_proportion",
     "exact_coverage",
     "gaussian_delta",
@@ -70,6 +73,7 @@ __all__ = [
     "rr_logistic_regression",
     "sample_size",
     "simulate_coverage",
+    "simulate_difference_coverage",
     "simulate_estimates",
     "survey_epsilon",
     "truth_probability",
