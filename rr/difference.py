@@ -87,7 +87,8 @@ def difference(
         raise ValueError(
             f"each group needs n >= 1 and 0 <= yes <= n, got yes={yes.tolist()}, n={n.tolist()}"
         )
-    return _combine(*_groups(yes, n, epsilon, confidence, k), confidence)
+    estimate, std_error, low, high = _groups(yes, n, epsilon, confidence, k)
+    return _combine(estimate, std_error, low, high, confidence)
 
 
 def _groups(yes, n, epsilon: float, confidence: float, k: int):
