@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import rr
@@ -195,3 +196,98 @@ def test_deleting_a_survey_deletes_its_counts_per_group(app, runner, grouped, ma
     assert researcher.post("/surveys/groups/delete").status_code == 302
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(GroupTally)) == 0
+
+
+def regression(app, token, **query):
+    return app.test_client().get(
+        "/api/surveys/groups/regression",
+        query_string=query,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def test_the_regression_api_fits_the_published_counts_per_group(app, runner, grouped, token):
+    args = [
+        "simulate-responses",
+        "groups",
+        "--n",
+        "6000",
+        "--true-proportion-by",
+        "year=first:0.2,fourth:0.5",
+    ]
+    assert runner.invoke(args=[*args, "--seed", "8"]).exit_code == 0
+    body = regression(app, token, item="cheated", on="year").json
+    assert (
+        body["n"] == 6000 and body["converged"] is True and body["reference"] == {"year": "first"}
+    )
+    terms = {c["term"]: c for c in body["coefficients"]}
+    assert set(terms) == {"(intercept)", "year=fourth"}
+    truth = np.log(0.5 / 0.5) - np.log(0.2 / 0.8)  # the log odds ratio of fourth- to first-years
+    effect = terms["year=fourth"]
+    assert abs(effect["estimate"] - truth) < 4.5 * effect["std_error"]
+    assert effect["odds_ratio"] == pytest.approx(np.exp(effect["estimate"]))
+    predicted = {entry["group"]["year"]: entry for entry in body["predicted"]}
+    grouped_results = results(app, token, by="year").json["questions"][1]["groups"]
+    for group in grouped_results:  # one covariate: the fit reproduces each group's own estimate
+        assert predicted[group["id"]]["estimate"] == pytest.approx(group["estimate"], abs=1e-6)
+    single = regression(app, token, item="times.often", on="year").json
+    assert single["design"]["k"] == 3 and single["converged"]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"item": "year", "on": "year"}, "not a randomized question"),
+        ({"item": "times", "on": "year"}, "name one option of 'times'"),
+        ({"item": "cheated", "on": "cheated"}, "is randomized"),
+        ({"item": "cheated", "on": ""}, "on must name"),
+        ({"item": "cheated.x", "on": "year"}, "has no options"),
+    ],
+)
+def test_a_regression_that_cannot_be_asked_is_a_400(app, runner, grouped, token, query, message):
+    runner.invoke(args=["simulate-responses", "groups", "--n", "600", "--seed", "1"])
+    response = regression(app, token, **query)
+    assert response.status_code == 400 and message in response.json["error"]
+
+
+def test_a_small_group_or_separation_is_refused_with_a_reason(app, grouped, token):
+    for _ in range(3):
+        submit(app, "first", 1)
+    submit(app, "fourth", 0)
+    submit(app, "first", 1)
+    submit(app, "first", 1)
+    response = regression(app, token, item="cheated", on="year")
+    assert response.status_code == 400 and "fewer than 2 respondents" in response.json["error"]
+
+
+def test_the_difference_api_gives_the_interval_and_p_value(app, runner, grouped, token):
+    args = [
+        "simulate-responses",
+        "groups",
+        "--n",
+        "4000",
+        "--true-proportion-by",
+        "year=first:0.1,fourth:0.4",
+    ]
+    runner.invoke(args=[*args, "--seed", "3"])
+    body = (
+        app.test_client()
+        .get(
+            "/api/surveys/groups/difference",
+            query_string={"item": "cheated", "by": "year", "groups": "fourth,first"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        .json
+    )
+    assert body["ci_low"] < 0.3 < body["ci_high"] and body["p_value"] < 1e-6
+    groups = {g["id"]: g for g in results(app, token, by="year").json["questions"][1]["groups"]}
+    assert body["difference"] == pytest.approx(
+        groups["fourth"]["estimate"] - groups["first"]["estimate"]
+    )
+    assert body["n"] == [groups["fourth"]["n"], groups["first"]["n"]] and "MOVER" in body["method"]
+    bad = app.test_client().get(
+        "/api/surveys/groups/difference",
+        query_string={"item": "cheated", "by": "year", "groups": "fourth"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert bad.status_code == 400 and "two options" in bad.json["error"]

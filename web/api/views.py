@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
 import rr
+from web.core import analysis
 from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
 from web.core.grouped import GroupingError, by_group, with_groups
@@ -115,17 +116,73 @@ def checked_bits(plan: Plan) -> dict:
 def results(slug: str):
     """Published estimates for every question, for the survey's owner (any account for an unowned
     survey); built once per version of the results and kept (web/core/results_cache.py)."""
+    stamp, received = readable_stamp(slug)
+    by = request.args.get("by")
+    key = (stamp.version, current_app.config["RESULTS_MIN_N"], by)
+    document = results_cache().document(key, lambda: results_document(slug, by))
+    return {**document, "received": received}
+
+
+@bp.get("/surveys/<slug>/regression")
+def regression(slug: str):
+    """A randomized item regressed on direct questions (``item``, ``on=a,b``), from the published
+    counts per group; 400 with the reason when it cannot be estimated."""
+    stamp, _received = readable_stamp(slug)
+    item, on = (
+        request.args.get("item", ""),
+        [key for key in request.args.get("on", "").split(",") if key],
+    )
+    key = ("regression", stamp.version, current_app.config["RESULTS_MIN_N"], item, tuple(on))
+    return results_cache().document(
+        key,
+        lambda: analysed(lambda survey, min_n: analysis.regression(survey, item, on, min_n), slug),
+    )
+
+
+@bp.get("/surveys/<slug>/difference")
+def difference(slug: str):
+    """The difference in an item's prevalence between two groups (``item``, ``by``, ``groups=a,b``)."""
+    stamp, _received = readable_stamp(slug)
+    item, by = request.args.get("item", ""), request.args.get("by", "")
+    groups = request.args.get("groups", "").split(",")
+    if len(groups) != 2:
+        abort(400, "groups must name two options of the direct question, e.g. groups=first,fourth")
+    key = (
+        "difference",
+        stamp.version,
+        current_app.config["RESULTS_MIN_N"],
+        item,
+        by,
+        tuple(groups),
+    )
+    return results_cache().document(
+        key,
+        lambda: analysed(
+            lambda survey, min_n: analysis.group_difference(
+                survey, item, by, groups[0], groups[1], min_n
+            ),
+            slug,
+        ),
+    )
+
+
+def analysed(compute, slug: str) -> dict:
+    """``compute(survey, min_n)``, or a 400 with its reason."""
+    try:
+        return compute(survey_or_404(slug), current_app.config["RESULTS_MIN_N"])
+    except GroupingError as error:
+        abort(400, str(error))
+
+
+def readable_stamp(slug: str):
+    """The survey's stamp and running total if the request's token may read it; 401 or 404."""
     user_id = bearer_user_id()
     found = survey_stamp(slug)
     if found is None or not found[0].visible_to(user_id):
         if found is not None:
             security_event("access.refused", account=user_id, survey=slug, by="token")
         abort(404, _("No such survey."))
-    stamp, received = found
-    by = request.args.get("by")
-    key = (stamp.version, current_app.config["RESULTS_MIN_N"], by)
-    document = results_cache().document(key, lambda: results_document(slug, by))
-    return {**document, "received": received}
+    return found
 
 
 def results_document(slug: str, by: str | None) -> dict:

@@ -1,0 +1,156 @@
+"""Analysis by group a paper could print: a randomized item regressed on direct questions, and the
+difference between two groups. Both read only the published counts per cell, and refuse groups
+below the minimum n, as every other output does."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import rr
+from web.core.grouped import GroupingError, direct_question, published_cells, tally_id
+from web.core.models import Option, Question, Survey
+from web.core.results import significant
+
+
+def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]:
+    """The tally ``item`` names: a yes/no question's key, or ``question.option``."""
+    key, _, option_key = item.partition(".")
+    question = next((q for q in survey.questions if q.key == key), None)
+    if question is None or not question.type.randomized:
+        raise GroupingError(f"{item!r} is not a randomized question of the survey")
+    spun = question.spun_options
+    if spun == [None]:
+        if option_key:
+            raise GroupingError(f"question {key!r} has no options: use item={key}")
+        return question, None
+    option = next((o for o in spun if o is not None and o.key == option_key), None)
+    if option is None:
+        raise GroupingError(
+            f"name one option of {key!r}, e.g. item={key}.{question.options[0].key}"
+        )
+    return question, option
+
+
+def answer_count(question: Question) -> int:
+    """k of the noise line: the options of a single-choice question, else 2."""
+    return len(question.options) if question.type.sums_to_one else 2
+
+
+def cell_totals(survey: Survey, question: Question, option: Option | None, on: list[str]) -> dict:
+    """(answers to ``on``) → [n, reported yes] of the item, respondents who skipped any left out."""
+    totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for answers, n, yes in published_cells(survey).get(tally_id(question, option), []):
+        levels = tuple(answers.get(key) for key in on)
+        if None not in levels:
+            totals[levels][0] += n
+            totals[levels][1] += yes
+    return totals
+
+
+def regression(survey: Survey, item: str, on: list[str], min_n: int) -> dict:
+    """The item regressed on the direct questions ``on`` (dummy-coded, each against its first
+    option with respondents), with predicted prevalence per group; GroupingError when it cannot be
+    estimated or a group is below the minimum n."""
+    question, option = randomized_item(survey, item)
+    groupings = [direct_question(survey, key) for key in on]
+    if not groupings or len(set(on)) != len(on):
+        raise GroupingError("on must name one or more different direct questions")
+    totals = cell_totals(survey, question, option, on)
+    levels = []
+    for position, grouping in enumerate(groupings):
+        sizes = {
+            o.key: sum(n for cell, (n, _) in totals.items() if cell[position] == o.key)
+            for o in grouping.options
+        }
+        present = [key for key, size in sizes.items() if size > 0]
+        small = [key for key in present if sizes[key] < max(min_n, 1)]
+        if small:
+            raise GroupingError(
+                f"group {grouping.key}={small[0]} has fewer than {min_n} respondents"
+            )
+        if len(present) < 2:
+            raise GroupingError(f"{grouping.key!r} needs respondents in at least two groups")
+        levels.append(present)
+    terms = ["(intercept)"] + [
+        f"{g.key}={level}"
+        for g, present in zip(groupings, levels, strict=True)
+        for level in present[1:]
+    ]
+    cells = sorted(totals)
+    design = [
+        [1.0]
+        + [float(cell[p] == level) for p, present in enumerate(levels) for level in present[1:]]
+        for cell in cells
+    ]
+    try:
+        fit = rr.rr_logistic_regression(
+            design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], question.epsilon,
+            question.procedure, k=answer_count(question), terms=terms,
+        )  # fmt: skip
+    except rr.RegressionError as error:
+        raise GroupingError(str(error)) from None
+    return {
+        "item": item,
+        "on": on,
+        "reference": {g.key: present[0] for g, present in zip(groupings, levels, strict=True)},
+        "design": question.type.design(
+            question.procedure, len(question.options), question.light_fraction
+        ),
+        "n": fit.n,
+        "converged": fit.converged,
+        "coefficients": [
+            {
+                "term": c.term,
+                "estimate": significant(c.estimate),
+                "std_error": significant(c.std_error),
+                "ci_low": significant(c.ci_low),
+                "ci_high": significant(c.ci_high),
+                "odds_ratio": significant(c.odds_ratio),
+            }
+            for c in fit.coefficients
+        ],
+        "predicted": [
+            {
+                "group": dict(zip(on, cell, strict=True)),
+                "n": totals[cell][0],
+                **_prediction(fit.predict(row)),
+            }
+            for cell, row in zip(cells, design, strict=True)
+            if totals[cell][0] >= max(min_n, 1)
+        ],
+    }
+
+
+def _prediction(prediction: rr.regression.Prediction) -> dict:
+    return {name: significant(value) for name, value in prediction._asdict().items()}
+
+
+def group_difference(
+    survey: Survey, item: str, by: str, first: str, second: str, min_n: int
+) -> dict:
+    """π(first) − π(second) of the item between two groups of direct question ``by``."""
+    question, option = randomized_item(survey, item)
+    grouping = direct_question(survey, by)
+    totals = cell_totals(survey, question, option, [by])
+    counts = []
+    for group in (first, second):
+        if group not in {o.key for o in grouping.options}:
+            raise GroupingError(f"{by!r} has no option {group!r}")
+        n, yes = totals.get((group,), [0, 0])
+        if n < max(min_n, 1):
+            raise GroupingError(f"group {by}={group} has fewer than {min_n} respondents")
+        counts.append((yes, n))
+    result = rr.difference(
+        *counts[0], *counts[1], question.epsilon, question.procedure, k=answer_count(question)
+    )
+    return {
+        "item": item,
+        "by": by,
+        "groups": [first, second],
+        "n": [counts[0][1], counts[1][1]],
+        "difference": significant(result.estimate),
+        "ci_low": significant(result.ci_low),
+        "ci_high": significant(result.ci_high),
+        "p_value": significant(result.p_value),
+        "method": result.method,
+    }
