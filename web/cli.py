@@ -6,12 +6,14 @@ import functools
 from pathlib import Path
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from web.core.analysis import regression
 from web.core.database import add_unique
 from web.core.extensions import db
+from web.core.grouped import GroupingError, by_group
 from web.core.joincode import ensure_join_code
 from web.core.lookup import find_survey
 from web.core.models import ApiToken, Survey, User
@@ -19,7 +21,7 @@ from web.core.passwords import account_problem
 from web.core.results import published_results
 from web.core.sqlite_guard import AnotherWriter
 from web.core.surveyfile import SurveyFileError, load_survey
-from web.core.table import results_table
+from web.core.table import grouped_table, regression_text, results_table
 from web.respondent.submissions import simulate_responses
 
 
@@ -32,6 +34,7 @@ def init_app(app: Flask) -> None:
         reset_password,
         end_sessions,
         results,
+        regress,
         simulate,
     ):
         app.cli.add_command(command)
@@ -189,11 +192,40 @@ def create_token(email: str, label: str) -> None:
 
 @click.command("results")
 @click.argument("slug")
+@click.option(
+    "--by", default=None, metavar="DIRECT", help="Estimates per group of this direct question."
+)
 @with_appcontext
 @refusals_as_errors
-def results(slug: str) -> None:
-    """Print a survey's estimates as a table."""
-    click.echo(results_table(published_results(_survey(slug))))
+def results(slug: str, by: str | None) -> None:
+    """Print a survey's estimates as a table (per group with --by)."""
+    survey = _survey(slug)
+    published = published_results(survey)
+    if by is None:
+        click.echo(results_table(published))
+        return
+    try:
+        click.echo(grouped_table(published, by_group(survey, by, published.min_n), by))
+    except GroupingError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@click.command("regress")
+@click.argument("slug")
+@click.argument("item")
+@click.option(
+    "--on", "on", required=True, metavar="DIRECT[,DIRECT]", help="Direct questions to regress on."
+)
+@with_appcontext
+@refusals_as_errors
+def regress(slug: str, item: str, on: str) -> None:
+    """Logistic regression of a randomized ITEM (question, or question.option) on direct questions."""
+    survey = _survey(slug)
+    try:
+        fit = regression(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"])
+    except GroupingError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(regression_text(fit))
 
 
 @click.command("simulate-responses")

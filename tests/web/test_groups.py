@@ -291,3 +291,41 @@ def test_the_difference_api_gives_the_interval_and_p_value(app, runner, grouped,
         headers={"Authorization": f"Bearer {token}"},
     )
     assert bad.status_code == 400 and "two options" in bad.json["error"]
+
+
+def test_the_command_line_prints_groups_and_a_regression(app, runner, grouped):
+    args = [
+        "simulate-responses",
+        "groups",
+        "--n",
+        "3000",
+        "--true-proportion-by",
+        "year=first:0.2,fourth:0.5",
+    ]
+    runner.invoke(args=[*args, "--seed", "5"])
+    table = runner.invoke(args=["results", "groups", "--by", "year"])
+    assert table.exit_code == 0 and "estimates by year" in table.output
+    assert any(line.split()[:2] == ["cheated", "first"] for line in table.output.splitlines())
+    fit = runner.invoke(args=["regress", "groups", "cheated", "--on", "year"])
+    assert fit.exit_code == 0 and "year=fourth" in fit.output and "odds ratio" in fit.output
+    bad = runner.invoke(args=["regress", "groups", "cheated", "--on", "cheated"])
+    assert bad.exit_code == 1 and "is randomized" in bad.output
+    assert runner.invoke(args=["results", "groups", "--by", "nope"]).exit_code == 1
+
+
+def test_the_codebook_names_each_design_in_the_literatures_words(
+    app, runner, grouped, make_researcher
+):
+    runner.invoke(args=["simulate-responses", "groups", "--n", "60", "--seed", "2"])
+    book = make_researcher("rita@example.org").get("/surveys/groups/codebook.json").json
+    year, cheated, times = book["questions"]
+    assert year["randomized"] is False and "not protected by epsilon" in year["note"]
+    assert cheated["design"] == "forced response"
+    assert cheated["p_forced_yes"] == pytest.approx((1 - cheated["p_truth"]) / 2)
+    assert times["k"] == 3 and "other options" in times["dark"]
+    csv_text = (
+        make_researcher("ada2@example.org")
+        .get("/surveys/groups/responses.csv")
+        .get_data(as_text=True)
+    )
+    assert csv_text.splitlines()[0] == "year,cheated,times"

@@ -82,13 +82,19 @@ class QuestionType:
 
     def design(self, procedure: str, option_count: int, light: float) -> dict:
         """How the reports were made, for the codebook: what dark does, and how to recompute."""
-        dark = (
-            "a fair coin decides (heads = yes)"
-            if procedure == "spinner_coin"
-            else "the opposite answer"
-        )
+        if procedure == "spinner_coin":
+            # Light (p) tells the truth; dark (1 − p) is a fair coin: forced yes or no, half each.
+            design = {
+                "design": "forced response",
+                "p_truth": light,
+                "p_forced_yes": (1 - light) / 2,
+                "p_forced_no": (1 - light) / 2,
+                "dark": "a fair coin decides (heads = yes)",
+            }
+        else:
+            design = {"design": "Warner's mirrored", "p": light, "dark": "the opposite answer"}
         return {
-            "dark": dark,
+            **design,
             "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
         }
 

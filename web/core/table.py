@@ -52,3 +52,63 @@ def _row(label: str, item: ItemResult) -> tuple:
         f"[{item.ci_low:.1%}, {item.ci_high:.1%}]",
         f"{item.estimated_count:.0f}",
     )
+
+
+def grouped_table(results: SurveyResults, groups: dict, key: str) -> str:
+    """Every randomized item's estimate per group of direct question ``key``, as aligned text."""
+    lines = [f"{results.title}: estimates by {key} (groups below {results.min_n} withheld)", ""]
+    rows = [("item", "group", "n", "estimate", "95% interval")]
+    for question in results.questions:
+        entries = groups.get(question.key)
+        if not entries:
+            continue
+        for index, item in enumerate(question.items):
+            label = question.key if item.option is None else f"{question.key}.{item.option}"
+            for group in entries:
+                figure = group.items[index]
+                if group.withheld or figure.estimate is None:
+                    rows.append((label, group.option, f"< {results.min_n}", "withheld", ""))
+                else:
+                    interval = f"[{figure.ci_low:.1%}, {figure.ci_high:.1%}]"
+                    rows.append((label, group.option, figure.n, f"{figure.estimate:.1%}", interval))
+    return "\n".join(lines + _aligned(rows))
+
+
+def regression_text(fit: dict) -> str:
+    """A regression's coefficients and predictions as aligned text."""
+    lines = [
+        f"{fit['item']} on {', '.join(fit['on'])}: n = {fit['n']}, converged: {fit['converged']}",
+        f"reference: {', '.join(f'{k}={v}' for k, v in fit['reference'].items())}",
+        "",
+    ]
+    rows = [("term", "estimate", "std. error", "95% interval", "odds ratio")]
+    for c in fit["coefficients"]:
+        interval = f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]"
+        rows.append(
+            (
+                c["term"],
+                f"{c['estimate']:.3f}",
+                f"{c['std_error']:.3f}",
+                interval,
+                f"{c['odds_ratio']:.3f}",
+            )
+        )
+    rows.append(("", "", "", "", ""))
+    rows.append(("predicted", "prevalence", "n", "95% interval", ""))
+    for p in fit["predicted"]:
+        group = ", ".join(f"{k}={v}" for k, v in p["group"].items())
+        rows.append(
+            (group, f"{p['estimate']:.1%}", p["n"], f"[{p['ci_low']:.1%}, {p['ci_high']:.1%}]", "")
+        )
+    return "\n".join(lines + _aligned(rows))
+
+
+def _aligned(rows) -> list[str]:
+    widths = [max(len(str(row[column])) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "  ".join(
+            str(cell).ljust(widths[0]) if index == 0 else str(cell).rjust(widths[index])
+            for index, cell in enumerate(row)
+        ).rstrip()
+        for row in rows
+    ]
