@@ -329,3 +329,29 @@ def test_the_codebook_names_each_design_in_the_literatures_words(
         .get_data(as_text=True)
     )
     assert csv_text.splitlines()[0] == "year,cheated,times"
+
+
+def test_the_analysis_page_shows_groups_difference_and_regression(
+    app, runner, grouped, make_researcher
+):
+    args = [
+        "simulate-responses",
+        "groups",
+        "--n",
+        "3000",
+        "--true-proportion-by",
+        "year=first:0.2,fourth:0.5",
+    ]
+    runner.invoke(args=[*args, "--seed", "6"])
+    researcher = make_researcher("rita@example.org")
+    assert "/surveys/groups/groups" in researcher.get("/surveys/groups").get_data(as_text=True)
+    html = researcher.get("/surveys/groups/groups?by=year&item=cheated&a=fourth&b=first").get_data(
+        as_text=True
+    )
+    assert html.count('<tr data-group="') == 2 and 'class="chart"' in html
+    assert 'id="difference"' in html and "fourth minus first" in html
+    assert 'id="coefficients"' in html and "year=fourth" in html
+    choice = researcher.get("/surveys/groups/groups?by=year&item=times.often").get_data(
+        as_text=True
+    )
+    assert 'id="coefficients"' in choice

@@ -32,6 +32,7 @@ from web.core.i18n import STATUS_LABELS
 from web.core.models import Survey
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
+from web.workspace.group_analysis import group_analysis
 from web.workspace.panel import results_panel
 
 bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
@@ -56,6 +57,16 @@ def surveys():
 def survey(slug: str):
     """Results, controls and exports of one survey."""
     return with_panel("surveys/dashboard.html", researcher_survey(slug))
+
+
+@bp.get("/<slug>/groups")
+def groups(slug: str):
+    """One randomized item by group of a direct question: estimates, a difference, a regression."""
+    survey = researcher_survey(slug)
+    page = group_analysis(survey, request.args, current_app.config["RESULTS_MIN_N"])
+    return render_template(
+        "surveys/groups.html", survey=survey, page=page, min_n=current_app.config["RESULTS_MIN_N"]
+    )
 
 
 @bp.get("/<slug>/panel")

@@ -1,0 +1,106 @@
+"""What the analysis-by-group page shows: one item's prevalence per group with a chart, the
+difference between two chosen groups, and the item regressed on the direct questions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from web.core import analysis
+from web.core.chart import Bar, estimate_chart
+from web.core.grouped import GroupingError, GroupResult, by_group
+from web.core.i18n import percent
+from web.core.models import Survey
+
+
+@dataclass
+class GroupAnalysis:
+    """The page's choices and what they give; ``problems`` holds what could not be computed."""
+
+    directs: list
+    items: list[tuple[str, str]]  # (item id, label)
+    by: str | None = None
+    item: str | None = None
+    first: str | None = None
+    second: str | None = None
+    adjust: list[str] = field(default_factory=list)
+    groups: list[GroupResult] = field(default_factory=list)
+    item_index: int = 0
+    chart: Markup | None = None
+    difference: dict | None = None
+    regression: dict | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def item_choices(survey: Survey) -> list[tuple[str, str]]:
+    """Every randomized item: a yes/no question, or each option of one with options."""
+    choices = []
+    for question in survey.questions:
+        if not question.type.randomized:
+            continue
+        for option in question.spun_options:
+            if option is None:
+                choices.append((question.key, question.text))
+            else:
+                choices.append((f"{question.key}.{option.key}", f"{question.text} · {option.text}"))
+    return choices
+
+
+def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
+    """The page for the choices in ``args`` (``by``, ``item``, ``a``, ``b``, ``adjust``)."""
+    directs = [question for question in survey.questions if not question.type.randomized]
+    page = GroupAnalysis(directs, item_choices(survey))
+    if not directs or not page.items:
+        return page
+    page.by = args.get("by") if args.get("by") in {d.key for d in directs} else directs[0].key
+    page.item = args.get("item") if args.get("item") in dict(page.items) else page.items[0][0]
+    grouping = next(d for d in directs if d.key == page.by)
+    keys = [option.key for option in grouping.options]
+    page.first = args.get("a") if args.get("a") in keys else keys[0]
+    page.second = args.get("b") if args.get("b") in keys else keys[1]
+    page.adjust = [
+        key for key in args.getlist("adjust") if key in {d.key for d in directs} and key != page.by
+    ]
+    question, option = analysis.randomized_item(survey, page.item)
+    page.item_index = question.spun_options.index(option)
+    page.groups = by_group(survey, page.by, min_n)[question.key]
+    page.chart = _chart(page, dict(page.items)[page.item])
+    for compute, target in (
+        (
+            lambda: analysis.group_difference(
+                survey, page.item, page.by, page.first, page.second, min_n
+            ),
+            "difference",
+        ),
+        (
+            lambda: analysis.regression(survey, page.item, [page.by, *page.adjust], min_n),
+            "regression",
+        ),
+    ):
+        try:
+            setattr(page, target, compute())
+        except GroupingError as error:
+            page.problems.append(str(error))
+    return page
+
+
+def _chart(page: GroupAnalysis, title: str) -> Markup | None:
+    shown = [(group, group.items[page.item_index]) for group in page.groups if not group.withheld]
+    bars = [
+        Bar(group.text, item.estimate, item.ci_low, item.ci_high)
+        for group, item in shown
+        if item.estimate is not None and item.ci_low is not None and item.ci_high is not None
+    ]
+    if not bars:
+        return None
+    description = "; ".join(
+        _("%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
+          label=bar.label, estimate=percent(bar.estimate, 0), low=percent(bar.ci_low, 0), high=percent(bar.ci_high, 0))
+        for bar in bars
+    )  # fmt: skip
+    return estimate_chart(
+        bars, _("Estimated share by group: %(item)s", item=title), description, "group-chart",
+        show=lambda share: percent(share, 1),
+    )  # fmt: skip
