@@ -15,6 +15,7 @@ RESEARCHER_PAGES = [
     "/surveys/{slug}/questions/cheated",
     "/surveys/{slug}/present",
     "/surveys/{slug}/preview",
+    "/surveys/{slug}/groups",
     "/surveys?archived=1",
     "/surveys/import",
     "/account/tokens",

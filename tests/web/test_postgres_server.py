@@ -17,6 +17,7 @@ BITS = {
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1},
     "copied_work": "two_to_five",
+    "year": "third",
 }
 
 
@@ -78,4 +79,8 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
         "once": (120, 0),
         "two_to_five": (120, 120),
         "more": (120, 0),
+        "first": (120, 0),
+        "second": (120, 0),
+        "third": (120, 120),
+        "fourth": (120, 0),
     }

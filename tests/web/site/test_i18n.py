@@ -107,6 +107,7 @@ def pages(slug):
         f"/surveys/{slug}/edit",
         f"/surveys/{slug}/present",
         f"/surveys/{slug}/preview",
+        f"/surveys/{slug}/groups",
         "/surveys?archived=1",
         f"/surveys/{slug}/questions/new",
         f"/surveys/{slug}/questions/substances",
