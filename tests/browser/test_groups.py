@@ -1,0 +1,144 @@
+"""Direct questions and analysis by group in the browser: the builder, a respondent, the analysis
+page (chart, difference, regression), and the API and CSV behind them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from tests.browser.axe import violations
+from tests.browser.researcher import log_in
+from tests.browser.respondent import FORCE_LIGHT
+from tests.conftest import PASSWORD
+from web.core.extensions import db
+from web.core.models import Response
+
+pytestmark = pytest.mark.browser
+
+
+def stored(app):
+    with app.app_context():
+        return [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+
+
+@pytest.fixture
+def researcher(browser, runner, live_server):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 1280, "height": 900}, bypass_csp=True
+    )
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    yield page
+    context.close()
+
+
+def test_build_answer_and_analyse_a_survey_with_a_direct_question(
+    app, browser, runner, researcher, live_server
+):
+    app.config["RESULTS_MIN_N"] = 30  # a class of 40 in two groups: about 20 each, too few
+    page = researcher
+    page.click("text=New survey")
+    page.fill("#title", "Honesty by year")
+    page.click("text=Create draft")
+    page.click("text=Add a question")
+    page.fill("#text", "Have you copied homework?")
+    page.fill("#key", "copied")
+    page.click("text=Save question")
+    page.click("text=Add a question")
+    page.fill("#text", "Your year?")
+    page.fill("#key", "year")
+    page.select_option("#kind", "direct")
+    assert page.locator("#epsilon").is_hidden() and page.locator("#procedure").is_hidden()
+    assert "no spinner and no ε protect it" in page.inner_text("#preview-light")
+    page.fill("#options", "First\nFourth")
+    page.fill("#option_ids", "first\nfourth")
+    page.click("text=Save question")
+    page.wait_for_url(re.compile(r"/edit$"))
+    assert "Not randomized" in page.inner_text("tr[data-question='year']")
+    assert "ε = 1" in page.inner_text("#survey-epsilon")  # the direct question costs nothing
+    assert "2 groups" in page.inner_text(
+        "#group-warning"
+    ) and "groups of about 20" in page.inner_text("#group-warning")
+    app.config["RESULTS_MIN_N"] = 5
+    page.goto(f"{live_server}/surveys/honesty-by-year")
+    page.click("text=Open survey")
+
+    student = browser.new_context(reduced_motion="reduce").new_page()
+    student.add_init_script(FORCE_LIGHT)
+    student.goto(f"{live_server}/s/honesty-by-year")
+    year = student.locator("section[data-question='year']")
+    assert "Answered directly: sent exactly as you choose." in year.inner_text()
+    assert year.locator(".spin-button").count() == 0
+    assert year.locator("input[value='']").is_checked()  # "Prefer not to say" until chosen
+    student.check("input[name='truth-copied'][value='1']")
+    student.click("section[data-question='copied'] .spin-button")
+    student.wait_for_selector("[data-item='copied'][data-state='done']", timeout=60_000)
+    student.check("input[name='direct-year'][value='fourth']")
+    assert "Your year? → Fourth" in student.inner_text("#report-summary")
+    with student.expect_navigation(url=re.compile(r"/thanks$")):
+        student.click("#submit-button")
+    assert stored(app) == [{"copied": 1, "year": "fourth"}]
+    student.context.close()
+
+    args = [
+        "simulate-responses",
+        "honesty-by-year",
+        "--n",
+        "2000",
+        "--true-proportion-by",
+        "year=first:0.2,fourth:0.5",
+    ]
+    assert runner.invoke(args=[*args, "--seed", "3"]).exit_code == 0
+    page.goto(f"{live_server}/surveys/honesty-by-year")
+    page.click("text=Analysis by group")
+    page.wait_for_selector("#group-table")
+    assert page.locator("#group-table tbody tr").count() == 2
+    assert page.locator(".chart-wrap svg.chart").count() == 1
+    page.select_option("#a", "fourth")
+    page.select_option("#b", "first")
+    with page.expect_navigation():
+        page.click("#group-controls button[type=submit]")
+    assert "fourth minus first" in page.inner_text("#difference")
+    assert page.locator("#coefficients tbody tr").count() == 2
+    assert "year=fourth" in page.inner_text("#coefficients")
+    assert violations(page) == []
+    csv_text = page.evaluate(
+        "async (url) => (await fetch(url)).text()",
+        f"{live_server}/surveys/honesty-by-year/responses.csv",
+    )
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    assert (
+        rows
+        and set(rows[0]) == {"copied", "year"}
+        and {row["year"] for row in rows} == {"first", "fourth"}
+    )
+
+
+def test_the_analysis_page_fits_a_phone(app, runner, researcher, live_server, tmp_path):
+    app.config["RESULTS_MIN_N"] = 5
+    survey = {
+        "slug": "phone",
+        "title": "Phone",
+        "questions": [
+            {"id": "q", "type": "yesno", "text": "Q?", "epsilon": 1.0, "procedure": "spinner"},
+            {
+                "id": "g",
+                "type": "direct",
+                "text": "G?",
+                "options": [{"id": "a", "text": "A"}, {"id": "b", "text": "B"}],
+            },
+        ],
+    }
+    path = tmp_path / "phone.json"
+    path.write_text(json.dumps(survey), encoding="utf-8")
+    runner.invoke(args=["import-survey", str(path)])
+    runner.invoke(args=["simulate-responses", "phone", "--n", "400", "--seed", "1"])
+    researcher.set_viewport_size({"width": 320, "height": 800})
+    researcher.goto(f"{live_server}/surveys/phone/groups")
+    researcher.wait_for_selector("#coefficients")
+    assert researcher.evaluate("document.documentElement.scrollWidth") <= 320
