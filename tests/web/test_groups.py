@@ -3,6 +3,8 @@ publication, the grouped results API, the simulation by group, and deletion."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import numpy as np
@@ -355,3 +357,16 @@ def test_the_analysis_page_shows_groups_difference_and_regression(
         as_text=True
     )
     assert 'id="coefficients"' in choice
+
+
+def test_the_estimates_csv_by_group(app, runner, grouped, make_researcher):
+    args = ["simulate-responses", "groups", "--n", "400", "--true-proportion-by", "year=first:0.2,fourth:0.5"]
+    runner.invoke(args=[*args, "--seed", "7"])
+    researcher = make_researcher("rita@example.org")
+    text = researcher.get("/surveys/groups/estimates.csv?by=year").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    cheated = [row for row in rows if row["question"] == "cheated"]
+    assert [row["group"] for row in cheated] == ["first", "fourth"]
+    assert all(row["by"] == "year" and float(row["n"]) > 150 for row in cheated)
+    assert len([row for row in rows if row["question"] == "times"]) == 6  # three options, two groups
+    assert researcher.get("/surveys/groups/estimates.csv?by=cheated").status_code == 400

@@ -92,6 +92,44 @@ def estimates_csv(results: SurveyResults) -> str:
     return "".join(lines)
 
 
+GROUP_COLUMNS = (
+    "question",
+    "option",
+    "by",
+    "group",
+    "n",
+    "estimate",
+    "std_error",
+    "ci_low",
+    "ci_high",
+)
+
+
+def grouped_estimates_csv(results: SurveyResults, groups: dict, by: str) -> str:
+    """CSV of every randomized item's estimate per group of direct question ``by``; a group below
+    the minimum n has its row with no figures (and no n, which would say how few)."""
+    lines = [_line(GROUP_COLUMNS)]
+    for question in results.questions:
+        for index, item in enumerate(question.items):
+            for group in groups.get(question.key, []):
+                figure = group.items[index]
+                if group.withheld or figure.estimate is None:
+                    lines.append(
+                        _line(
+                            [question.key, item.option or "", by, group.option, "", "", "", "", ""]
+                        )
+                    )
+                    continue
+                values = [
+                    significant(getattr(figure, name))
+                    for name in ("estimate", "std_error", "ci_low", "ci_high")
+                ]
+                lines.append(
+                    _line([question.key, item.option or "", by, group.option, figure.n, *values])
+                )
+    return "".join(lines)
+
+
 def codebook(survey: Survey, results: SurveyResults) -> dict:
     """Everything needed to recompute each estimate with rr from the responses CSV, with the
     published snapshot's counts (withheld below the minimum n)."""

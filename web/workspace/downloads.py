@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, json, stream_with_context
+from flask import Blueprint, Response, abort, current_app, json, request, stream_with_context
 
-from web.core.exports import codebook, estimates_csv, responses_csv
+from web.core.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
+from web.core.grouped import GroupingError, by_group
 from web.core.results import published_results
 from web.workspace.access import require_login, researcher_survey
 
@@ -37,9 +38,20 @@ def responses(slug: str):
 
 @bp.get("/<slug>/estimates.csv")
 def estimates(slug: str):
-    """Estimates with their intervals, one row per yes/no question and per option."""
-    results = published_results(researcher_survey(slug))
-    return attachment(estimates_csv(results), "text/csv", f"{slug}-estimates.csv")
+    """Estimates with their intervals, one row per yes/no question and per option (and per group
+    of a direct question with ``?by=``)."""
+    survey = researcher_survey(slug)
+    results = published_results(survey)
+    by = request.args.get("by")
+    if by is None:
+        return attachment(estimates_csv(results), "text/csv", f"{slug}-estimates.csv")
+    try:
+        groups = by_group(survey, by, results.min_n)
+    except GroupingError as error:
+        abort(400, str(error))
+    return attachment(
+        grouped_estimates_csv(results, groups, by), "text/csv", f"{slug}-estimates-by-{by}.csv"
+    )
 
 
 @bp.get("/<slug>/codebook.json")
