@@ -66,13 +66,24 @@ def results_panel(survey: Survey, min_n: int) -> Panel:
                     and row.ci_low is not None
                     and row.ci_high is not None
                 ],
-                title=_("Estimated share answering yes: %(question)s", question=question.text),
+                title=chart_title(question),
                 description=describe(question.items),
                 chart_id=f"chart-{index}",
                 show=lambda share: percent(share, 1),
             )
         entries.append(PanelEntry(question, visible, chart))
     return Panel(results, tuple(entries), min_n)
+
+
+def chart_title(question: QuestionResult) -> str:
+    """What the chart shows: estimated yes, estimated shares of one option each, or plain answers."""
+    if not question.randomized:
+        return _("Answers as given (not randomized): %(question)s", question=question.text)
+    if question.sums_to_one:
+        return _(
+            "Estimated share whose true answer is each option: %(question)s", question=question.text
+        )
+    return _("Estimated share answering yes: %(question)s", question=question.text)
 
 
 def describe(rows) -> str:
