@@ -360,7 +360,14 @@ def test_the_analysis_page_shows_groups_difference_and_regression(
 
 
 def test_the_estimates_csv_by_group(app, runner, grouped, make_researcher):
-    args = ["simulate-responses", "groups", "--n", "400", "--true-proportion-by", "year=first:0.2,fourth:0.5"]
+    args = [
+        "simulate-responses",
+        "groups",
+        "--n",
+        "400",
+        "--true-proportion-by",
+        "year=first:0.2,fourth:0.5",
+    ]
     runner.invoke(args=[*args, "--seed", "7"])
     researcher = make_researcher("rita@example.org")
     text = researcher.get("/surveys/groups/estimates.csv?by=year").get_data(as_text=True)
@@ -368,5 +375,7 @@ def test_the_estimates_csv_by_group(app, runner, grouped, make_researcher):
     cheated = [row for row in rows if row["question"] == "cheated"]
     assert [row["group"] for row in cheated] == ["first", "fourth"]
     assert all(row["by"] == "year" and float(row["n"]) > 150 for row in cheated)
-    assert len([row for row in rows if row["question"] == "times"]) == 6  # three options, two groups
+    assert (
+        len([row for row in rows if row["question"] == "times"]) == 6
+    )  # three options, two groups
     assert researcher.get("/surveys/groups/estimates.csv?by=cheated").status_code == 400
