@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_int_array, check_epsilon, check_probability, check_procedure
-from .estimate import clopper_pearson
+from .estimate import _on_the_line
 from .mechanism import noise_line
 
 METHOD = "MOVER (Newcombe) on exact Clopper-Pearson limits; two-sided Wald test"
@@ -87,20 +87,8 @@ def difference(
         raise ValueError(
             f"each group needs n >= 1 and 0 <= yes <= n, got yes={yes.tolist()}, n={n.tolist()}"
         )
-    estimate, std_error, low, high = _groups(yes, n, epsilon, confidence, k)
+    estimate, std_error, low, high = _on_the_line(yes, n, epsilon, confidence, k)
     return _combine(estimate, std_error, low, high, confidence)
-
-
-def _groups(yes, n, epsilon: float, confidence: float, k: int):
-    """Each group's estimate, standard error and unclipped exact limits, on the true-share scale,
-    for arrays of counts (the last axis holds the two groups); assumes valid input."""
-    offset, slope = noise_line(epsilon, k)
-    share = yes / n
-    estimate = (share - offset) / slope
-    possible = np.clip(share, offset, offset + slope)
-    std_error = np.sqrt(possible * (1 - possible) / n) / slope
-    low, high = clopper_pearson(yes, n, confidence)
-    return estimate, std_error, (low - offset) / slope, (high - offset) / slope
 
 
 def _combine(estimate, std_error, low, high, confidence: float) -> Difference:
@@ -131,7 +119,7 @@ def simulate_difference_coverage(
     offset, slope = noise_line(epsilon, k)
     rng = np.random.default_rng(seed)
     yes = rng.binomial(n, offset + slope * np.array([share_1, share_2]), size=(trials, 2))
-    estimate, std_error, low, high = _groups(yes, np.full_like(yes, n), epsilon, confidence, k)
+    estimate, std_error, low, high = _on_the_line(yes, np.full_like(yes, n), epsilon, confidence, k)
     truth = share_1 - share_2
     covered = 0
     for row in range(trials):

@@ -127,8 +127,15 @@ def estimate_proportion(
 
 
 def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float, k: int = 2):
-    """Estimate, standard error, interval and count of one answer among ``k`` (yes among yes/no
-    by default); assumes validated arrays."""
+    """Estimate, standard error, interval (clipped to [0, 1]) and count of one answer among ``k``
+    (yes among yes/no by default); assumes validated arrays."""
+    estimate, std_error, low, high = _on_the_line(yes, total, epsilon, confidence, k)
+    return estimate, std_error, np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), estimate * total
+
+
+def _on_the_line(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float, k: int = 2):
+    """Estimate, standard error and the exact interval carried through the noise line, unclipped;
+    assumes validated arrays."""
     offset, slope = noise_line(epsilon, k)
     share = yes / total
     estimate = (share - offset) / slope
@@ -137,9 +144,7 @@ def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: fl
     possible = np.clip(share, offset, offset + slope)
     std_error = np.sqrt(possible * (1 - possible) / total) / slope
     low, high = clopper_pearson(yes, total, confidence)
-    ci_low = np.clip((low - offset) / slope, 0.0, 1.0)
-    ci_high = np.clip((high - offset) / slope, 0.0, 1.0)
-    return estimate, std_error, ci_low, ci_high, estimate * total
+    return estimate, std_error, (low - offset) / slope, (high - offset) / slope
 
 
 def clopper_pearson(yes: np.ndarray, total: np.ndarray, confidence: float):

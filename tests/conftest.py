@@ -127,6 +127,20 @@ def survey(runner, survey_file):
 
 
 @pytest.fixture
+def import_survey(runner, tmp_path):
+    """Import a survey given as a dict through the command line; returns its slug."""
+
+    def make(data: dict) -> str:
+        path = tmp_path / f"{data['slug']}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        result = runner.invoke(args=["import-survey", str(path)])
+        assert result.exit_code == 0, result.output
+        return data["slug"]
+
+    return make
+
+
+@pytest.fixture
 def token(runner):
     """An API token of a fresh researcher account."""
     assert (

@@ -15,12 +15,12 @@ EPSILONS = [1e-6, 0.1, 0.5, 1.0, math.log(3), 2.0, 4.0, 10.0, 30.0]
 DRAWS = 50_000
 
 
-@pytest.fixture(scope="module")
-def browser_rows():
+def node_rows(script: str, cases) -> list:
+    """What a dump script prints for ``cases`` and DRAWS draws, parsed."""
     node = shutil.which("node")
     assert node, "node is needed to run the browser modules"
     output = subprocess.run(
-        [node, "tests/js/reference_dump.js", json.dumps(EPSILONS), str(DRAWS)],
+        [node, script, json.dumps(cases), str(DRAWS)],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -28,6 +28,11 @@ def browser_rows():
         timeout=120,
     ).stdout
     return json.loads(output)
+
+
+@pytest.fixture(scope="module")
+def browser_rows():
+    return node_rows("tests/js/reference_dump.js", EPSILONS)
 
 
 def test_light_fraction_matches(browser_rows):
@@ -52,15 +57,7 @@ CHOICES = [[0.5, 3], [1.0, 4], [2.0, 5], [4.0, 8], [1.0, 2]]
 
 @pytest.fixture(scope="module")
 def choice_rows():
-    output = subprocess.run(
-        [shutil.which("node"), "tests/js/choice_dump.js", json.dumps(CHOICES), str(DRAWS)],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    ).stdout
-    return json.loads(output)
+    return node_rows("tests/js/choice_dump.js", CHOICES)
 
 
 def test_single_choice_light_share_matches(choice_rows):

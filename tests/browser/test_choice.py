@@ -39,11 +39,8 @@ SURVEY = {
 
 
 @pytest.fixture
-def often(app, runner, tmp_path):
-    path = tmp_path / "often.json"
-    path.write_text(json.dumps(SURVEY), encoding="utf-8")
-    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
-    return "often"
+def often(import_survey):
+    return import_survey(SURVEY)
 
 
 def stored_answers(app):

@@ -119,7 +119,7 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     )
 
 
-def test_the_analysis_page_fits_a_phone(app, runner, researcher, live_server, tmp_path):
+def test_the_analysis_page_fits_a_phone(app, runner, researcher, live_server, import_survey):
     app.config["RESULTS_MIN_N"] = 5
     survey = {
         "slug": "phone",
@@ -134,9 +134,7 @@ def test_the_analysis_page_fits_a_phone(app, runner, researcher, live_server, tm
             },
         ],
     }
-    path = tmp_path / "phone.json"
-    path.write_text(json.dumps(survey), encoding="utf-8")
-    runner.invoke(args=["import-survey", str(path)])
+    import_survey(survey)
     runner.invoke(args=["simulate-responses", "phone", "--n", "400", "--seed", "1"])
     researcher.set_viewport_size({"width": 320, "height": 800})
     researcher.goto(f"{live_server}/surveys/phone/groups")

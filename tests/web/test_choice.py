@@ -12,6 +12,7 @@ import pytest
 
 import rr
 from web.core.extensions import db
+from web.core.lookup import find_survey
 from web.core.models import Option, Response
 
 OPTIONS = [("never", "Never"), ("once", "Once"), ("two_to_five", "2 to 5"), ("more", "More")]
@@ -39,15 +40,10 @@ CHOICE_SURVEY = {
 
 
 @pytest.fixture
-def choice_survey(app, runner, tmp_path):
+def choice_survey(app, import_survey):
     app.config["RESULTS_MIN_N"] = 1
-    path = tmp_path / "times.json"
-    path.write_text(json.dumps(CHOICE_SURVEY), encoding="utf-8")
-    result = runner.invoke(args=["import-survey", str(path)])
-    assert result.exit_code == 0, result.output
+    import_survey(CHOICE_SURVEY)
     with app.app_context():
-        from web.core.lookup import find_survey
-
         find_survey("times").results_batch = 1
         db.session.commit()
     return "times"

@@ -49,10 +49,8 @@ SURVEY = {
 
 
 @pytest.fixture
-def grouped(app, runner, tmp_path):
-    path = tmp_path / "groups.json"
-    path.write_text(json.dumps(SURVEY), encoding="utf-8")
-    assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
+def grouped(app, import_survey):
+    import_survey(SURVEY)
     app.config["RESULTS_MIN_N"] = 2
     with app.app_context():
         find_survey("groups").results_batch = 3

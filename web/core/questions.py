@@ -224,23 +224,46 @@ class Multi(QuestionType):
         return f"{json.dumps(key)}:{{{inner}}}"
 
 
-class Choice(QuestionType):
+class OneOption(QuestionType):
+    """What the two types whose answer is one option id share: k ≥ 2 options, a tally per option
+    fed by every response (yes for the option answered), and a bulk answer written as that id."""
+
+    has_options = True
+
+    def options_problem(self, count: int) -> str | None:
+        if count < 2:
+            return _(
+                "a %(kind)r question needs at least 2 options, got %(count)d",
+                kind=self.name,
+                count=count,
+            )
+        if count > MAX_OPTIONS:
+            return _("at most %(limit)d options, got %(count)d", limit=MAX_OPTIONS, count=count)
+        return None
+
+    def spun(self, options: Sequence[T]) -> list[T | None]:
+        return list(options)
+
+    def bit(self, answer, option_key: str | None) -> int:
+        return int(answer == option_key)
+
+    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+        quoted = np.array([json.dumps(option) for option in option_keys], dtype=object)
+        return [quoted[reported.argmax(axis=1)]]
+
+    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
+        return f"{json.dumps(key)}:%s"
+
+
+class Choice(OneOption):
     """One true option among k, reported through one spin and, on dark, a die (generalized
     randomized response): the question costs ε, not k·ε."""
 
     name = "choice"
     label = _l("Single choice")
-    has_options = True
     answer_shape = "option"
     respond_template = "respond/_choice.html"
     sums_to_one = True
-
-    def options_problem(self, count: int) -> str | None:
-        if count < 2:
-            return _("a 'choice' question needs at least 2 options, got %(count)d", count=count)
-        if count > MAX_OPTIONS:
-            return _("at most %(limit)d options, got %(count)d", limit=MAX_OPTIONS, count=count)
-        return None
 
     def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
         return rr.choice_light_fraction(epsilon, option_count, procedure)
@@ -250,9 +273,6 @@ class Choice(QuestionType):
 
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         return rr.mechanism.noise_line(epsilon, option_count)
-
-    def spun(self, options: Sequence[T]) -> list[T | None]:
-        return list(options)
 
     def dark_words(self, procedure: str) -> str:
         if procedure == "spinner_coin":
@@ -280,9 +300,6 @@ class Choice(QuestionType):
             )
         return value
 
-    def bit(self, answer, option_key: str | None) -> int:
-        return int(answer == option_key)
-
     def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
         n = counts[0][1] if counts else 0
         if n == 0:
@@ -309,15 +326,8 @@ class Choice(QuestionType):
         reported = rr.perturb_choice(truth, epsilon, option_count, procedure, rng=rng)
         return np.eye(option_count, dtype=np.uint8)[reported]
 
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
-        quoted = np.array([json.dumps(option) for option in option_keys], dtype=object)
-        return [quoted[reported.argmax(axis=1)]]
 
-    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
-        return f"{json.dumps(key)}:%s"
-
-
-class Direct(QuestionType):
+class Direct(OneOption):
     """One answer among listed options (year of study, group), asked plainly and stored as given,
     or null when the respondent prefers not to say. Not randomized: no ε protects it; the minimum
     n and the batches guard it. Its tallies count the respondents choosing each option, and let
@@ -325,17 +335,9 @@ class Direct(QuestionType):
 
     name = "direct"
     label = _l("Direct (not randomized)")
-    has_options = True
     answer_shape = "direct"
     respond_template = "respond/_direct.html"
     randomized = False
-
-    def options_problem(self, count: int) -> str | None:
-        if count < 2:
-            return _("a 'direct' question needs at least 2 options, got %(count)d", count=count)
-        if count > MAX_OPTIONS:
-            return _("at most %(limit)d options, got %(count)d", limit=MAX_OPTIONS, count=count)
-        return None
 
     def spin_count(self, option_count: int) -> int:
         return 0
@@ -349,18 +351,12 @@ class Direct(QuestionType):
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         return 0.0, 1.0
 
-    def spun(self, options: Sequence[T]) -> list[T | None]:
-        return list(options)
-
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
         if value is not None and (not isinstance(value, str) or value not in option_keys):
             raise AnswerError(
                 f"question {key!r} must be the id of one of its options or null, got {value!r}"
             )
         return value
-
-    def bit(self, answer, option_key: str | None) -> int:
-        return int(answer == option_key)
 
     def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
         """Plain shares of the respondents (skipping counted in n) with exact binomial intervals."""
@@ -386,13 +382,6 @@ class Direct(QuestionType):
     ) -> np.ndarray:
         """Answers spread evenly over the options."""
         return np.eye(option_count, dtype=np.uint8)[rng.integers(0, option_count, size=size)]
-
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
-        quoted = np.array([json.dumps(option) for option in option_keys], dtype=object)
-        return [quoted[reported.argmax(axis=1)]]
-
-    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
-        return f"{json.dumps(key)}:%s"
 
     def dark_words(self, procedure: str) -> str:
         return _("answered directly: sent exactly as you choose")
