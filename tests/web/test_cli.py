@@ -46,10 +46,13 @@ def test_duplicate_slug_is_refused(runner, survey, survey_file):
 
 def test_export_writes_the_format_back(runner, survey, tmp_path):
     result = runner.invoke(args=["export-survey", survey])
-    assert result.exit_code == 0 and json.loads(result.output) == SAMPLE_SURVEY
+    assert result.exit_code == 0 and json.loads(result.output) == {
+        **SAMPLE_SURVEY,
+        "results_batch": 5,
+    }
     target = tmp_path / "out.json"
     assert runner.invoke(args=["export-survey", survey, "-o", str(target)]).exit_code == 0
-    assert json.loads(target.read_text(encoding="utf-8")) == SAMPLE_SURVEY
+    assert json.loads(target.read_text(encoding="utf-8")) == {**SAMPLE_SURVEY, "results_batch": 5}
 
 
 def test_export_of_unknown_survey_fails(runner):
@@ -161,3 +164,9 @@ def test_simulated_responses_estimate_the_true_share(app, runner, survey):
 @pytest.mark.parametrize("args", [["--n", "0"], ["--n", "5", "--true-proportion", "1.5"]])
 def test_simulate_refuses_bad_arguments(runner, survey, args):
     assert runner.invoke(args=["simulate-responses", survey, *args]).exit_code == 2
+
+
+def test_the_batch_size_travels_with_the_survey_file(app, runner, import_survey):
+    import_survey({**SAMPLE_SURVEY, "slug": "batched", "results_batch": 7})
+    exported = json.loads(runner.invoke(args=["export-survey", "batched"]).output)
+    assert exported["results_batch"] == 7

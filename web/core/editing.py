@@ -96,7 +96,7 @@ def duplicate_survey(survey: Survey, owner, slug: str) -> Survey:
         survey.to_spec(), slug=slug, title=_("Copy of %(title)s", title=survey.title)[:MAX_TITLE]
     )
     copy = Survey.from_spec(spec, owner=owner)
-    copy.status, copy.results_batch = "draft", survey.results_batch
+    copy.status = "draft"  # the batch size comes with the spec
     return copy
 
 

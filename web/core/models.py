@@ -188,6 +188,7 @@ class Survey(Model):
             slug=spec.slug,
             title=spec.title,
             description=spec.description,
+            results_batch=spec.results_batch,
             owner=owner,
             questions=questions,
         )
@@ -197,7 +198,7 @@ class Survey(Model):
             self.slug,
             self.title,
             self.description,
-            tuple(
+            questions=tuple(
                 QuestionSpec(
                     question.key,
                     question.kind,
@@ -208,6 +209,7 @@ class Survey(Model):
                 )
                 for question in self.questions
             ),
+            results_batch=self.results_batch,
         )
 
     owner: Mapped[User | None] = relationship()

@@ -26,19 +26,22 @@ from flask_babel import gettext as _
 
 import rr
 from web.core.limits import (
+    DEFAULT_RESULTS_BATCH,
     KEY,
     MAX_EPSILON,
     MAX_QUESTIONS,
+    MAX_RESULTS_BATCH,
     MAX_TEXT,
     MAX_TITLE,
     MIN_EPSILON,
+    MIN_RESULTS_BATCH,
     RESERVED_KEYS,
     SLUG,
     valid_epsilon,
 )
 from web.core.questions import QUESTION_TYPES, QuestionType
 
-SURVEY_FIELDS = {"slug", "title", "description", "questions"}
+SURVEY_FIELDS = {"slug", "title", "description", "results_batch", "questions"}
 QUESTION_FIELDS = {"id", "type", "text", "epsilon", "procedure", "options"}
 OPTION_FIELDS = {"id", "text"}
 
@@ -97,6 +100,8 @@ class SurveySpec:
     title: str
     description: str
     questions: tuple[QuestionSpec, ...] = field(default_factory=tuple)
+    # How many new responses move the published results at once (optional in a file).
+    results_batch: int = DEFAULT_RESULTS_BATCH
 
     def to_dict(self) -> dict:
         """The survey in the file format."""
@@ -104,6 +109,7 @@ class SurveySpec:
             "slug": self.slug,
             "title": self.title,
             "description": self.description,
+            "results_batch": self.results_batch,
             "questions": [_question_dict(question) for question in self.questions],
         }
 
@@ -131,6 +137,23 @@ def survey_problems(spec: SurveySpec, question_count: int | None = None) -> list
     if count == 0:
         problems.append(Problem("questions", _("must be a non-empty list")))
     problems += question_count_problems(count)
+    batch = spec.results_batch
+    if (
+        isinstance(batch, bool)
+        or not isinstance(batch, int)
+        or not MIN_RESULTS_BATCH <= batch <= MAX_RESULTS_BATCH
+    ):
+        problems.append(
+            Problem(
+                "results_batch",
+                _(
+                    "must be a whole number from %(low)d to %(high)d, got %(value)r",
+                    low=MIN_RESULTS_BATCH,
+                    high=MAX_RESULTS_BATCH,
+                    value=batch,
+                ),
+            )
+        )
     seen: set[str] = set()
     for index, question in enumerate(spec.questions):
         where = f"questions[{index}]"
@@ -339,6 +362,7 @@ def parse_survey(data) -> SurveySpec:
         _field(data, "title"),
         _field(data, "description", ""),
         tuple(questions),
+        _field(data, "results_batch", DEFAULT_RESULTS_BATCH),
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
     problems += survey_problems(spec, question_count=len(items))

@@ -19,7 +19,10 @@ def test_parses_the_documented_format():
 
 def test_round_trip_is_exact():
     spec = parse_survey(SAMPLE_SURVEY)
-    assert json.loads(spec.to_json()) == SAMPLE_SURVEY
+    assert json.loads(spec.to_json()) == {
+        **SAMPLE_SURVEY,
+        "results_batch": 5,
+    }  # the default, written out
     assert load_survey(spec.to_json().encode()) == spec
 
 
@@ -176,3 +179,23 @@ def test_a_single_choice_question_round_trips():
         "often",
     ]
     assert json.loads(spec.to_json())["questions"][0]["type"] == "choice"
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"), [(7, True), (2, True), (1, False), (1001, False), (True, False), ("5", False)]
+)
+def test_a_file_may_set_its_results_batch(value, ok):
+    data = {**copy.deepcopy(SAMPLE_SURVEY), "results_batch": value}
+    if ok:
+        spec = parse_survey(data)
+        assert spec.results_batch == value and json.loads(spec.to_json())["results_batch"] == value
+    else:
+        with pytest.raises(SurveyFileError) as caught:
+            parse_survey(data)
+        assert caught.value.problems[0].startswith(
+            "results_batch: must be a whole number from 2 to 1000"
+        )
+
+
+def test_a_file_without_results_batch_gets_the_default():
+    assert parse_survey(copy.deepcopy(SAMPLE_SURVEY)).results_batch == 5
