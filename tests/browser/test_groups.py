@@ -107,6 +107,15 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     assert page.locator("#coefficients tbody tr").count() == 2
     assert "year=fourth" in page.inner_text("#coefficients")
     assert violations(page) == []
+    # The API gives the same model to a script with a token.
+    token = runner.invoke(args=["create-token", "rita@example.org"]).output.split()[-1]
+    fit = page.evaluate(
+        """async ([url, token]) => (await fetch(url, {headers: {Authorization: `Bearer ${token}`}})).json()""",
+        [f"{live_server}/api/surveys/honesty-by-year/regression?item=copied&on=year", token],
+    )
+    shown = page.inner_text("#coefficients tbody tr:nth-child(2) td:nth-child(2)")
+    assert fit["coefficients"][1]["term"] == "year=fourth"
+    assert float(shown) == pytest.approx(fit["coefficients"][1]["estimate"], abs=5e-4)
     csv_text = page.evaluate(
         "async (url) => (await fetch(url)).text()",
         f"{live_server}/surveys/honesty-by-year/responses.csv",
