@@ -230,6 +230,7 @@ function start() {
         bars, lines: [...truthMarks, ...intervals, ...estimates],
         xTicks: shares.map((_, i) => [i + 0.5, String(i + 1)]),
         xLabel: text.optionAxis, yLabel: text.shareAxis, formatY: (v) => percent.format(v),
+        width: 400, height: 280,
       });
       const perOption = result.estimate.map((estimate, i) =>
         `${fill(text.optionWord, { number: i + 1 })}: ${percent.format(estimate)} (${percent.format(result.ci_low[i])}–${percent.format(result.ci_high[i])})`);

@@ -70,6 +70,9 @@ export function niceDomain(low, high, count = 5) {
  * @property {string} [yLabel]
  * @property {string} title
  * @property {Array<[number, string]>} [xTicks] Labelled x positions, instead of round numbers.
+ * @property {number} [width] In SVG units (640 by default): smaller for a chart shown at half width,
+ *   so that its text stays as large on screen.
+ * @property {number} [height]
  * @property {(v: number) => string} [formatX]
  * @property {(v: number) => string} [formatY]
  */
@@ -81,8 +84,8 @@ export function niceDomain(low, high, count = 5) {
  * @returns {SVGSVGElement}
  */
 export function plot(container, spec) {
-  const width = 640;
-  const height = 260;
+  const width = spec.width ?? 640;
+  const height = spec.height ?? 260;
   const yDomain = niceDomain(...spec.y);
   const x = scale(spec.x, [MARGIN.left, width - MARGIN.right]);
   const y = scale(yDomain, [height - MARGIN.bottom, MARGIN.top]);
