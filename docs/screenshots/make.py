@@ -1,5 +1,6 @@
-"""Make the screenshots in this folder: the projector's slides at 1920x1080 and 1280x720 and the
-dashboard at 320 px wide, from the demo survey with 60 simulated responses.
+"""Make the screenshots in this folder: the projector's slides at 1920x1080 and 1280x720, the
+dashboard at 320 px wide, the analysis by group at 1280 px and a single-choice question on a phone
+after its spin, from the demo survey with 400 simulated responses (prevalence rising with the year).
 
 Run from the repository: .venv/bin/python docs/screenshots/make.py (needs Debian's chromium).
 """
@@ -37,7 +38,9 @@ def main() -> None:
         prepare_database(app)
         runner = app.test_cli_runner()
         runner.invoke(args=["create-user", "teacher@example.edu", "--password", PASSWORD])
-        runner.invoke(args=["simulate-responses", "campus-life", "--n", "60", "--seed", "7"])
+        by_year = "year=first:0.1,second:0.2,third:0.3,fourth:0.45"
+        args = ["simulate-responses", "campus-life", "--n", "400", "--true-proportion-by", by_year]
+        runner.invoke(args=[*args, "--seed", "7"])
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
@@ -57,6 +60,21 @@ def main() -> None:
             page = logged_in(browser, base, {"width": 320, "height": 900})
             page.goto(f"{base}/surveys/campus-life")
             page.screenshot(path=HERE / "dashboard-320.png", full_page=True)
+            page.context.close()
+            page = logged_in(browser, base, {"width": 1280, "height": 900})
+            page.goto(f"{base}/surveys/campus-life/groups?by=year&item=cheated&a=fourth&b=first")
+            page.screenshot(path=HERE / "analysis-by-group-1280.png", full_page=True)
+            page.context.close()
+            page = browser.new_context(
+                viewport={"width": 390, "height": 844}, reduced_motion="reduce"
+            ).new_page()
+            page.goto(f"{base}/s/campus-life")
+            page.check("input[name='truth-copied_work'][value='once']")
+            page.click("section[data-question='copied_work'] .spin-button")
+            page.wait_for_selector("[data-item='copied_work'][data-state='done']")
+            page.locator("section[data-question='copied_work']").screenshot(
+                path=HERE / "single-choice-390.png"
+            )
             page.context.close()
             browser.close()
         server.shutdown()

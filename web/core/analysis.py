@@ -76,7 +76,12 @@ def regression(survey: Survey, item: str, on: list[str], min_n: int) -> dict:
         for g, present in zip(groupings, levels, strict=True)
         for level in present[1:]
     ]
-    cells = sorted(totals)
+    # In the options' order, as the page and the API list groups everywhere else.
+    order = [{key: index for index, key in enumerate(present)} for present in levels]
+    cells = sorted(
+        (cell for cell in totals if all(level in order[p] for p, level in enumerate(cell))),
+        key=lambda cell: [order[p][level] for p, level in enumerate(cell)],
+    )
     design = [
         [1.0]
         + [float(cell[p] == level) for p, present in enumerate(levels) for level in present[1:]]

@@ -40,9 +40,17 @@ def number(value: float | int | None, digits: int = 0) -> str:
     return format_decimal(value, format="#,##0" + ("." + "#" * digits if digits else ""))
 
 
+def fixed(value: float | None, digits: int = 3) -> str:
+    """A number with exactly ``digits`` decimals, as a table of coefficients prints them."""
+    if value is None:
+        return "—"
+    return format_decimal(value, format="#,##0." + "0" * digits)
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["fixed"] = fixed
     app.jinja_env.globals.update(
         get_locale=get_locale, LANGUAGES=LANGUAGES, STATUS_LABELS=STATUS_LABELS
     )
