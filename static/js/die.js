@@ -39,11 +39,14 @@ export function createDie(container, faces, text) {
   const title = node("title", {});
   title.textContent = text.label;
   const wheel = node("g", { class: "wheel" });
+  /** @type {Array<{label: SVGElement, x: number, y: number}>} */
+  const labels = [];
   for (let index = 0; index < faces; index += 1) {
     wheel.append(node("path", { class: `die-face face-${index % 2}`, d: sectorPath(index / faces, (index + 1) / faces, RADIUS) }));
     const [x, y] = labelPoint(index, faces);
     const label = node("text", { class: "die-label", x: x.toFixed(2), y: (y + 6).toFixed(2), "text-anchor": "middle" });
     label.textContent = String(index + 1);
+    labels.push({ label, x, y });
     wheel.append(label);
   }
   wheel.append(node("circle", { class: "rim", r: String(RADIUS) }));
@@ -54,7 +57,10 @@ export function createDie(container, faces, text) {
       container.dataset.rolled = "";
       const to = stopRotation(position, 3);
       return animate(prefersReducedMotion() ? 0 : ROLL_MS, (t) => {
-        wheel.setAttribute("transform", `rotate(${(to * easeOutCubic(t)).toFixed(3)})`);
+        const angle = (to * easeOutCubic(t)).toFixed(3);
+        wheel.setAttribute("transform", `rotate(${angle})`);
+        // Each number turns back about its own centre, so it reads upright wherever it stops.
+        for (const { label, x, y } of labels) label.setAttribute("transform", `rotate(${-angle} ${x.toFixed(2)} ${y.toFixed(2)})`);
       });
     },
   };
