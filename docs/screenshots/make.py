@@ -69,7 +69,9 @@ def main() -> None:
                 viewport={"width": 390, "height": 844}, reduced_motion="reduce"
             ).new_page()
             # A draw that lands on dark, so that the die shows (as the tests force it).
-            page.add_init_script("crypto.getRandomValues = (b) => { b.fill(0xC0000000); return b; };")
+            page.add_init_script(
+                "crypto.getRandomValues = (b) => { b.fill(0xC0000000); return b; };"
+            )
             page.goto(f"{base}/s/campus-life")
             page.check("input[name='truth-copied_work'][value='once']")
             page.click("section[data-question='copied_work'] .spin-button")
