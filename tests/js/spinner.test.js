@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
+import { labelPoint } from "../../static/js/die.js";
 import { draw } from "../../static/js/procedure.js";
 import { isLight, pointAt, positionUnderPointer, sectorPath, stopRotation } from "../../static/js/spinner.js";
 import { evenGrid, seeded } from "./seeded.js";
@@ -43,6 +44,19 @@ describe("spinner geometry", () => {
         const result = draw(1, "spinner", p, random);
         const shown = positionUnderPointer(stopRotation(result.position));
         assert.equal(isLight(shown, p), result.light, `p=${p} position=${result.position}`);
+      }
+    }
+  });
+});
+
+describe("die", () => {
+  it("puts each number inside its own sector", () => {
+    for (const faces of [2, 3, 5, 8]) {
+      for (let index = 0; index < faces; index += 1) {
+        const [x, y] = labelPoint(index, faces);
+        // The angle clockwise from the top, as a fraction of a turn.
+        const turn = ((Math.atan2(x, -y) / (2 * Math.PI)) + 1) % 1;
+        assert.ok(turn > index / faces && turn < (index + 1) / faces, `${index} of ${faces}`);
       }
     }
   });

@@ -22,7 +22,9 @@ def survey_page(slug: str):
     if found is None:
         abort(404, _("No such survey."))
     answered = slug in answered_slugs()
-    key = (found[0].version, str(get_locale()), answered, "_user_id" in session)
+    # The page shows no results: a new publication does not change it, an edit does.
+    stamp = found[0]
+    key = (stamp.id, stamp.edits, str(get_locale()), answered, "_user_id" in session)
     page = page_cache().document(key, lambda: render_survey(slug))
     # Never kept by the browser, so Back after answering shows a fresh page, not one whose form
     # still holds the true answers (the back/forward cache keeps no page sent with no-store).

@@ -7,7 +7,9 @@ import pytest
 
 from tests.conftest import VALID_ANSWERS
 from tests.servers import ROOT
+from web.core.editing import edit_details
 from web.core.extensions import db
+from web.core.lookup import find_survey
 from web.core.models import Survey
 
 
@@ -145,3 +147,19 @@ def test_the_kept_survey_page_follows_every_change(app, client, researcher, surv
     assert '"answered": false' in app.test_client().get(f"/s/{survey}").get_data(as_text=True)
     researcher.post(f"/surveys/{survey}/status", data={"status": "closed"})
     assert "This survey is closed" in app.test_client().get(f"/s/{survey}").get_data(as_text=True)
+
+
+def test_the_survey_page_is_rendered_again_after_an_edit_not_after_a_publication(
+    app, client, survey, runner
+):
+    first = client.get(f"/s/{survey}").get_data(as_text=True)
+    runner.invoke(args=["simulate-responses", survey, "--n", "20", "--seed", "1"])  # publishes
+    with app.app_context():
+        cache = app.extensions["survey_pages"]
+        size = len(cache._documents)
+    assert client.get(f"/s/{survey}").get_data(as_text=True) == first
+    with app.app_context():
+        assert len(app.extensions["survey_pages"]._documents) == size  # served from the same render
+        edit_details(find_survey(survey), "A new title", "", None)
+        db.session.commit()
+    assert "A new title" in client.get(f"/s/{survey}").get_data(as_text=True)
