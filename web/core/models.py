@@ -127,6 +127,11 @@ class Tally:
     published_yes: Mapped[int] = mapped_column(default=0)
 
 
+def readable_by(owner_id: int | None, user_id: int) -> bool:
+    """Whether an account may read a survey with this owner: its owner, or anyone when unowned."""
+    return owner_id is None or owner_id == user_id
+
+
 class Survey(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(64), unique=True)
@@ -177,7 +182,7 @@ class Survey(Model):
 
     def visible_to(self, user: User) -> bool:
         """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
-        return self.owner_id is None or self.owner_id == user.id
+        return readable_by(self.owner_id, user.id)
 
     @classmethod
     def from_spec(cls, spec: SurveySpec, owner: User | None = None) -> Survey:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import Generic, NamedTuple, TypeVar
 
 from web.core.extensions import db
-from web.core.models import Survey
+from web.core.models import Survey, readable_by
 
 T = TypeVar("T")
 
@@ -32,8 +32,8 @@ class SurveyStamp(NamedTuple):
         return (self.id, self.publication, self.edits)
 
     def visible_to(self, user_id: int) -> bool:
-        """Owned surveys are their owner's; unowned ones every account's (as Survey.visible_to)."""
-        return self.owner_id is None or self.owner_id == user_id
+        """Whether this account may read the survey (:func:`web.core.models.readable_by`)."""
+        return readable_by(self.owner_id, user_id)
 
 
 def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
