@@ -357,7 +357,7 @@ function updateSummary() {
         const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
         const title = root.querySelector("h2").textContent.trim();
         const parts = question.answer === "direct"
-          ? [answerText(question, directAnswer(question))]
+          ? [`${answerText(question, directAnswer(question))} (${text.sentAsChosen})`]
           : question.answer === "bits"
           ? question.options.map((option) => `${option.text}: ${answerText(question, reported.get(`${question.id}.${option.id}`))}`)
           : [answerText(question, reported.get(question.id))];

@@ -377,3 +377,10 @@ def test_the_estimates_csv_by_group(app, runner, grouped, make_researcher):
         len([row for row in rows if row["question"] == "times"]) == 6
     )  # three options, two groups
     assert researcher.get("/surveys/groups/estimates.csv?by=cheated").status_code == 400
+
+
+def test_the_privacy_note_names_the_exception_only_when_there_is_one(app, client, grouped, survey):
+    with_direct = client.get("/s/groups").get_data(as_text=True)
+    without = client.get(f"/s/{survey}").get_data(as_text=True)
+    assert "questions marked “answered directly” have no spinner" in with_direct
+    assert "answered directly" not in without

@@ -102,6 +102,7 @@ def messages() -> dict:
         "willReport": _("You will report:"),
         "remembered": _("Already spun in this browser."),
         "notSaid": _("Prefer not to say"),
+        "sentAsChosen": _("answered directly, sent as chosen"),
         "dieLabel": _("Die: {count} equal sectors, one per option, numbered as the options"),
         "yes": _("Yes"),
         "no": _("No"),
