@@ -216,13 +216,20 @@ def results(slug: str, by: str | None) -> None:
 @click.option(
     "--on", "on", required=True, metavar="DIRECT[,DIRECT]", help="Direct questions to regress on."
 )
+@click.option(
+    "--reference",
+    default="",
+    metavar="DIRECT:OPTION[,...]",
+    help="Reference level of a direct question (its first option with respondents otherwise).",
+)
 @with_appcontext
 @refusals_as_errors
-def regress(slug: str, item: str, on: str) -> None:
+def regress(slug: str, item: str, on: str, reference: str) -> None:
     """Logistic regression of a randomized ITEM (question, or question.option) on direct questions."""
     survey = _survey(slug)
+    levels = dict(part.partition(":")[::2] for part in reference.split(",") if part)
     try:
-        fit = regression(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"])
+        fit = regression(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"], levels)
     except GroupingError as error:
         raise click.ClickException(str(error)) from None
     click.echo(regression_text(fit))

@@ -384,3 +384,32 @@ def test_the_privacy_note_names_the_exception_only_when_there_is_one(app, client
     without = client.get(f"/s/{survey}").get_data(as_text=True)
     assert "questions marked “answered directly” have no spinner" in with_direct
     assert "have no spinner" not in without and "are the exception" not in without
+
+
+def test_the_regression_takes_a_chosen_reference_group(app, runner, grouped, token):
+    args = [
+        "simulate-responses",
+        "groups",
+        "--n",
+        "6000",
+        "--true-proportion-by",
+        "year=first:0.2,fourth:0.5",
+    ]
+    runner.invoke(args=[*args, "--seed", "9"])
+    default = regression(app, token, item="cheated", on="year").json
+    flipped = regression(app, token, item="cheated", on="year", reference="year:fourth").json
+    assert flipped["reference"] == {"year": "fourth"}
+    assert flipped["coefficients"][1]["term"] == "year=first"
+    assert flipped["coefficients"][1]["estimate"] == pytest.approx(
+        -default["coefficients"][1]["estimate"], abs=1e-6
+    )
+    assert [p["group"]["year"] for p in flipped["predicted"]] == ["first", "fourth"]
+    for bad, message in [("year:third", "not a group with respondents"), ("cheated:x", "not on")]:
+        response = regression(app, token, item="cheated", on="year", reference=bad)
+        assert response.status_code == 400 and message in response.json["error"]
+    cli = runner.invoke(
+        args=["regress", "groups", "cheated", "--on", "year", "--reference", "year:fourth"]
+    )
+    assert (
+        cli.exit_code == 0 and "year=first" in cli.output and "reference: year=fourth" in cli.output
+    )

@@ -125,17 +125,29 @@ def results(slug: str):
 
 @bp.get("/surveys/<slug>/regression")
 def regression(slug: str):
-    """A randomized item regressed on direct questions (``item``, ``on=a,b``), from the published
-    counts per group; 400 with the reason when it cannot be estimated."""
+    """A randomized item regressed on direct questions (``item``, ``on=a,b``, optionally
+    ``reference=a:option,b:option``), from the published counts per group; 400 with the reason
+    when it cannot be estimated."""
     stamp, _received = readable_stamp(slug)
-    item, on = (
-        request.args.get("item", ""),
-        [key for key in request.args.get("on", "").split(",") if key],
+    item = request.args.get("item", "")
+    on = [key for key in request.args.get("on", "").split(",") if key]
+    reference = dict(
+        part.partition(":")[::2] for part in request.args.get("reference", "").split(",") if part
     )
-    key = ("regression", stamp.version, current_app.config["RESULTS_MIN_N"], item, tuple(on))
+    levels = tuple(sorted(reference.items()))
+    key = (
+        "regression",
+        stamp.version,
+        current_app.config["RESULTS_MIN_N"],
+        item,
+        tuple(on),
+        levels,
+    )
     return results_cache().document(
         key,
-        lambda: analysed(lambda survey, min_n: analysis.regression(survey, item, on, min_n), slug),
+        lambda: analysed(
+            lambda survey, min_n: analysis.regression(survey, item, on, min_n, reference), slug
+        ),
     )
 
 

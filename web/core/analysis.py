@@ -47,10 +47,17 @@ def cell_totals(survey: Survey, question: Question, option: Option | None, on: l
     return totals
 
 
-def regression(survey: Survey, item: str, on: list[str], min_n: int) -> dict:
-    """The item regressed on the direct questions ``on`` (dummy-coded, each against its first
-    option with respondents), with predicted prevalence per group; GroupingError when it cannot be
-    estimated or a group is below the minimum n."""
+def regression(
+    survey: Survey, item: str, on: list[str], min_n: int, reference: dict[str, str] | None = None
+) -> dict:
+    """The item regressed on the direct questions ``on``, dummy-coded against a reference level
+    of each (``reference[key]``, else its first option with respondents), with predicted
+    prevalence per group; GroupingError when it cannot be estimated or a group is below the
+    minimum n."""
+    reference = reference or {}
+    unknown = sorted(set(reference) - set(on))
+    if unknown:
+        raise GroupingError(f"the reference names {unknown[0]!r}, which the model is not on")
     question, option = randomized_item(survey, item)
     groupings = [direct_question(survey, key) for key in on]
     if not groupings or len(set(on)) != len(on):
@@ -70,14 +77,19 @@ def regression(survey: Survey, item: str, on: list[str], min_n: int) -> dict:
             )
         if len(present) < 2:
             raise GroupingError(f"{grouping.key!r} needs respondents in at least two groups")
-        levels.append(present)
+        chosen = reference.get(grouping.key, present[0])
+        if chosen not in present:
+            raise GroupingError(
+                f"the reference {grouping.key}={chosen} is not a group with respondents"
+            )
+        levels.append([chosen] + [key for key in present if key != chosen])
     terms = ["(intercept)"] + [
         f"{g.key}={level}"
         for g, present in zip(groupings, levels, strict=True)
         for level in present[1:]
     ]
-    # In the options' order, as the page and the API list groups everywhere else.
-    order = [{key: index for index, key in enumerate(present)} for present in levels]
+    # Predictions in the options' order, as the page and the API list groups everywhere else.
+    order = [{o.key: index for index, o in enumerate(g.options)} for g in groupings]
     cells = sorted(
         (cell for cell in totals if all(level in order[p] for p, level in enumerate(cell))),
         key=lambda cell: [order[p][level] for p, level in enumerate(cell)],

@@ -26,6 +26,7 @@ class GroupAnalysis:
     first: str | None = None
     second: str | None = None
     adjust: list[str] = field(default_factory=list)
+    reference: str | None = None
     groups: list[GroupResult] = field(default_factory=list)
     item_index: int = 0
     chart: Markup | None = None
@@ -60,6 +61,7 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     keys = [option.key for option in grouping.options]
     page.first = args.get("a") if args.get("a") in keys else keys[0]
     page.second = args.get("b") if args.get("b") in keys else keys[1]
+    page.reference = args.get("ref") if args.get("ref") in keys else keys[0]
     page.adjust = [
         key for key in args.getlist("adjust") if key in {d.key for d in directs} and key != page.by
     ]
@@ -75,7 +77,9 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
             "difference",
         ),
         (
-            lambda: analysis.regression(survey, page.item, [page.by, *page.adjust], min_n),
+            lambda: analysis.regression(
+                survey, page.item, [page.by, *page.adjust], min_n, {page.by: page.reference}
+            ),
             "regression",
         ),
     ):
