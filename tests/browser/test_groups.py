@@ -103,7 +103,7 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     page.select_option("#b", "first")
     with page.expect_navigation():
         page.click("#group-controls button[type=submit]")
-    assert "fourth minus first" in page.inner_text("#difference")
+    assert "Fourth minus First" in page.inner_text("#difference")
     assert page.locator("#coefficients tbody tr").count() == 2
     assert "year=fourth" in page.inner_text("#coefficients")
     assert violations(page) == []

@@ -349,7 +349,7 @@ def test_the_analysis_page_shows_groups_difference_and_regression(
         as_text=True
     )
     assert html.count('<tr data-group="') == 2 and 'class="chart"' in html
-    assert 'id="difference"' in html and "fourth minus first" in html
+    assert 'id="difference"' in html and "Fourth minus First" in html
     assert 'id="coefficients"' in html and "year=fourth" in html
     choice = researcher.get("/surveys/groups/groups?by=year&item=times.often").get_data(
         as_text=True

@@ -34,6 +34,15 @@ class GroupAnalysis:
     regression: dict | None = None
     problems: list[str] = field(default_factory=list)
 
+    def option_text(self, key: str, option: str) -> str:
+        """The words of one option of a direct question."""
+        question = next(d for d in self.directs if d.key == key)
+        return next((o.text for o in question.options if o.key == option), option)
+
+    def group_label(self, group: dict) -> str:
+        """A cell of direct answers in words: "First year", or "First year · Women"."""
+        return " · ".join(self.option_text(key, option) for key, option in group.items())
+
 
 def item_choices(survey: Survey) -> list[tuple[str, str]]:
     """Every randomized item: a yes/no question, or each option of one with options."""
