@@ -413,3 +413,32 @@ def test_the_regression_takes_a_chosen_reference_group(app, runner, grouped, tok
     assert (
         cli.exit_code == 0 and "year=first" in cli.output and "reference: year=fourth" in cli.output
     )
+
+
+def test_a_direct_answer_chosen_by_a_small_group_is_withheld_everywhere(
+    app, grouped, token, make_researcher
+):
+    app.config["RESULTS_MIN_N"] = 3
+    for _ in range(5):
+        submit(app, "first", 0)
+    submit(app, "fourth", 1)  # one fourth-year: a group of 1
+    year = results(app, token).json["questions"][0]
+    first, fourth = year["options"]
+    assert first["count"] == 5 and fourth == {
+        "id": "fourth",
+        "text": "Fourth",
+        "n": 6,
+        "withheld": True,
+    }
+    researcher = make_researcher("rita@example.org")
+    dashboard = researcher.get("/surveys/groups").get_data(as_text=True)
+    assert "fewer than 3" in dashboard
+    rows = list(
+        csv.DictReader(
+            io.StringIO(researcher.get("/surveys/groups/estimates.csv").get_data(as_text=True))
+        )
+    )
+    fourth_row = next(
+        row for row in rows if row["question"] == "year" and row["option"] == "fourth"
+    )
+    assert fourth_row["noisy_yes"] == "" and fourth_row["estimate"] == ""

@@ -67,7 +67,8 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
 
 def estimates_csv(results: SurveyResults) -> str:
     """CSV of the published estimates, one row per tally: a yes/no question, or one option.
-    A question whose figures are withheld (below the minimum n) has no rows."""
+    A question whose figures are withheld (below the minimum n) has no rows; a direct answer chosen
+    by fewer than the minimum n has its row with no count or figures."""
     lines = [_line(ESTIMATE_COLUMNS)]
     for question in results.questions:
         if not question.visible:
@@ -83,7 +84,7 @@ def estimates_csv(results: SurveyResults) -> str:
                         question.epsilon,
                         significant(question.light_fraction),
                         item.n,
-                        item.noisy_yes,
+                        "" if item.withheld else item.noisy_yes,
                         significant(item.reported_share),
                         *(significant(getattr(item, name)) for name in ESTIMATE_FIELDS),
                     ]

@@ -10,7 +10,7 @@ estimates.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from flask import current_app
 
@@ -41,10 +41,12 @@ class ItemResult:
     ci_low: float | None
     ci_high: float | None
     estimated_count: float | None
+    # A direct question's option chosen by fewer than the minimum n: a group too small to show.
+    withheld: bool = False
 
     @property
     def reported_share(self) -> float | None:
-        return self.noisy_yes / self.n if self.n else None
+        return None if self.withheld or not self.n else self.noisy_yes / self.n
 
     @property
     def outside(self) -> bool:
@@ -56,9 +58,11 @@ class ItemResult:
         digits)."""
         data = asdict(self)
         del data["option"], data["option_text"]
-        for name in ESTIMATE_FIELDS:
-            data[name] = significant(data[name])
-        return data
+        if not data.pop("withheld"):
+            for name in ESTIMATE_FIELDS:
+                data[name] = significant(data[name])
+            return data
+        return {"n": data["n"], "withheld": True}
 
 
 @dataclass(frozen=True)
@@ -129,9 +133,12 @@ def _no_figures(item: ItemResult) -> dict:
 
 
 def _as_chosen(figures: dict) -> dict:
-    """A direct question's option: n respondents, ``count`` who chose it, its share and interval."""
+    """A direct question's option: n respondents, ``count`` who chose it, its share and interval
+    (or that it is withheld, for a group below the minimum n)."""
     if "noisy_yes" not in figures:
         return figures
+    if figures.get("withheld"):
+        return {"n": figures["n"], "withheld": True}
     return {
         "n": figures["n"],
         "count": figures["noisy_yes"],
@@ -203,6 +210,17 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
     )
 
 
+def _small_group_withheld(item: ItemResult, min_n: int | None) -> ItemResult:
+    """A direct answer chosen by 1 to min_n − 1 respondents: its group is too small to show, so
+    its count and share are withheld, as every group's figures are (a count of 0 shows nobody)."""
+    if min_n is None or not 0 < item.noisy_yes < max(min_n, 1):
+        return item
+    return replace(
+        item, noisy_yes=0, estimate=None, std_error=None, ci_low=None, ci_high=None,
+        estimated_count=None, withheld=True,
+    )  # fmt: skip
+
+
 def published_results(survey: Survey) -> SurveyResults:
     """:func:`survey_results` at the app's minimum n (``RESULTS_MIN_N``): what every output shows."""
     return survey_results(survey, current_app.config["RESULTS_MIN_N"])
@@ -224,6 +242,8 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         for option, (yes, n), figure in zip(options, counts, figures, strict=True)
     )  # fmt: skip
     visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
+    if visible and not question.type.randomized:
+        items = tuple(_small_group_withheld(item, min_n) for item in items)
     return QuestionResult(
         question.key,
         question.kind,

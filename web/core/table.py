@@ -44,6 +44,8 @@ def results_table(results: SurveyResults) -> str:
 def _row(label: str, item: ItemResult) -> tuple:
     if item.n == 0:
         return (label, 0, "", "no responses", "", "")
+    if item.withheld:
+        return (label, item.n, "", "withheld (a small group)", "", "")
     return (
         label,
         item.n,
