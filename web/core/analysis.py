@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 import rr
-from web.core.grouped import GroupingError, direct_question, published_cells, tally_id
+from web.core.grouped import GroupingError, direct_question, published_cells
 from web.core.models import Option, Question, Survey
+from web.core.questions import Tallied
 from web.core.results import significant
 
 
@@ -39,7 +40,7 @@ def answer_count(question: Question) -> int:
 def cell_totals(survey: Survey, question: Question, option: Option | None, on: list[str]) -> dict:
     """(answers to ``on``) → [n, reported yes] of the item, respondents who skipped any left out."""
     totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    for answers, n, yes in published_cells(survey).get(tally_id(question, option), []):
+    for answers, n, yes in published_cells(survey).get(Tallied.of(question, option).key, []):
         levels = tuple(answers.get(key) for key in on)
         if None not in levels:
             totals[levels][0] += n

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from web.core.extensions import db
 from web.core.models import GroupTally, Question, Survey
-from web.core.results import ESTIMATE_FIELDS, ItemResult, significant
+from web.core.questions import Tallied
+from web.core.results import ESTIMATE_FIELDS, ItemResult, item_results, significant
 
 
 class GroupingError(ValueError):
@@ -73,10 +74,6 @@ def published_cells(survey: Survey) -> dict[tuple[str, int], list[tuple[dict, in
     return cells
 
 
-def tally_id(question: Question, option) -> tuple[str, int]:
-    return ("question", question.id) if option is None else ("option", option.id)
-
-
 def by_group(survey: Survey, key: str, min_n: int) -> dict[str, list[GroupResult]]:
     """Per randomized question, its figures in each group of direct question ``key``."""
     grouping = direct_question(survey, key)
@@ -89,19 +86,12 @@ def by_group(survey: Survey, key: str, min_n: int) -> dict[str, list[GroupResult
         for group in grouping.options:
             counts = []
             for option in question.spun_options:
-                entries = cells.get(tally_id(question, option), [])
+                entries = cells.get(Tallied.of(question, option).key, [])
                 matching = [
                     (n, yes) for answers, n, yes in entries if answers.get(key) == group.key
                 ]
                 counts.append((sum(yes for _, yes in matching), sum(n for n, _ in matching)))
-            figures = question.type.figures(counts, question.epsilon, question.procedure)
-            items = tuple(
-                ItemResult(
-                    option.key if option else None, option.text if option else None, n, yes,
-                    *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
-                )
-                for option, (yes, n), figure in zip(question.spun_options, counts, figures, strict=True)
-            )  # fmt: skip
+            items = item_results(question, counts)
             n = counts[0][1] if counts else 0
             groups.append(GroupResult(group.key, group.text, n, n < max(min_n, 1), items))
         results[question.key] = groups

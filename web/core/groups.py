@@ -7,7 +7,7 @@ import math
 from typing import NamedTuple
 
 from web.core.models import Survey
-from web.core.questions import QUESTION_TYPES, QuestionType
+from web.core.questions import QUESTION_TYPES, Tallied
 
 # The class a survey with no responses yet is judged by, for the builder's warning.
 TYPICAL_CLASS = 40
@@ -36,16 +36,6 @@ def group_cells(survey: Survey, min_n: int) -> GroupCells | None:
     groups = math.prod(sizes)
     planned = survey.response_count or TYPICAL_CLASS
     return GroupCells(groups, max(min_n, 1), groups * max(min_n, 1), planned, planned / groups)
-
-
-class Tallied(NamedTuple):
-    """A randomized tally, as the publication's layout query gives it."""
-
-    kind: str  # "question" or "option": its table
-    id: int
-    question: str
-    option: str | None
-    type: QuestionType
 
 
 def layout(rows) -> tuple[list[str], list[Tallied]]:
@@ -85,9 +75,9 @@ def cell_counts(
         answers = json.loads(bits)
         cell = cell_key(answers, direct)
         for tally in tallies:
-            if tally.question not in answers:
+            if tally.question_key not in answers:
                 continue  # a question added after this response
-            entry = counts.setdefault((tally.kind, tally.id, cell), [0, 0])
+            entry = counts.setdefault((*tally.key, cell), [0, 0])
             entry[0] += 1
-            entry[1] += tally.type.bit(answers[tally.question], tally.option)
+            entry[1] += tally.bit(answers)
     return counts

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, TypeVar
 
 import numpy as np
@@ -392,6 +393,33 @@ class Direct(OneOption):
             "column": "the chosen option id, empty when the respondent preferred not to say",
             "note": "asked directly: not protected by epsilon; guarded by the minimum n and the batches only",
         }
+
+
+@dataclass(frozen=True)
+class Tallied:
+    """One tally a response feeds: its table and row, and where its bit stands in the answers."""
+
+    table: str  # "question" or "option"
+    row_id: int
+    question_key: str
+    option_key: str | None
+    type: QuestionType
+
+    @classmethod
+    def of(cls, question, option) -> Tallied:
+        """The tally of a question's spin: its own (``option`` None) or one option's."""
+        if option is None:
+            return cls("question", question.id, question.key, None, question.type)
+        return cls("option", option.id, question.key, option.key, question.type)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Its table and row, which name it in counts and in the counts per cell."""
+        return self.table, self.row_id
+
+    def bit(self, answers: dict) -> int:
+        """The bit a response's stored answers report for this tally."""
+        return self.type.bit(answers[self.question_key], self.option_key)
 
 
 QUESTION_TYPES: dict[str, QuestionType] = {

@@ -210,6 +210,19 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
     )
 
 
+def item_results(question: Question, counts: list[tuple[int, int]]) -> tuple[ItemResult, ...]:
+    """Each of the question's tallies with its figures from (reported yes, n), as the question's
+    type computes them (None while n is 0)."""
+    figures = question.type.figures(counts, question.epsilon, question.procedure)
+    return tuple(
+        ItemResult(
+            option.key if option else None, option.text if option else None, n, yes,
+            *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
+        )
+        for option, (yes, n), figure in zip(question.spun_options, counts, figures, strict=True)
+    )  # fmt: skip
+
+
 def _small_group_withheld(item: ItemResult, min_n: int | None) -> ItemResult:
     """A direct answer chosen by 1 to min_n − 1 respondents: its group is too small to show, so
     its count and share are withheld, as every group's figures are (a count of 0 shows nobody)."""
@@ -230,17 +243,9 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
     """One question's parameters and the estimate of each tally it feeds, as its type computes
     them; withheld unless every tally has ``min_n`` published responses (always withheld when
     ``min_n`` is None)."""
-    options = question.spun_options
-    tallies = question.tallies
-    counts = [(tally.published_yes, tally.published_n) for tally in tallies]
-    figures = question.type.figures(counts, question.epsilon, question.procedure)
-    items = tuple(
-        ItemResult(
-            option.key if option else None, option.text if option else None, n, yes,
-            *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
-        )
-        for option, (yes, n), figure in zip(options, counts, figures, strict=True)
-    )  # fmt: skip
+    items = item_results(
+        question, [(tally.published_yes, tally.published_n) for tally in question.tallies]
+    )
     visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
     if visible and not question.type.randomized:
         items = tuple(_small_group_withheld(item, min_n) for item in items)

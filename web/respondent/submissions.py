@@ -11,7 +11,6 @@ checked against.
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass
 
@@ -22,10 +21,11 @@ from sqlalchemy.orm import Session
 
 from web.core.answers import Shape
 from web.core.extensions import db
+from web.core.groups import cell_key
 from web.core.models import Survey
 from web.core.publication import publish_in_session
 from web.core.publication import statements as statements_for_publication
-from web.core.questions import QuestionType
+from web.core.questions import Tallied
 from web.respondent.writer import GroupCommit, statements
 
 BULK_CHUNK = 20_000
@@ -36,20 +36,6 @@ class SurveyState:
     id: int
     status: str
     revision: int
-
-
-@dataclass(frozen=True)
-class Tallied:
-    """One tally a response feeds: its table and row, and where its bit stands in the answers."""
-
-    table: str  # "question" or "option"
-    row_id: int
-    question_key: str
-    option_key: str | None
-    type: QuestionType
-
-    def bit(self, bits: dict) -> int:
-        return self.type.bit(bits[self.question_key], self.option_key)
 
 
 @dataclass(frozen=True)
@@ -122,12 +108,7 @@ class Submissions:
                 survey_id,
                 revision,
                 tuple(survey.shapes),
-                tuple(
-                    Tallied("question", question.id, question.key, None, question.type)
-                    if option is None
-                    else Tallied("option", option.id, question.key, option.key, question.type)
-                    for question, option in survey.spins()
-                ),
+                tuple(Tallied.of(question, option) for question, option in survey.spins()),
             )
 
 
@@ -208,8 +189,8 @@ def simulate_responses(
         if counts:
             connection.exec_driver_sql(sql[table], counts)
     group_sql = statements_for_publication(db.engine)["group"]
-    for (kind, item), cell_key, count, yes in cells.entries():
-        connection.exec_driver_sql(group_sql, (survey.id, kind, item, cell_key, count, yes))
+    for (kind, item), cell, count, yes in cells.entries():
+        connection.exec_driver_sql(group_sql, (survey.id, kind, item, cell, count, yes))
     publish_in_session(survey.id)
     db.session.commit()
     if db.engine.dialect.name == "sqlite":
@@ -270,11 +251,12 @@ class CellCounter:
                 yield spin, self.cell_json(int(index)), int(n[index]), int(yes[index])
 
     def cell_json(self, index: int) -> str:
+        """The cell numbered ``index`` in the format publication writes (``cell_key``)."""
         chosen = {}
         for question, size in zip(reversed(self.direct), reversed(self.sizes), strict=True):
             index, place = divmod(index, size)
             chosen[question.key] = question.options[place].key
-        return json.dumps(chosen, sort_keys=True)
+        return cell_key(chosen, [question.key for question in self.direct])
 
 
 def _bulk_keys(n: int) -> np.ndarray:
@@ -295,10 +277,7 @@ def _bulk_keys(n: int) -> np.ndarray:
 
 def _spins(survey: Survey) -> dict:
     """Every spin of a response in order: (tally table, row id) → the question it belongs to."""
-    return {
-        ("question", question.id) if option is None else ("option", option.id): question
-        for question, option in survey.spins()
-    }
+    return {Tallied.of(question, option).key: question for question, option in survey.spins()}
 
 
 def _bits_template(survey: Survey) -> str:
