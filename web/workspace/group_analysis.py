@@ -9,10 +9,11 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from web.core import analysis
-from web.core.chart import Bar, estimate_chart
+from web.core.chart import estimate_chart
 from web.core.grouped import GroupingError, GroupResult, by_group
 from web.core.i18n import percent
 from web.core.models import Survey
+from web.workspace.panel import bars, describe
 
 
 @dataclass
@@ -100,20 +101,12 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
 
 
 def _chart(page: GroupAnalysis, title: str) -> Markup | None:
-    shown = [(group, group.items[page.item_index]) for group in page.groups if not group.withheld]
-    bars = [
-        Bar(group.text, item.estimate, item.ci_low, item.ci_high)
-        for group, item in shown
-        if item.estimate is not None and item.ci_low is not None and item.ci_high is not None
-    ]
-    if not bars:
+    drawn = bars(
+        (group.text, group.items[page.item_index]) for group in page.groups if not group.withheld
+    )
+    if not drawn:
         return None
-    description = "; ".join(
-        _("%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
-          label=bar.label, estimate=percent(bar.estimate, 0), low=percent(bar.ci_low, 0), high=percent(bar.ci_high, 0))
-        for bar in bars
-    )  # fmt: skip
     return estimate_chart(
-        bars, _("Estimated share by group: %(item)s", item=title), description, "group-chart",
+        drawn, _("Estimated share by group: %(item)s", item=title), describe(drawn), "group-chart",
         show=lambda share: percent(share, 1),
     )  # fmt: skip

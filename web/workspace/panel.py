@@ -58,16 +58,11 @@ def results_panel(survey: Survey, min_n: int) -> Panel:
         visible = question.visible
         chart = None
         if visible:
+            drawn = bars((label(row), row) for row in question.items)
             chart = estimate_chart(
-                [
-                    Bar(label(row), row.estimate, row.ci_low, row.ci_high)
-                    for row in question.items
-                    if row.estimate is not None
-                    and row.ci_low is not None
-                    and row.ci_high is not None
-                ],
+                drawn,
                 title=chart_title(question),
-                description=describe(question.items),
+                description=describe(drawn),
                 chart_id=f"chart-{index}",
                 show=lambda share: percent(share, 1),
             )
@@ -86,15 +81,24 @@ def chart_title(question: QuestionResult) -> str:
     return _("Estimated share answering yes: %(question)s", question=question.text)
 
 
-def describe(rows) -> str:
+def bars(labelled) -> list[Bar]:
+    """A chart's bars from (label, figures) pairs: those with an estimate and its interval."""
+    return [
+        Bar(text, item.estimate, item.ci_low, item.ci_high)
+        for text, item in labelled
+        if item.estimate is not None and item.ci_low is not None and item.ci_high is not None
+    ]
+
+
+def describe(drawn: list[Bar]) -> str:
     """The chart in words, for screen readers."""
     return "; ".join(
         _(
             "%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
-            label=label(row),
-            estimate=percent(row.estimate, 0),
-            low=percent(row.ci_low, 0),
-            high=percent(row.ci_high, 0),
+            label=bar.label,
+            estimate=percent(bar.estimate, 0),
+            low=percent(bar.ci_low, 0),
+            high=percent(bar.ci_high, 0),
         )
-        for row in rows
+        for bar in drawn
     )
