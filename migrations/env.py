@@ -86,6 +86,8 @@ def stamp_unversioned(connection):
                 made_by = "0005"
             if made_by == "0005" and inspector.has_table("group_tally"):
                 made_by = "0006"
+            if made_by == "0006" and "languages" in columns:
+                made_by = "0007"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -48,11 +48,16 @@ def test_export_writes_the_format_back(runner, survey, tmp_path):
     result = runner.invoke(args=["export-survey", survey])
     assert result.exit_code == 0 and json.loads(result.output) == {
         **SAMPLE_SURVEY,
+        "languages": ["en"],
         "results_batch": 5,
     }
     target = tmp_path / "out.json"
     assert runner.invoke(args=["export-survey", survey, "-o", str(target)]).exit_code == 0
-    assert json.loads(target.read_text(encoding="utf-8")) == {**SAMPLE_SURVEY, "results_batch": 5}
+    assert json.loads(target.read_text(encoding="utf-8")) == {
+        **SAMPLE_SURVEY,
+        "languages": ["en"],
+        "results_batch": 5,
+    }
 
 
 def test_export_of_unknown_survey_fails(runner):

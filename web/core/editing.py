@@ -12,9 +12,11 @@ import itertools
 import re
 import unicodedata
 
+from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from web.core.extensions import db
+from web.core.fielding import Fielding
 from web.core.i18n import STATUS_LABELS
 from web.core.joincode import ensure_join_code
 from web.core.limits import MAX_TITLE, RESERVED_KEYS
@@ -24,9 +26,13 @@ from web.core.surveyfile import (
     OptionSpec,
     Problem,
     QuestionSpec,
+    fielding_text_problems,
+    language_problems,
     question_count_problems,
     question_problems,
+    survey_field_problems,
 )
+from web.core.texts import Texts, language_name
 
 TRANSITIONS = {("draft", "open"), ("open", "closed"), ("closed", "open")}
 
@@ -59,12 +65,34 @@ def change_status(survey: Survey, status: str) -> None:
         raise EditError(
             [Problem("status", _("Add at least one question before opening the survey."))]
         )
+    if status == "open":
+        missing = survey.missing_texts()
+        if missing:
+            raise EditError([missing_texts_problem(missing)])
     survey.status = status
     survey.edits += 1
     if status == "open":
         ensure_join_code(survey)
     if status == "closed":
         publish_everything(survey)
+
+
+def missing_texts_problem(missing: list[tuple[str, str]]) -> Problem:
+    """Why a survey with untranslated texts cannot open, naming each language and text."""
+    by_language: dict[str, list[str]] = {}
+    for place, language in missing:
+        by_language.setdefault(language, []).append(place.rsplit(".", 1)[0])
+    listed = "; ".join(
+        f"{language_name(language)}: {', '.join(places)}"
+        for language, places in by_language.items()
+    )
+    return Problem(
+        "status",
+        _(
+            "Write every text in each of the survey's languages before opening it. Missing: %(listed)s",
+            listed=listed,
+        ),
+    )
 
 
 def publish_everything(survey: Survey) -> None:
@@ -92,24 +120,73 @@ def delete_survey(survey: Survey) -> int:
 
 def duplicate_survey(survey: Survey, owner, slug: str) -> Survey:
     """A new draft with the same questions and batch size, and no responses."""
-    spec = dataclasses.replace(
-        survey.to_spec(), slug=slug, title=_("Copy of %(title)s", title=survey.title)[:MAX_TITLE]
-    )
+    titles = {}
+    for language, title in survey.texts("title").items():
+        with force_locale(language):
+            titles[language] = _("Copy of %(title)s", title=title)[:MAX_TITLE]
+    spec = dataclasses.replace(survey.to_spec(), slug=slug, title=Texts(titles))
     copy = Survey.from_spec(spec, owner=owner)
     copy.status = "draft"  # the batch size comes with the spec
     return copy
 
 
-def edit_details(survey: Survey, title: str, description: str, results_batch: int | None) -> None:
-    """Change the survey's title, description and batch size (kept when None)."""
-    survey.title, survey.description = title.strip(), description.strip()
+def edit_details(
+    survey: Survey,
+    title: Texts,
+    description: Texts,
+    results_batch: int | None,
+    fielding: Fielding | None = None,
+) -> None:
+    """Change the survey's title and description (in its languages), batch size (kept when
+    None), and consent, thank-you, completion, schedule and target (kept when None), after the
+    checks a survey file goes through; a translation may still be missing (a draft)."""
+    languages = tuple(survey.language_list)
+    title, description = title.stripped(), description.stripped()
+    problems = survey_field_problems(survey.slug, title, description, languages, complete=False)
+    if fielding is not None:
+        fielding = dataclasses.replace(
+            fielding, consent=fielding.consent.stripped(), thanks=fielding.thanks.stripped()
+        )
+        problems += fielding_text_problems(fielding, languages, complete=False)
+    if problems:
+        raise EditError(problems)
+    survey.set_texts("title", title)
+    survey.set_texts("description", description)
+    if fielding is not None:
+        survey.set_fielding(fielding)
     survey.results_batch = results_batch or survey.results_batch
     survey.edits += 1
 
 
+def set_languages(survey: Survey, languages: list[str]) -> None:
+    """Declare the survey's languages, the default first. Every text is kept in the languages
+    that stay; a language that goes takes its texts with it; a new one starts with none (marked
+    as missing until written). What respondents spin does not change, so draws are kept."""
+    problems = language_problems(languages)
+    if problems:
+        raise EditError(problems)
+    names = ("title", "description", "consent", "thanks")
+    own = {name: survey.texts(name) for name in names}
+    wording = [(question, question.texts) for question in survey.questions]
+    options = [
+        (option, option.texts) for question in survey.questions for option in question.options
+    ]
+    survey.languages = ",".join(languages)
+    for name, texts in own.items():
+        survey.set_texts(name, texts)
+    for question, texts in wording:
+        question.text, question.translations = texts.to_store(languages)
+    for option, texts in options:
+        option.text, option.translations = texts.to_store(languages)
+    survey.edits += 1
+
+
 def add_question(survey: Survey, spec: QuestionSpec) -> Question:
-    """Append a question, after the same checks a survey file goes through."""
-    problems = question_problems(spec) + question_count_problems(len(survey.questions) + 1)
+    """Append a question, after the same checks a survey file goes through (a translation may
+    still be missing)."""
+    languages = tuple(survey.language_list)
+    problems = question_problems(spec, languages=languages, complete=False)
+    problems += question_count_problems(len(survey.questions) + 1)
     if any(question.key == spec.key for question in survey.questions):
         problems.append(
             Problem(
@@ -118,7 +195,7 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
         )
     if problems:
         raise EditError(problems)
-    question = Question.from_spec(spec, position=len(survey.questions))
+    question = Question.from_spec(spec, len(survey.questions), list(languages))
     survey.questions.append(question)
     survey.revision += 1
     survey.edits += 1
@@ -128,7 +205,8 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
 def update_question(question: Question, spec: QuestionSpec) -> None:
     """Apply an edit, after the same checks a survey file goes through; once the question has
     responses only its wording may change."""
-    problems = question_problems(spec)
+    languages = question.survey.language_list
+    problems = question_problems(spec, languages=tuple(languages), complete=False)
     if spec.key != question.key:
         problems.append(
             Problem("question.id", _("A question's id cannot change; add a new question instead."))
@@ -162,19 +240,23 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
             spec.epsilon,
             spec.procedure,
         )
-    _set_options(question, spec.options)
-    question.text = spec.text
+    _set_options(question, spec.options, languages)
+    question.text, question.translations = spec.text.to_store(languages)
     question.survey.edits += 1
 
 
-def _set_options(question: Question, options: tuple[OptionSpec, ...]) -> None:
+def _set_options(question: Question, options: tuple[OptionSpec, ...], languages: list[str]) -> None:
     """Update option rows in place by position, then add or drop the rest; replacing them all at
     once would insert new rows before the old ones with the same ids are gone."""
     for index, spec in enumerate(options):
+        text, translations = spec.text.to_store(languages)
         if index < len(question.options):
-            question.options[index].key, question.options[index].text = spec.key, spec.text
+            option = question.options[index]
+            option.key, option.text, option.translations = spec.key, text, translations
         else:
-            question.options.append(Option(key=spec.key, position=index, text=spec.text))
+            question.options.append(
+                Option(key=spec.key, position=index, text=text, translations=translations)
+            )
     for extra in question.options[len(options) :]:
         question.options.remove(extra)
         db.session.delete(extra)
@@ -239,40 +321,57 @@ def has_responses(question: Question) -> bool:
 
 
 def option_specs(
-    lines: str, keep: list[Option] | None = None, ids: str = ""
+    lines: dict[str, str], languages: list[str], keep: list[Option] | None = None, ids: str = ""
 ) -> tuple[OptionSpec, ...]:
-    """Options from text, one per line, with the ids typed in ``ids`` (one per line, by
-    position). Where no id is typed, an existing option keeps its id by position (``keep``: a
-    frozen question's options are only reworded) and a new one gets an id made from its text (see
-    :func:`option_key`), so that export columns read ``drugs.sleeping_pills``. Typed ids are
-    checked later, with the rest of the question."""
-    texts = [line.strip() for line in lines.splitlines() if line.strip()]
+    """Options from text, one per line in each language (``lines`` by language tag, matched by
+    position; the default language's lines say how many), with the ids typed in ``ids`` (one per
+    line, by position). Where no id is typed, an existing option keeps its id by position
+    (``keep``: a frozen question's options are only reworded) and a new one gets an id made from
+    its text in the first language that gives one (see :func:`option_key`), so that export
+    columns read ``drugs.sleeping_pills``. Typed ids are checked later, with the rest of the
+    question."""
+    columns = {
+        language: [
+            line.strip() for line in (lines.get(language) or "").splitlines() if line.strip()
+        ]
+        for language in languages
+    }
+    count = len(columns[languages[0]])
     typed = [line.strip() for line in ids.splitlines()]
     kept = [option.key for option in keep or []]
     chosen = [
         (typed[index] if index < len(typed) else "") or (kept[index] if index < len(kept) else "")
-        for index in range(len(texts))
+        for index in range(count)
     ]
     taken = set(filter(None, chosen))
     specs = []
-    for text, key in zip(texts, chosen, strict=True):
-        key = key or option_key(text, taken)
+    for index, key in enumerate(chosen):
+        texts = Texts(
+            (language, column[index] if index < len(column) else "")
+            for language, column in columns.items()
+        )
+        key = key or option_key([texts[language] for language in languages], taken)
         taken.add(key)
-        specs.append(OptionSpec(key, text))
+        specs.append(OptionSpec(key, texts))
     return tuple(specs)
 
 
-def option_key(text: str, taken: set[str]) -> str:
-    """A valid id from an option's text: its Latin letters and digits, lower-cased and joined by
-    underscores (accents dropped), at most 40 characters; ``opt`` when nothing is left (Korean
-    text, say); with ``_2``, ``_3``… when taken or one of the ids every JavaScript object has."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    base = "_".join(re.findall(r"[a-z0-9]+", folded))[:40].strip("_")
+def option_key(texts: list[str], taken: set[str]) -> str:
+    """A valid id from an option's text: the Latin letters and digits of the first of its
+    ``texts`` (one per language) that has any, lower-cased and joined by underscores (accents
+    dropped), at most 40 characters; ``opt`` when none has (Korean only, say); with ``_2``,
+    ``_3``… when taken or one of the ids every JavaScript object has."""
+    base = next(filter(None, (_id_letters(text) for text in texts)), "")
     candidates = (
         (f"{base}_{number}" if number > 1 else base) if base else f"opt{number}"
         for number in itertools.count(1)
     )
     return next(key for key in candidates if key not in taken and key not in RESERVED_KEYS)
+
+
+def _id_letters(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return "_".join(re.findall(r"[a-z0-9]+", folded))[:40].strip("_")
 
 
 def next_question_key(survey: Survey) -> str:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import date
+from datetime import UTC, date, datetime
 from functools import lru_cache
+from typing import Any
 
 from flask_login import UserMixin
 from sqlalchemy import (
+    JSON,
     BigInteger,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
     false,
 )
@@ -24,9 +27,28 @@ from werkzeug.security import check_password_hash, generate_password_hash
 import rr
 from web.core.answers import Shape
 from web.core.extensions import Model, db
+from web.core.fielding import Fielding
 from web.core.limits import DEFAULT_RESULTS_BATCH
 from web.core.questions import QUESTION_TYPES, QuestionType
-from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
+from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec, survey_problems
+from web.core.texts import Texts, split_languages
+
+# The texts a survey has besides its questions' (title and description, consent, thank-you).
+SURVEY_TEXTS = ("title", "description", "consent", "thanks")
+
+
+class UTCSeconds(TypeDecorator):
+    """An instant kept as whole seconds since 1970 (UTC): compared as a plain number by the
+    submission path's SQL on every database, read back as an aware datetime."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> int | None:
+        return None if value is None else int(value.timestamp())
+
+    def process_result_value(self, value: int | None, dialect) -> datetime | None:
+        return None if value is None else datetime.fromtimestamp(value, UTC)
 
 
 class User(UserMixin, Model):
@@ -154,6 +176,17 @@ class Survey(Model):
     join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
     # Hidden from the researcher's list, not closed by it: only a draft or closed survey is put away.
     archived: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Its languages, the default first ("en,ko"); title, description, consent and thanks hold
+    # the default's texts, ``translations`` the others' ({"title": {"ko": …}, …}).
+    languages: Mapped[str] = mapped_column(String(40), default="en", server_default="en")
+    consent: Mapped[str] = mapped_column(Text, default="", server_default="")
+    thanks: Mapped[str] = mapped_column(Text, default="", server_default="")
+    translations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    completion_code: Mapped[str | None] = mapped_column(String(64))
+    completion_url: Mapped[str | None] = mapped_column(String(2000))
+    opens_at: Mapped[datetime | None] = mapped_column(UTCSeconds)
+    closes_at: Mapped[datetime | None] = mapped_column(UTCSeconds)
+    target_n: Mapped[int | None]
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )
@@ -184,38 +217,93 @@ class Survey(Model):
         """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
         return readable_by(self.owner_id, user.id)
 
+    @property
+    def language_list(self) -> list[str]:
+        """Its languages, the default first."""
+        return split_languages(self.languages)
+
+    def texts(self, name: str) -> Texts:
+        """One of its own texts (``title``, ``description``, ``consent``, ``thanks``) in every
+        language."""
+        return Texts.stored(
+            getattr(self, name) or "", (self.translations or {}).get(name), self.language_list
+        )
+
+    def set_texts(self, name: str, texts: Texts) -> None:
+        default, others = texts.to_store(self.language_list)
+        setattr(self, name, default)
+        self.translations = {**(self.translations or {}), name: others}
+
+    @property
+    def fielding(self) -> Fielding:
+        return Fielding(
+            consent=self.texts("consent"),
+            thanks=self.texts("thanks"),
+            completion_code=self.completion_code,
+            completion_url=self.completion_url,
+            opens_at=self.opens_at,
+            closes_at=self.closes_at,
+            target_n=self.target_n,
+        )
+
+    def set_fielding(self, fielding: Fielding) -> None:
+        """Its consent, thank-you, completion, schedule and target (checked by the caller)."""
+        self.set_texts("consent", fielding.consent)
+        self.set_texts("thanks", fielding.thanks)
+        self.completion_code = fielding.completion_code or None
+        self.completion_url = fielding.completion_url or None
+        self.opens_at, self.closes_at = fielding.opens_at, fielding.closes_at
+        self.target_n = fielding.target_n
+
     @classmethod
     def from_spec(cls, spec: SurveySpec, owner: User | None = None) -> Survey:
+        languages = list(spec.languages)
         questions = [
-            Question.from_spec(item, position) for position, item in enumerate(spec.questions)
+            Question.from_spec(item, position, languages)
+            for position, item in enumerate(spec.questions)
         ]
-        return cls(
+        survey = cls(
             slug=spec.slug,
-            title=spec.title,
-            description=spec.description,
+            languages=",".join(languages),
             results_batch=spec.results_batch,
             owner=owner,
             questions=questions,
+            translations={},
         )
+        survey.set_texts("title", spec.title)
+        survey.set_texts("description", spec.description)
+        survey.set_fielding(spec.fielding)
+        return survey
 
     def to_spec(self) -> SurveySpec:
         return SurveySpec(
             self.slug,
-            self.title,
-            self.description,
+            self.texts("title"),
+            self.texts("description"),
             questions=tuple(
                 QuestionSpec(
                     question.key,
                     question.kind,
-                    question.text,
+                    question.texts,
                     question.epsilon,
                     question.procedure,
-                    tuple(OptionSpec(option.key, option.text) for option in question.options),
+                    tuple(OptionSpec(option.key, option.texts) for option in question.options),
                 )
                 for question in self.questions
             ),
             results_batch=self.results_batch,
+            languages=tuple(self.language_list),
+            fielding=self.fielding,
         )
+
+    def missing_texts(self) -> list[tuple[str, str]]:
+        """Every text lacking a declared language, as (what, language): what the builder marks,
+        and why an incomplete survey cannot open."""
+        return [
+            (problem.place, problem.language or "")
+            for problem in survey_problems(self.to_spec())
+            if problem.language is not None
+        ]
 
     owner: Mapped[User | None] = relationship()
 
@@ -224,18 +312,28 @@ class Question(Tally, Model):
     """A question; a yes/no question keeps its own tally, a multi-select one tallies per option."""
 
     @classmethod
-    def from_spec(cls, spec: QuestionSpec, position: int) -> Question:
+    def from_spec(cls, spec: QuestionSpec, position: int, languages: list[str]) -> Question:
+        text, translations = spec.text.to_store(languages)
+        options = []
+        for index, option in enumerate(spec.options):
+            option_text, option_translations = option.text.to_store(languages)
+            options.append(
+                Option(
+                    key=option.key,
+                    position=index,
+                    text=option_text,
+                    translations=option_translations,
+                )
+            )
         return cls(
             key=spec.key,
             position=position,
             kind=spec.kind,
-            text=spec.text,
+            text=text,
+            translations=translations,
             epsilon=spec.epsilon,
             procedure=spec.procedure,
-            options=[
-                Option(key=option.key, position=index, text=option.text)
-                for index, option in enumerate(spec.options)
-            ],
+            options=options,
         )
 
     __table_args__ = (UniqueConstraint("survey_id", "key"),)
@@ -244,7 +342,8 @@ class Question(Tally, Model):
     key: Mapped[str] = mapped_column(String(64))
     position: Mapped[int]
     kind: Mapped[str] = mapped_column(String(10))
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)  # in the survey's default language
+    translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
     epsilon: Mapped[float]
     procedure: Mapped[str] = mapped_column(String(20))
     survey: Mapped[Survey] = relationship(back_populates="questions")
@@ -255,6 +354,14 @@ class Question(Tally, Model):
     @property
     def type(self) -> QuestionType:
         return QUESTION_TYPES[self.kind]
+
+    @property
+    def texts(self) -> Texts:
+        """Its wording in every language of the survey."""
+        return Texts.stored(self.text, self.translations, self.survey.language_list)
+
+    def set_texts(self, texts: Texts) -> None:
+        self.text, self.translations = texts.to_store(self.survey.language_list)
 
     @property
     def spun_options(self) -> list[Option | None]:
@@ -315,8 +422,17 @@ class Option(Tally, Model):
     question_id: Mapped[int] = mapped_column(ForeignKey("question.id"), index=True)
     key: Mapped[str] = mapped_column(String(64))
     position: Mapped[int]
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)  # in the survey's default language
+    translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
     question: Mapped[Question] = relationship(back_populates="options")
+
+    @property
+    def texts(self) -> Texts:
+        """Its wording in every language of the survey."""
+        return Texts.stored(self.text, self.translations, self.question.survey.language_list)
+
+    def set_texts(self, texts: Texts) -> None:
+        self.text, self.translations = texts.to_store(self.question.survey.language_list)
 
 
 class GroupTally(Model):

@@ -59,6 +59,10 @@ class QuestionType:
     sums_to_one: ClassVar[bool] = False
     # Whether answers go through a spinner (and cost ε); a direct question's are sent as given.
     randomized: ClassVar[bool] = True
+    # Its XLSForm type (web/core/xlsform.py): select_one or select_multiple, and the fixed list of
+    # choices it uses, if any (else a list of its own options).
+    xlsform_select: ClassVar[str] = "select_one"
+    xlsform_list: ClassVar[str | None] = None
 
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""
@@ -158,6 +162,7 @@ class YesNo(QuestionType):
     """One true answer, yes or no, reported through one spin."""
 
     name = "yesno"
+    xlsform_list = "yes_no"
     label = _l("Yes / no")
     has_options = False
     answer_shape = "bit"
@@ -183,6 +188,7 @@ class Multi(QuestionType):
     """Any number of true options; each option is a yes/no question spun on its own."""
 
     name = "multi"
+    xlsform_select = "select_multiple"
     label = _l("Multi-select")
     has_options = True
     answer_shape = "bits"

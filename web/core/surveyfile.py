@@ -2,7 +2,8 @@
 
 A survey file looks like::
 
-    {"slug": "campus-life", "title": "...", "description": "...",
+    {"slug": "campus-life", "languages": ["en", "ko"],
+     "title": {"en": "...", "ko": "..."}, "description": "...",
      "questions": [
        {"id": "cheated", "type": "yesno", "text": "...", "epsilon": 1.0,
         "procedure": "spinner_coin"},
@@ -14,6 +15,9 @@ with where it is (``questions[1].epsilon``), so a file is fixed in one pass. The
 survey may hold (:func:`survey_problems`, :func:`question_problems`) are the same ones the builder
 and the command line use (:mod:`web.core.editing`), with the limits of :mod:`web.core.limits`.
 Messages are translated where a page shows them. Nothing here touches the database.
+
+Every text may be a string (the survey's only language) or an object with one entry per declared
+language (:mod:`web.core.texts`); consent, completion and schedule are :mod:`web.core.fielding`.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from typing import Any, NamedTuple
 from flask_babel import gettext as _
 
 import rr
+from web.core.fielding import Fielding, fielding_problems, parse_moment
+from web.core.i18n import LANGUAGES
 from web.core.limits import (
     DEFAULT_RESULTS_BATCH,
     KEY,
@@ -40,8 +46,11 @@ from web.core.limits import (
     valid_epsilon,
 )
 from web.core.questions import QUESTION_TYPES, QuestionType
+from web.core.texts import Texts, guess_language, language_name
 
-SURVEY_FIELDS = {"slug", "title", "description", "results_batch", "questions"}
+SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
+SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
+SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n"}
 QUESTION_FIELDS = {"id", "type", "text", "epsilon", "procedure", "options"}
 OPTION_FIELDS = {"id", "text"}
 
@@ -55,7 +64,16 @@ class Problem(NamedTuple):
     @property
     def field(self) -> str:
         """The name of the field the mistake is in: ``epsilon``, ``options``, ``text``, …"""
-        return self.place.rsplit(".", 1)[-1].split("[", 1)[0]
+        parts = self.place.split(".")
+        if self.language is not None:
+            parts = parts[:-1]
+        return parts[-1].split("[", 1)[0]
+
+    @property
+    def language(self) -> str | None:
+        """The language of the text the mistake is in (``questions[0].text.ko``), if any."""
+        last = self.place.rsplit(".", 1)[-1]
+        return last if "." in self.place and last in LANGUAGES else None
 
     def __str__(self) -> str:
         return f"{self.place}: {self.message}"
@@ -77,14 +95,14 @@ DIRECT_PROCEDURE = "direct"
 @dataclass(frozen=True)
 class OptionSpec:
     key: str
-    text: str
+    text: Texts
 
 
 @dataclass(frozen=True)
 class QuestionSpec:
     key: str
     kind: str
-    text: str
+    text: Texts
     epsilon: float
     procedure: str
     options: tuple[OptionSpec, ...] = ()
@@ -97,43 +115,66 @@ class QuestionSpec:
 @dataclass(frozen=True)
 class SurveySpec:
     slug: str
-    title: str
-    description: str
+    title: Texts
+    description: Texts
     questions: tuple[QuestionSpec, ...] = field(default_factory=tuple)
     # How many new responses move the published results at once (optional in a file).
     results_batch: int = DEFAULT_RESULTS_BATCH
+    # The languages of its texts, the default first.
+    languages: tuple[str, ...] = ("en",)
+    fielding: Fielding = field(default_factory=Fielding)
 
     def to_dict(self) -> dict:
-        """The survey in the file format."""
+        """The survey in the file format: texts as strings in a one-language survey, else as
+        objects with one entry per language."""
+        languages = list(self.languages)
         return {
             "slug": self.slug,
-            "title": self.title,
-            "description": self.description,
+            "languages": languages,
+            "title": self.title.for_file(languages),
+            "description": self.description.for_file(languages),
+            **self.fielding.to_dict(languages),
             "results_batch": self.results_batch,
-            "questions": [_question_dict(question) for question in self.questions],
+            "questions": [_question_dict(question, languages) for question in self.questions],
         }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
 
 
-def _question_dict(question: QuestionSpec) -> dict:
-    data: dict[str, Any] = {"id": question.key, "type": question.kind, "text": question.text}
+def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
+    data: dict[str, Any] = {
+        "id": question.key,
+        "type": question.kind,
+        "text": question.text.for_file(languages),
+    }
     if question.type.randomized:
         data |= {"epsilon": question.epsilon, "procedure": question.procedure}
     if question.type.has_options:
-        data["options"] = [{"id": option.key, "text": option.text} for option in question.options]
+        data["options"] = [
+            {"id": option.key, "text": option.text.for_file(languages)}
+            for option in question.options
+        ]
     return data
 
 
 # The checks shared by every way a survey changes.
 
 
-def survey_problems(spec: SurveySpec, question_count: int | None = None) -> list[Problem]:
-    """Every mistake in a whole survey: its own fields, then each question. ``question_count``
-    is how many questions there were, when ``spec`` holds only the first of them (a file)."""
+def survey_problems(
+    spec: SurveySpec, question_count: int | None = None, complete: bool = True
+) -> list[Problem]:
+    """Every mistake in a whole survey: its languages and own fields, then each question.
+    ``question_count`` is how many questions there were, when ``spec`` holds only the first of
+    them (a file). With ``complete`` every declared language must have every text (a file, or a
+    survey about to open); without, a missing translation is not a mistake (a draft)."""
     count = len(spec.questions) if question_count is None else question_count
-    problems = survey_field_problems(spec.slug, spec.title, spec.description)
+    languages = spec.languages
+    problems = language_problems(languages)
+    if problems:
+        return problems  # every text is checked against the languages: they must be right first
+    problems = survey_field_problems(spec.slug, spec.title, spec.description, languages, complete)
+    problems += fielding_text_problems(spec.fielding, languages, complete)
     if count == 0:
         problems.append(Problem("questions", _("must be a non-empty list")))
     problems += question_count_problems(count)
@@ -157,7 +198,7 @@ def survey_problems(spec: SurveySpec, question_count: int | None = None) -> list
     seen: set[str] = set()
     for index, question in enumerate(spec.questions):
         where = f"questions[{index}]"
-        problems += question_problems(question, where)
+        problems += question_problems(question, where, languages, complete)
         if not isinstance(question.key, str):
             continue
         if question.key in seen:
@@ -168,7 +209,37 @@ def survey_problems(spec: SurveySpec, question_count: int | None = None) -> list
     return problems
 
 
-def survey_field_problems(slug: Any, title: Any, description: Any) -> list[Problem]:
+def language_problems(languages: Any) -> list[Problem]:
+    """A survey's languages: a non-empty list of the app's languages, each once."""
+    known = ", ".join(LANGUAGES)
+    if (
+        not isinstance(languages, (list, tuple))
+        or not languages
+        or not all(isinstance(code, str) for code in languages)
+    ):
+        return [
+            Problem("languages", _("must be a list of language tags from %(known)s", known=known))
+        ]
+    problems = [
+        Problem(
+            "languages",
+            _("%(code)r is not a language of this app (use %(known)s)", code=code, known=known),
+        )
+        for code in languages
+        if code not in LANGUAGES
+    ]
+    if len(set(languages)) != len(languages):
+        problems.append(Problem("languages", _("names a language twice")))
+    return problems
+
+
+def survey_field_problems(
+    slug: Any,
+    title: Texts,
+    description: Texts,
+    languages: tuple[str, ...] = ("en",),
+    complete: bool = True,
+) -> list[Problem]:
     """Mistakes in a survey's address, title and description."""
     problems = []
     if not isinstance(slug, str) or not SLUG.fullmatch(slug):
@@ -182,14 +253,24 @@ def survey_field_problems(slug: Any, title: Any, description: Any) -> list[Probl
                 ),
             )
         )
-    problems += _text_problems(title, "title", MAX_TITLE)
-    if not isinstance(description, str) or len(description) > MAX_TEXT:
-        problems.append(
-            Problem(
-                "description", _("must be text of at most %(limit)d characters", limit=MAX_TEXT)
-            )
-        )
+    problems += texts_problems(title, "title", MAX_TITLE, languages, complete=complete)
+    problems += texts_problems(
+        description, "description", MAX_TEXT, languages, required=False, complete=complete
+    )
     return problems
+
+
+def fielding_text_problems(
+    fielding: Fielding, languages: tuple[str, ...], complete: bool = True
+) -> list[Problem]:
+    """Mistakes in the consent and thank-you texts, the completion code and address, the
+    schedule and the target."""
+    problems = []
+    for name in ("consent", "thanks"):
+        problems += texts_problems(
+            getattr(fielding, name), name, MAX_TEXT, languages, required=False, complete=complete
+        )
+    return problems + [Problem(place, message) for place, message in fielding_problems(fielding)]
 
 
 def question_count_problems(count: int) -> list[Problem]:
@@ -204,8 +285,14 @@ def question_count_problems(count: int) -> list[Problem]:
     ]
 
 
-def question_problems(spec: QuestionSpec, where: str = "question") -> list[Problem]:
-    """Every mistake in one question: id, type, wording, ε, procedure and options."""
+def question_problems(
+    spec: QuestionSpec,
+    where: str = "question",
+    languages: tuple[str, ...] = ("en",),
+    complete: bool = True,
+) -> list[Problem]:
+    """Every mistake in one question: id, type, wording (in each language), ε, procedure and
+    options."""
     problems = _key_problems(spec.key, f"{where}.id")
     kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
     if kind is None:
@@ -216,7 +303,7 @@ def question_problems(spec: QuestionSpec, where: str = "question") -> list[Probl
                 _("unknown type %(kind)r (use %(names)s)", kind=spec.kind, names=names),
             )
         )
-    problems += _text_problems(spec.text, f"{where}.text", MAX_TEXT)
+    problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
     if kind is not None and not kind.randomized:
         problems += _direct_problems(spec, where)
     elif not valid_epsilon(spec.epsilon):
@@ -249,7 +336,9 @@ def question_problems(spec: QuestionSpec, where: str = "question") -> list[Probl
     for index, option in enumerate(spec.options):
         place = f"{where}.options[{index}]"
         problems += _key_problems(option.key, f"{place}.id")
-        problems += _text_problems(option.text, f"{place}.text", MAX_TEXT)
+        problems += texts_problems(
+            option.text, f"{place}.text", MAX_TEXT, languages, complete=complete
+        )
         if not isinstance(option.key, str):
             continue
         if option.key in seen:
@@ -292,17 +381,56 @@ def _key_problems(key: Any, place: str) -> list[Problem]:
     return []
 
 
-def _text_problems(value: Any, place: str, limit: int) -> list[Problem]:
-    if not isinstance(value, str) or not value.strip():
+def texts_problems(
+    texts: Texts,
+    place: str,
+    limit: int,
+    languages: tuple[str, ...],
+    required: bool = True,
+    complete: bool = True,
+) -> list[Problem]:
+    """Mistakes in one text in the survey's languages. A required text (title, question, option)
+    needs every language; an optional one (description, consent, thank-you) may be empty, but
+    then in every language. Without ``complete`` (a draft) only the default language must be
+    there. Each mistake names its language where the survey has more than one."""
+    if not isinstance(texts, Texts):
         return [Problem(place, _("must be non-empty text"))]
-    if len(value) > limit:
-        return [
-            Problem(
-                place,
-                _("at most %(limit)d characters, got %(count)d", limit=limit, count=len(value)),
+    many = len(languages) > 1
+    problems = [
+        Problem(
+            f"{place}.{code}",
+            _(
+                "%(code)r is not one of the survey's languages (%(languages)s)",
+                code=code,
+                languages=", ".join(languages),
+            ),
+        )
+        for code in texts
+        if code not in languages
+    ]
+    written = any((texts.get(code) or "").strip() for code in languages)
+    for index, code in enumerate(languages):
+        where = f"{place}.{code}" if many else place
+        value = texts.get(code)
+        if value is not None and not isinstance(value, str):
+            problems.append(Problem(where, _("must be text")))
+        elif value and len(value) > limit:
+            problems.append(
+                Problem(
+                    where,
+                    _("at most %(limit)d characters, got %(count)d", limit=limit, count=len(value)),
+                )
             )
-        ]
-    return []
+        elif not (value or "").strip() and (required or written) and (complete or index == 0):
+            problems.append(
+                Problem(
+                    where,
+                    _("missing its text in %(language)s", language=language_name(code))
+                    if many
+                    else _("must be non-empty text"),
+                )
+            )
+    return problems
 
 
 # Reading a file: its JSON shape first, then the shared checks.
@@ -332,7 +460,9 @@ def parse_survey(data) -> SurveySpec:
     """Check a decoded survey and return it as a :class:`SurveySpec`; raises SurveyFileError."""
     if not isinstance(data, dict):
         raise SurveyFileError(["file: the top level must be a JSON object"])
-    problems = _unknown_fields(data, SURVEY_FIELDS, "survey")
+    reader = _Reader(data)
+    problems = reader.problems
+    problems += _unknown_fields(data, SURVEY_FIELDS, "survey")
     items = data.get("questions")
     if not isinstance(items, list):
         items = []
@@ -343,15 +473,14 @@ def parse_survey(data) -> SurveySpec:
             problems.append(Problem(where, _("must be an object")))
             continue
         problems += _unknown_fields(item, QUESTION_FIELDS, where)
-        options, option_problems = _options(item, where)
-        problems += option_problems
+        options = reader.options(item, where)
         kind = QUESTION_TYPES.get(item["type"]) if isinstance(item.get("type"), str) else None
         direct = kind is not None and not kind.randomized
         questions.append(
             QuestionSpec(
                 _field(item, "id"),
                 _field(item, "type"),
-                _field(item, "text"),
+                reader.texts(item, "text", where),
                 _field(item, "epsilon", DIRECT_EPSILON if direct else None),
                 _field(item, "procedure", DIRECT_PROCEDURE if direct else "spinner_coin"),
                 options,
@@ -359,34 +488,127 @@ def parse_survey(data) -> SurveySpec:
         )
     spec = SurveySpec(
         _field(data, "slug"),
-        _field(data, "title"),
-        _field(data, "description", ""),
+        reader.texts(data, "title"),
+        reader.texts(data, "description"),
         tuple(questions),
         _field(data, "results_batch", DEFAULT_RESULTS_BATCH),
+        reader.languages,
+        reader.fielding(data),
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
-    problems += survey_problems(spec, question_count=len(items))
+    if not reader.bad_languages:
+        problems += survey_problems(spec, question_count=len(items))
     if problems:
         raise SurveyFileError(problems)
     return spec
 
 
-def _options(item: dict, where: str) -> tuple[tuple[OptionSpec, ...], list[Problem]]:
-    """The options as written, and mistakes in their JSON shape (the shared checks do the rest)."""
-    items = item.get("options")
-    if items is None:
-        return (), []
-    if not isinstance(items, list):
-        return (), [Problem(f"{where}.options", _("must be a list of options"))]
-    options, problems = [], []
-    for index, option in enumerate(items):
-        place = f"{where}.options[{index}]"
-        if not isinstance(option, dict):
-            problems.append(Problem(place, _("must be an object")))
-            continue
-        problems += _unknown_fields(option, OPTION_FIELDS, place)
-        options.append(OptionSpec(_field(option, "id"), _field(option, "text")))
-    return tuple(options), problems
+class _Reader:
+    """Reads a file's texts in its languages, collecting the mistakes in their JSON shape (the
+    shared checks do the rest)."""
+
+    def __init__(self, data: dict):
+        self.problems: list[Problem] = []
+        declared = data.get("languages")
+        if declared is None:
+            # A file from before languages: one language, guessed from its writing.
+            self.languages: tuple[str, ...] = (guess_language(_strings(data)),)
+            self.declared = False
+        else:
+            self.problems += language_problems(declared)
+            self.languages = tuple(declared) if not self.problems else ("en",)
+            self.declared = True
+        self.bad_languages = bool(self.problems)
+
+    def texts(self, item: dict, name: str, where: str = "") -> Texts:
+        """The text ``name`` of ``item`` as :class:`Texts` (empty where absent)."""
+        place = f"{where}.{name}" if where else name
+        value = item.get(name)
+        if value is None:
+            return Texts()
+        if isinstance(value, str):
+            if len(self.languages) == 1:
+                return Texts.one(self.languages[0], value)
+            self.problems.append(
+                Problem(
+                    place,
+                    _(
+                        "must be an object with the text in each of the survey's languages "
+                        "(%(languages)s)",
+                        languages=", ".join(self.languages),
+                    ),
+                )
+            )
+            return Texts()
+        if isinstance(value, dict):
+            if not self.declared:
+                self.problems.append(
+                    Problem(
+                        place,
+                        _('texts per language need the survey\'s "languages", e.g. ["en", "ko"]'),
+                    )
+                )
+                return Texts()
+            return Texts((str(code), text) for code, text in value.items())
+        self.problems.append(Problem(place, _("must be text, or an object of texts by language")))
+        return Texts()
+
+    def options(self, item: dict, where: str) -> tuple[OptionSpec, ...]:
+        """The options as written."""
+        items = item.get("options")
+        if items is None:
+            return ()
+        if not isinstance(items, list):
+            self.problems.append(Problem(f"{where}.options", _("must be a list of options")))
+            return ()
+        options = []
+        for index, option in enumerate(items):
+            place = f"{where}.options[{index}]"
+            if not isinstance(option, dict):
+                self.problems.append(Problem(place, _("must be an object")))
+                continue
+            self.problems += _unknown_fields(option, OPTION_FIELDS, place)
+            options.append(OptionSpec(_field(option, "id"), self.texts(option, "text", place)))
+        return tuple(options)
+
+    def fielding(self, data: dict) -> Fielding:
+        """Consent, thank-you, completion, schedule and target as written."""
+        moments = {}
+        for name in ("opens_at", "closes_at"):
+            value = data.get(name)
+            moment = None if value is None else parse_moment(value)
+            if isinstance(moment, str):
+                self.problems.append(Problem(name, moment))
+                moment = None
+            moments[name] = moment
+        return Fielding(
+            consent=self.texts(data, "consent"),
+            thanks=self.texts(data, "thanks"),
+            completion_code=data.get("completion_code"),
+            completion_url=data.get("completion_url"),
+            target_n=data.get("target_n"),
+            **moments,
+        )
+
+
+def _strings(data: dict) -> list[Any]:
+    """The title, description and wording of a decoded file, to guess its language."""
+    listed = data.get("questions")
+    questions = (
+        [item for item in listed if isinstance(item, dict)] if isinstance(listed, list) else []
+    )
+    options = [
+        option
+        for item in questions
+        if isinstance(item.get("options"), list)
+        for option in item["options"]
+        if isinstance(option, dict)
+    ]
+    return [
+        data.get("title"),
+        data.get("description"),
+        *(item.get("text") for item in questions + options),
+    ]
 
 
 def _field(item: dict, name: str, default: Any = None) -> Any:

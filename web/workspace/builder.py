@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 import secrets
+from datetime import UTC
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -19,10 +21,13 @@ from web.core.editing import (
     next_question_key,
     option_specs,
     reorder_questions,
+    set_languages,
     update_question,
 )
 from web.core.extensions import db
+from web.core.fielding import Fielding
 from web.core.groups import group_cells
+from web.core.i18n import LANGUAGES
 from web.core.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.lookup import find_survey
 from web.core.models import Question, Survey
@@ -32,11 +37,21 @@ from web.core.surveyfile import (
     DIRECT_PROCEDURE,
     QuestionSpec,
     SurveyFileError,
-    load_survey,
 )
+from web.core.texts import Texts
+from web.core.xlsform import load_any_survey
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
-from web.workspace.forms import ImportForm, QuestionForm, SurveyForm
+from web.workspace.forms import (
+    FieldingForm,
+    ImportForm,
+    LanguagesForm,
+    QuestionForm,
+    SurveyForm,
+    form_texts,
+    texts_data,
+    translated_form,
+)
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -50,8 +65,11 @@ def new():
         slug = form.slug.data or free_slug(form.title.data)
         survey = Survey(
             slug=slug,
+            # Written in the language the researcher works in; more can be added on its page.
+            languages=str(get_locale()),
             title=form.title.data.strip(),
             description=(form.description.data or "").strip(),
+            translations={},
             results_batch=form.results_batch.data or DEFAULT_RESULTS_BATCH,
             status="draft",
             owner=current_user,
@@ -64,29 +82,116 @@ def new():
 
 @bp.route("/<slug>/edit", methods=["GET", "POST"])
 def edit(slug: str):
-    """The survey's title and description, its questions and their privacy costs."""
+    """The survey's texts in each of its languages, fielding, questions and privacy costs."""
     survey = researcher_survey(slug)
-    form = SurveyForm(obj=survey)
+    languages = survey.language_list
+    form = details_form(survey)
     if form.validate_on_submit():
-        edit_details(survey, form.title.data, form.description.data or "", form.results_batch.data)
-        db.session.commit()
-        flash(_("Saved."))
-        return redirect(url_for("builder.edit", slug=slug))
+        try:
+            edit_details(
+                survey,
+                form_texts(form, "title", languages),
+                form_texts(form, "description", languages),
+                form.results_batch.data,
+                fielding_from_form(form, languages),
+            )
+        except EditError as error:
+            db.session.rollback()
+            show_problems(form, error.problems, languages)
+        else:
+            db.session.commit()
+            flash(_("Saved."))
+            return redirect(url_for("builder.edit", slug=slug))
     cells = group_cells(survey, current_app.config["RESULTS_MIN_N"])
     warning = cells if cells is not None and cells.too_small else None
-    return render_template("surveys/edit.html", survey=survey, form=form, cells=warning)
+    return render_template(
+        "surveys/edit.html",
+        survey=survey,
+        form=form,
+        cells=warning,
+        languages_form=languages_form(survey),
+        missing=missing_by_place(survey),
+    )
+
+
+def details_form(survey: Survey):
+    """The edit page's form, filled from the survey, with a column per language."""
+    languages = survey.language_list
+    data = {"results_batch": survey.results_batch, "slug": survey.slug}
+    for name in ("title", "description", "consent", "thanks"):
+        data |= texts_data(name, survey.texts(name), languages)
+    for name in ("completion_code", "completion_url", "target_n"):
+        data[name] = getattr(survey, name)
+    for name in ("opens_at", "closes_at"):
+        moment = getattr(survey, name)
+        data[name] = moment.astimezone(UTC).replace(tzinfo=None) if moment else None
+    return translated_form(FieldingForm, languages, data=data)
+
+
+def fielding_from_form(form, languages: list[str]) -> Fielding:
+    """Consent, thank-you, completion and schedule as typed (times are UTC)."""
+
+    def moment(field):
+        return field.data.replace(tzinfo=UTC) if field.data else None
+
+    return Fielding(
+        consent=form_texts(form, "consent", languages),
+        thanks=form_texts(form, "thanks", languages),
+        completion_code=(form.completion_code.data or "").strip() or None,
+        completion_url=(form.completion_url.data or "").strip() or None,
+        opens_at=moment(form.opens_at),
+        closes_at=moment(form.closes_at),
+        target_n=form.target_n.data,
+    )
+
+
+def languages_form(survey: Survey) -> LanguagesForm:
+    languages = survey.language_list
+    data: dict = {"default": languages[0]}
+    data |= {f"use_{code}": code in languages for code in LANGUAGES}
+    return LanguagesForm(data=data)
+
+
+def missing_by_place(survey: Survey) -> dict[str, list[str]]:
+    """Texts lacking a language, by where they are (``title``, ``questions[0].text``, …)."""
+    missing: dict[str, list[str]] = {}
+    for place, language in survey.missing_texts():
+        missing.setdefault(place.rsplit(".", 1)[0], []).append(language)
+    return missing
+
+
+@bp.post("/<slug>/languages")
+def languages(slug: str):
+    """Declare the survey's languages and its default; texts of a removed language go."""
+    survey = researcher_survey(slug)
+    form = LanguagesForm()
+    if not form.validate_on_submit():
+        abort(400, _("Choose the survey's languages."))
+    default = form.default.data
+    chosen = [default] + [
+        code for code in LANGUAGES if code != default and form[f"use_{code}"].data
+    ]
+    try:
+        set_languages(survey, chosen)
+    except EditError as error:
+        abort(400, error.problems[0].message)
+    db.session.commit()
+    flash(_("Languages saved."))
+    return redirect(url_for("builder.edit", slug=slug, _anchor="languages-title"))
 
 
 @bp.route("/<slug>/questions/new", methods=["GET", "POST"])
 def new_question(slug: str):
     """Add a question, with a live preview of its spinner and cost."""
     survey = researcher_survey(slug)
-    form = QuestionForm()
+    languages = survey.language_list
+    form = translated_form(QuestionForm, languages)
     if form.validate_on_submit():
         try:
-            add_question(survey, spec_from_form(form, form.key.data or next_question_key(survey)))
+            key = form.key.data or next_question_key(survey)
+            add_question(survey, spec_from_form(form, key, languages))
         except EditError as error:
-            show_problems(form, error.problems)
+            show_problems(form, error.problems, languages)
         else:
             db.session.commit()
             return redirect(url_for("builder.edit", slug=slug))
@@ -98,23 +203,28 @@ def edit_question(slug: str, key: str):
     """Edit a question; once it has responses only its wording can change."""
     survey = researcher_survey(slug)
     question = question_or_404(survey, key)
-    form = QuestionForm(
-        data={
-            "text": question.text,
-            "key": question.key,
-            "kind": question.kind,
-            "epsilon": question.epsilon,
-            "procedure": question.procedure,
-            "options": "\n".join(option.text for option in question.options),
-            "option_ids": "\n".join(option.key for option in question.options),
-        }
+    languages = survey.language_list
+    data = {
+        "key": question.key,
+        "kind": question.kind,
+        "epsilon": question.epsilon,
+        "procedure": question.procedure,
+        "option_ids": "\n".join(option.key for option in question.options),
+    }
+    data |= texts_data("text", question.texts, languages)
+    option_lines = Texts(
+        (language, "\n".join(option.texts.get(language, "") for option in question.options))
+        for language in languages
     )
+    data |= texts_data("options", option_lines, languages)
+    form = translated_form(QuestionForm, languages, data=data)
     if form.validate_on_submit():
         try:
-            update_question(question, spec_from_form(form, question.key, keep=question.options))
+            spec = spec_from_form(form, question.key, languages, keep=question.options)
+            update_question(question, spec)
         except EditError as error:
             db.session.rollback()  # the revision it moved to, and the survey's row lock
-            show_problems(form, error.problems)
+            show_problems(form, error.problems, languages)
         else:
             db.session.commit()
             return redirect(url_for("builder.edit", slug=slug))
@@ -185,7 +295,7 @@ def import_file():
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            spec = load_survey(form.file.data.read())
+            spec = load_any_survey(form.file.data.filename or "", form.file.data.read())
         except SurveyFileError as error:
             form.file.errors.extend(error.problems)
         else:
@@ -197,27 +307,31 @@ def import_file():
     return render_template("surveys/import.html", form=form)
 
 
-def spec_from_form(form: QuestionForm, key: str, keep=None) -> QuestionSpec:
-    """A question spec from the form; a multi-select question's options come one per line."""
+def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionSpec:
+    """A question spec from the form; a multi-select question's options come one per line, in
+    each language."""
     kind = QUESTION_TYPES[form.kind.data]
+    lines = form_texts(form, "options", languages)
     options = (
-        option_specs(form.options.data or "", keep, form.option_ids.data or "")
+        option_specs(dict(lines), languages, keep, form.option_ids.data or "")
         if kind.has_options
         else ()
     )
     # A direct question has no ε and no procedure, whatever the hidden fields still hold.
     epsilon = float(form.epsilon.data) if kind.randomized else DIRECT_EPSILON
     procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
-    return QuestionSpec(key, form.kind.data, form.text.data.strip(), epsilon, procedure, options)
+    text = form_texts(form, "text", languages).stripped()
+    return QuestionSpec(key, form.kind.data, text, epsilon, procedure, options)
 
 
-def question_page(survey: Survey, form: QuestionForm, question: Question | None) -> str:
+def question_page(survey: Survey, form, question: Question | None) -> str:
     """The question editor, with the limits and types its preview script needs."""
     return render_template(
         "surveys/question.html",
         survey=survey,
         form=form,
         question=question,
+        languages=survey.language_list,
         limits=page_limits(),
         types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
@@ -231,18 +345,21 @@ FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "tex
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 
 
-def show_problems(form: QuestionForm, problems) -> None:
-    """Attach each problem to the field it is about; an option's to the options, by number."""
+def show_problems(form, problems, languages: list[str]) -> None:
+    """Attach each problem to the field it is about (in its language); an option's to the
+    options, by number."""
     for problem in problems:
         option = OPTION_PLACE.search(problem.place)
         if option:
             number = int(option.group(1)) + 1
-            field = form.option_ids if problem.field == "id" else form.options
-            field.errors.append(
-                _("Option %(number)d: %(message)s", number=number, message=problem.message)
-            )
+            name = "option_ids" if problem.field == "id" else "options"
+            message = _("Option %(number)d: %(message)s", number=number, message=problem.message)
         else:
-            getattr(form, FORM_FIELDS.get(problem.field, "text")).errors.append(problem.message)
+            name, message = FORM_FIELDS.get(problem.field, problem.field), problem.message
+        if problem.language and problem.language != languages[0]:
+            name = f"{name}_{problem.language}"
+        field = form._fields.get(name) or form._fields.get("text") or form._fields["title"]
+        field.errors = [*field.errors, message]
 
 
 def question_or_404(survey: Survey, key: str) -> Question:

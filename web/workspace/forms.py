@@ -7,6 +7,8 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
+    BooleanField,
+    DateTimeLocalField,
     FloatField,
     IntegerField,
     PasswordField,
@@ -26,6 +28,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
+from web.core.i18n import LANGUAGES
 from web.core.limits import (
     DEFAULT_RESULTS_BATCH,
     EMAIL,
@@ -40,6 +43,7 @@ from web.core.limits import (
 )
 from web.core.passwords import password_problem
 from web.core.questions import QUESTION_TYPES
+from web.core.texts import Texts, language_name
 
 
 class LoginForm(FlaskForm):
@@ -108,6 +112,120 @@ class SurveyForm(FlaskForm):
     )
 
 
+class FieldingForm(SurveyForm):
+    """The survey's details on its edit page: with consent, thank-you, completion and schedule."""
+
+    consent = TextAreaField(
+        _l("Consent text"),
+        validators=[Length(max=MAX_TEXT)],
+        description=_l(
+            "Shown first; the respondent must agree before the questions appear. Leave empty "
+            "for none."
+        ),
+    )
+    thanks = TextAreaField(
+        _l("Thank-you text"),
+        validators=[Length(max=MAX_TEXT)],
+        description=_l("Shown on the thank-you page after the answers are sent."),
+    )
+    completion_code = StringField(
+        _l("Completion code"),
+        validators=[Optional(), Length(max=64)],
+        description=_l(
+            "For a panel provider: shown to every respondent once their answers are stored, the "
+            "same for all."
+        ),
+    )
+    completion_url = StringField(
+        _l("Completion address"),
+        validators=[Optional(), Length(max=2000)],
+        description=_l(
+            "https only; the respondent is sent there once their answers are stored. {code} is "
+            "replaced by the completion code; nothing about the respondent is ever added."
+        ),
+    )
+    opens_at = DateTimeLocalField(
+        _l("Opens at (UTC)"),
+        validators=[Optional()],
+        format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
+        description=_l("An open survey takes answers only from this time. Empty: at once."),
+    )
+    closes_at = DateTimeLocalField(
+        _l("Closes at (UTC)"),
+        validators=[Optional()],
+        format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
+        description=_l("The survey closes itself then and publishes every response. Empty: never."),
+    )
+    target_n = IntegerField(
+        _l("Target number of responses"),
+        validators=[Optional()],
+        description=_l(
+            "The survey closes itself once it has this many responses. Empty: no target."
+        ),
+    )
+
+
+# The texts typed once per language: the default language's in the plain field (so a survey in
+# one language is built as before), each other language's in ``<name>_<tag>``.
+TRANSLATED = ("title", "description", "consent", "thanks", "text", "options")
+
+
+def translated_form(base: type[FlaskForm], languages: list[str], **kwargs) -> FlaskForm:
+    """An instance of ``base`` with a field per extra language for each of its texts, each
+    labelled with its language when the survey has more than one."""
+    extra = {
+        f"{name}_{language}": _copy_field(getattr(base, name))
+        for name in TRANSLATED
+        if hasattr(base, name)
+        for language in languages[1:]
+    }
+    form = type(base.__name__, (base,), extra)(**kwargs)
+    if len(languages) > 1:
+        for name in TRANSLATED:
+            for index, language in enumerate(languages):
+                found = form._fields.get(name if index == 0 else f"{name}_{language}")
+                if found is not None:
+                    found.language = language
+                    found.label.text = f"{found.label.text} · {language_name(language)}"
+    return form
+
+
+def _copy_field(unbound):
+    """The same kind of field with the same label and length limit, and no description (the
+    default language's field carries it)."""
+    validators = [v for v in unbound.kwargs.get("validators", []) if isinstance(v, Length)]
+    return unbound.field_class(*unbound.args, validators=validators)
+
+
+def form_texts(form: FlaskForm, name: str, languages: list[str]) -> Texts:
+    """One text as typed in each language's field."""
+    return Texts(
+        (language, form[name if index == 0 else f"{name}_{language}"].data or "")
+        for index, language in enumerate(languages)
+    )
+
+
+def texts_data(name: str, texts: Texts, languages: list[str]) -> dict[str, str]:
+    """A text's form data by field name, to fill a form from what is stored."""
+    return {
+        (name if index == 0 else f"{name}_{language}"): texts.get(language, "")
+        for index, language in enumerate(languages)
+    }
+
+
+class LanguagesForm(FlaskForm):
+    """Which of the app's languages a survey is written in, and which is its default."""
+
+    default = SelectField(
+        _l("Default language"),
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
+    )
+
+
+for _code, _name in LANGUAGES.items():
+    setattr(LanguagesForm, f"use_{_code}", BooleanField(_name))
+
+
 class QuestionForm(FlaskForm):
     """A question as typed in the builder. Only what the form must parse is checked here; what a
     question may hold is checked by the same rules as a survey file (web.core.surveyfile), and
@@ -147,7 +265,7 @@ class QuestionForm(FlaskForm):
 
 
 class ImportForm(FlaskForm):
-    file = FileField(_l("Survey file (JSON)"), validators=[FileRequired()])
+    file = FileField(_l("Survey file (JSON or XLSForm)"), validators=[FileRequired()])
 
 
 class TokenForm(FlaskForm):

@@ -21,8 +21,9 @@ def test_round_trip_is_exact():
     spec = parse_survey(SAMPLE_SURVEY)
     assert json.loads(spec.to_json()) == {
         **SAMPLE_SURVEY,
+        "languages": ["en"],
         "results_batch": 5,
-    }  # the default, written out
+    }  # the defaults, written out
     assert load_survey(spec.to_json().encode()) == spec
 
 
@@ -126,7 +127,7 @@ def test_korean_text_survives():
     data = copy.deepcopy(SAMPLE_SURVEY)
     data["title"] = "캠퍼스 생활"
     spec = load_survey(json.dumps(data, ensure_ascii=False).encode("utf-8"))
-    assert spec.title == "캠퍼스 생활" and "캠퍼스 생활" in spec.to_json()
+    assert spec.title["ko"] == "캠퍼스 생활" and "캠퍼스 생활" in spec.to_json()
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from web.core.editing import edit_details
 from web.core.extensions import db
 from web.core.lookup import find_survey
 from web.core.models import Survey
+from web.core.texts import Texts
 
 
 def page_config(html: str) -> dict:
@@ -160,6 +161,6 @@ def test_the_survey_page_is_rendered_again_after_an_edit_not_after_a_publication
     assert client.get(f"/s/{survey}").get_data(as_text=True) == first
     with app.app_context():
         assert len(app.extensions["survey_pages"]._documents) == size  # served from the same render
-        edit_details(find_survey(survey), "A new title", "", None)
+        edit_details(find_survey(survey), Texts.one("en", "A new title"), Texts(), None)
         db.session.commit()
     assert "A new title" in client.get(f"/s/{survey}").get_data(as_text=True)

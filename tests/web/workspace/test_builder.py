@@ -313,7 +313,7 @@ def test_export_then_import_round_trips(researcher, survey, app):
     exported = researcher.get(f"/surveys/{survey}/survey.json")
     assert exported.headers["Content-Disposition"] == f'attachment; filename="{survey}.json"'
     data = json.loads(exported.get_data(as_text=True))
-    assert data == {**SAMPLE_SURVEY, "results_batch": 5}
+    assert data == {**SAMPLE_SURVEY, "languages": ["en"], "results_batch": 5}
     data["slug"] = "copy"
     assert upload(researcher, json.dumps(data).encode()).status_code == 302
     assert load(app, "copy")["questions"] == load(app, survey)["questions"]

@@ -42,10 +42,10 @@ def test_a_question_cannot_change_once_a_response_slipped_in(app, researcher, su
     editing, submitted = threading.Event(), threading.Event()
     checks = editing_module.question_problems
 
-    def held(spec):
+    def held(spec, **kwargs):
         editing.set()
         assert submitted.wait(timeout=120)
-        return checks(spec)
+        return checks(spec, **kwargs)
 
     monkeypatch.setattr(editing_module, "question_problems", held)
     reply = {}

@@ -1,0 +1,122 @@
+"""A survey's texts in its languages, and which language a viewer reads.
+
+A survey declares its languages (the first is its default). Every text a respondent or an analyst
+reads (title, description, question and option wording, consent, thank-you) is a :class:`Texts`:
+one string per language. In a file such a text is a plain string when the survey has one language,
+else an object with one entry per language (``{"en": "…", "ko": "…"}``).
+
+In the database each text keeps its default-language string in its own column (so that anything
+that reads ``question.text`` reads the default) and the other languages in a JSON column of
+translations beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+
+from web.core.i18n import LANGUAGES
+
+# A file without "languages" is in one language: Korean when its texts are written in Hangul.
+HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+
+
+class Texts(Mapping[str, str]):
+    """One text in several languages, in the survey's order of languages (the default first).
+
+    A language may be missing (a draft whose translation is not written yet): :meth:`in_` then
+    falls back to the default, and :meth:`missing` names it."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self, texts: Mapping[str, str] | Iterable[tuple[str, str]] = ()):
+        # An empty text is no text: absent and "" read alike, in a file and in the database.
+        items = texts.items() if isinstance(texts, Mapping) else texts
+        self._texts = {language: text for language, text in items if text != ""}
+
+    @classmethod
+    def one(cls, language: str, text: str) -> Texts:
+        return cls({language: text})
+
+    def __getitem__(self, language: str) -> str:
+        return self._texts[language]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._texts) == dict(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._texts.items())))
+
+    def __repr__(self) -> str:
+        return f"Texts({self._texts!r})"
+
+    def in_(self, language: str, languages: list[str]) -> tuple[str, str]:
+        """The text in ``language`` and the language it is in: the default language's (the first
+        of ``languages`` that has one) where ``language`` has none."""
+        found = self._texts.get(language)
+        if found:
+            return found, language
+        for fallback in languages:
+            if self._texts.get(fallback):
+                return self._texts[fallback], fallback
+        return "", language
+
+    def missing(self, languages: list[str]) -> list[str]:
+        """The languages among ``languages`` with no text (empty counts as missing)."""
+        return [language for language in languages if not (self._texts.get(language) or "").strip()]
+
+    def ordered(self, languages: list[str]) -> Texts:
+        """Only ``languages``, in their order (texts of other languages are dropped)."""
+        return Texts(
+            (language, self._texts[language]) for language in languages if language in self
+        )
+
+    def stripped(self) -> Texts:
+        return Texts((language, text.strip()) for language, text in self._texts.items())
+
+    def for_file(self, languages: list[str]) -> str | dict[str, str]:
+        """The text as a survey file writes it: a string in a one-language survey, else an object."""
+        if len(languages) == 1:
+            return self._texts.get(languages[0], "")
+        return {language: self._texts.get(language, "") for language in languages}
+
+    # Storage: the default language's text in its column, the others in a JSON column beside it.
+
+    @classmethod
+    def stored(cls, default: str, others: dict | None, languages: list[str]) -> Texts:
+        """The text as kept: ``default`` is the first language's, ``others`` the rest by tag."""
+        others = others or {}
+        return cls(
+            (language, default if index == 0 else others.get(language, ""))
+            for index, language in enumerate(languages)
+        )
+
+    def to_store(self, languages: list[str]) -> tuple[str, dict[str, str]]:
+        """The default language's text, and the others' by tag (see :meth:`stored`)."""
+        others = {language: self._texts.get(language, "") for language in languages[1:]}
+        return self._texts.get(languages[0], ""), others
+
+
+def guess_language(texts: Iterable[str]) -> str:
+    """The one language of a survey that does not say: Korean if any text is in Hangul."""
+    return "ko" if any(HANGUL.search(text) for text in texts if isinstance(text, str)) else "en"
+
+
+def content_language(languages: list[str], viewer: str) -> str:
+    """The language a viewer reads a survey in: theirs when the survey has it, else its default."""
+    return viewer if viewer in languages else languages[0]
+
+
+def split_languages(stored: str | None) -> list[str]:
+    """A survey's languages as kept (``"en,ko"``), in order; English when unset."""
+    return [code for code in (stored or "").split(",") if code] or ["en"]
+
+
+def language_name(code: str) -> str:
+    return LANGUAGES.get(code, code)

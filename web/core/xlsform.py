@@ -1,0 +1,321 @@
+"""XLSForm in and out: the subset of the format that this app's questions map to.
+
+A workbook has a ``survey`` sheet (one row per question), a ``choices`` sheet (the options of each
+list) and a ``settings`` sheet, as KoboToolbox and ODK read them. Texts are in ``label::English
+(en)`` and ``label::Korean (ko)`` columns (or one ``label`` column in a one-language survey).
+
+=========================  =================================================================
+survey sheet column        meaning
+=========================  =================================================================
+``type``                   ``select_one yes_no`` (a yes/no question: list ``yes_no`` with
+                           choices ``1`` and ``0``), ``select_one LIST`` (single choice, or a
+                           direct question), ``select_multiple LIST`` (multi-select)
+``name``                   the question's id
+``label::<Language> (tag)``  its wording per language
+``rr_procedure``           ``spinner_coin``, ``spinner``, or ``direct`` (asked plainly). Required:
+                           nothing is left unprotected by a missing cell.
+``rr_epsilon``             ε per spin (not for ``direct``)
+=========================  =================================================================
+
+The ``choices`` sheet has ``list_name``, ``name`` and a label per language. The ``settings`` sheet
+has ``form_id`` (the slug), ``form_title`` (per language: ``form_title::Korean (ko)``),
+``default_language`` and this app's own ``rr_description``, ``rr_consent``, ``rr_thanks`` (per
+language like the title), ``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``,
+``rr_opens_at``, ``rr_closes_at`` and ``rr_target_n``.
+
+Reading builds a survey file's dictionary and hands it to :func:`web.core.surveyfile.parse_survey`,
+the one validator; its mistakes are named by sheet and row. Every other XLSForm question type
+(text, integer, date, note, groups, metadata such as ``start``) is refused with its row number:
+the app asks nothing it cannot randomize or mark as asked directly.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from typing import Any
+
+from flask_babel import gettext as _
+from openpyxl import Workbook, load_workbook
+from openpyxl.utils.exceptions import InvalidFileException
+
+from web.core.i18n import LANGUAGES
+from web.core.questions import QUESTION_TYPES
+from web.core.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
+
+YES_NO_LIST = "yes_no"
+YES_NO_LABELS = {"en": ("Yes", "No"), "ko": ("예", "아니요")}
+LANGUAGE_HEADER = re.compile(
+    r"\A(?P<name>[^:]+)::\s*(?:(?P<label>[^(]*?)\s*\((?P<tag>[^)]+)\)|(?P<bare>\S+))\s*\Z"
+)
+SURVEY_SETTINGS = (
+    "results_batch",
+    "completion_code",
+    "completion_url",
+    "opens_at",
+    "closes_at",
+    "target_n",
+)
+SETTINGS_TEXTS = ("description", "consent", "thanks")
+QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\](?:\.options\[(\d+)\])?")
+XLSX_MAGIC = b"PK\x03\x04"
+
+
+def load_any_survey(filename: str, raw: bytes) -> SurveySpec:
+    """A survey from a JSON file or an XLSForm workbook (told apart by their first bytes)."""
+    if raw.startswith(XLSX_MAGIC) or filename.lower().endswith(".xlsx"):
+        return load_xlsform(raw)
+    return load_survey(raw)
+
+
+# Reading.
+
+
+def load_xlsform(raw: bytes) -> SurveySpec:
+    """Parse an XLSForm workbook; raises SurveyFileError naming every mistake by sheet and row."""
+    try:
+        book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError):
+        raise SurveyFileError([_("file: not an XLSForm workbook (.xlsx)")]) from None
+    sheets = {name.strip().lower(): book[name] for name in book.sheetnames}
+    if "survey" not in sheets:
+        raise SurveyFileError([_("file: an XLSForm needs a sheet named survey")])
+    survey_rows = _rows(sheets["survey"])
+    choice_rows = _rows(sheets["choices"]) if "choices" in sheets else []
+    settings_rows = _rows(sheets["settings"]) if "settings" in sheets else []
+    settings = settings_rows[1][1] if len(settings_rows) > 1 else {}
+    languages = _languages(
+        [header for _, row in survey_rows[:1] for header in row], settings.get("default_language")
+    )
+    data, rows, problems = _survey_data(survey_rows, choice_rows, settings, languages)
+    if problems:
+        raise SurveyFileError(problems)
+    try:
+        return parse_survey(data)
+    except SurveyFileError as error:
+        raise SurveyFileError([_by_row(problem, rows) for problem in error.problems]) from None
+
+
+def _rows(sheet) -> list[tuple[int, dict[str, Any]]]:
+    """The sheet's non-empty rows as (row number, {header: value}), headers lower-cased."""
+    values = list(sheet.iter_rows(values_only=True))
+    if not values:
+        return []
+    headers = [str(cell).strip() if cell is not None else "" for cell in values[0]]
+    rows = []
+    for number, row in enumerate(values[1:], start=2):
+        cells = {
+            _header_key(header): (cell.strip() if isinstance(cell, str) else cell)
+            for header, cell in zip(headers, row, strict=False)
+            if header and cell not in (None, "")
+        }
+        if cells:
+            rows.append((number, cells))
+    # Every header, even of columns left empty, so that languages are known from the header row.
+    return [(1, dict.fromkeys(_header_key(header) for header in headers if header))] + rows
+
+
+def _header_key(header: str) -> str:
+    """``label::Korean (ko)`` → ``label::ko``; ``Type`` → ``type``."""
+    match = LANGUAGE_HEADER.match(header)
+    if match:
+        return f"{match['name'].strip().lower()}::{(match['tag'] or match['bare']).strip()}"
+    return header.strip().lower()
+
+
+def _languages(headers: list[str], default: Any) -> list[str]:
+    """The survey's languages from its label columns, the default language first."""
+    found = [header.split("::", 1)[1] for header in headers if header.startswith("label::")]
+    if isinstance(default, str):
+        match = LANGUAGE_HEADER.match(f"x::{default}") or None
+        tag = (match["tag"] or match["bare"]) if match else default.strip()
+        if tag in found:
+            found.remove(tag)
+            found.insert(0, tag)
+    return found
+
+
+def _text(cells: dict, name: str, languages: list[str]) -> Any:
+    """A text as a survey file writes it: per language, or the bare column's string."""
+    if not languages:
+        return cells.get(name)
+    found = {
+        code: str(cells[f"{name}::{code}"]) for code in languages if f"{name}::{code}" in cells
+    }
+    return found or None
+
+
+def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str]):
+    """The survey file's dictionary, the sheet row of each question, and structural mistakes."""
+    problems: list[str] = []
+    choices: dict[str, list[dict]] = {}
+    for number, cells in choice_rows[1:]:
+        list_name = str(cells.get("list_name", ""))
+        if not list_name or "name" not in cells:
+            problems.append(_("choices row %(row)d: needs list_name and name", row=number))
+            continue
+        choices.setdefault(list_name, []).append(
+            {"id": str(cells["name"]), "text": _text(cells, "label", languages)}
+        )
+    questions, rows = [], []
+    for number, cells in survey_rows[1:]:
+        question, problem = _question(number, cells, choices, languages)
+        if problem:
+            problems.append(problem)
+        else:
+            questions.append(question)
+            rows.append(number)
+    data: dict[str, Any] = {
+        "slug": settings.get("form_id"),
+        "title": _text(settings, "form_title", languages),
+        "questions": questions,
+    }
+    if languages:
+        data["languages"] = languages
+    for name in SETTINGS_TEXTS:
+        text = _text(settings, f"rr_{name}", languages)
+        if text is not None:
+            data[name] = text
+    for name in SURVEY_SETTINGS:
+        value = settings.get(f"rr_{name}")
+        if value is not None:
+            data[name] = _whole(value) if name in ("results_batch", "target_n") else str(value)
+    return data, rows, problems
+
+
+def _question(number: int, cells: dict, choices: dict, languages: list[str]):
+    """One survey-sheet row as a question of a survey file, or why it cannot be one."""
+    kind, _space, list_name = str(cells.get("type", "")).strip().partition(" ")
+    list_name = list_name.strip()
+    procedure = cells.get("rr_procedure")
+    if kind not in ("select_one", "select_multiple") or not list_name:
+        return None, _(
+            "survey row %(row)d: type %(type)r cannot be randomized; this app asks select_one "
+            "and select_multiple questions only",
+            row=number,
+            type=cells.get("type", ""),
+        )
+    if procedure not in ("spinner_coin", "spinner", "direct"):
+        return None, _(
+            "survey row %(row)d: rr_procedure must say how it is asked (spinner_coin, spinner, "
+            "or direct for a question asked plainly), got %(value)r",
+            row=number,
+            value=procedure,
+        )
+    if list_name not in choices and list_name != YES_NO_LIST:
+        return None, _(
+            "survey row %(row)d: no list %(list)r in the choices sheet", row=number, list=list_name
+        )
+    question: dict[str, Any] = {"id": cells.get("name"), "text": _text(cells, "label", languages)}
+    fixed = list_name if list_name == YES_NO_LIST else None
+    matching = [
+        type_
+        for type_ in QUESTION_TYPES.values()
+        if type_.xlsform_select == kind
+        and type_.xlsform_list == fixed
+        and type_.randomized == (procedure != "direct")
+    ]
+    if not matching:
+        return None, _(
+            "survey row %(row)d: a %(type)s question cannot be asked this way (%(procedure)s)",
+            row=number,
+            type=cells.get("type", ""),
+            procedure=procedure,
+        )
+    question["type"] = matching[0].name
+    if matching[0].has_options:
+        question["options"] = choices[list_name]
+    if procedure != "direct":
+        question["procedure"] = procedure
+        question["epsilon"] = _number(cells.get("rr_epsilon"))
+    return question, None
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
+
+
+def _by_row(problem: str, rows: list[int]) -> str:
+    """A validator's mistake with ``questions[2]`` named as the survey sheet's row."""
+    match = QUESTION_PLACE.match(problem)
+    if not match:
+        return f"settings: {problem}"
+    row = rows[int(match[1])] if int(match[1]) < len(rows) else None
+    rest = problem[match.end() :]
+    where = _("survey row %(row)d", row=row) if row else "survey"
+    if match[2] is not None:
+        where += " " + _("option %(number)d", number=int(match[2]) + 1)
+    return where + rest
+
+
+# Writing.
+
+
+def survey_xlsform(spec: SurveySpec) -> bytes:
+    """The survey as an XLSForm workbook that :func:`load_xlsform` reads back as the same survey."""
+    languages = list(spec.languages)
+    headers = [f"label::{LANGUAGES[code]} ({code})" for code in languages]
+    book = Workbook()
+    book.remove(book.worksheets[0])
+    survey = book.create_sheet("survey")
+    survey.append(["type", "name", *headers, "rr_procedure", "rr_epsilon"])
+    choices = book.create_sheet("choices")
+    choices.append(["list_name", "name", *headers])
+    if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
+        for name, index in (("1", 0), ("0", 1)):
+            choices.append(
+                [
+                    YES_NO_LIST,
+                    name,
+                    *(YES_NO_LABELS.get(code, YES_NO_LABELS["en"])[index] for code in languages),
+                ]
+            )
+    for question in spec.questions:
+        kind = question.type
+        wording = [question.text.get(code, "") for code in languages]
+        procedure = question.procedure if kind.randomized else "direct"
+        epsilon = question.epsilon if kind.randomized else None
+        list_name = kind.xlsform_list or question.key
+        survey.append(
+            [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
+        )
+        for option in question.options:
+            texts = (option.text.get(code, "") for code in languages)
+            choices.append([question.key, option.key, *texts])
+    settings = book.create_sheet("settings")
+    file = spec.to_dict()
+    row: dict[str, Any] = {
+        "form_id": spec.slug,
+        "default_language": headers[0].split("::", 1)[1],
+        **{
+            f"form_title::{header.split('::', 1)[1]}": spec.title.get(code, "")
+            for header, code in zip(headers, languages, strict=True)
+        },
+    }
+    for name in SETTINGS_TEXTS:
+        text = spec.description if name == "description" else getattr(spec.fielding, name)
+        if any(value.strip() for value in text.values()):
+            for header, code in zip(headers, languages, strict=True):
+                row[f"rr_{name}::{header.split('::', 1)[1]}"] = text.get(code, "")
+    for name in SURVEY_SETTINGS:
+        if name in file:
+            row[f"rr_{name}"] = file[name]
+    settings.append(list(row))
+    settings.append(list(row.values()))
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
