@@ -61,8 +61,9 @@ function start() {
       otherCost: config.otherCost,
       limits: config.limits,
     });
-    for (const id of ["options", "option_ids"]) {
-      form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
+    // The options in every language (their fields sit together), and their ids.
+    for (const selector of [".translations:has(#options)", ".field:has(#option_ids)"]) {
+      form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
     }
     const direct = config.directTypes.includes(field("kind").value);
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);

@@ -63,6 +63,7 @@ function start() {
   // The signed cookie (config.answered) says so even when this browser's storage was cleared.
   if (memo.submitted || config.answered) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
+  askConsent();
   for (const question of spunQuestions()) views.set(question.id, setUpQuestion(question));
   // A direct answer is sent as chosen: the summary shows it as soon as it changes.
   form.addEventListener("change", (event) => {
@@ -114,7 +115,33 @@ function directAnswer(question) {
 
 function showNotice(id) {
   form.hidden = true;
+  const consent = document.getElementById("consent");
+  if (consent) consent.hidden = true;
   document.getElementById(id).hidden = false;
+}
+
+/**
+ * A survey with a consent text shows it first: the questions appear only once the respondent
+ * agrees; declining leaves a short page and sends nothing. Nothing about it is sent or stored.
+ */
+function askConsent() {
+  const box = document.getElementById("consent");
+  if (!config.consent || !box) return;
+  form.hidden = true;
+  box.hidden = false;
+  document.getElementById("consent-agree").addEventListener("click", () => {
+    box.hidden = true;
+    form.hidden = false;
+    const first = form.querySelector("h2");
+    first?.setAttribute("tabindex", "-1");
+    first?.focus();
+  });
+  document.getElementById("consent-decline").addEventListener("click", () => {
+    box.hidden = true;
+    const declined = document.getElementById("consent-declined");
+    declined.hidden = false;
+    declined.focus();
+  });
 }
 
 /** @returns {QuestionView} */
@@ -393,10 +420,13 @@ async function submit() {
       body: JSON.stringify(answersBody()),
     });
     if (response.status === 201) {
+      const stored = await response.json().catch(() => ({}));
       const mirror = await mirrorStorage();
       rememberSubmitted(mirror, config.slug, config.revision);
       await share(mirror.value);
-      window.location.assign(config.thanksUrl);
+      // A panel provider's address (https, checked by the server) or the thank-you page, which
+      // shows the completion code.
+      window.location.assign(stored.completion_url ?? config.thanksUrl);
       return;
     }
     const body = await response.json().catch(() => ({}));

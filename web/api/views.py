@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
+from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, request
 from flask_babel import gettext as _
@@ -12,18 +14,32 @@ import rr
 from web.core import analysis
 from web.core.answers import AnswerError, check_answers
 from web.core.extensions import limiter
+from web.core.fielding import format_utc
 from web.core.grouped import GroupingError, by_group, with_groups
 from web.core.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.models import ApiToken
 from web.core.results import published_results
 from web.core.results_cache import ResultsCache, survey_stamp
+from web.core.schedule import close_if_due, now_seconds
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submissions import Plan, SurveyState, submissions
+from web.respondent.writer import Receipt
 from web.site.logs import security_event
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
+
+
+@lru_cache(maxsize=256)
+def stored_body(receipt: Receipt) -> bytes:
+    """The reply to a stored submission: with the survey's completion code and address, if any
+    (the same for every respondent: nothing in it is about the one who answered)."""
+    if receipt == (None, None):
+        return STORED
+    extra = {"completion_code": receipt.code, "completion_url": receipt.url}
+    body = {"ok": True, **{name: value for name, value in extra.items() if value is not None}}
+    return json.dumps(body, separators=(",", ":")).encode() + b"\n"
 
 
 def address_and_survey() -> str:
@@ -59,8 +75,11 @@ def store_submission(slug: str):
         answered = answered_slugs()
         if slug in answered:
             abort(409, _("This browser has already answered this survey."))
-        if service.record(plan, bits):
-            response = current_app.response_class(STORED, 201, mimetype="application/json")
+        receipt = service.record(plan, bits)
+        if receipt is not None:
+            response = current_app.response_class(
+                stored_body(receipt), 201, mimetype="application/json"
+            )
             remember_answered(response, answered, slug)
             return response
     abort(409, changed_after_loading())
@@ -82,15 +101,42 @@ class Refusal(Exception):
 
 
 def accepting_state(state: SurveyState | None) -> SurveyState:
-    """The state of a survey that takes answers from this page; refuses otherwise."""
+    """The state of a survey that takes answers from this page; refuses otherwise. A survey
+    found past its closing time or target is closed here (publishing its last batch)."""
     if state is None or state.status == "draft":
         raise Refusal(404, _("No such survey."))
     if state.status == "closed":
         raise Refusal(409, _("This survey is closed."))
+    refusal = schedule_refusal(state)
+    if refusal is not None:
+        raise Refusal(409, refusal)
     revision = request.headers.get("X-Survey-Revision")
     if revision is not None and revision != str(state.revision):
         raise Refusal(409, changed_after_loading())
     return state
+
+
+def schedule_refusal(state: SurveyState) -> str | None:
+    """Why an open survey takes no answer now (not yet open, past its closing time or target),
+    or None. Closing a survey found past its time or target is left to a fresh read."""
+    now = now_seconds()
+    if state.opens_at is not None and now < state.opens_at:
+        return _(
+            "This survey is not open yet: it opens at %(time)s.", time=utc_text(state.opens_at)
+        )
+    if state.closes_at is not None and now >= state.closes_at:
+        close_if_due(state.id)
+        return _("This survey is closed: it closed at %(time)s.", time=utc_text(state.closes_at))
+    if state.target_n is not None and state.response_count >= state.target_n:
+        close_if_due(state.id)
+        return _(
+            "This survey is closed: it has reached its target of %(n)d responses.", n=state.target_n
+        )
+    return None
+
+
+def utc_text(seconds: int) -> str:
+    return format_utc(datetime.fromtimestamp(seconds, UTC))
 
 
 def changed_after_loading() -> str:

@@ -57,9 +57,12 @@ class Fielding:
 
     def completion_link(self) -> str | None:
         """Where a respondent is sent once their response is stored, with the code filled in."""
-        if not self.completion_url:
-            return None
-        return self.completion_url.replace("{code}", self.completion_code or "")
+        return completion_link(self.completion_url, self.completion_code)
+
+
+def completion_link(url: str | None, code: str | None) -> str | None:
+    """The completion address with the survey's code in place of ``{code}`` (None without one)."""
+    return url.replace("{code}", code or "") if url else None
 
 
 def format_utc(moment: datetime) -> str:

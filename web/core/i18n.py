@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
 from flask import Flask, has_request_context, request
-from flask_babel import format_decimal, format_percent, get_locale
+from flask_babel import format_datetime, format_decimal, format_percent, get_locale
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
 LANGUAGES = {"en": "English", "ko": "한국어"}
 COOKIE = "lang"
@@ -16,10 +20,14 @@ STATUS_LABELS = {"draft": _l("draft"), "open": _l("open"), "closed": _l("closed"
 
 
 def select_locale() -> str:
-    """The language chosen on the site (a cookie), else the browser's preference, else English
-    (the command line, with no request, speaks English)."""
+    """The language asked for in the address (``?lang=ko``), else the one chosen on the site (a
+    cookie), else the browser's preference, else English (the command line, with no request,
+    speaks English)."""
     if not has_request_context():
         return "en"
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return asked
     chosen = request.cookies.get(SECURE_COOKIE) or request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
@@ -47,10 +55,62 @@ def fixed(value: float | None, digits: int = 3) -> str:
     return format_decimal(value, format="#,##0." + "0" * digits)
 
 
+class Shown:
+    """A survey's text as a viewer reads it: in the page's language when the survey has it, else
+    in the survey's default. ``attr`` is the ``lang`` attribute its element needs when that is
+    not the page's language; in a template ``{{ shown }}`` writes the text, escaped."""
+
+    __slots__ = ("text", "language")
+
+    def __init__(self, text: str, language: str):
+        self.text, self.language = text, language
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __html__(self) -> str:
+        return str(escape(self.text))
+
+    def __bool__(self) -> bool:
+        return bool(self.text.strip())
+
+    @property
+    def attr(self) -> Markup:
+        if self.language == str(get_locale()):
+            return Markup("")
+        return Markup(' lang="%s"') % self.language
+
+
+def shown(texts: Mapping[str, str]) -> Shown:
+    """``texts`` (one text by language, the survey's default first) as the viewer reads it."""
+    viewer = str(get_locale())
+    if texts.get(viewer):
+        return Shown(texts[viewer], viewer)
+    for language, text in texts.items():
+        if text:
+            return Shown(text, language)
+    return Shown("", viewer)
+
+
+def local_time(moment: datetime) -> Markup:
+    """An instant for a page: in UTC as the server writes it, turned into the viewer's own time
+    zone by static/js/local-time.js."""
+    utc = moment.astimezone(UTC)
+    text = format_datetime(utc, "medium") + " UTC"
+    return Markup('<time datetime="%s" data-local-time>%s</time>') % (
+        utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        text,
+    )
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["fixed"] = fixed
     app.jinja_env.globals.update(
-        get_locale=get_locale, LANGUAGES=LANGUAGES, STATUS_LABELS=STATUS_LABELS
+        get_locale=get_locale,
+        LANGUAGES=LANGUAGES,
+        STATUS_LABELS=STATUS_LABELS,
+        shown=shown,
+        local_time=local_time,
     )

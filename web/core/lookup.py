@@ -6,12 +6,21 @@ from sqlalchemy.orm import selectinload
 
 from web.core.extensions import db
 from web.core.models import Question, Survey
+from web.core.schedule import close_if_due, due_to_close
 
 
 def find_survey(slug: str) -> Survey | None:
-    """The survey with its questions and options (three queries, whatever the responses), or None."""
-    return db.session.scalar(
+    """The survey with its questions and options (three queries, whatever the responses), or None.
+    An open survey past its closing time or target is closed first (:mod:`web.core.schedule`)."""
+    query = (
         db.select(Survey)
         .filter_by(slug=slug)
         .options(selectinload(Survey.questions).selectinload(Question.options))
     )
+    survey = db.session.scalar(query)
+    if survey is not None and due_to_close(
+        survey.status, survey.closes_at, survey.target_n, survey.response_count
+    ):
+        close_if_due(survey.id)
+        survey = db.session.scalar(query)
+    return survey

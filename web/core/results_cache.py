@@ -11,10 +11,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from datetime import datetime
 from typing import Generic, NamedTuple, TypeVar
 
 from web.core.extensions import db
 from web.core.models import Survey, readable_by
+from web.core.schedule import close_if_due, due_to_close
 
 T = TypeVar("T")
 
@@ -26,6 +28,8 @@ class SurveyStamp(NamedTuple):
     owner_id: int | None
     publication: int
     edits: int
+    # When an open survey starts taking answers (None: at once); not part of the version.
+    opens_at: datetime | None = None
 
     @property
     def version(self) -> tuple[int, int, int]:
@@ -38,13 +42,24 @@ class SurveyStamp(NamedTuple):
 
 def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     """The survey's id, owner and version, and its running total of responses (which is not
-    part of the version: it moves with every response), in one query that loads no objects."""
-    row = db.session.execute(
-        db.select(
-            Survey.id, Survey.owner_id, Survey.publication, Survey.edits, Survey.response_count
-        ).filter_by(slug=slug)
-    ).first()
-    return None if row is None else (SurveyStamp(*row[:4]), row[4])
+    part of the version: it moves with every response), in one query that loads no objects. An
+    open survey past its closing time or target is closed first (:mod:`web.core.schedule`)."""
+    query = db.select(
+        Survey.id,
+        Survey.owner_id,
+        Survey.publication,
+        Survey.edits,
+        Survey.response_count,
+        Survey.status,
+        Survey.closes_at,
+        Survey.target_n,
+        Survey.opens_at,
+    ).filter_by(slug=slug)
+    row = db.session.execute(query).first()
+    if row is not None and due_to_close(row.status, row.closes_at, row.target_n, row[4]):
+        close_if_due(row.id)
+        row = db.session.execute(query).first()
+    return None if row is None else (SurveyStamp(row[0], row[1], row[2], row[3], row.opens_at), row[4])
 
 
 class ResultsCache(Generic[T]):

@@ -26,7 +26,7 @@ from web.core.models import Survey
 from web.core.publication import publish_in_session
 from web.core.publication import statements as statements_for_publication
 from web.core.questions import Tallied
-from web.respondent.writer import GroupCommit, statements
+from web.respondent.writer import GroupCommit, Receipt, statements
 
 BULK_CHUNK = 20_000
 
@@ -36,6 +36,11 @@ class SurveyState:
     id: int
     status: str
     revision: int
+    # The schedule (seconds since 1970, UTC) and target, and the responses so far.
+    opens_at: int | None = None
+    closes_at: int | None = None
+    target_n: int | None = None
+    response_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -90,9 +95,10 @@ class Submissions:
                 self._plans[key] = plan
         return plan
 
-    def record(self, plan: Plan, bits: dict) -> bool:
-        """Store one checked response and add it to the tallies if the survey is still open at
-        the plan's revision; return whether it was stored."""
+    def record(self, plan: Plan, bits: dict) -> Receipt | None:
+        """Store one checked response and add it to the tallies if the survey still takes it at
+        the plan's revision (open, inside its schedule, short of its target); its receipt, or
+        None when it was not stored."""
         return self.writer.submit(plan, bits)
 
     def close(self) -> None:

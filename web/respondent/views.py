@@ -5,8 +5,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from web.core.i18n import shown
 from web.core.lookup import find_survey
 from web.core.results_cache import ResultsCache, survey_stamp
+from web.core.schedule import not_yet_open
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
@@ -22,9 +24,11 @@ def survey_page(slug: str):
     if found is None:
         abort(404, _("No such survey."))
     answered = slug in answered_slugs()
-    # The page shows no results: a new publication does not change it, an edit does.
+    # The page shows no results: a new publication does not change it, an edit does, and so
+    # does the opening time passing.
     stamp = found[0]
-    key = (stamp.id, stamp.edits, str(get_locale()), answered, "_user_id" in session)
+    waiting = not_yet_open(stamp.opens_at)
+    key = (stamp.id, stamp.edits, str(get_locale()), answered, "_user_id" in session, waiting)
     page = page_cache().document(key, lambda: render_survey(slug))
     # Never kept by the browser, so Back after answering shows a fresh page, not one whose form
     # still holds the true answers (the back/forward cache keeps no page sent with no-store).
@@ -37,7 +41,12 @@ def render_survey(slug: str) -> str:
         # Its owner, not a bare 404: the preview, which spins but sends nothing.
         abort(redirect(url_for("builder.preview", slug=slug)))
     survey = survey_or_404(slug, public=True)
-    return render_template("respond/survey.html", survey=survey, config=page_config(survey))
+    return render_template(
+        "respond/survey.html",
+        survey=survey,
+        config=page_config(survey),
+        waiting=survey.status == "open" and not_yet_open(survey.opens_at),
+    )
 
 
 def may_preview(survey) -> bool:
@@ -51,10 +60,16 @@ def page_cache() -> ResultsCache[str]:
 
 @bp.get("/<slug>/thanks")
 def thanks(slug: str):
-    """Shown after a submission."""
+    """Shown after a submission, with the survey's thank-you text and completion code; a
+    respondent who already answered sees the code again."""
     survey = survey_or_404(slug, public=True)
     answered = slug in answered_slugs()  # the signed cookie a stored submission sets
-    return render_template("respond/thanks.html", survey=survey, answered=answered)
+    return render_template(
+        "respond/thanks.html",
+        survey=survey,
+        answered=answered,
+        completion_link=survey.fielding.completion_link(),
+    )
 
 
 def page_config(survey, preview: bool = False) -> dict:
@@ -66,7 +81,9 @@ def page_config(survey, preview: bool = False) -> dict:
         "status": survey.status,
         "revision": survey.revision,
         "submitUrl": url_for("api.submit_response", slug=survey.slug),
-        "thanksUrl": url_for("respond.thanks", slug=survey.slug),
+        "thanksUrl": url_for("respond.thanks", slug=survey.slug, lang=str(get_locale())),
+        # Agreeing is asked on the page only: nothing about it is sent or stored.
+        "consent": bool(shown(survey.texts("consent"))),
         "epsilonTotal": survey.epsilon_total,
         "minN": current_app.config["RESULTS_MIN_N"],
         # Known from the signed cookie before any spin, even if local storage was cleared.
@@ -82,7 +99,10 @@ def page_config(survey, preview: bool = False) -> dict:
                 "procedure": question.procedure,
                 "epsilon": question.epsilon,
                 "lightFraction": question.light_fraction,
-                "options": [{"id": option.key, "text": option.text} for option in question.options],
+                "options": [
+                    {"id": option.key, "text": shown(option.texts).text}
+                    for option in question.options
+                ],
             }
             for question in survey.questions
         ],
@@ -108,6 +128,7 @@ def messages() -> dict:
         "no": _("No"),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "offline": _("No connection to the server. Please try again."),
+        "completionCode": _("Your completion code: {code}"),
         "previewNotSent": _(
             "Preview: nothing was sent or stored. A respondent would now see the thank-you page."
         ),

@@ -10,8 +10,13 @@ Each group's transaction starts with a guarded claim per survey and revision:
 
     UPDATE survey SET response_count = response_count + k
     WHERE id = ? AND status = 'open' AND revision = ?
+      AND (opens_at IS NULL OR opens_at <= now) AND (closes_at IS NULL OR closes_at > now)
+      AND (target_n IS NULL OR response_count + k <= target_n)
 
-so responses are stored only while the survey is open at the revision they were checked against.
+so responses are stored only while the survey is open at the revision they were checked against,
+inside its schedule and up to its target (a group that would pass the target is claimed one
+response at a time, so the target is met exactly). Each stored response gets the survey's
+completion code and address as they are in that transaction (:class:`Receipt`).
 Each response gets a random key, and the group's transaction ends by publishing the survey's
 snapshot when a batch of new responses is in (:mod:`web.core.publication`).
 """
@@ -21,10 +26,12 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from web.core import publication, sqlite_guard
+from web.core.fielding import completion_link
 from web.core.models import Option, Question, Response, Survey
 from web.core.publication import response_key
 
@@ -47,9 +54,13 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
     survey, response = quote(Survey.__tablename__), quote(Response.__tablename__)
     return {
         "mark": mark,
-        "state": f"SELECT id, status, revision FROM {survey} WHERE slug = {mark}",
+        "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
+        f"FROM {survey} WHERE slug = {mark}",
         "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
-        f"WHERE id = {mark} AND status = 'open' AND revision = {mark}",
+        f"WHERE id = {mark} AND status = 'open' AND revision = {mark} "
+        f"AND (opens_at IS NULL OR opens_at <= {mark}) AND (closes_at IS NULL OR closes_at > {mark}) "
+        f"AND (target_n IS NULL OR response_count + {mark} <= target_n)",
+        "completion": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
         "insert": f"INSERT INTO {response} (id, survey_id, bits, published) "
         f"VALUES ({mark}, {mark}, {mark}, {mark})",
         "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
@@ -80,17 +91,26 @@ def _many(template: str, mark: str, width: int, count: int) -> str:
     return template.format(rows=", ".join([row] * count))
 
 
+class Receipt(NamedTuple):
+    """What a stored response's respondent is given: the survey's completion code and address
+    (with the code filled in), as they were when it was stored; None where the survey has none."""
+
+    code: str | None
+    url: str | None
+
+
 class _Pending:
     """One submission waiting for the transaction that stores it."""
 
-    __slots__ = ("plan", "bits", "wake", "leads", "stored", "error")
+    __slots__ = ("plan", "bits", "wake", "leads", "receipt", "error")
 
     def __init__(self, plan: Plan, bits: dict):
         self.plan, self.bits = plan, bits
         # Released once: when the entry is stored or has failed, or when it is handed the lead.
         self.wake = threading.Lock()
         self.wake.acquire()
-        self.leads, self.stored = False, False
+        self.leads = False
+        self.receipt: Receipt | None = None
         self.error: Exception | None = None
 
 
@@ -131,9 +151,10 @@ class GroupCommit:
         """Whether the writer holds its connection."""
         return self._connection is not None
 
-    def submit(self, plan, bits: dict) -> bool:
-        """Store ``bits`` under ``plan`` (a :class:`web.respondent.submissions.Plan`); whether it was stored,
-        which is False when the survey is no longer open at the plan's revision."""
+    def submit(self, plan, bits: dict) -> Receipt | None:
+        """Store ``bits`` under ``plan`` (a :class:`web.respondent.submissions.Plan`); its receipt,
+        or None when it was not stored: the survey is no longer open at the plan's revision, or
+        is outside its schedule, or has met its target."""
         entry = _Pending(plan, bits)
         with self._lock:
             self._queue.append(entry)
@@ -144,7 +165,7 @@ class GroupCommit:
             self._lead()
         if entry.error is not None:
             raise entry.error
-        return entry.stored
+        return entry.receipt
 
     def _lead(self) -> None:
         with self._lock:
@@ -176,10 +197,14 @@ class GroupCommit:
             connection = self._open()
             cursor = connection.cursor()
             accepted = []
+            now = int(time.time())
+            receipts = {}
             for plan, entries in by_plan.items():
-                cursor.execute(self._sql["claim"], (len(entries), plan.survey_id, plan.revision))
-                if cursor.rowcount == 1:
-                    accepted.extend(entries)
+                claimed = self._claim(cursor, plan, entries, now)
+                if claimed:
+                    accepted.extend(claimed)
+                    cursor.execute(self._sql["completion"], (plan.survey_id,))
+                    receipts[plan] = receipt(*cursor.fetchone())
             if accepted:
                 self._insert(cursor, accepted)
                 for table, tallies in _summed_tallies(accepted).items():
@@ -192,7 +217,7 @@ class GroupCommit:
                     publication.publish_if_due(cursor.execute, self._publication, survey_id)
             connection.commit()
             for entry in accepted:
-                entry.stored = True
+                entry.receipt = receipts[entry.plan]
         except Exception as error:
             # Every waiting request must learn that its response was not stored.
             for entry in group:
@@ -203,6 +228,22 @@ class GroupCommit:
             for entry in group:
                 if not entry.leads:
                     entry.wake.release()
+
+    def _claim(self, cursor, plan: Plan, entries: list[_Pending], now: int) -> list[_Pending]:
+        """The entries the survey takes: all at once, or, when that fails (a target it would
+        pass, say), one at a time until one is refused."""
+        sql = self._sql["claim"]
+        cursor.execute(sql, (len(entries), plan.survey_id, plan.revision, now, now, len(entries)))
+        if cursor.rowcount == 1:
+            return entries
+        claimed: list[_Pending] = []
+        if len(entries) > 1:
+            for entry in entries:
+                cursor.execute(sql, (1, plan.survey_id, plan.revision, now, now, 1))
+                if cursor.rowcount != 1:
+                    break
+                claimed.append(entry)
+        return claimed
 
     def _insert(self, cursor, accepted: list[_Pending]) -> None:
         for start in range(0, len(accepted), ROWS_PER_INSERT):
@@ -232,6 +273,12 @@ class GroupCommit:
         with contextlib.suppress(Exception):
             connection.rollback()
         connection.close()
+
+
+@lru_cache(maxsize=256)
+def receipt(code: str | None, url: str | None) -> Receipt:
+    """A survey's receipt, from its stored completion code and address."""
+    return Receipt(code, completion_link(url, code))
 
 
 def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
 from flask import Blueprint, current_app, redirect, request
 
 from web.core.i18n import COOKIE, LANGUAGES, ONE_YEAR, SECURE_COOKIE
@@ -10,10 +12,21 @@ from web.site.redirects import local_path
 bp = Blueprint("i18n", __name__)
 
 
+def with_language(path: str, code: str) -> str:
+    """``path`` with a ``lang`` it asks for (``?lang=en``) replaced by the chosen one, which
+    would otherwise outrank the cookie being set."""
+    parts = urlsplit(path)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(name == "lang" for name, _ in query):
+        return path
+    query = [(name, code if name == "lang" else value) for name, value in query]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
 @bp.get("/lang/<code>")
 def switch(code: str):
     """Remember the chosen language and go back to the page the switch was on."""
-    response = redirect(local_path(request.args.get("next")))
+    response = redirect(with_language(local_path(request.args.get("next")), code))
     if code in LANGUAGES:
         secure = current_app.config.get("SESSION_COOKIE_SECURE", False)
         response.set_cookie(

@@ -38,7 +38,7 @@ from web.core.surveyfile import (
     QuestionSpec,
     SurveyFileError,
 )
-from web.core.texts import Texts
+from web.core.texts import Texts, language_name
 from web.core.xlsform import load_any_survey
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
@@ -104,13 +104,15 @@ def edit(slug: str):
             return redirect(url_for("builder.edit", slug=slug))
     cells = group_cells(survey, current_app.config["RESULTS_MIN_N"])
     warning = cells if cells is not None and cells.too_small else None
+    missing = missing_by_place(survey)
     return render_template(
         "surveys/edit.html",
         survey=survey,
         form=form,
         cells=warning,
         languages_form=languages_form(survey),
-        missing=missing_by_place(survey),
+        missing=missing,
+        question_gaps=question_gaps(missing),
     )
 
 
@@ -158,6 +160,20 @@ def missing_by_place(survey: Survey) -> dict[str, list[str]]:
     for place, language in survey.missing_texts():
         missing.setdefault(place.rsplit(".", 1)[0], []).append(language)
     return missing
+
+
+def question_gaps(missing: dict[str, list[str]]) -> dict[int, list[str]]:
+    """The languages each question (by position) lacks a text in, its options' included."""
+    gaps: dict[int, list[str]] = {}
+    for place, codes in missing.items():
+        found = QUESTION_PLACE.match(place)
+        if found:
+            listed = gaps.setdefault(int(found[1]), [])
+            listed += [language_name(code) for code in codes if language_name(code) not in listed]
+    return gaps
+
+
+QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\]")
 
 
 @bp.post("/<slug>/languages")
@@ -326,12 +342,20 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
 
 def question_page(survey: Survey, form, question: Question | None) -> str:
     """The question editor, with the limits and types its preview script needs."""
+    missing: dict[str, list[str]] = {}
+    if question is not None:
+        for place, codes in missing_by_place(survey).items():
+            found = QUESTION_PLACE.match(place)
+            if found and int(found[1]) == question.position:
+                name = "options" if ".options[" in place else "text"
+                missing[name] = sorted({*missing.get(name, []), *codes})
     return render_template(
         "surveys/question.html",
         survey=survey,
         form=form,
         question=question,
         languages=survey.language_list,
+        missing=missing,
         limits=page_limits(),
         types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],

@@ -20,6 +20,10 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # Symbols, formats and names that stay as they are in a Korean page.
 LATIN_ALLOWED = {
     "API",
+    "UTC",
+    "https",
+    "code",
+    "XLSForm",
     "CSV",
     "JSON",
     "QR",
