@@ -12,6 +12,7 @@ from sqlalchemy import func
 from web.core.extensions import db
 from web.core.models import Response, Survey
 from web.core.results import ESTIMATE_FIELDS, SurveyResults, significant
+from web.core.texts import Texts
 
 ESTIMATE_COLUMNS = (
     "question",
@@ -65,11 +66,25 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     yield "".join(buffer)
 
 
+def text_columns(languages) -> list[str]:
+    """The wording columns of the estimates CSV: the question's and the option's, per language."""
+    return [f"text_{code}" for code in languages] + [f"option_text_{code}" for code in languages]
+
+
+def _texts(question, item, languages) -> list[str]:
+    options = item.option_text or Texts()
+    return [question.text.get(code, "") for code in languages] + [
+        options.get(code, "") for code in languages
+    ]
+
+
 def estimates_csv(results: SurveyResults) -> str:
-    """CSV of the published estimates, one row per tally: a yes/no question, or one option.
-    A question whose figures are withheld (below the minimum n) has no rows; a direct answer chosen
-    by fewer than the minimum n has its row with no count or figures."""
-    lines = [_line(ESTIMATE_COLUMNS)]
+    """CSV of the published estimates, one row per tally: a yes/no question, or one option, with
+    their wording in every language of the survey. A question whose figures are withheld (below
+    the minimum n) has no rows; a direct answer chosen by fewer than the minimum n has its row with
+    no count or figures."""
+    languages = results.languages
+    lines = [_line([*ESTIMATE_COLUMNS, *text_columns(languages)])]
     for question in results.questions:
         if not question.visible:
             continue
@@ -87,6 +102,7 @@ def estimates_csv(results: SurveyResults) -> str:
                         "" if item.withheld else item.noisy_yes,
                         significant(item.reported_share),
                         *(significant(getattr(item, name)) for name in ESTIMATE_FIELDS),
+                        *_texts(question, item, languages),
                     ]
                 )
             )
@@ -134,8 +150,14 @@ def grouped_estimates_csv(results: SurveyResults, groups: dict, by: str) -> str:
 def codebook(survey: Survey, results: SurveyResults) -> dict:
     """Everything needed to recompute each estimate with rr from the responses CSV, with the
     published snapshot's counts (withheld below the minimum n)."""
+    languages = survey.language_list
     return {
-        "survey": {"slug": survey.slug, "title": survey.title, "description": survey.description},
+        "survey": {
+            "slug": survey.slug,
+            "languages": languages,
+            "title": survey.texts("title").for_file(languages),
+            "description": survey.texts("description").for_file(languages),
+        },
         "published": {
             "n": results.n,
             "results_batch": results.results_batch,
@@ -154,7 +176,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "b = (e^epsilon - 1)/(e^epsilon + k - 1). 95% interval: Clopper-Pearson on the noisy "
         "share, mapped through the same line and clipped to [0, 1].",
         "questions": [
-            {**_question_entry(question), **_published_counts(entry)}
+            {**_question_entry(question, languages), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)
         ],
     }
@@ -167,11 +189,11 @@ def _published_counts(result) -> dict:
     return {"withheld": False, "n": [item.n for item in result.items]}
 
 
-def _question_entry(question) -> dict:
+def _question_entry(question, languages: list[str]) -> dict:
     offset, slope = question.noise_line
     entry = {
         "id": question.key,
-        "text": question.text,
+        "text": question.texts.for_file(languages),
         "type": question.kind,
         "epsilon": question.epsilon,
         "epsilon_total": question.epsilon_total,
@@ -184,7 +206,10 @@ def _question_entry(question) -> dict:
         **question.type.design(question.procedure, len(question.options), question.light_fraction),
     }
     if question.type.has_options:
-        entry["options"] = [{"id": option.key, "text": option.text} for option in question.options]
+        entry["options"] = [
+            {"id": option.key, "text": option.texts.for_file(languages)}
+            for option in question.options
+        ]
     return entry
 
 

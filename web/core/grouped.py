@@ -15,6 +15,7 @@ from web.core.extensions import db
 from web.core.models import GroupTally, Question, Survey
 from web.core.questions import Tallied
 from web.core.results import ESTIMATE_FIELDS, ItemResult, item_results, significant
+from web.core.texts import Texts
 
 
 class GroupingError(ValueError):
@@ -26,7 +27,7 @@ class GroupResult:
     """One group of a direct question: its respondents and every item's figures among them."""
 
     option: str
-    text: str
+    text: Texts  # the group's option, in every language of the survey
     n: int
     withheld: bool
     items: tuple[ItemResult, ...]
@@ -93,7 +94,7 @@ def by_group(survey: Survey, key: str, min_n: int) -> dict[str, list[GroupResult
                 counts.append((sum(yes for _, yes in matching), sum(n for n, _ in matching)))
             items = item_results(question, counts)
             n = counts[0][1] if counts else 0
-            groups.append(GroupResult(group.key, group.text, n, n < max(min_n, 1), items))
+            groups.append(GroupResult(group.key, group.texts, n, n < max(min_n, 1), items))
         results[question.key] = groups
     return results
 

@@ -11,10 +11,12 @@ estimates.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from flask import current_app
 
 from web.core.models import Question, Survey
+from web.core.texts import Texts
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
 SIGNIFICANT_DIGITS = 12  # of every figure the API and the CSVs give: no float noise past them
@@ -33,7 +35,7 @@ class ItemResult:
     """
 
     option: str | None  # the option's id, or None for a question's own tally
-    option_text: str | None
+    option_text: Texts | None  # in every language of the survey
     n: int
     noisy_yes: int
     estimate: float | None
@@ -69,7 +71,7 @@ class ItemResult:
 class QuestionResult:
     key: str
     kind: str
-    text: str
+    text: Texts  # in every language of the survey
     procedure: str
     epsilon: float
     epsilon_total: float
@@ -87,13 +89,17 @@ class QuestionResult:
     def n(self) -> int:
         return self.items[0].n if self.items else 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self, languages: list[str]) -> dict:
         """The API's form: a yes/no question's figures beside its parameters, a question with
-        options one entry per option."""
-        data = {
+        options one entry per option; texts as the survey file writes them."""
+
+        def option_text(item: ItemResult):
+            return item.option_text.for_file(languages) if item.option_text is not None else None
+
+        data: dict[str, Any] = {
             "id": self.key,
             "type": self.kind,
-            "text": self.text,
+            "text": self.text.for_file(languages),
             "procedure": self.procedure,
             "epsilon": self.epsilon,
             "epsilon_total": significant(self.epsilon_total),
@@ -107,7 +113,7 @@ class QuestionResult:
                 del data[name]
             data["randomized"] = False
             data["options"] = [
-                {"id": item.option, "text": item.option_text, **_as_chosen(figures(item))}
+                {"id": item.option, "text": option_text(item), **_as_chosen(figures(item))}
                 for item in self.items
             ]
         elif self.sums_to_one:
@@ -115,12 +121,12 @@ class QuestionResult:
             if self.visible:
                 data["n"] = self.n
             data["options"] = [
-                {"id": item.option, "text": item.option_text, **_as_counts(figures(item))}
+                {"id": item.option, "text": option_text(item), **_as_counts(figures(item))}
                 for item in self.items
             ]
         elif self.has_options:
             data["options"] = [
-                {"id": item.option, "text": item.option_text, **figures(item)}
+                {"id": item.option, "text": option_text(item), **figures(item)}
                 for item in self.items
             ]
         else:
@@ -160,7 +166,7 @@ def _as_counts(figures: dict) -> dict:
 @dataclass(frozen=True)
 class SurveyResults:
     slug: str
-    title: str
+    title: Texts
     status: str
     n: int  # responses in the published snapshot
     received: int  # responses stored, published or not (a total may be shown; no figure of it)
@@ -169,6 +175,7 @@ class SurveyResults:
     publication: int  # moves with every publication: a version for caches and refreshes
     epsilon_total: float
     questions: tuple[QuestionResult, ...]
+    languages: tuple[str, ...] = ("en",)
 
     @property
     def withheld(self) -> bool:
@@ -179,7 +186,8 @@ class SurveyResults:
         """The results document of the API."""
         return {
             "slug": self.slug,
-            "title": self.title,
+            "languages": list(self.languages),
+            "title": self.title.for_file(list(self.languages)),
             "status": self.status,
             "n": self.n,
             "received": self.received,
@@ -187,7 +195,7 @@ class SurveyResults:
             "min_n": self.min_n,
             "withheld": self.withheld,
             "epsilon_total": significant(self.epsilon_total),
-            "questions": [question.to_dict() for question in self.questions],
+            "questions": [question.to_dict(list(self.languages)) for question in self.questions],
         }
 
 
@@ -196,7 +204,7 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
     enough = survey.published_count >= max(min_n, 1)
     return SurveyResults(
         survey.slug,
-        survey.title,
+        survey.texts("title"),
         survey.status,
         survey.published_count,
         survey.response_count,
@@ -207,6 +215,7 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
         tuple(
             question_results(question, min_n if enough else None) for question in survey.questions
         ),
+        tuple(survey.language_list),
     )
 
 
@@ -216,7 +225,7 @@ def item_results(question: Question, counts: list[tuple[int, int]]) -> tuple[Ite
     figures = question.type.figures(counts, question.epsilon, question.procedure)
     return tuple(
         ItemResult(
-            option.key if option else None, option.text if option else None, n, yes,
+            option.key if option else None, option.texts if option else None, n, yes,
             *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
         )
         for option, (yes, n), figure in zip(question.spun_options, counts, figures, strict=True)
@@ -252,7 +261,7 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
     return QuestionResult(
         question.key,
         question.kind,
-        question.text,
+        question.texts,
         question.procedure,
         question.epsilon,
         question.epsilon_total,

@@ -59,7 +59,9 @@ def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     if row is not None and due_to_close(row.status, row.closes_at, row.target_n, row[4]):
         close_if_due(row.id)
         row = db.session.execute(query).first()
-    return None if row is None else (SurveyStamp(row[0], row[1], row[2], row[3], row.opens_at), row[4])
+    return (
+        None if row is None else (SurveyStamp(row[0], row[1], row[2], row[3], row.opens_at), row[4])
+    )
 
 
 class ResultsCache(Generic[T]):

@@ -10,7 +10,7 @@ HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. cou
 def results_table(results: SurveyResults) -> str:
     """Render a survey's results as aligned text: one row per question or option."""
     lines = [
-        f"{results.title} ({results.slug}, {results.status})",
+        f"{results.title.default} ({results.slug}, {results.status})",
         f"{results.n} of {results.received} responses published (results move in batches of "
         f"{results.results_batch}), total privacy cost epsilon = {results.epsilon_total:g}",
         "",
@@ -58,7 +58,10 @@ def _row(label: str, item: ItemResult) -> tuple:
 
 def grouped_table(results: SurveyResults, groups: dict, key: str) -> str:
     """Every randomized item's estimate per group of direct question ``key``, as aligned text."""
-    lines = [f"{results.title}: estimates by {key} (groups below {results.min_n} withheld)", ""]
+    lines = [
+        f"{results.title.default}: estimates by {key} (groups below {results.min_n} withheld)",
+        "",
+    ]
     rows = [("item", "group", "n", "estimate", "95% interval")]
     for question in results.questions:
         entries = groups.get(question.key)

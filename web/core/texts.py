@@ -67,6 +67,11 @@ class Texts(Mapping[str, str]):
                 return self._texts[fallback], fallback
         return "", language
 
+    @property
+    def default(self) -> str:
+        """The text in the first language that has one (the survey's default, where written)."""
+        return next(iter(self._texts.values()), "")
+
     def missing(self, languages: list[str]) -> list[str]:
         """The languages among ``languages`` with no text (empty counts as missing)."""
         return [language for language in languages if not (self._texts.get(language) or "").strip()]

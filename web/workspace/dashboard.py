@@ -28,7 +28,7 @@ from web.core.editing import (
     set_archived,
 )
 from web.core.extensions import db
-from web.core.i18n import STATUS_LABELS
+from web.core.i18n import STATUS_LABELS, shown
 from web.core.models import Survey
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
@@ -102,9 +102,11 @@ def archive(slug: str):
         return redirect(url_for("dashboard.survey", slug=slug))
     db.session.commit()
     if archived:
-        flash(_("“%(title)s” was archived. Find it under Archived surveys.", title=survey.title))
+        flash(
+            _("“%(title)s” was archived. Find it under Archived surveys.", title=title_of(survey))
+        )
         return redirect(url_for("dashboard.surveys"))
-    flash(_("“%(title)s” was restored to your list.", title=survey.title))
+    flash(_("“%(title)s” was restored to your list.", title=title_of(survey)))
     return redirect(url_for("dashboard.survey", slug=slug))
 
 
@@ -112,7 +114,7 @@ def archive(slug: str):
 def delete(slug: str):
     """Delete the survey and every response to it (the page asked first)."""
     survey = researcher_survey(slug)
-    title = survey.title
+    title = title_of(survey)
     count = delete_survey(survey)
     db.session.commit()
     flash(_("“%(title)s” and its %(count)d responses were deleted.", title=title, count=count))
@@ -143,3 +145,8 @@ def with_panel(template: str, survey: Survey) -> str:
     return render_template(
         template, survey=survey, panel=results_panel(survey, current_app.config["RESULTS_MIN_N"])
     )
+
+
+def title_of(survey: Survey) -> str:
+    """The survey's title in the viewer's language (else its default)."""
+    return shown(survey.texts("title")).text

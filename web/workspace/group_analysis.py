@@ -11,7 +11,7 @@ from markupsafe import Markup
 from web.core import analysis
 from web.core.chart import estimate_chart
 from web.core.grouped import GroupingError, GroupResult, by_group
-from web.core.i18n import percent
+from web.core.i18n import percent, shown
 from web.core.models import Survey
 from web.workspace.panel import bars, describe
 
@@ -38,7 +38,7 @@ class GroupAnalysis:
     def option_text(self, key: str, option: str) -> str:
         """The words of one option of a direct question."""
         question = next(d for d in self.directs if d.key == key)
-        return next((o.text for o in question.options if o.key == option), option)
+        return next((shown(o.texts).text for o in question.options if o.key == option), option)
 
     def group_label(self, group: dict) -> str:
         """A cell of direct answers in words: "First year", or "First year · Women"."""
@@ -53,9 +53,10 @@ def item_choices(survey: Survey) -> list[tuple[str, str]]:
             continue
         for option in question.spun_options:
             if option is None:
-                choices.append((question.key, question.text))
+                choices.append((question.key, shown(question.texts).text))
             else:
-                choices.append((f"{question.key}.{option.key}", f"{question.text} · {option.text}"))
+                text = f"{shown(question.texts).text} · {shown(option.texts).text}"
+                choices.append((f"{question.key}.{option.key}", text))
     return choices
 
 
@@ -102,7 +103,9 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
 
 def _chart(page: GroupAnalysis, title: str) -> Markup | None:
     drawn = bars(
-        (group.text, group.items[page.item_index]) for group in page.groups if not group.withheld
+        (shown(group.text).text, group.items[page.item_index])
+        for group in page.groups
+        if not group.withheld
     )
     if not drawn:
         return None

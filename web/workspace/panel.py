@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from web.core.chart import Bar, estimate_chart
-from web.core.i18n import percent
+from web.core.i18n import percent, shown
 from web.core.models import Survey
 from web.core.results import ItemResult, QuestionResult, SurveyResults, survey_results
 
@@ -47,7 +47,7 @@ class Panel:
 
 def label(item: ItemResult) -> str:
     """What a row is called: its option, or "Yes" for a yes/no question's own tally."""
-    return item.option_text if item.option_text is not None else _("Yes")
+    return shown(item.option_text).text if item.option_text is not None else _("Yes")
 
 
 def results_panel(survey: Survey, min_n: int) -> Panel:
@@ -72,13 +72,12 @@ def results_panel(survey: Survey, min_n: int) -> Panel:
 
 def chart_title(question: QuestionResult) -> str:
     """What the chart shows: estimated yes, estimated shares of one option each, or plain answers."""
+    text = shown(question.text).text
     if not question.randomized:
-        return _("Answers as given (not randomized): %(question)s", question=question.text)
+        return _("Answers as given (not randomized): %(question)s", question=text)
     if question.sums_to_one:
-        return _(
-            "Estimated share whose true answer is each option: %(question)s", question=question.text
-        )
-    return _("Estimated share answering yes: %(question)s", question=question.text)
+        return _("Estimated share whose true answer is each option: %(question)s", question=text)
+    return _("Estimated share answering yes: %(question)s", question=text)
 
 
 def bars(labelled) -> list[Bar]:
