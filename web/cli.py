@@ -20,8 +20,9 @@ from web.core.models import ApiToken, Survey, User
 from web.core.passwords import account_problem
 from web.core.results import published_results
 from web.core.sqlite_guard import AnotherWriter
-from web.core.surveyfile import SurveyFileError, load_survey
+from web.core.surveyfile import SurveyFileError
 from web.core.table import grouped_table, regression_text, results_table
+from web.core.xlsform import load_any_survey, survey_xlsform
 from web.respondent.submissions import simulate_responses
 
 
@@ -121,12 +122,13 @@ def _survey(slug: str) -> Survey:
 @with_appcontext
 @refusals_as_errors
 def import_survey(file: Path, owner: str | None, status: str) -> None:
-    """Import a survey file; prints the survey's slug last."""
+    """Import a survey file (JSON, or an XLSForm workbook .xlsx); prints the survey's slug last.
+    A file with mistakes is refused whole, one line per mistake."""
     try:
-        spec = load_survey(file.read_bytes())
+        spec = load_any_survey(file.name, file.read_bytes())
     except SurveyFileError as error:
         raise click.ClickException(
-            f"{file} was not imported: " + "; ".join(error.problems)
+            "\n".join([f"{file} was not imported:", *(f"  {line}" for line in error.problems)])
         ) from None
     survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
     survey.status = status
@@ -148,11 +150,28 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to this file instead of standard output.",
 )
+@click.option(
+    "--format",
+    "file_format",
+    type=click.Choice(["json", "xlsx"]),
+    default=None,
+    help="json (the default) or xlsx (XLSForm); taken from the output's name when not given.",
+)
 @with_appcontext
 @refusals_as_errors
-def export_survey(slug: str, output: Path | None) -> None:
-    """Write a survey back in the survey-file format."""
-    text = _survey(slug).to_spec().to_json()
+def export_survey(slug: str, output: Path | None, file_format: str | None) -> None:
+    """Write a survey back in the survey-file format, or as an XLSForm workbook."""
+    spec = _survey(slug).to_spec()
+    if file_format is None:
+        file_format = "xlsx" if output is not None and output.suffix.lower() == ".xlsx" else "json"
+    if file_format == "xlsx":
+        workbook = survey_xlsform(spec)
+        if output is None:
+            click.echo(workbook, nl=False)  # bytes go to the binary stream as they are
+        else:
+            output.write_bytes(workbook)
+        return
+    text = spec.to_json()
     if output is None:
         click.echo(text, nl=False)
     else:

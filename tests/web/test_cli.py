@@ -26,9 +26,11 @@ def test_bad_file_names_every_problem_and_imports_nothing(app, runner, tmp_path)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
     result = runner.invoke(args=["import-survey", str(path)])
-    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
-    assert "slug: 'Bad Slug' is not a valid slug" in result.output
-    assert "questions[0].epsilon" in result.output
+    # A heading, then one line per mistake.
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 3 and "was not imported" in lines[0]
+    assert "slug: 'Bad Slug' is not a valid slug" in lines[1]
+    assert "questions[0].epsilon" in lines[2]
     with app.app_context():
         assert db.session.scalar(db.select(Survey)) is None
 

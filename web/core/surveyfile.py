@@ -497,7 +497,13 @@ def parse_survey(data) -> SurveySpec:
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
     if not reader.bad_languages:
-        problems += survey_problems(spec, question_count=len(items))
+        # A text whose shape was wrong is named once, not again as missing in each language.
+        problems += [
+            problem
+            for problem in survey_problems(spec, question_count=len(items))
+            if problem.place not in reader.bad_places
+            and problem.place.rsplit(".", 1)[0] not in reader.bad_places
+        ]
     if problems:
         raise SurveyFileError(problems)
     return spec
@@ -519,6 +525,7 @@ class _Reader:
             self.languages = tuple(declared) if not self.problems else ("en",)
             self.declared = True
         self.bad_languages = bool(self.problems)
+        self.bad_places: set[str] = set()
 
     def texts(self, item: dict, name: str, where: str = "") -> Texts:
         """The text ``name`` of ``item`` as :class:`Texts` (empty where absent)."""
@@ -526,6 +533,12 @@ class _Reader:
         value = item.get(name)
         if value is None:
             return Texts()
+        if (
+            not isinstance(value, (str, dict))
+            or (isinstance(value, str) and len(self.languages) > 1)
+            or (isinstance(value, dict) and not self.declared)
+        ):
+            self.bad_places.add(place)
         if isinstance(value, str):
             if len(self.languages) == 1:
                 return Texts.one(self.languages[0], value)

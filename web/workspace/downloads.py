@@ -7,9 +7,11 @@ from flask import Blueprint, Response, abort, current_app, json, request, stream
 from web.core.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
 from web.core.grouped import GroupingError, by_group
 from web.core.results import published_results
+from web.core.xlsform import survey_xlsform
 from web.workspace.access import require_login, researcher_survey
 
 bp = Blueprint("exports", __name__, url_prefix="/surveys")
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 bp.before_request(require_login)
 
 
@@ -26,6 +28,12 @@ def survey_file(slug: str):
     return attachment(
         researcher_survey(slug).to_spec().to_json(), "application/json", f"{slug}.json"
     )
+
+
+@bp.get("/<slug>/survey.xlsx")
+def survey_workbook(slug: str):
+    """The survey as an XLSForm workbook (KoboToolbox, ODK), which imports back unchanged."""
+    return attachment(survey_xlsform(researcher_survey(slug).to_spec()), XLSX, f"{slug}.xlsx")
 
 
 @bp.get("/<slug>/responses.csv")
