@@ -42,6 +42,32 @@ SAMPLE_SURVEY = {
         },
     ],
 }
+# SAMPLE_SURVEY in English and Korean, fielded as a study: consent, thanks, completion, schedule.
+FIELDED_SURVEY = {
+    **SAMPLE_SURVEY,
+    "slug": "fielded",
+    "languages": ["en", "ko"],
+    "title": {"en": "Campus life", "ko": "캠퍼스 생활"},
+    "description": {"en": "A test survey.", "ko": "시험 설문입니다."},
+    "consent": {
+        "en": "Taking part is voluntary. Only reported answers leave your device.",
+        "ko": "참여는 자유입니다. 보고된 답만 기기를 떠납니다.",
+    },
+    "thanks": {"en": "Thank you for taking part.", "ko": "참여해 주셔서 고맙습니다."},
+    "completion_code": "CAMPUS7",
+    "closes_at": "2099-12-31T00:00:00Z",
+    "questions": [
+        {**SAMPLE_SURVEY["questions"][0], "text": {"en": "Cheated?", "ko": "베꼈습니까?"}},
+        {
+            **SAMPLE_SURVEY["questions"][1],
+            "text": {"en": "Used?", "ko": "써 보았습니까?"},
+            "options": [
+                {"id": "alcohol", "text": {"en": "Alcohol", "ko": "술"}},
+                {"id": "tobacco", "text": {"en": "Tobacco", "ko": "담배"}},
+            ],
+        },
+    ],
+}
 # A yes/no question added to SAMPLE_SURVEY through the builder, after responses came in.
 LATER_QUESTION = {
     "text": "New?",
@@ -124,6 +150,12 @@ def survey(runner, survey_file):
     result = runner.invoke(args=["import-survey", str(survey_file)])
     assert result.exit_code == 0, result.output
     return SAMPLE_SURVEY["slug"]
+
+
+@pytest.fixture
+def fielded_survey(import_survey):
+    """FIELDED_SURVEY imported and open; its slug."""
+    return import_survey(FIELDED_SURVEY)
 
 
 @pytest.fixture

@@ -6,6 +6,9 @@ from tests.conftest import PASSWORD
 
 # Every page, with {slug} for the test's survey: those anyone may open, and a researcher's.
 PUBLIC_PAGES = ["/", "/s/{slug}", "/s/{slug}/thanks", "/lab", "/j/ZZZZZ", "/nowhere", "/login"]
+# The survey page once more, after agreeing to its consent text (what follows "#" is a step the
+# test takes, see open_page).
+STEPPED_PAGES = ["/s/{slug}#agreed", "/surveys/{slug}/present#revealed"]
 RESEARCHER_PAGES = [
     "/surveys",
     "/surveys/new",
@@ -31,3 +34,14 @@ def log_in(page, base: str, email: str) -> None:
     page.fill("#password", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/surveys")
+
+
+def open_page(page, base: str, path: str, slug: str) -> None:
+    """Go to ``path`` and take its step: agree to the consent text, or reveal the results."""
+    address, _, step = path.format(slug=slug).partition("#")
+    page.goto(base + address)
+    if step == "agreed":
+        page.click("#consent-agree")
+        page.wait_for_selector("#survey-form:not([hidden])")
+    elif step == "revealed":
+        page.click("#reveal")

@@ -7,20 +7,30 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.axe import AXE, violations
-from tests.browser.researcher import PUBLIC_PAGES, RESEARCHER_PAGES, log_in
+from tests.browser.researcher import (
+    PUBLIC_PAGES,
+    RESEARCHER_PAGES,
+    STEPPED_PAGES,
+    log_in,
+    open_page,
+)
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
 
-# The projector once more, after its reveal.
-RESEARCHER = [*RESEARCHER_PAGES, "/surveys/{slug}/present#revealed"]
+PUBLIC = [*PUBLIC_PAGES, STEPPED_PAGES[0]]
+RESEARCHER = [*RESEARCHER_PAGES, STEPPED_PAGES[1]]
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [1280, 320])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_no_page_violates_wcag_a_or_aa(browser, runner, live_server, survey, width, scheme, locale):
+def test_no_page_violates_wcag_a_or_aa(
+    browser, runner, live_server, fielded_survey, width, scheme, locale
+):
+    """The bilingual survey with consent, completion and a closing time, in each language."""
     assert AXE.exists(), "npm ci installs axe-core (make test does)"
+    survey = fielded_survey
     runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "2"])
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     options = dict(
@@ -32,16 +42,14 @@ def test_no_page_violates_wcag_a_or_aa(browser, runner, live_server, survey, wid
     )
     visitor = browser.new_context(**options)
     page = visitor.new_page()
-    for path in PUBLIC_PAGES:
-        page.goto(live_server + path.format(slug=survey))
+    for path in PUBLIC:
+        open_page(page, live_server, path, survey)
         assert violations(page) == [], path
     visitor.close()
     researcher = browser.new_context(**options)
     page = researcher.new_page()
     log_in(page, live_server, "rita@example.org")
     for path in RESEARCHER:
-        page.goto(live_server + path.format(slug=survey).removesuffix("#revealed"))
-        if path.endswith("#revealed"):
-            page.click("#reveal")
+        open_page(page, live_server, path, survey)
         assert violations(page) == [], path
     researcher.close()

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.researcher import PUBLIC_PAGES, RESEARCHER_PAGES, log_in
+from tests.browser.researcher import (
+    PUBLIC_PAGES,
+    RESEARCHER_PAGES,
+    STEPPED_PAGES,
+    log_in,
+    open_page,
+)
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -56,19 +62,22 @@ def overflow(page) -> list[str]:
     )
 
 
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_fits_320_pixels(researcher_browser, runner, live_server, survey, scheme):
+def test_every_page_fits_320_pixels(
+    researcher_browser, runner, live_server, fielded_survey, scheme, locale
+):
+    survey = fielded_survey
     runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "2"])
-    context, page = researcher_browser(viewport={"width": 320, "height": 700}, color_scheme=scheme)
-    for path in RESEARCHER_PAGES:
-        page.goto(live_server + path.format(slug=survey))
+    size = {"viewport": {"width": 320, "height": 700}, "color_scheme": scheme, "locale": locale}
+    context, page = researcher_browser(**size)
+    for path in [*RESEARCHER_PAGES, STEPPED_PAGES[1]]:
+        open_page(page, live_server, path, survey)
         assert overflow(page) == [], path
-    public = context.browser.new_context(
-        viewport={"width": 320, "height": 700}, color_scheme=scheme, reduced_motion="reduce"
-    )
+    public = context.browser.new_context(reduced_motion="reduce", **size)
     visitor = public.new_page()
-    for path in PUBLIC_PAGES:
-        visitor.goto(live_server + path.format(slug=survey))
+    for path in [*PUBLIC_PAGES, STEPPED_PAGES[0]]:
+        open_page(visitor, live_server, path, survey)
         assert overflow(visitor) == [], path
     public.close()
     context.close()

@@ -28,10 +28,16 @@ def select_locale() -> str:
     asked = request.args.get("lang")
     if asked in LANGUAGES:
         return asked
-    chosen = request.cookies.get(SECURE_COOKIE) or request.cookies.get(COOKIE)
-    if chosen in LANGUAGES:
+    chosen = chosen_language()
+    if chosen is not None:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, default="en")
+
+
+def chosen_language() -> str | None:
+    """The language chosen with the switch (its cookie), if any."""
+    chosen = request.cookies.get(SECURE_COOKIE) or request.cookies.get(COOKIE)
+    return chosen if chosen in LANGUAGES else None
 
 
 def percent(value: float | None, digits: int = 1) -> str:

@@ -81,7 +81,7 @@ def page_config(survey, preview: bool = False) -> dict:
         "status": survey.status,
         "revision": survey.revision,
         "submitUrl": url_for("api.submit_response", slug=survey.slug),
-        "thanksUrl": url_for("respond.thanks", slug=survey.slug, lang=str(get_locale())),
+        "thanksUrl": url_for("respond.thanks", slug=survey.slug),
         # Agreeing is asked on the page only: nothing about it is sent or stored.
         "consent": bool(shown(survey.texts("consent"))),
         "epsilonTotal": survey.epsilon_total,

@@ -52,7 +52,10 @@ def test_lang_in_the_address_and_the_switch_choose_it(client, bilingual):
         .split("</script>")[0]
     )
     assert config["questions"][2]["options"][0]["text"] == "술"
-    assert config["thanksUrl"].endswith("lang=ko")
+    # The address's choice is remembered like the switch's, so the thank-you page follows it.
+    assert "?" not in config["thanksUrl"]
+    thanks = client.get(f"/s/{bilingual}/thanks", headers={"Accept-Language": "en"})
+    assert '<html lang="ko">' in thanks.get_data(as_text=True)
 
 
 def test_a_survey_without_the_page_language_marks_its_texts(client, import_survey):
