@@ -11,7 +11,7 @@ PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js lint test-py test-postgres install install-dev browser
+.PHONY: run test test-js lint test-py test-postgres install install-dev browser fonts screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,15 @@ browser: node_modules/axe-core/axe.min.js
 	@command -v chromium >/dev/null 2>&1 || { \
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# Screenshots with Korean need a CJK font; Debian's Noto CJK, installed like chromium.
+fonts:
+	@fc-list :lang=ko 2>/dev/null | grep -q . || { \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
+
+screenshots: install-dev browser fonts
+	$(BIN)/python docs/screenshots/make.py
 
 run: install
 	$(BIN)/flask --app app db upgrade

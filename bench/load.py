@@ -266,15 +266,30 @@ def results(environment: dict, token: str, arguments) -> None:
 
 
 def survey_page(environment: dict, arguments) -> None:
-    """GET /s/campus-life, a respondent's first request, with 8 connections."""
-    print("\nSurvey page, GET /s/campus-life")
+    """GET /s/campus-life, a respondent's first request, in English and in Korean, beside a
+    static file of the same server (the stylesheet), with 8 connections, in alternating rounds."""
+    print("\nSurvey page, GET /s/campus-life (Accept-Language en and ko) against a static file")
     with gunicorn("app:create_app()", environment, arguments.threads) as url:
-        wrk(f"{url}/s/campus-life", 2, 8)  # warm up
-        figures = wrk(f"{url}/s/campus-life", arguments.seconds, 8)
-    print(
-        f"{figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
-        f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}"
-    )
+        page = urllib.request.urlopen(f"{url}/s/campus-life").read().decode()
+        stylesheet = url + re.search(r'href="(/static/[^"]+\.css)"', page).group(1)
+        targets = {
+            "page en": (f"{url}/s/campus-life", {"Accept-Language": "en"}),
+            "page ko": (f"{url}/s/campus-life", {"Accept-Language": "ko"}),
+            "static": (stylesheet, {}),
+        }
+        for target, headers in targets.values():
+            wrk(target, 2, 8, headers=headers)  # warm up
+        rates: dict[str, list[float]] = {name: [] for name in targets}
+        for _ in range(max(1, arguments.rounds // 3)):
+            for name, (target, headers) in targets.items():
+                figures = wrk(target, arguments.seconds, 8, headers=headers)
+                assert figures["non2xx"] == 0, name
+                rates[name].append(figures["rps"])
+    for name, values in rates.items():
+        print(f"{name:8}: {statistics.median(values):7.0f} requests/s (median of {len(values)})")
+    static = statistics.median(rates["static"])
+    for name in ("page en", "page ko"):
+        print(f"{name} / static file: {statistics.median(rates[name]) / static:.2f}")
 
 
 def main() -> None:

@@ -1,13 +1,18 @@
-"""Make the screenshots in this folder: the projector's slides at 1920x1080 and 1280x720, the
-dashboard at 320 px wide, the analysis by group at 1280 px and a single-choice question on a phone
-after its spin, from the demo survey with 400 simulated responses (prevalence rising with the year).
+"""Make the screenshots in this folder: the projector's slides at 1920x1080 and 1280x720 (in
+English, and the first in Korean), the dashboard at 320 px wide, the analysis by group at 1280 px,
+a single-choice question on a phone after its spin, the bilingual demo survey on a phone in Korean,
+and the builder editing both languages side by side, from the demo survey with 400 simulated
+responses (prevalence rising with the year).
 
-Run from the repository: .venv/bin/python docs/screenshots/make.py (needs Debian's chromium).
+Run from the repository: make screenshots (it installs Debian's chromium and fonts-noto-cjk, without
+which Korean would be drawn as empty boxes: this script refuses to run without a Korean font).
 """
 
 from __future__ import annotations
 
 import pathlib
+import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -25,7 +30,17 @@ HERE = pathlib.Path(__file__).resolve().parent
 PASSWORD = "violet kestrel 42"
 
 
+def has_korean_font() -> bool:
+    """Whether fontconfig knows a font that covers Korean (fonts-noto-cjk gives one)."""
+    if not shutil.which("fc-list"):
+        return False
+    listed = subprocess.run(["fc-list", ":lang=ko"], capture_output=True, text=True, check=False)
+    return bool(listed.stdout.strip())
+
+
 def main() -> None:
+    if not has_korean_font():
+        sys.exit("No Korean font: run `make fonts` (apt-get install fonts-noto-cjk) first.")
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {
@@ -57,6 +72,22 @@ def main() -> None:
                         page.keyboard.press("PageDown")
                     page.screenshot(path=HERE / f"projector-{width}x{height}-slide{slide}.png")
                 page.context.close()
+            page = logged_in(browser, base, {"width": 1920, "height": 1080}, locale="ko-KR")
+            page.goto(f"{base}/surveys/campus-life/present")
+            page.click("#reveal")
+            page.screenshot(path=HERE / "projector-1920x1080-slide1-ko.png")
+            page.context.close()
+            page = logged_in(browser, base, {"width": 1280, "height": 900})
+            page.goto(f"{base}/surveys/campus-life/edit")
+            page.locator("#details-form").screenshot(path=HERE / "builder-languages-1280.png")
+            page.context.close()
+            phone = browser.new_context(
+                viewport={"width": 390, "height": 844}, reduced_motion="reduce", locale="ko-KR"
+            )
+            page = phone.new_page()
+            page.goto(f"{base}/s/campus-life")
+            page.screenshot(path=HERE / "survey-ko-390.png")
+            phone.close()
             page = logged_in(browser, base, {"width": 320, "height": 900})
             page.goto(f"{base}/surveys/campus-life")
             page.screenshot(path=HERE / "dashboard-320.png", full_page=True)
@@ -84,8 +115,9 @@ def main() -> None:
         server.shutdown()
 
 
-def logged_in(browser, base, viewport):
-    page = browser.new_context(viewport=viewport, reduced_motion="reduce").new_page()
+def logged_in(browser, base, viewport, locale="en-US"):
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce", locale=locale)
+    page = context.new_page()
     page.goto(f"{base}/login")
     page.fill("#email", "teacher@example.edu")
     page.fill("#password", PASSWORD)

@@ -24,6 +24,7 @@ from web.core.extensions import db
 from web.core.joincode import ensure_join_code
 from web.core.models import Survey
 from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
+from web.core.texts import Texts
 
 pytestmark = pytest.mark.browser
 
@@ -257,17 +258,20 @@ def prototype_ids(app):
     they were refused would hold it (every survey path refuses them now)."""
     spec = SurveySpec(
         "prototype-ids",
-        "Prototype ids",
-        "",
+        Texts.one("en", "Prototype ids"),
+        Texts(),
         (
-            QuestionSpec("__proto__", "yesno", "Proto?", 1.0, "spinner_coin"),
+            QuestionSpec("__proto__", "yesno", Texts.one("en", "Proto?"), 1.0, "spinner_coin"),
             QuestionSpec(
                 "constructor",
                 "multi",
-                "Constructor?",
+                Texts.one("en", "Constructor?"),
                 1.0,
                 "spinner",
-                (OptionSpec("toString", "To string"), OptionSpec("valueOf", "Value of")),
+                (
+                    OptionSpec("toString", Texts.one("en", "To string")),
+                    OptionSpec("valueOf", Texts.one("en", "Value of")),
+                ),
             ),
         ),
     )

@@ -113,6 +113,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["fixed"] = fixed
+    app.jinja_env.filters["language_name"] = lambda code: LANGUAGES.get(code, code)
     app.jinja_env.globals.update(
         get_locale=get_locale,
         LANGUAGES=LANGUAGES,

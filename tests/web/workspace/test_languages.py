@@ -11,9 +11,9 @@ from tests.conftest import SAMPLE_SURVEY
 from web.core.demo import DEMO_FILE
 from web.core.extensions import db
 from web.core.lookup import find_survey
+from web.core.surveyfile import parse_survey
 from web.core.texts import Texts
 from web.core.xlsform import survey_xlsform
-from web.core.surveyfile import parse_survey
 
 BILINGUAL = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
 
