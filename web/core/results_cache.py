@@ -11,11 +11,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from datetime import datetime
+from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Generic, NamedTuple, TypeVar
 
 from web.core.extensions import db
-from web.core.models import Survey, readable_by
+from web.core.models import readable_by
 from web.core.schedule import close_if_due, due_to_close
 
 T = TypeVar("T")
@@ -44,24 +45,35 @@ def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     """The survey's id, owner and version, and its running total of responses (which is not
     part of the version: it moves with every response), in one query that loads no objects. An
     open survey past its closing time or target is closed first (:mod:`web.core.schedule`)."""
-    query = db.select(
-        Survey.id,
-        Survey.owner_id,
-        Survey.publication,
-        Survey.edits,
-        Survey.response_count,
-        Survey.status,
-        Survey.closes_at,
-        Survey.target_n,
-        Survey.opens_at,
-    ).filter_by(slug=slug)
-    row = db.session.execute(query).first()
-    if row is not None and due_to_close(row.status, row.closes_at, row.target_n, row[4]):
-        close_if_due(row.id)
-        row = db.session.execute(query).first()
+    # The first request of every respondent: one statement in the driver's own SQL on a pooled
+    # connection, past the ORM session (through the ORM it took half of the request).
+    row = _stamp_row(slug)
+    if row is not None and due_to_close(row[5], _instant(row[6]), row[7], row[4]):
+        close_if_due(row[0])
+        row = _stamp_row(slug)
+    if row is None:
+        return None
+    return SurveyStamp(row[0], row[1], row[2], row[3], _instant(row[8])), row[4]
+
+
+def _stamp_row(slug: str):
+    engine = db.engine
+    with engine.connect() as connection:
+        return connection.exec_driver_sql(_stamp_sql(engine.dialect.paramstyle), (slug,)).first()
+
+
+@lru_cache(maxsize=4)
+def _stamp_sql(paramstyle: str) -> str:
+    mark = "?" if paramstyle == "qmark" else "%s"
     return (
-        None if row is None else (SurveyStamp(row[0], row[1], row[2], row[3], row.opens_at), row[4])
+        "SELECT id, owner_id, publication, edits, response_count, status, closes_at, target_n, "
+        f"opens_at FROM survey WHERE slug = {mark}"
     )
+
+
+def _instant(seconds: int | None) -> datetime | None:
+    """A schedule time as kept (:class:`web.core.models.UTCSeconds`), as an aware datetime."""
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
 
 
 class ResultsCache(Generic[T]):
