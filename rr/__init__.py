@@ -6,6 +6,7 @@ researchers' own scripts all use these functions. See ``docs/statistics.md`` for
 
 from ._validate import MIN_EPSILON
 from .accounting import question_epsilon, survey_epsilon
+from .cheating import CheatingDetection, CheatingEstimate, cheating_detection
 from .choice import (
     ChoiceEstimate,
     ChoiceProbabilities,
@@ -19,6 +20,15 @@ from .choice import (
     simulate_choice_coverage,
 )
 from .coverage import Coverage, exact_coverage, simulate_coverage
+from .design import (
+    Design,
+    crosswise,
+    design_epsilon,
+    forced_response,
+    spinner,
+    spinner_coin,
+    unrelated_question,
+)
 from .difference import Difference, difference, simulate_difference_coverage
 from .estimate import Estimate, estimate_proportion
 from .mechanism import (
@@ -36,6 +46,16 @@ from .regression import RegressionError, RegressionResult, rr_logistic_regressio
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
+    "CheatingDetection",
+    "CheatingEstimate",
+    "Design",
+    "cheating_detection",
+    "crosswise",
+    "design_epsilon",
+    "forced_response",
+    "spinner",
+    "spinner_coin",
+    "unrelated_question",
     "ChoiceEstimate",
     "ChoiceProbabilities",
     "choice_light_fraction",

@@ -1,0 +1,332 @@
+"""Binary randomized-response designs, each given by its report probabilities.
+
+Every binary design is a pair
+
+    λ₁ = P(report 1 | true yes),   λ₀ = P(report 1 | true no),
+
+so the share of reports of 1 has mean θ = λ₀ + (λ₁ − λ₀)·π: a line with offset a = λ₀ and slope
+b = λ₁ − λ₀ (negative for a crosswise design whose innocuous prevalence is below ½). The estimator,
+its variance and its exact interval are those of :mod:`rr.estimate` on that line:
+
+    π̂ = (θ̂ − a)/b,   Var(π̂) = θ(1 − θ)/(n·b²),
+
+with the Clopper–Pearson interval of θ carried through the line (its ends swap when b < 0). The
+privacy loss of one report is the larger log-ratio of the two reports' probabilities,
+
+    ε = max(|ln(λ₁/λ₀)|, |ln((1 − λ₁)/(1 − λ₀))|),
+
+finite only when neither report is impossible under one truth and possible under the other.
+
+The designs (each a :class:`Design`):
+
+- :func:`spinner_coin`, :func:`spinner`: this app's symmetric spinner, λ₁ = e^ε/(1 + e^ε) and
+  λ₀ = 1/(1 + e^ε) (Warner 1965); the numbers of :func:`rr.estimate_proportion` exactly.
+- :func:`forced_response`: the truth with probability t, a forced "yes" with f₁, a forced "no"
+  with f₀ (t + f₁ + f₀ = 1): λ₁ = t + f₁, λ₀ = f₁ (Boruch 1971; RRreg "FR", rr "forced-known").
+- :func:`unrelated_question`: the sensitive question with probability t, otherwise an innocuous
+  one whose prevalence q is known: λ₁ = t + (1 − t)q, λ₀ = (1 − t)q (Greenberg et al. 1969;
+  RRreg "UQTknown", rr "unrelated-known").
+- :func:`crosswise`: "are your answers to both questions the same?", with an innocuous question of
+  known prevalence q ≠ ½: λ₁ = q, λ₀ = 1 − q, ε = |ln(q/(1 − q))| (Yu, Tian & Tang 2008; Jann,
+  Jerke & Krumpal 2012; RRreg "Crosswise").
+
+Cheating detection, with two arms and respondents who answer "no" whatever they are told, is
+:class:`CheatingDetection` in :mod:`rr.cheating`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+import numpy as np
+
+from ._validate import as_int_array, check_count, check_epsilon, check_probability
+from .estimate import Estimate, clopper_pearson
+from .mechanism import noise_line
+
+# Parameters stated beside derived ones are accepted within this relative difference.
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Design:
+    """A binary design: the line E[share of 1] = offset + slope·π, and its privacy loss.
+
+    Attributes
+    ----------
+    name : str
+        The design (``spinner_coin``, ``spinner``, ``forced_response``, ``unrelated_question``,
+        ``crosswise``).
+    offset, slope : float
+        a = λ₀ and b = λ₁ − λ₀, kept as the closed forms give them.
+    epsilon : float
+        ε, the larger |log-ratio| of the two reports' probabilities.
+    parameters : tuple of (str, float)
+        The design's own parameters, as a survey states them.
+    """
+
+    name: str
+    offset: float
+    slope: float
+    epsilon: float
+    parameters: tuple[tuple[str, float], ...] = field(default=())
+
+    def __repr__(self) -> str:
+        stated = ", ".join(f"{name}={value:g}" for name, value in self.parameters)
+        return (
+            f"Design({self.name}: {stated}; P(1|yes)={self.yes_given_yes:.4f}, "
+            f"P(1|no)={self.yes_given_no:.4f}, epsilon={self.epsilon:.4f})"
+        )
+
+    @property
+    def yes_given_yes(self) -> float:
+        """λ₁ = P(report 1 | true yes)."""
+        return self.offset + self.slope
+
+    @property
+    def yes_given_no(self) -> float:
+        """λ₀ = P(report 1 | true no)."""
+        return self.offset
+
+    def report_share(self, true_proportion) -> float:
+        """θ = λ₀ + (λ₁ − λ₀)·π, the expected share of reports of 1."""
+        return self.offset + self.slope * check_probability(
+            true_proportion, "true_proportion", closed=True
+        )
+
+    def variance(self, true_proportion, n) -> float:
+        """Var(π̂) = θ(1 − θ)/(n·b²) for ``n`` respondents with true share π."""
+        theta = self.report_share(true_proportion)
+        return theta * (1 - theta) / (check_count(n, "n", minimum=1) * self.slope**2)
+
+    def estimate(self, noisy_yes, n, confidence: float = 0.95) -> Estimate:
+        """π̂, its standard error and exact interval from ``noisy_yes`` reports of 1 among ``n``.
+
+        The same estimator as :func:`rr.estimate_proportion`, on this design's line: the raw
+        estimate is never clipped; the standard error holds θ̂ inside the shares the design can
+        produce; the Clopper–Pearson limits of θ, carried through the line, are clipped to [0, 1].
+
+        Raises
+        ------
+        ValueError
+            If a count is not a whole number, n < 1, noisy_yes is outside [0, n] or the confidence
+            outside (0, 1).
+        """
+        confidence = check_probability(confidence, "confidence", closed=False)
+        yes = as_int_array(noisy_yes, "noisy_yes")
+        total = as_int_array(n, "n")
+        if np.any(total < 1):
+            raise ValueError(f"n must be >= 1, got {n!r}")
+        yes, total = np.broadcast_arrays(yes, total)
+        if np.any(yes < 0) or np.any(yes > total):
+            raise ValueError(f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes!r}, n={n!r}")
+        estimate, std_error, low, high = line_estimate(
+            yes, total, self.offset, self.slope, confidence
+        )
+        low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+        count = estimate * total
+        if np.ndim(noisy_yes) == 0 and np.ndim(n) == 0:
+            return Estimate(
+                float(estimate), float(std_error), float(low), float(high), float(count),
+                int(total), int(yes), confidence,
+            )  # fmt: skip
+        return Estimate(estimate, std_error, low, high, count, total, yes, confidence)
+
+    def margin_of_error(self, n, confidence: float = 0.95, true_proportion: float = 0.5) -> float:
+        """The interval's expected half-width for ``n`` respondents: the Clopper–Pearson
+        half-width at the expected count, on the true-share scale (as :func:`rr.margin_of_error`)."""
+        n = check_count(n, "n", minimum=1)
+        confidence = check_probability(confidence, "confidence", closed=False)
+        theta = self.report_share(true_proportion)
+        low, high = clopper_pearson(np.array(n * theta), np.array(float(n)), confidence)
+        return float(high - low) / (2 * abs(self.slope))
+
+    def sample_size(self, margin, confidence: float = 0.95, true_proportion: float = 0.5) -> int:
+        """The least n whose :meth:`margin_of_error` is at most ``margin``, searched from the
+        normal approximation n₀ = z²·θ(1 − θ)/(b²·margin²)."""
+        if not (isinstance(margin, (int, float)) and margin > 0 and math.isfinite(margin)):
+            raise ValueError(f"margin must be a finite number > 0, got {margin!r}")
+        confidence = check_probability(confidence, "confidence", closed=False)
+        theta = self.report_share(true_proportion)
+        z = NormalDist().inv_cdf(0.5 + confidence / 2)
+        start = max(1, math.ceil(z**2 * theta * (1 - theta) / (self.slope * margin) ** 2))
+        low, high = max(1, start // 2), start
+        while self.margin_of_error(high, confidence, true_proportion) > margin:
+            low, high = high, high * 2
+        while low < high:
+            middle = (low + high) // 2
+            if self.margin_of_error(middle, confidence, true_proportion) <= margin:
+                high = middle
+            else:
+                low = middle + 1
+        return high
+
+    def perturb(self, true_bits, rng=None) -> np.ndarray:
+        """Reports of respondents with the given true answers: 1 with probability λ₁ or λ₀."""
+        truth = np.asarray(true_bits)
+        if truth.dtype != bool and not np.isin(truth, (0, 1)).all():
+            raise ValueError(f"true_bits must be 0 or 1, got values {np.unique(truth)[:5]!r}")
+        chance = np.where(truth.astype(bool), self.yes_given_yes, self.yes_given_no)
+        return (np.random.default_rng(rng).random(truth.shape) < chance).astype(np.uint8)
+
+    def simulate_counts(self, true_proportion, n, trials: int = 1000, seed=None) -> np.ndarray:
+        """Reports of 1 in ``trials`` surveys of ``n``: exactly Binomial(n, θ)."""
+        theta = self.report_share(true_proportion)
+        n = check_count(n, "n", minimum=1)
+        trials = check_count(trials, "trials", minimum=1)
+        return np.random.default_rng(seed).binomial(n, theta, size=trials)
+
+    def exact_coverage(self, true_proportion, n, confidence: float = 0.95) -> float:
+        """Σₓ P(X = x)·[π ∈ CI(x)] with X ~ Binomial(n, θ): the interval's exact coverage."""
+        from scipy import stats  # here: scipy.stats alone takes ~1 s to import
+
+        true_proportion = check_probability(true_proportion, "true_proportion", closed=True)
+        n = check_count(n, "n", minimum=1)
+        theta = self.report_share(true_proportion)
+        yes = np.arange(n + 1)
+        found = self.estimate(yes, np.full_like(yes, n), confidence)
+        inside = (found.ci_low <= true_proportion) & (true_proportion <= found.ci_high)
+        return float(stats.binom.pmf(yes, n, theta)[inside].sum())
+
+
+def line_estimate(yes: np.ndarray, total: np.ndarray, offset: float, slope: float, confidence):
+    """Estimate, standard error and the exact interval through the line a + b·π, unclipped; a
+    negative slope swaps the interval's ends. Assumes validated arrays and b ≠ 0."""
+    share = yes / total
+    estimate = (share - offset) / slope
+    # Every true share gives a reported share between a and a + b: one outside it (all no, say)
+    # would otherwise claim a standard error of 0.
+    lowest, highest = sorted((offset, offset + slope))
+    possible = np.clip(share, lowest, highest)
+    std_error = np.sqrt(possible * (1 - possible) / total) / abs(slope)
+    low, high = clopper_pearson(yes, total, confidence)
+    ends = ((low - offset) / slope, (high - offset) / slope)
+    return estimate, std_error, np.minimum(*ends), np.maximum(*ends)
+
+
+def design_epsilon(yes_given_yes: float, yes_given_no: float) -> float:
+    """ε = max(|ln(λ₁/λ₀)|, |ln((1 − λ₁)/(1 − λ₀))|); ``math.inf`` when a report is possible
+    under one truth and impossible under the other. Assumes λ₀, λ₁ in [0, 1]."""
+    losses = []
+    for given_yes, given_no in (
+        (yes_given_yes, yes_given_no),
+        (1 - yes_given_yes, 1 - yes_given_no),
+    ):
+        if given_yes == given_no:
+            losses.append(0.0)
+        elif given_yes == 0 or given_no == 0:
+            return math.inf
+        else:
+            losses.append(abs(math.log(given_yes) - math.log(given_no)))
+    return max(losses)
+
+
+def spinner_coin(epsilon) -> Design:
+    """The spinner with light share p = tanh(ε/2), a coin on dark: λ₁ = e^ε/(1 + e^ε)."""
+    epsilon = check_epsilon(epsilon)
+    offset, slope = noise_line(epsilon)
+    return Design("spinner_coin", offset, slope, epsilon, (("epsilon", epsilon),))
+
+
+def spinner(epsilon) -> Design:
+    """The spinner with light share p = e^ε/(1 + e^ε), the opposite answer on dark: the same
+    report probabilities as :func:`spinner_coin`."""
+    epsilon = check_epsilon(epsilon)
+    offset, slope = noise_line(epsilon)
+    return Design("spinner", offset, slope, epsilon, (("epsilon", epsilon),))
+
+
+def forced_response(p_truth, p_forced_yes, p_forced_no) -> Design:
+    """The forced-response design: λ₁ = t + f₁, λ₀ = f₁.
+
+    Raises
+    ------
+    ValueError
+        If a probability is outside [0, 1], the three do not add up to 1, a forced share is 0 (a
+        report then gives the truth away: infinite ε), or the truth share is 0 (no information).
+    """
+    truth = check_probability(p_truth, "p_truth", closed=True)
+    forced_yes = check_probability(p_forced_yes, "p_forced_yes", closed=True)
+    forced_no = check_probability(p_forced_no, "p_forced_no", closed=True)
+    if abs(truth + forced_yes + forced_no - 1) > TOLERANCE:
+        raise ValueError(
+            "p_truth + p_forced_yes + p_forced_no must be 1, got "
+            f"{truth:g} + {forced_yes:g} + {forced_no:g} = {truth + forced_yes + forced_no:g}"
+        )
+    for name, value in (("p_forced_yes", forced_yes), ("p_forced_no", forced_no)):
+        if value == 0:
+            raise ValueError(
+                f"{name} must be > 0: without it one report can come only from one true answer "
+                "(infinite epsilon)"
+            )
+    parameters = (("p_truth", truth), ("p_forced_yes", forced_yes), ("p_forced_no", forced_no))
+    return _checked("forced_response", forced_yes, truth, parameters)
+
+
+def unrelated_question(p_truth, prevalence) -> Design:
+    """The unrelated-question design with a known innocuous prevalence q:
+    λ₁ = t + (1 − t)q, λ₀ = (1 − t)q.
+
+    Raises
+    ------
+    ValueError
+        If t is not in (0, 1) (t = 1 asks the sensitive question plainly: infinite ε) or q is not
+        in (0, 1).
+    """
+    truth = check_probability(p_truth, "p_truth", closed=True)
+    q = check_probability(prevalence, "prevalence", closed=False)
+    if truth == 1:
+        raise ValueError(
+            "p_truth must be < 1: at 1 every report is the true answer (infinite epsilon)"
+        )
+    innocuous = (1 - truth) * q
+    return _checked("unrelated_question", innocuous, truth, (("p_truth", truth), ("prevalence", q)))
+
+
+def crosswise(prevalence) -> Design:
+    """The crosswise model with a known innocuous prevalence q: report 1 ("both answers the
+    same") with λ₁ = q, λ₀ = 1 − q; ε = |ln(q/(1 − q))|.
+
+    Raises
+    ------
+    ValueError
+        If q is not in (0, 1), or q = ½ (reports then say nothing about the sensitive answer).
+    """
+    q = check_probability(prevalence, "prevalence", closed=False)
+    return _checked("crosswise", 1 - q, 2 * q - 1, (("prevalence", q),))
+
+
+def _checked(name: str, offset: float, slope: float, parameters) -> Design:
+    """A design from its line, refused when its reports carry no information or give the truth
+    away (infinite ε); assumes probabilities already in range."""
+    if slope == 0:
+        raise ValueError(
+            f"{name} with {dict(parameters)} gives no information: reports of 1 are as likely "
+            "under either true answer"
+        )
+    epsilon = design_epsilon(offset + slope, offset)
+    if not math.isfinite(epsilon):
+        raise ValueError(f"{name} with {dict(parameters)} has infinite epsilon")
+    return Design(name, offset, slope, epsilon, tuple(parameters))
+
+
+def check_stated_epsilon(design: Design, stated) -> None:
+    """Refuse a stated ε that differs from the design's by more than 1e-9 (relative), naming both."""
+    if abs(stated - design.epsilon) > TOLERANCE * max(abs(design.epsilon), 1e-300):
+        raise ValueError(
+            f"epsilon is {design.epsilon!r} for this design's parameters, but {stated!r} was stated"
+        )
+
+
+__all__ = [
+    "Design",
+    "check_stated_epsilon",
+    "crosswise",
+    "design_epsilon",
+    "forced_response",
+    "spinner",
+    "spinner_coin",
+    "unrelated_question",
+]
