@@ -10,9 +10,9 @@ from flask import Flask
 from sqlalchemy import event
 
 from web import api, classroom, cli, respondent, site, workspace
-from web.core import i18n, sqlite_guard
-from web.core.database import MIGRATIONS, seed_demo_if_empty
-from web.core.extensions import babel, csrf, db, limiter, login_manager, migrate
+from web.core.infrastructure import i18n, sqlite_guard
+from web.core.infrastructure.database import MIGRATIONS, seed_demo_if_empty
+from web.core.infrastructure.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.respondent import submissions
 from web.site import assets, errors, public_url, security
 from web.site.logs import quiet_development_log

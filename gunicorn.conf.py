@@ -57,10 +57,10 @@ os.environ.setdefault("FLASK_PREFERRED_URL_SCHEME", "https")
 
 def on_starting(server):
     """Upgrade the database once, in the master, before any worker starts (several workers on
-    PostgreSQL would otherwise all try; the advisory lock in web/core/database.py stays as a guard
+    PostgreSQL would otherwise all try; the advisory lock in web/core/infrastructure/database.py stays as a guard
     for several servers on one database)."""
     from app import create_app
-    from web.core.database import prepare_database
+    from web.core.infrastructure.database import prepare_database
     from web.site.public_url import NOT_SET
 
     app = create_app()

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from app import create_app, with_driver
-from web.core import sqlite_guard
-from web.core.extensions import db
+from web.core.infrastructure import sqlite_guard
+from web.core.infrastructure.extensions import db
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")

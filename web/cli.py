@@ -10,19 +10,19 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from web.core.analysis import regression
-from web.core.database import add_unique
-from web.core.extensions import db
-from web.core.grouped import GroupingError, by_group
-from web.core.joincode import ensure_join_code
-from web.core.lookup import find_survey
+from web.core.infrastructure.database import add_unique
+from web.core.infrastructure.extensions import db
+from web.core.infrastructure.passwords import account_problem
+from web.core.infrastructure.sqlite_guard import AnotherWriter
 from web.core.models import ApiToken, Survey, User
-from web.core.passwords import account_problem
-from web.core.results import published_results
-from web.core.sqlite_guard import AnotherWriter
-from web.core.surveyfile import SurveyFileError
-from web.core.table import grouped_table, regression_text, results_table
-from web.core.xlsform import load_any_survey, survey_xlsform
+from web.core.results.analysis import regression
+from web.core.results.by_group import GroupingError, by_group
+from web.core.results.figures import published_results
+from web.core.results.table import grouped_table, regression_text, results_table
+from web.core.surveys.joincode import ensure_join_code
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.surveyfile import SurveyFileError
+from web.core.surveys.xlsform import load_any_survey, survey_xlsform
 from web.respondent.submissions import simulate_responses
 
 

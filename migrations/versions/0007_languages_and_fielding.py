@@ -11,7 +11,7 @@ Revises: 0006
 import sqlalchemy as sa
 from alembic import op
 
-from web.core.texts import guess_language
+from web.core.surveys.texts import guess_language
 
 revision = "0007"
 down_revision = "0006"

@@ -15,10 +15,10 @@ from tests.browser.respondent import (
     wait_until_done,
 )
 from tests.conftest import PASSWORD
-from web.core.editing import reorder_questions
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import Response
+from web.core.surveys.editing import reorder_questions
+from web.core.surveys.lookup import find_survey
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_LIGHT
 from tests.conftest import PASSWORD
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Response
 
 pytestmark = pytest.mark.browser

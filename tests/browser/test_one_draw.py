@@ -21,10 +21,10 @@ from tests.browser.respondent import (
     storage_holds_only_reported_bits,
     wait_until_done,
 )
-from web.core.editing import update_question
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import Response
+from web.core.surveys.editing import update_question
+from web.core.surveys.lookup import find_survey
 
 pytestmark = pytest.mark.browser
 

@@ -20,11 +20,11 @@ from tests.browser.respondent import (
     storage_holds_only_reported_bits,
     wait_until_done,
 )
-from web.core.extensions import db
-from web.core.joincode import ensure_join_code
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
-from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec
-from web.core.texts import Texts
+from web.core.surveys.joincode import ensure_join_code
+from web.core.surveys.surveyfile import OptionSpec, QuestionSpec, SurveySpec
+from web.core.surveys.texts import Texts
 
 pytestmark = pytest.mark.browser
 

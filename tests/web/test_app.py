@@ -7,8 +7,8 @@ import pytest
 
 from app import create_app, database_url
 from tests.conftest import sqlite_only
-from web.core.database import prepare_database
-from web.core.extensions import db
+from web.core.infrastructure.database import prepare_database
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
 

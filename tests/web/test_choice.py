@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import rr
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import Option, Response
+from web.core.surveys.lookup import find_survey
 
 OPTIONS = [("never", "Never"), ("once", "Once"), ("two_to_five", "2 to 5"), ("more", "More")]
 CHOICE_SURVEY = {

@@ -6,7 +6,7 @@ import pytest
 
 import rr
 from tests.conftest import SAMPLE_SURVEY
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Response, Survey
 
 

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import SAMPLE_SURVEY
-from web.core.answers import AnswerError, Shape, check_answers
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Response, Survey
-from web.core.surveyfile import SurveyFileError, load_survey, parse_survey
+from web.core.surveys.answers import AnswerError, Shape, check_answers
+from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
 
 FIXTURES_OK = settings(
     max_examples=150,

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import rr
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Response
+from web.core.surveys.lookup import find_survey
 
 SURVEY = {
     "slug": "groups",

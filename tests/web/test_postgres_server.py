@@ -9,7 +9,7 @@ import urllib.request
 
 from tests.conftest import TEST_DATABASE_URL, postgres_only
 from tests.servers import free_port, start_gunicorn, wait_until_serving
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Option, Question, Response, Survey
 
 BITS = {

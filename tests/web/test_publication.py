@@ -17,8 +17,8 @@ from scipy.stats import spearmanr
 from sqlalchemy import text
 
 from tests.conftest import VALID_ANSWERS
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
+from web.core.surveys.lookup import find_survey
 from web.respondent import writer
 
 BATCH = 5  # the default

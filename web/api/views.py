@@ -11,18 +11,19 @@ from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
 import rr
-from web.core import analysis
-from web.core.answers import AnswerError, check_answers
-from web.core.extensions import limiter
-from web.core.fielding import format_utc
-from web.core.grouped import GroupingError, by_group, with_groups
-from web.core.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
+from web.core.infrastructure.extensions import limiter
 from web.core.models import ApiToken
-from web.core.results import published_results
-from web.core.results_cache import ResultsCache, survey_stamp
-from web.core.schedule import close_if_due, now_seconds
+from web.core.results import analysis
+from web.core.results.by_group import GroupingError, by_group, with_groups
+from web.core.results.cache import ResultsCache, survey_stamp
+from web.core.results.figures import published_results
+from web.core.surveys.answers import AnswerError, check_answers
+from web.core.surveys.fielding import format_utc
+from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
+from web.core.surveys.schedule import close_if_due, now_seconds
 from web.respondent.answered import answered_slugs, remember_answered
-from web.respondent.submissions import Plan, SurveyState, submissions
+from web.respondent.plan import Plan, SurveyState
+from web.respondent.submissions import submissions
 from web.respondent.writer import Receipt
 from web.site.logs import security_event
 from web.site.lookup import survey_or_404
@@ -161,7 +162,7 @@ def checked_bits(plan: Plan) -> dict:
 @bp.get("/surveys/<slug>/results")
 def results(slug: str):
     """Published estimates for every question, for the survey's owner (any account for an unowned
-    survey); built once per version of the results and kept (web/core/results_cache.py)."""
+    survey); built once per version of the results and kept (web/core/results/cache.py)."""
     stamp, received = readable_stamp(slug)
     by = request.args.get("by")
     key = (stamp.version, current_app.config["RESULTS_MIN_N"], by)

@@ -8,8 +8,8 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from web.core.extensions import limiter
-from web.core.joincode import open_survey_for
+from web.core.infrastructure.extensions import limiter
+from web.core.surveys.joincode import open_survey_for
 from web.site.lookup import survey_or_404
 from web.site.public_url import absolute_url
 

@@ -8,8 +8,8 @@ from flask_babel import gettext as _
 
 import rr
 from rr.mechanism import noise_line
-from web.core.extensions import limiter
-from web.core.limits import MAX_OPTIONS, page_limits
+from web.core.infrastructure.extensions import limiter
+from web.core.surveys.limits import MAX_OPTIONS, page_limits
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.

@@ -25,13 +25,13 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 import rr
-from web.core.answers import Shape
-from web.core.extensions import Model, db
-from web.core.fielding import Fielding
-from web.core.limits import DEFAULT_RESULTS_BATCH
-from web.core.questions import QUESTION_TYPES, QuestionType
-from web.core.surveyfile import OptionSpec, QuestionSpec, SurveySpec, survey_problems
-from web.core.texts import Texts, split_languages
+from web.core.infrastructure.extensions import Model, db
+from web.core.surveys.answers import Shape
+from web.core.surveys.fielding import Fielding
+from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
+from web.core.surveys.questions import QUESTION_TYPES, QuestionType
+from web.core.surveys.surveyfile import OptionSpec, QuestionSpec, SurveySpec, survey_problems
+from web.core.surveys.texts import Texts, split_languages
 
 # The texts a survey has besides its questions' (title and description, consent, thank-you).
 SURVEY_TEXTS = ("title", "description", "consent", "thanks")
@@ -141,7 +141,7 @@ class ApiToken(Model):
 class Tally:
     """Counts of reports for one spin: how many, and how many said yes. ``n`` and ``noisy_yes``
     run with every response; the ``published_`` pair is the snapshot every output shows, moved
-    only in batches (see :mod:`web.core.publication`)."""
+    only in batches (see :mod:`web.core.results.publication`)."""
 
     n: Mapped[int] = mapped_column(default=0)
     noisy_yes: Mapped[int] = mapped_column(default=0)
@@ -208,7 +208,7 @@ class Survey(Model):
 
     def spins(self) -> list[tuple[Question, Option | None]]:
         """Every spin of a response, in order, with the option whose tally it feeds (None for the
-        question's own tally); see :mod:`web.core.questions`."""
+        question's own tally); see :mod:`web.core.surveys.questions`."""
         return [
             (question, option) for question in self.questions for option in question.spun_options
         ]
@@ -439,7 +439,7 @@ class GroupTally(Model):
     """The published counts of one randomized tally (a yes/no question, or one option) among the
     respondents of one *cell*: one combination of answers to the survey's direct questions
     (``cell`` is that combination as sorted JSON, null where a respondent preferred not to say).
-    Moved only when the snapshot moves (:mod:`web.core.groups`), from the rows it publishes, so
+    Moved only when the snapshot moves (:mod:`web.core.results.cells`), from the rows it publishes, so
     results by group cost O(cells) whatever the number of responses."""
 
     __table_args__ = (UniqueConstraint("item_kind", "item_id", "cell"),)
@@ -459,7 +459,7 @@ class Response(Model):
     """One respondent's reported bits, as JSON keyed by question and option id. Nothing else:
     no time, no address, no browser.
 
-    The key is random (:func:`web.core.publication.response_key`), so neither it nor the order in
+    The key is random (:func:`web.core.results.publication.response_key`), so neither it nor the order in
     which the database keeps rows follows the order of submissions: on SQLite the key is the
     rowid, which orders the table. ``published`` says whether the response is in the survey's
     published snapshot."""

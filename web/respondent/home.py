@@ -2,7 +2,7 @@
 
 from flask import Blueprint, render_template
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
 bp = Blueprint("home", __name__)

@@ -12,45 +12,22 @@ checked against.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
 import numpy as np
 from flask import Flask, current_app
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from web.core.answers import Shape
-from web.core.extensions import db
-from web.core.groups import cell_key
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
-from web.core.publication import publish_in_session
-from web.core.publication import statements as statements_for_publication
-from web.core.questions import Tallied
+from web.core.results.cells import cell_key
+from web.core.results.publication import publish_in_session
+from web.core.results.publication import statements as statements_for_publication
+from web.core.surveys.questions import Tallied
+from web.respondent.plan import Plan, SurveyState
 from web.respondent.writer import GroupCommit, Receipt, statements
 
 BULK_CHUNK = 20_000
-
-
-@dataclass(frozen=True)
-class SurveyState:
-    id: int
-    status: str
-    revision: int
-    # The schedule (seconds since 1970, UTC) and target, and the responses so far.
-    opens_at: int | None = None
-    closes_at: int | None = None
-    target_n: int | None = None
-    response_count: int = 0
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What a submission to one revision of a survey must contain and which tallies it feeds."""
-
-    survey_id: int
-    revision: int
-    shapes: tuple[Shape, ...]
-    tallies: tuple[Tallied, ...]
 
 
 class Submissions:
@@ -141,7 +118,7 @@ def simulate_responses(
     """Insert ``n`` responses reported through each question's procedure (its type's
     ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
     tally update at the end; they are published as one batch if they make one
-    (:func:`web.core.publication.publish_if_due`).
+    (:func:`web.core.results.publication.publish_if_due`).
 
     With ``by = (direct question, {option: share})`` the respondents' answers to that question are
     spread evenly over the listed options, and every randomized item is true with the share of the

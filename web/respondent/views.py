@@ -5,10 +5,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from web.core.i18n import shown
-from web.core.lookup import find_survey
-from web.core.results_cache import ResultsCache, survey_stamp
-from web.core.schedule import not_yet_open
+from web.core.infrastructure.i18n import shown
+from web.core.results.cache import ResultsCache, survey_stamp
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.schedule import not_yet_open
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
@@ -54,7 +54,7 @@ def may_preview(survey) -> bool:
 
 
 def page_cache() -> ResultsCache[str]:
-    """The app's rendered survey pages, by version (web/core/results_cache.py)."""
+    """The app's rendered survey pages, by version (web/core/results/cache.py)."""
     return current_app.extensions.setdefault("survey_pages", ResultsCache())
 
 

@@ -18,7 +18,7 @@ inside its schedule and up to its target (a group that would pass the target is 
 response at a time, so the target is met exactly). Each stored response gets the survey's
 completion code and address as they are in that transaction (:class:`Receipt`).
 Each response gets a random key, and the group's transaction ends by publishing the survey's
-snapshot when a batch of new responses is in (:mod:`web.core.publication`).
+snapshot when a batch of new responses is in (:mod:`web.core.results.publication`).
 """
 
 from __future__ import annotations
@@ -28,15 +28,14 @@ import json
 import threading
 import time
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from web.core import publication, sqlite_guard
-from web.core.fielding import completion_link
+from web.core.infrastructure import sqlite_guard
 from web.core.models import Option, Question, Response, Survey
-from web.core.publication import response_key
-
-if TYPE_CHECKING:
-    from web.respondent.submissions import Plan
+from web.core.results import publication
+from web.core.results.publication import response_key
+from web.core.surveys.fielding import completion_link
+from web.respondent.plan import Plan
 
 # Each statement costs the writer a release and re-acquisition of the GIL, and under load every
 # re-acquisition waits for another request thread's switch interval (up to 5 ms): so a group is
@@ -152,7 +151,7 @@ class GroupCommit:
         return self._connection is not None
 
     def submit(self, plan, bits: dict) -> Receipt | None:
-        """Store ``bits`` under ``plan`` (a :class:`web.respondent.submissions.Plan`); its receipt,
+        """Store ``bits`` under ``plan`` (a :class:`web.respondent.plan.Plan`); its receipt,
         or None when it was not stored: the survey is no longer open at the plan's revision, or
         is outside its schedule, or has met its target."""
         entry = _Pending(plan, bits)

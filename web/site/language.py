@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from flask import Blueprint, current_app, redirect, request
 from werkzeug.wrappers import Response
 
-from web.core.i18n import COOKIE, LANGUAGES, ONE_YEAR, SECURE_COOKIE, chosen_language
+from web.core.infrastructure.i18n import COOKIE, LANGUAGES, ONE_YEAR, SECURE_COOKIE, chosen_language
 from web.site.redirects import local_path
 
 bp = Blueprint("i18n", __name__)

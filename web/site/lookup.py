@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import abort
 from flask_babel import gettext as _
 
-from web.core.lookup import find_survey
 from web.core.models import Survey
+from web.core.surveys.lookup import find_survey
 
 
 def survey_or_404(slug: str, public: bool = False) -> Survey:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort
 from flask_login import current_user
 
-from web.core.extensions import login_manager
+from web.core.infrastructure.extensions import login_manager
 from web.core.models import Survey
 from web.site.logs import security_event
 from web.site.lookup import survey_or_404

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken
 from web.site.logs import security_event
 from web.workspace.access import require_login

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required, login_user, logout_user
 
-from web.core.extensions import db, login_manager
+from web.core.infrastructure.extensions import db, login_manager
 from web.core.models import User
 from web.site.logs import security_event
 from web.site.redirects import local_path

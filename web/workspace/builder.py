@@ -11,8 +11,12 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from web.core.database import add_unique
-from web.core.editing import (
+from web.core.infrastructure.database import add_unique
+from web.core.infrastructure.extensions import db
+from web.core.infrastructure.i18n import LANGUAGES
+from web.core.models import Question, Survey
+from web.core.results.cells import group_cells
+from web.core.surveys.editing import (
     EditError,
     add_question,
     delete_question,
@@ -24,22 +28,18 @@ from web.core.editing import (
     set_languages,
     update_question,
 )
-from web.core.extensions import db
-from web.core.fielding import Fielding
-from web.core.groups import group_cells
-from web.core.i18n import LANGUAGES
-from web.core.limits import DEFAULT_RESULTS_BATCH, page_limits
-from web.core.lookup import find_survey
-from web.core.models import Question, Survey
-from web.core.questions import QUESTION_TYPES
-from web.core.surveyfile import (
+from web.core.surveys.fielding import Fielding
+from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.surveyfile import (
     DIRECT_EPSILON,
     DIRECT_PROCEDURE,
     QuestionSpec,
     SurveyFileError,
 )
-from web.core.texts import Texts, language_name
-from web.core.xlsform import load_any_survey
+from web.core.surveys.texts import Texts, language_name
+from web.core.surveys.xlsform import load_any_survey
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.forms import (

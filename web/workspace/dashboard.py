@@ -19,17 +19,17 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from web.core.database import add_unique
-from web.core.editing import (
+from web.core.infrastructure.database import add_unique
+from web.core.infrastructure.extensions import db
+from web.core.infrastructure.i18n import STATUS_LABELS, shown
+from web.core.models import Survey
+from web.core.surveys.editing import (
     EditError,
     change_status,
     delete_survey,
     duplicate_survey,
     set_archived,
 )
-from web.core.extensions import db
-from web.core.i18n import STATUS_LABELS, shown
-from web.core.models import Survey
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
 from web.workspace.group_analysis import group_analysis

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, json, request, stream_with_context
 
-from web.core.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
-from web.core.grouped import GroupingError, by_group
-from web.core.results import published_results
-from web.core.xlsform import survey_xlsform
+from web.core.results.by_group import GroupingError, by_group
+from web.core.results.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
+from web.core.results.figures import published_results
+from web.core.surveys.xlsform import survey_xlsform
 from web.workspace.access import require_login, researcher_survey
 
 bp = Blueprint("exports", __name__, url_prefix="/surveys")

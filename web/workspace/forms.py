@@ -28,8 +28,9 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from web.core.i18n import LANGUAGES
-from web.core.limits import (
+from web.core.infrastructure.i18n import LANGUAGES
+from web.core.infrastructure.passwords import password_problem
+from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     EMAIL,
     MAX_EMAIL,
@@ -41,9 +42,8 @@ from web.core.limits import (
     MIN_RESULTS_BATCH,
     SLUG,
 )
-from web.core.passwords import password_problem
-from web.core.questions import QUESTION_TYPES
-from web.core.texts import Texts, language_name
+from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.texts import Texts, language_name
 
 
 class LoginForm(FlaskForm):
@@ -52,7 +52,7 @@ class LoginForm(FlaskForm):
 
 
 class GuessablePassword:
-    """A form validator: refuses common passwords and this app's words (web/core/passwords.py);
+    """A form validator: refuses common passwords and this app's words (web/core/infrastructure/passwords.py);
     ``email`` gives the address to compare with, from the form or the logged-in account."""
 
     def __init__(self, email):
@@ -228,7 +228,7 @@ for _code, _name in LANGUAGES.items():
 
 class QuestionForm(FlaskForm):
     """A question as typed in the builder. Only what the form must parse is checked here; what a
-    question may hold is checked by the same rules as a survey file (web.core.surveyfile), and
+    question may hold is checked by the same rules as a survey file (web.core.surveys.surveyfile), and
     each refusal is attached to its field."""
 
     text = TextAreaField(_l("Question"))

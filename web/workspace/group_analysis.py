@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from web.core import analysis
-from web.core.chart import estimate_chart
-from web.core.grouped import GroupingError, GroupResult, by_group
-from web.core.i18n import percent, shown
+from web.core.infrastructure.i18n import percent, shown
 from web.core.models import Survey
+from web.core.results import analysis
+from web.core.results.by_group import GroupingError, GroupResult, by_group
+from web.core.results.chart import estimate_chart
 from web.workspace.panel import bars, describe
 
 

@@ -19,7 +19,7 @@ from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter, RateLimiter
 
-from web.core.extensions import limiter
+from web.core.infrastructure.extensions import limiter
 
 PER_ADDRESS = (parse("10/minute"), parse("100/hour"))
 PER_ADDRESS_AND_ACCOUNT = parse("5/minute")

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from web.core.chart import Bar, estimate_chart
-from web.core.i18n import percent, shown
+from web.core.infrastructure.i18n import percent, shown
 from web.core.models import Survey
-from web.core.results import ItemResult, QuestionResult, SurveyResults, survey_results
+from web.core.results.chart import Bar, estimate_chart
+from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ import pytest
 from sqlalchemy import event
 
 import rr
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken
-from web.core.results import significant
+from web.core.results.figures import significant
 
 URL = "/api/surveys/{}/results"
 

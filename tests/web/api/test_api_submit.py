@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tests.conftest import LATER_QUESTION, SAMPLE_SURVEY, VALID_ANSWERS, sqlite_only
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Option, Question, Response, Survey
 
 URL = "/api/surveys/{}/responses"

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import rr
-from web.core.extensions import db
-from web.core.joincode import ALPHABET, LENGTH, normalize
+from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
+from web.core.surveys.joincode import ALPHABET, LENGTH, normalize
 
 
 def join_code(app, slug):

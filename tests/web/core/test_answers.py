@@ -2,7 +2,7 @@
 
 import pytest
 
-from web.core.answers import AnswerError, Shape, check_answers
+from web.core.surveys.answers import AnswerError, Shape, check_answers
 
 SHAPES = [Shape("cheated"), Shape("substances", "multi", ("alcohol", "tobacco"))]
 

@@ -8,10 +8,10 @@ import json
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from web.core.demo import DEMO_FILE
-from web.core.surveyfile import SurveyFileError, load_survey, parse_survey
-from web.core.texts import Texts
-from web.core.xlsform import load_xlsform, survey_xlsform
+from web.core.surveys.demo import DEMO_FILE
+from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
+from web.core.surveys.texts import Texts
+from web.core.surveys.xlsform import load_xlsform, survey_xlsform
 
 BILINGUAL = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
 

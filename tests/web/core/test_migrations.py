@@ -22,10 +22,10 @@ from sqlalchemy import (
     inspect,
 )
 
-from web.core.database import upgrade_database
-from web.core.extensions import db
+from web.core.infrastructure.database import upgrade_database
+from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Option, Question, Response, Survey, User
-from web.core.results import survey_results
+from web.core.results.figures import survey_results
 
 
 def empty_database():

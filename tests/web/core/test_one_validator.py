@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY, csrf_token
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
 QUESTION = {"id": "q", "type": "yesno", "text": "Asked?", "epsilon": 1.0, "procedure": "spinner"}

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY
-from web.core.surveyfile import SurveyFileError, load_survey, parse_survey
+from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
 
 
 def test_parses_the_documented_format():

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import Response, Survey
+from web.core.surveys.lookup import find_survey
 
 
 def fielded(**fields) -> dict:

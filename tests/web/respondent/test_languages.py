@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from tests.conftest import VALID_ANSWERS
-from web.core.demo import DEMO_FILE
+from web.core.surveys.demo import DEMO_FILE
 
 BILINGUAL = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
 ENGLISH = BILINGUAL["questions"][0]["text"]["en"]

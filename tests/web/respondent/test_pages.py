@@ -7,11 +7,11 @@ import pytest
 
 from tests.conftest import VALID_ANSWERS
 from tests.servers import ROOT
-from web.core.editing import edit_details
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
-from web.core.texts import Texts
+from web.core.surveys.editing import edit_details
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.texts import Texts
 
 
 def page_config(html: str) -> dict:

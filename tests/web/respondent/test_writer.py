@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Option, Question, Response, Survey
 from web.respondent import writer as writer_module
 from web.respondent.writer import GroupCommit

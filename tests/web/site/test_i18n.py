@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 
 from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS
 from tests.servers import ROOT
-from web.core.joincode import ALPHABET, LENGTH
+from web.core.surveys.joincode import ALPHABET, LENGTH
 
 PO = ROOT / "translations/ko/LC_MESSAGES/messages.po"
 MO = PO.with_suffix(".mo")

@@ -19,8 +19,8 @@ from werkzeug.serving import make_server
 
 from tests.conftest import PASSWORD, VALID_ANSWERS, Researcher, csrf_token, sqlite_only
 from tests.servers import ROOT, free_port, wait_for, wait_until_serving
-from web.core import sqlite_guard
-from web.core.lookup import find_survey
+from web.core.infrastructure import sqlite_guard
+from web.core.surveys.lookup import find_survey
 
 DEMO_ANSWERS = {
     "cheated": 1,
@@ -336,8 +336,8 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
 HOLDER = """
 import sys, time
 sys.path.insert(0, {root!r})
-from web.core import sqlite_guard
-from web.core.lookup import find_survey
+from web.core.infrastructure import sqlite_guard
+from web.core.surveys.lookup import find_survey
 sqlite_guard.claim({database!r})
 print("held", flush=True)
 sys.stdin.read()  # hold the claim until the test closes our input or kills us
@@ -354,7 +354,7 @@ def other_writer(tmp_path):
         [
             sys.executable,
             "-c",
-            "from app import create_app; from web.core.database import "
+            "from app import create_app; from web.core.infrastructure.database import "
             "prepare_database; prepare_database(create_app())",
         ],
         cwd=ROOT,

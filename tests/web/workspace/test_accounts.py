@@ -3,7 +3,7 @@
 import pytest
 
 from tests.conftest import PASSWORD, csrf_token
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Survey, User
 
 RESEARCHER_PAGES = [

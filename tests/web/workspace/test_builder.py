@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
 YESNO = {

@@ -9,9 +9,9 @@ import pytest
 
 import rr
 from tests.conftest import LATER_QUESTION, VALID_ANSWERS
-from web.core.extensions import db
-from web.core.lookup import find_survey
+from web.core.infrastructure.extensions import db
 from web.core.models import Question, Response, Survey
+from web.core.surveys.lookup import find_survey
 
 
 def simulate(runner, slug, n, seed=1, share=0.3):

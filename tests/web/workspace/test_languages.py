@@ -8,12 +8,12 @@ import json
 from datetime import UTC, datetime
 
 from tests.conftest import SAMPLE_SURVEY
-from web.core.demo import DEMO_FILE
-from web.core.extensions import db
-from web.core.lookup import find_survey
-from web.core.surveyfile import parse_survey
-from web.core.texts import Texts
-from web.core.xlsform import survey_xlsform
+from web.core.infrastructure.extensions import db
+from web.core.surveys.demo import DEMO_FILE
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.surveyfile import parse_survey
+from web.core.surveys.texts import Texts
+from web.core.surveys.xlsform import survey_xlsform
 
 BILINGUAL = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
 

@@ -5,9 +5,9 @@ changes a question's parameters on top of responses collected under the old ones
 import threading
 
 from tests.conftest import VALID_ANSWERS
-from web.core import editing as editing_module
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
+from web.core.surveys import editing as editing_module
 
 RACERS = 6
 

@@ -9,7 +9,7 @@ import pytest
 import werkzeug.security
 
 from tests.conftest import PASSWORD, Researcher, csrf_token
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import User
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from web.core.results import ItemResult, SurveyResults
+from web.core.results.figures import ItemResult, SurveyResults
 
 HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
 

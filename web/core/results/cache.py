@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Generic, NamedTuple, TypeVar
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import readable_by
-from web.core.schedule import close_if_due, due_to_close
+from web.core.surveys.schedule import close_if_due, due_to_close
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ class SurveyStamp(NamedTuple):
 def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     """The survey's id, owner and version, and its running total of responses (which is not
     part of the version: it moves with every response), in one query that loads no objects. An
-    open survey past its closing time or target is closed first (:mod:`web.core.schedule`)."""
+    open survey past its closing time or target is closed first (:mod:`web.core.surveys.schedule`)."""
     # The first request of every respondent: one statement in the driver's own SQL on a pooled
     # connection, past the ORM session (through the ORM it took half of the request).
     row = _stamp_row(slug)

@@ -26,7 +26,7 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from rr.estimate import clopper_pearson
-from web.core.limits import MAX_OPTIONS
+from web.core.surveys.limits import MAX_OPTIONS
 
 T = TypeVar("T")
 
@@ -59,7 +59,7 @@ class QuestionType:
     sums_to_one: ClassVar[bool] = False
     # Whether answers go through a spinner (and cost ε); a direct question's are sent as given.
     randomized: ClassVar[bool] = True
-    # Its XLSForm type (web/core/xlsform.py): select_one or select_multiple, and the fixed list of
+    # Its XLSForm type (web/core/surveys/xlsform.py): select_one or select_multiple, and the fixed list of
     # choices it uses, if any (else a list of its own options).
     xlsform_select: ClassVar[str] = "select_one"
     xlsform_list: ClassVar[str | None] = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
 # No 0/O/Q, 1/I/L, 2/Z, 5/S, 6/G or 8/B.

@@ -13,11 +13,11 @@ A survey file looks like::
 :func:`parse_survey` turns decoded JSON into a :class:`SurveySpec`, naming every mistake at once
 with where it is (``questions[1].epsilon``), so a file is fixed in one pass. The checks of what a
 survey may hold (:func:`survey_problems`, :func:`question_problems`) are the same ones the builder
-and the command line use (:mod:`web.core.editing`), with the limits of :mod:`web.core.limits`.
+and the command line use (:mod:`web.core.surveys.editing`), with the limits of :mod:`web.core.surveys.limits`.
 Messages are translated where a page shows them. Nothing here touches the database.
 
 Every text may be a string (the survey's only language) or an object with one entry per declared
-language (:mod:`web.core.texts`); consent, completion and schedule are :mod:`web.core.fielding`.
+language (:mod:`web.core.surveys.texts`); consent, completion and schedule are :mod:`web.core.surveys.fielding`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from typing import Any, NamedTuple
 from flask_babel import gettext as _
 
 import rr
-from web.core.fielding import Fielding, fielding_problems, parse_moment
-from web.core.i18n import LANGUAGES
-from web.core.limits import (
+from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.fielding import Fielding, fielding_problems, parse_moment
+from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     KEY,
     MAX_EPSILON,
@@ -45,8 +45,8 @@ from web.core.limits import (
     SLUG,
     valid_epsilon,
 )
-from web.core.questions import QUESTION_TYPES, QuestionType
-from web.core.texts import Texts, guess_language, language_name
+from web.core.surveys.questions import QUESTION_TYPES, QuestionType
+from web.core.surveys.texts import Texts, guess_language, language_name
 
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}

@@ -18,7 +18,7 @@ MAX_OPTIONS = 30
 MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
 # Published results move only when this many new responses are in (per survey, from 2), so that
-# no single response can be read off a change; see web.core.publication.
+# no single response can be read off a change; see web.core.results.publication.
 DEFAULT_RESULTS_BATCH = 5
 MIN_RESULTS_BATCH = 2
 MAX_RESULTS_BATCH = 1000

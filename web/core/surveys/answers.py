@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from web.core.questions import QUESTION_TYPES, AnswerError, QuestionType
+from web.core.surveys.questions import QUESTION_TYPES, AnswerError, QuestionType
 
 __all__ = ["AnswerError", "Shape", "check_answers"]
 

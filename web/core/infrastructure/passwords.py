@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from web.core.limits import EMAIL, MAX_EMAIL, MAX_PASSWORD, MIN_PASSWORD
+from web.core.surveys.limits import EMAIL, MAX_EMAIL, MAX_PASSWORD, MIN_PASSWORD
 
 # Words an attacker guesses first for this app (ASVS 6.1.2): its subject and its name.
 CONTEXT_WORDS = (

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 import rr
-from web.core.grouped import GroupingError, direct_question, published_cells
 from web.core.models import Option, Question, Survey
-from web.core.questions import Tallied
-from web.core.results import significant
+from web.core.results.by_group import GroupingError, direct_question, published_cells
+from web.core.results.figures import significant
+from web.core.surveys.questions import Tallied
 
 
 def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]:

@@ -7,7 +7,7 @@ import math
 from typing import NamedTuple
 
 from web.core.models import Survey
-from web.core.questions import QUESTION_TYPES, Tallied
+from web.core.surveys.questions import QUESTION_TYPES, Tallied
 
 # The class a survey with no responses yet is judged by, for the builder's warning.
 TYPICAL_CLASS = 40

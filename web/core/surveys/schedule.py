@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy import CursorResult, and_, or_
 
-from web.core import sqlite_guard
-from web.core.extensions import db
+from web.core.infrastructure import sqlite_guard
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
-from web.core.publication import publish_in_session
+from web.core.results.publication import publish_in_session
 
 
 def now_seconds() -> int:

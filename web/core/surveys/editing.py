@@ -15,14 +15,14 @@ import unicodedata
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from web.core.extensions import db
-from web.core.fielding import Fielding
-from web.core.i18n import STATUS_LABELS
-from web.core.joincode import ensure_join_code
-from web.core.limits import MAX_TITLE, RESERVED_KEYS
+from web.core.infrastructure.extensions import db
+from web.core.infrastructure.i18n import STATUS_LABELS
 from web.core.models import GroupTally, Option, Question, Response, Survey
-from web.core.publication import publish_in_session
-from web.core.surveyfile import (
+from web.core.results.publication import publish_in_session
+from web.core.surveys.fielding import Fielding
+from web.core.surveys.joincode import ensure_join_code
+from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS
+from web.core.surveys.surveyfile import (
     OptionSpec,
     Problem,
     QuestionSpec,
@@ -32,7 +32,7 @@ from web.core.surveyfile import (
     question_problems,
     survey_field_problems,
 )
-from web.core.texts import Texts, language_name
+from web.core.surveys.texts import Texts, language_name
 
 TRANSITIONS = {("draft", "open"), ("open", "closed"), ("closed", "open")}
 

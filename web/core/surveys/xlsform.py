@@ -23,7 +23,7 @@ has ``form_id`` (the slug), ``form_title`` (per language: ``form_title::Korean (
 language like the title), ``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``,
 ``rr_opens_at``, ``rr_closes_at`` and ``rr_target_n``.
 
-Reading builds a survey file's dictionary and hands it to :func:`web.core.surveyfile.parse_survey`,
+Reading builds a survey file's dictionary and hands it to :func:`web.core.surveys.surveyfile.parse_survey`,
 the one validator; its mistakes are named by sheet and row. Every other XLSForm question type
 (text, integer, date, note, groups, metadata such as ``start``) is refused with its row number:
 the app asks nothing it cannot randomize or mark as asked directly.
@@ -40,9 +40,9 @@ from flask_babel import gettext as _
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
-from web.core.i18n import LANGUAGES
-from web.core.questions import QUESTION_TYPES
-from web.core.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
+from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 
 YES_NO_LIST = "yes_no"
 YES_NO_LABELS = {"en": ("Yes", "No"), "ko": ("예", "아니요")}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from sqlalchemy.orm import selectinload
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
-from web.core.schedule import close_if_due, due_to_close
+from web.core.surveys.schedule import close_if_due, due_to_close
 
 
 def find_survey(slug: str) -> Survey | None:
     """The survey with its questions and options (three queries, whatever the responses), or None.
-    An open survey past its closing time or target is closed first (:mod:`web.core.schedule`)."""
+    An open survey past its closing time or target is closed first (:mod:`web.core.surveys.schedule`)."""
     query = (
         db.select(Survey)
         .filter_by(slug=slug)

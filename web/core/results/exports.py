@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 from sqlalchemy import func
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import Response, Survey
-from web.core.results import ESTIMATE_FIELDS, SurveyResults, significant
-from web.core.texts import Texts
+from web.core.results.figures import ESTIMATE_FIELDS, SurveyResults, significant
+from web.core.surveys.texts import Texts
 
 ESTIMATE_COLUMNS = (
     "question",

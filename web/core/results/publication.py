@@ -23,9 +23,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from web.core.extensions import db
-from web.core.groups import cell_counts, layout
+from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Option, Question, Response, Survey
+from web.core.results.cells import cell_counts, layout
 
 REWRITE_EVERY_TIME_UP_TO = 5000  # responses; past it, rewrite once the survey grows by 5%
 GROWTH_PER_REWRITE = 1.05

@@ -8,7 +8,7 @@
   never anything about the respondent.
 - ``opens_at``, ``closes_at`` (UTC) and ``target_n``: an open survey takes answers only inside
   its window and until it has ``target_n`` responses; past ``closes_at`` or the target it closes
-  itself on the next request that finds it so (:mod:`web.core.schedule`).
+  itself on the next request that finds it so (:mod:`web.core.surveys.schedule`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from flask_babel import gettext as _
 
-from web.core.texts import Texts
+from web.core.surveys.texts import Texts
 
 COMPLETION_CODE = re.compile(r"\A[A-Za-z0-9_-]{1,64}\Z")
 MAX_URL = 2000

@@ -8,7 +8,7 @@ records that before upgrading, so its data is kept.
 
 On PostgreSQL several processes may start together; a session-level advisory lock makes them take
 turns, and the later ones find the schema and the demo survey already there. SQLite needs no lock:
-one process writes to it (web/core/sqlite_guard.py).
+one process writes to it (web/core/infrastructure/sqlite_guard.py).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import flask_migrate
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from web.core import sqlite_guard
-from web.core.demo import seed_demo_survey
-from web.core.extensions import db
+from web.core.infrastructure import sqlite_guard
+from web.core.infrastructure.extensions import db
+from web.core.surveys.demo import seed_demo_survey
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 # Any constant shared by every process of this app; advisory lock keys are 64-bit integers.
 SCHEMA_LOCK = zlib.crc32(b"randomized-response survey schema")
 

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from web.core.extensions import db
-from web.core.joincode import ensure_join_code
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey
-from web.core.surveyfile import load_survey
+from web.core.surveys.joincode import ensure_join_code
+from web.core.surveys.surveyfile import load_survey
 
 DEMO_FILE = Path(__file__).with_name("campus-life.json")
 

@@ -11,11 +11,11 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 
-from web.core.extensions import db
+from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Question, Survey
-from web.core.questions import Tallied
-from web.core.results import ESTIMATE_FIELDS, ItemResult, item_results, significant
-from web.core.texts import Texts
+from web.core.results.figures import ESTIMATE_FIELDS, ItemResult, item_results, significant
+from web.core.surveys.questions import Tallied
+from web.core.surveys.texts import Texts
 
 
 class GroupingError(ValueError):

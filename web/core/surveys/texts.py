@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from web.core.i18n import LANGUAGES
+from web.core.infrastructure.i18n import LANGUAGES
 
 # A file without "languages" is in one language: Korean when its texts are written in Hangul.
 HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")

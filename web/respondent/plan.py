@@ -1,0 +1,34 @@
+"""What the submission path keeps of a survey: its state, and the plan of one revision.
+
+Both the submission service (:mod:`web.respondent.submissions`) and its writer
+(:mod:`web.respondent.writer`) read them; neither imports the other for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from web.core.surveys.answers import Shape
+from web.core.surveys.questions import Tallied
+
+
+@dataclass(frozen=True)
+class SurveyState:
+    id: int
+    status: str
+    revision: int
+    # The schedule (seconds since 1970, UTC) and target, and the responses so far.
+    opens_at: int | None = None
+    closes_at: int | None = None
+    target_n: int | None = None
+    response_count: int = 0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a submission to one revision of a survey must contain and which tallies it feeds."""
+
+    survey_id: int
+    revision: int
+    shapes: tuple[Shape, ...]
+    tallies: tuple[Tallied, ...]
