@@ -43,8 +43,10 @@ from statistics import NormalDist
 import numpy as np
 
 from ._validate import as_int_array, check_count, check_epsilon, check_probability
+from .difference import Difference, difference_on_line
 from .estimate import Estimate, clopper_pearson
 from .mechanism import noise_line
+from .regression import fit_on_line
 
 # Parameters stated beside derived ones are accepted within this relative difference.
 TOLERANCE = 1e-9
@@ -177,6 +179,16 @@ class Design:
         n = check_count(n, "n", minimum=1)
         trials = check_count(trials, "trials", minimum=1)
         return np.random.default_rng(seed).binomial(n, theta, size=trials)
+
+    def difference(self, yes_1, n_1, yes_2, n_2, confidence: float = 0.95) -> Difference:
+        """π₁ − π₂ between two groups with its MOVER interval and p-value (:func:`rr.difference`
+        on this design's line)."""
+        return difference_on_line(yes_1, n_1, yes_2, n_2, self.offset, self.slope, confidence)
+
+    def regression(self, covariates, n, yes, terms=None, confidence: float = 0.95):
+        """P(report 1 | x) = a + b·logistic(xᵀβ) by maximum likelihood on grouped counts
+        (:func:`rr.rr_logistic_regression` on this design's line)."""
+        return fit_on_line(covariates, n, yes, self.offset, self.slope, terms, confidence)
 
     def exact_coverage(self, true_proportion, n, confidence: float = 0.95) -> float:
         """Σₓ P(X = x)·[π ∈ CI(x)] with X ~ Binomial(n, θ): the interval's exact coverage."""

@@ -78,16 +78,27 @@ def difference(
     """
     epsilon = check_epsilon(epsilon)
     check_procedure(procedure)
-    confidence = check_probability(confidence, "confidence", closed=False)
     if isinstance(k, bool) or not isinstance(k, int) or k < 2:
         raise ValueError(f"k must be a whole number >= 2, got {k!r}")
+    offset, slope = noise_line(epsilon, k)
+    return difference_on_line(yes_1, n_1, yes_2, n_2, offset, slope, confidence)
+
+
+def difference_on_line(
+    yes_1, n_1, yes_2, n_2, offset: float, slope: float, confidence: float = 0.95
+) -> Difference:
+    """:func:`difference` for any line E[reported share] = a + b·π (a binary design's,
+    :meth:`rr.Design.difference`); assumes a valid line."""
+    from .design import line_estimate  # the design module builds on this one
+
+    confidence = check_probability(confidence, "confidence", closed=False)
     yes = as_int_array([yes_1, yes_2], "yes")
     n = as_int_array([n_1, n_2], "n")
     if np.any(n < 1) or np.any(yes < 0) or np.any(yes > n):
         raise ValueError(
             f"each group needs n >= 1 and 0 <= yes <= n, got yes={yes.tolist()}, n={n.tolist()}"
         )
-    estimate, std_error, low, high = _on_the_line(yes, n, epsilon, confidence, k)
+    estimate, std_error, low, high = line_estimate(yes, n, offset, slope, confidence)
     return _combine(estimate, std_error, low, high, confidence)
 
 

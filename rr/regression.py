@@ -129,6 +129,17 @@ def rr_logistic_regression(
     ValueError
         On malformed input (shapes, counts, ε, procedure, confidence).
     """
+    epsilon = check_epsilon(epsilon)
+    check_procedure(procedure)
+    offset, slope = noise_line(epsilon, k)
+    return fit_on_line(design, n, yes, offset, slope, terms, confidence)
+
+
+def fit_on_line(
+    design, n, yes, offset: float, slope: float, terms=None, confidence: float = 0.95
+) -> RegressionResult:
+    """:func:`rr_logistic_regression` for any line P(report yes | π) = a + b·π (a binary design's,
+    :meth:`rr.Design.regression`), after the same checks of the cells; assumes a valid line."""
     x = np.asarray(design, dtype=float)
     if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1 or not np.all(np.isfinite(x)):
         raise ValueError(
@@ -142,8 +153,6 @@ def rr_logistic_regression(
         )
     if np.any(reported < 0) or np.any(reported > counts):
         raise ValueError("yes must lie in [0, n] in every cell")
-    epsilon = check_epsilon(epsilon)
-    check_procedure(procedure)
     confidence = check_probability(confidence, "confidence", closed=False)
     names = list(terms) if terms is not None else [f"x{index}" for index in range(x.shape[1])]
     if len(names) != x.shape[1]:
@@ -156,7 +165,6 @@ def rr_logistic_regression(
         )
     if np.linalg.matrix_rank(x) < x.shape[1]:
         raise RegressionError("the covariates are collinear: some group is defined by the others")
-    offset, slope = noise_line(epsilon, k)
     return _fit(x, counts.astype(float), reported.astype(float), offset, slope, names, confidence)
 
 

@@ -156,3 +156,29 @@ def test_arms_that_cannot_tell_cheaters_from_honest_no_are_refused():
         cheating_detection([(0.6, 0.2, 0.2), (0.6, 0.2, 0.2)])
     with pytest.raises(ValueError, match="two arms"):
         cheating_detection([(0.6, 0.2, 0.2)])
+
+
+def test_groups_difference_and_regression_take_the_design():
+    design = spinner(1.5)
+    assert design.difference(30, 100, 12, 80) == rr.difference(30, 100, 12, 80, 1.5, "spinner")
+    cells = np.array([[1.0, 0.0], [1.0, 1.0]])
+    mine = design.regression(cells, [400, 300], [150, 160], terms=["(Intercept)", "b"])
+    theirs = rr.rr_logistic_regression(
+        cells, [400, 300], [150, 160], 1.5, "spinner", terms=["(Intercept)", "b"]
+    )
+    assert mine.coefficients == theirs.coefficients
+
+
+def test_a_crosswise_regression_recovers_its_coefficients():
+    # Negative slope (q < 1/2): two groups with true shares 0.1 and 0.4, 20,000 each.
+    design = crosswise(0.2)
+    rng = np.random.default_rng(3)
+    shares = np.array([0.1, 0.4])
+    n = np.array([20_000, 20_000])
+    yes = rng.binomial(n, design.offset + design.slope * shares)
+    fit = design.regression(np.array([[1.0, 0.0], [1.0, 1.0]]), n, yes, terms=["(Intercept)", "g"])
+    truth = [math.log(0.1 / 0.9), math.log(0.4 / 0.6) - math.log(0.1 / 0.9)]
+    for coefficient, expected in zip(fit.coefficients, truth, strict=True):
+        assert abs(coefficient.estimate - expected) < 4 * coefficient.std_error
+    gap = design.difference(yes[1], n[1], yes[0], n[0])
+    assert gap.ci_low <= 0.3 <= gap.ci_high
