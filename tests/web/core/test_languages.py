@@ -239,3 +239,16 @@ def test_a_file_that_is_not_a_workbook_is_refused(app):
     with app.app_context(), pytest.raises(SurveyFileError) as refused:
         load_xlsform(b"PK\x03\x04 not really a zip")
     assert refused.value.problems == ["file: not an XLSForm workbook (.xlsx)"]
+
+
+def test_texts_that_are_not_text_are_named_not_crashed_on(app):
+    data = copy.deepcopy(BILINGUAL)
+    data["title"] = {"en": 5, "ko": ["캠퍼스"]}
+    data["questions"][0]["text"] = {"en": {}, "ko": "베꼈습니까?"}
+    with app.app_context():
+        problems = problems_of(data)
+    assert problems == [
+        "title.en: must be text",
+        "title.ko: must be text",
+        "questions[0].text.en: must be text",
+    ]

@@ -408,7 +408,7 @@ def texts_problems(
         for code in texts
         if code not in languages
     ]
-    written = any((texts.get(code) or "").strip() for code in languages)
+    written = any(isinstance(texts.get(code), str) and texts[code].strip() for code in languages)
     for index, code in enumerate(languages):
         where = f"{place}.{code}" if many else place
         value = texts.get(code)

@@ -24,8 +24,9 @@ HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 class Texts(Mapping[str, str]):
     """One text in several languages, in the survey's order of languages (the default first).
 
-    A language may be missing (a draft whose translation is not written yet): :meth:`in_` then
-    falls back to the default, and :meth:`missing` names it."""
+    A language may be missing (a draft whose translation is not written yet): a page then shows
+    the default's text (:func:`web.core.infrastructure.i18n.shown`), and the validator names the
+    gap (:func:`web.core.surveys.surveyfile.texts_problems`). An empty text is no text."""
 
     __slots__ = ("_texts",)
 
@@ -56,31 +57,10 @@ class Texts(Mapping[str, str]):
     def __repr__(self) -> str:
         return f"Texts({self._texts!r})"
 
-    def in_(self, language: str, languages: list[str]) -> tuple[str, str]:
-        """The text in ``language`` and the language it is in: the default language's (the first
-        of ``languages`` that has one) where ``language`` has none."""
-        found = self._texts.get(language)
-        if found:
-            return found, language
-        for fallback in languages:
-            if self._texts.get(fallback):
-                return self._texts[fallback], fallback
-        return "", language
-
     @property
     def default(self) -> str:
         """The text in the first language that has one (the survey's default, where written)."""
         return next(iter(self._texts.values()), "")
-
-    def missing(self, languages: list[str]) -> list[str]:
-        """The languages among ``languages`` with no text (empty counts as missing)."""
-        return [language for language in languages if not (self._texts.get(language) or "").strip()]
-
-    def ordered(self, languages: list[str]) -> Texts:
-        """Only ``languages``, in their order (texts of other languages are dropped)."""
-        return Texts(
-            (language, self._texts[language]) for language in languages if language in self
-        )
 
     def stripped(self) -> Texts:
         return Texts((language, text.strip()) for language, text in self._texts.items())
@@ -111,11 +91,6 @@ class Texts(Mapping[str, str]):
 def guess_language(texts: Iterable[str]) -> str:
     """The one language of a survey that does not say: Korean if any text is in Hangul."""
     return "ko" if any(HANGUL.search(text) for text in texts if isinstance(text, str)) else "en"
-
-
-def content_language(languages: list[str], viewer: str) -> str:
-    """The language a viewer reads a survey in: theirs when the survey has it, else its default."""
-    return viewer if viewer in languages else languages[0]
 
 
 def split_languages(stored: str | None) -> list[str]:
