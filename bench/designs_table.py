@@ -19,7 +19,6 @@ import pathlib
 import sys
 
 import numpy as np
-from scipy import optimize
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import rr  # noqa: E402
@@ -27,20 +26,17 @@ import rr  # noqa: E402
 PRIORS = (0.1, 0.3, 0.5)
 
 
+NAMES = {
+    "spinner_coin": "spinner (= symmetric forced response)",
+    "forced_response": "forced response, forced yes = 2 × forced no",
+    "unrelated_question": "unrelated question, q = 0.25",
+    "crosswise": "crosswise (q = e^ε/(1 + e^ε))",
+}
+
+
 def at_epsilon(epsilon: float) -> dict[str, rr.Design]:
     """Each design with its free parameter set so that its ε is ``epsilon``."""
-
-    def solve(make):
-        return make(optimize.brentq(lambda x: make(x).epsilon - epsilon, 1e-6, 1 - 1e-6))
-
-    return {
-        "spinner (= symmetric forced response)": rr.spinner_coin(epsilon),
-        "forced response, forced yes = 2 × forced no": solve(
-            lambda t: rr.forced_response(t, 2 * (1 - t) / 3, (1 - t) / 3)
-        ),
-        "unrelated question, q = 0.25": solve(lambda t: rr.unrelated_question(t, 0.25)),
-        "crosswise (q = e^ε/(1 + e^ε))": rr.crosswise(np.exp(epsilon) / (1 + np.exp(epsilon))),
-    }
+    return {NAMES[name]: design for name, design in rr.designs_at_epsilon(epsilon).items()}
 
 
 def variance_table() -> None:

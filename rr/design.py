@@ -324,6 +324,35 @@ def _checked(name: str, offset: float, slope: float, parameters) -> Design:
     return Design(name, offset, slope, epsilon, tuple(parameters))
 
 
+def designs_at_epsilon(epsilon) -> dict[str, Design]:
+    """One of each design, its free parameter set so that its ε is ``epsilon``: the symmetric
+    spinner, forced response with a forced "yes" twice as likely as a forced "no", the unrelated
+    question with q = 0.25, and the crosswise model (whose q is then e^ε/(1 + e^ε): at a given ε
+    it is the spinner's mechanism, with no randomizer). For comparing their precision at equal ε.
+
+    Raises
+    ------
+    ValueError
+        If ε is not a finite number ≥ ``MIN_EPSILON``.
+    """
+    from scipy import optimize  # here, so that `import rr` does not load scipy
+
+    epsilon = check_epsilon(epsilon)
+
+    def solve(make):
+        # ε grows with the truth share t from 0 (t → 0) without bound (t → 1).
+        return make(
+            optimize.brentq(lambda t: make(t).epsilon - epsilon, 1e-12, 1 - 1e-12, xtol=1e-15)
+        )
+
+    return {
+        "spinner_coin": spinner_coin(epsilon),
+        "forced_response": solve(lambda t: forced_response(t, 2 * (1 - t) / 3, (1 - t) / 3)),
+        "unrelated_question": solve(lambda t: unrelated_question(t, 0.25)),
+        "crosswise": crosswise(1 / (1 + math.exp(-epsilon))),
+    }
+
+
 def check_stated_epsilon(design: Design, stated) -> None:
     """Refuse a stated ε that differs from the design's by more than 1e-9 (relative), naming both."""
     if abs(stated - design.epsilon) > TOLERANCE * max(abs(design.epsilon), 1e-300):
@@ -337,6 +366,7 @@ __all__ = [
     "check_stated_epsilon",
     "crosswise",
     "design_epsilon",
+    "designs_at_epsilon",
     "forced_response",
     "spinner",
     "spinner_coin",

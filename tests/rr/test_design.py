@@ -182,3 +182,17 @@ def test_a_crosswise_regression_recovers_its_coefficients():
         assert abs(coefficient.estimate - expected) < 4 * coefficient.std_error
     gap = design.difference(yes[1], n[1], yes[0], n[0])
     assert gap.ci_low <= 0.3 <= gap.ci_high
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 2.5])
+def test_at_the_same_epsilon_the_symmetric_spinner_is_the_most_precise(epsilon):
+    designs = rr.designs_at_epsilon(epsilon)
+    assert set(designs) == {"spinner_coin", "forced_response", "unrelated_question", "crosswise"}
+    spinner_design = designs["spinner_coin"]
+    for name, design in designs.items():
+        assert design.epsilon == pytest.approx(epsilon, rel=1e-9), name
+        for pi in (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0):
+            assert design.variance(pi, 1) >= spinner_design.variance(pi, 1) * (1 - 1e-9), (name, pi)
+    # The crosswise model at a given ε is the spinner's mechanism.
+    crosswise_design = designs["crosswise"]
+    assert crosswise_design.yes_given_yes == pytest.approx(spinner_design.yes_given_yes, rel=1e-12)

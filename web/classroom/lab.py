@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 import numpy as np
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
@@ -24,9 +27,49 @@ MAX_BITS = 5_000
 
 @bp.get("/lab")
 def lab():
-    """Controls and charts; the page's script asks the endpoints below for the numbers."""
+    """Controls and charts; the page's script asks the endpoints below for the numbers. The
+    designs' comparison at one ε is drawn by the server (``?designs_epsilon=``)."""
     limits = page_limits() | {"labMaxN": MAX_CLASS}
-    return render_template("lab.html", messages=lab_messages(), limits=limits)
+    epsilon = _number("designs_epsilon", 1, DESIGNS_MIN_EPSILON, DESIGNS_MAX_EPSILON)
+    return render_template(
+        "lab.html",
+        messages=lab_messages(),
+        limits=limits,
+        designs=designs_comparison(round(epsilon, 3)),
+        design_priors=DESIGN_PRIORS,
+    )
+
+
+DESIGN_PRIORS = (0.1, 0.3, 0.5, 0.7, 0.9)
+DESIGNS_MIN_EPSILON, DESIGNS_MAX_EPSILON = 0.05, 5.0
+DESIGN_SURVEYS, DESIGN_RESPONDENTS = 4000, 500
+
+
+class DesignRow(NamedTuple):
+    """One design at the compared ε: its report probabilities, and the variance of its estimate
+    per respondent (n·Var) at each true share, by formula and over simulated surveys."""
+
+    name: str
+    design: rr.Design
+    formula: tuple[float, ...]
+    simulated: tuple[float, ...]
+
+
+@lru_cache(maxsize=64)
+def designs_comparison(epsilon: float) -> tuple[DesignRow, ...]:
+    """Each design of :func:`rr.designs_at_epsilon` at ``epsilon``; simulated with a fixed seed,
+    so the same ε always shows the same numbers (and is computed once)."""
+    rows = []
+    rng = np.random.default_rng(2026)
+    for name, design in rr.designs_at_epsilon(epsilon).items():
+        formula = tuple(design.variance(pi, 1) for pi in DESIGN_PRIORS)
+        simulated = []
+        for pi in DESIGN_PRIORS:
+            counts = design.simulate_counts(pi, DESIGN_RESPONDENTS, DESIGN_SURVEYS, seed=rng)
+            estimates = (counts / DESIGN_RESPONDENTS - design.offset) / design.slope
+            simulated.append(float(estimates.var(ddof=1)) * DESIGN_RESPONDENTS)
+        rows.append(DesignRow(name, design, formula, tuple(simulated)))
+    return tuple(rows)
 
 
 def _number(name: str, default: float, low: float, high: float) -> float:

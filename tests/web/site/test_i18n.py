@@ -24,6 +24,7 @@ LATIN_ALLOWED = {
     "https",
     "code",
     "XLSForm",
+    "Var",
     "xlsx",
     "survey",
     "choices",
