@@ -400,6 +400,11 @@ class Question(Tally, Model):
         return self.type.truth_probability(self.epsilon, len(self.options))
 
     @property
+    def item_design(self) -> rr.Design:
+        """The binary design each of its tallies reports through (a randomized question's)."""
+        return self.type.item_design(self.epsilon, self.procedure, len(self.options))
+
+    @property
     def noise_line(self) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each of its tallies."""
         return self.type.noise_line(self.epsilon, len(self.options))

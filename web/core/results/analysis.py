@@ -32,11 +32,6 @@ def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]
     return question, option
 
 
-def answer_count(question: Question) -> int:
-    """k of the noise line: the options of a single-choice question, else 2."""
-    return len(question.options) if question.type.sums_to_one else 2
-
-
 def cell_totals(survey: Survey, question: Question, option: Option | None, on: list[str]) -> dict:
     """(answers to ``on``) → [n, reported yes] of the item, respondents who skipped any left out."""
     totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
@@ -101,10 +96,9 @@ def regression(
         for cell in cells
     ]
     try:
-        fit = rr.rr_logistic_regression(
-            design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], question.epsilon,
-            question.procedure, k=answer_count(question), terms=terms,
-        )  # fmt: skip
+        fit = question.item_design.regression(
+            design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], terms=terms
+        )
     except rr.RegressionError as error:
         raise GroupingError(str(error)) from None
     return {
@@ -158,9 +152,7 @@ def group_difference(
         if n < max(min_n, 1):
             raise GroupingError(f"group {by}={group} has fewer than {min_n} respondents")
         counts.append((yes, n))
-    result = rr.difference(
-        *counts[0], *counts[1], question.epsilon, question.procedure, k=answer_count(question)
-    )
+    result = question.item_design.difference(*counts[0], *counts[1])
     return {
         "item": item,
         "by": by,

@@ -75,9 +75,18 @@ class QuestionType:
         """How often the reported answer is the true one."""
         return rr.truth_probability(epsilon)
 
+    def item_design(self, epsilon: float, procedure: str, option_count: int) -> rr.Design:
+        """The binary design each of its tallies reports through: P(report 1 | true) and
+        P(report 1 | not true) as an :class:`rr.Design`, whose line every estimate, group
+        difference and regression of the tally uses (``rr.design``)."""
+        if procedure == "spinner_coin":
+            return rr.spinner_coin(epsilon)
+        return rr.spinner(epsilon)
+
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each tally."""
-        return rr.mechanism.noise_line(epsilon)
+        design = self.item_design(epsilon, "spinner_coin", option_count)
+        return design.offset, design.slope
 
     def dark_words(self, procedure: str) -> str:
         """What the spinner's dark share does, in the respondent's words."""
@@ -110,12 +119,8 @@ class QuestionType:
 
     def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
         """Each tally's :class:`Figures` from its (reported yes, n), or None where n is 0."""
-        return [
-            None
-            if n == 0
-            else Figures(*_fields(rr.estimate_proportion(yes, n, epsilon, procedure)))
-            for yes, n in counts
-        ]
+        design = self.item_design(epsilon, procedure, len(counts))
+        return [None if n == 0 else Figures(*_fields(design.estimate(yes, n))) for yes, n in counts]
 
     def simulate(
         self,
@@ -278,6 +283,15 @@ class Choice(OneOption):
     def truth_probability(self, epsilon: float, option_count: int) -> float:
         return rr.choice_probabilities(epsilon, option_count).truth
 
+    def item_design(self, epsilon: float, procedure: str, option_count: int) -> rr.Design:
+        """One option's tally: reported with a + b if it is the true option, a if not, with
+        a = 1/(e^ε + k − 1) and b = (e^ε − 1)/(e^ε + k − 1) (both procedures). Its privacy loss
+        is the question's ε (the whole report, one option among k)."""
+        offset, slope = rr.mechanism.noise_line(epsilon, option_count)
+        return rr.Design(
+            "choice", offset, slope, epsilon, (("epsilon", epsilon), ("k", option_count))
+        )
+
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         return rr.mechanism.noise_line(epsilon, option_count)
 
@@ -357,6 +371,9 @@ class Direct(OneOption):
 
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         return 0.0, 1.0
+
+    def item_design(self, epsilon: float, procedure: str, option_count: int) -> rr.Design:
+        raise ValueError("a direct question is asked plainly: it has no randomized design")
 
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
         if value is not None and (not isinstance(value, str) or value not in option_keys):
