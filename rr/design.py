@@ -44,7 +44,7 @@ import numpy as np
 
 from ._validate import as_int_array, check_count, check_epsilon, check_probability
 from .difference import Difference, difference_on_line
-from .estimate import Estimate, clopper_pearson
+from .estimate import Estimate, clopper_pearson, line_estimate
 from .mechanism import noise_line
 from .regression import fit_on_line
 
@@ -201,21 +201,6 @@ class Design:
         found = self.estimate(yes, np.full_like(yes, n), confidence)
         inside = (found.ci_low <= true_proportion) & (true_proportion <= found.ci_high)
         return float(stats.binom.pmf(yes, n, theta)[inside].sum())
-
-
-def line_estimate(yes: np.ndarray, total: np.ndarray, offset: float, slope: float, confidence):
-    """Estimate, standard error and the exact interval through the line a + b·π, unclipped; a
-    negative slope swaps the interval's ends. Assumes validated arrays and b ≠ 0."""
-    share = yes / total
-    estimate = (share - offset) / slope
-    # Every true share gives a reported share between a and a + b: one outside it (all no, say)
-    # would otherwise claim a standard error of 0.
-    lowest, highest = sorted((offset, offset + slope))
-    possible = np.clip(share, lowest, highest)
-    std_error = np.sqrt(possible * (1 - possible) / total) / abs(slope)
-    low, high = clopper_pearson(yes, total, confidence)
-    ends = ((low - offset) / slope, (high - offset) / slope)
-    return estimate, std_error, np.minimum(*ends), np.maximum(*ends)
 
 
 def design_epsilon(yes_given_yes: float, yes_given_no: float) -> float:

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_int_array, check_epsilon, check_probability, check_procedure
-from .estimate import _on_the_line
+from .estimate import _on_the_line, line_estimate
 from .mechanism import noise_line
 
 METHOD = "MOVER (Newcombe) on exact Clopper-Pearson limits; two-sided Wald test"
@@ -89,8 +89,6 @@ def difference_on_line(
 ) -> Difference:
     """:func:`difference` for any line E[reported share] = a + b·π (a binary design's,
     :meth:`rr.Design.difference`); assumes a valid line."""
-    from .design import line_estimate  # the design module builds on this one
-
     confidence = check_probability(confidence, "confidence", closed=False)
     yes = as_int_array([yes_1, yes_2], "yes")
     n = as_int_array([n_1, n_2], "n")

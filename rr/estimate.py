@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_int_array, check_epsilon, check_probability, check_procedure
+from ._validate import check_procedure
 from .mechanism import noise_line
 
 
@@ -106,24 +106,11 @@ def estimate_proportion(
     >>> estimate_proportion(60, 100, epsilon=1.0)
     Estimate(estimate=0.7164, std_error=0.1060, ci=[0.4940, 0.9257] at 95%, n=100, noisy_yes=60)
     """
-    epsilon = check_epsilon(epsilon)
+    from .design import spinner_coin  # the design module builds on this one
+
     check_procedure(procedure)
-    confidence = check_probability(confidence, "confidence", closed=False)
-    yes = as_int_array(noisy_yes, "noisy_yes")
-    total = as_int_array(n, "n")
-    if np.any(total < 1):
-        raise ValueError(f"n must be >= 1, got {n!r}")
-    yes, total = np.broadcast_arrays(yes, total)
-    if np.any(yes < 0) or np.any(yes > total):
-        raise ValueError(f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes!r}, n={n!r}")
-    result = _estimate(yes, total, epsilon, confidence)
-    estimate, std_error, ci_low, ci_high, count = result
-    if np.ndim(noisy_yes) == 0 and np.ndim(n) == 0:
-        return Estimate(
-            float(estimate), float(std_error), float(ci_low), float(ci_high), float(count),
-            int(total), int(yes), confidence,
-        )  # fmt: skip
-    return Estimate(estimate, std_error, ci_low, ci_high, count, total, yes, confidence)
+    # Both procedures report through the same design at equal ε: one estimator serves them.
+    return spinner_coin(epsilon).estimate(noisy_yes, n, confidence)
 
 
 def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float, k: int = 2):
@@ -137,14 +124,22 @@ def _on_the_line(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence:
     """Estimate, standard error and the exact interval carried through the noise line, unclipped;
     assumes validated arrays."""
     offset, slope = noise_line(epsilon, k)
+    return line_estimate(yes, total, offset, slope, confidence)
+
+
+def line_estimate(yes: np.ndarray, total: np.ndarray, offset: float, slope: float, confidence):
+    """Estimate, standard error and the exact interval through the line a + b·π, unclipped; a
+    negative slope swaps the interval's ends. Assumes validated arrays and b ≠ 0."""
     share = yes / total
     estimate = (share - offset) / slope
-    # Every true share gives a reported share in [a, a + b]: a share outside it (all no, say)
-    # would otherwise claim a standard error of 0, which no procedure with ε < ∞ can have.
-    possible = np.clip(share, offset, offset + slope)
-    std_error = np.sqrt(possible * (1 - possible) / total) / slope
+    # Every true share gives a reported share between a and a + b: one outside it (all no, say)
+    # would otherwise claim a standard error of 0.
+    lowest, highest = sorted((offset, offset + slope))
+    possible = np.clip(share, lowest, highest)
+    std_error = np.sqrt(possible * (1 - possible) / total) / abs(slope)
     low, high = clopper_pearson(yes, total, confidence)
-    return estimate, std_error, (low - offset) / slope, (high - offset) / slope
+    ends = ((low - offset) / slope, (high - offset) / slope)
+    return estimate, std_error, np.minimum(*ends), np.maximum(*ends)
 
 
 def clopper_pearson(yes: np.ndarray, total: np.ndarray, confidence: float):
@@ -169,4 +164,4 @@ def clopper_pearson(yes: np.ndarray, total: np.ndarray, confidence: float):
     return low, high
 
 
-__all__ = ["Estimate", "clopper_pearson", "estimate_proportion"]
+__all__ = ["Estimate", "clopper_pearson", "estimate_proportion", "line_estimate"]
