@@ -88,6 +88,9 @@ def stamp_unversioned(connection):
                 made_by = "0006"
             if made_by == "0006" and "languages" in columns:
                 made_by = "0007"
+            question_columns = {column["name"] for column in inspector.get_columns("question")}
+            if made_by == "0007" and "design_parameters" in question_columns:
+                made_by = "0008"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -27,6 +27,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 import rr
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
+from web.core.surveys.designs import DESIGNS, DesignParameters, uses_own_randomizer
+from web.core.surveys.designs import codebook as design_codebook
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
 from web.core.surveys.questions import QUESTION_TYPES, QuestionType
@@ -288,6 +290,7 @@ class Survey(Model):
                     question.epsilon,
                     question.procedure,
                     tuple(OptionSpec(option.key, option.texts) for option in question.options),
+                    question.design,
                 )
                 for question in self.questions
             ),
@@ -331,8 +334,9 @@ class Question(Tally, Model):
             kind=spec.kind,
             text=text,
             translations=translations,
-            epsilon=spec.epsilon,
+            epsilon=spec.derived_epsilon,
             procedure=spec.procedure,
+            design_parameters=spec.design.to_store(),
             options=options,
         )
 
@@ -346,6 +350,8 @@ class Question(Tally, Model):
     translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
     epsilon: Mapped[float]
     procedure: Mapped[str] = mapped_column(String(20))
+    # A design's parameters (web/core/surveys/designs.py); empty for the spinners.
+    design_parameters: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     survey: Mapped[Survey] = relationship(back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
@@ -391,22 +397,53 @@ class Question(Tally, Model):
 
     @property
     def light_fraction(self) -> float:
+        """The spinner's light share (a design's truth share; 0 for crosswise, which has none)."""
+        if self.procedure in DESIGNS:
+            return self.design.p_truth or 0.0
         return self.type.light_fraction(self.epsilon, self.procedure, len(self.options))
 
     @property
     def truth_probability(self) -> float:
         """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε) for one
         yes/no spin, e^ε/(e^ε + k − 1) for one option among k."""
+        if self.procedure in DESIGNS:
+            design = self.item_design
+            return min(design.yes_given_yes, 1 - design.yes_given_no)
         return self.type.truth_probability(self.epsilon, len(self.options))
+
+    @property
+    def design(self) -> DesignParameters:
+        """Its design's parameters as stated (none for the spinners)."""
+        return DesignParameters.stored(self.design_parameters)
+
+    @property
+    def own_randomizer(self) -> bool:
+        """Whether the respondent draws with their own die or coin, or needs none (crosswise):
+        the page then asks for the report only."""
+        return uses_own_randomizer(self.procedure, self.design)
+
+    @property
+    def design_entry(self) -> dict:
+        """How its reports were made, for the codebook and the regression's output: the design in
+        the literature's words, its parameters and R's matching models."""
+        if self.procedure in DESIGNS:
+            return {
+                **design_codebook(self.procedure, self.item_design, self.design),
+                "recompute": "rr.Design(offset=noise_offset, slope=noise_slope).estimate("
+                "noisy_yes, n), or rr.<design>(parameters).estimate(noisy_yes, n)",
+            }
+        return self.type.design(self.procedure, len(self.options), self.light_fraction)
 
     @property
     def item_design(self) -> rr.Design:
         """The binary design each of its tallies reports through (a randomized question's)."""
-        return self.type.item_design(self.epsilon, self.procedure, len(self.options))
+        return self.type.item_design(self.epsilon, self.procedure, len(self.options), self.design)
 
     @property
     def noise_line(self) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each of its tallies."""
+        if self.procedure in DESIGNS:
+            return self.item_design.offset, self.item_design.slope
         return self.type.noise_line(self.epsilon, len(self.options))
 
     @property

@@ -150,8 +150,9 @@ def simulate_responses(
                 reported = np.eye(len(options), dtype=np.uint8)[answers[question.key]]
             else:
                 reported = kind.simulate(
-                    size, shares, question.epsilon, question.procedure, len(options), rng
-                )
+                    size, shares, question.epsilon, question.procedure, len(options), rng,
+                    question.design,
+                )  # fmt: skip
             for spin, column in zip(tallies_of[question.id], reported.T, strict=True):
                 totals[spin] += int(column.sum())
                 if published and question.type.randomized:

@@ -105,9 +105,7 @@ def regression(
         "item": item,
         "on": on,
         "reference": {g.key: present[0] for g, present in zip(groupings, levels, strict=True)},
-        "design": question.type.design(
-            question.procedure, len(question.options), question.light_fraction
-        ),
+        "design": question.design_entry,
         "n": fit.n,
         "converged": fit.converged,
         "coefficients": [

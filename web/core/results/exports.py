@@ -203,7 +203,7 @@ def _question_entry(question, languages: list[str]) -> dict:
         "noise_offset": offset,
         "noise_slope": slope,
         "columns": question.items,
-        **question.type.design(question.procedure, len(question.options), question.light_fraction),
+        **question.design_entry,
     }
     if question.type.has_options:
         entry["options"] = [

@@ -16,6 +16,7 @@ from typing import Any
 from flask import current_app
 
 from web.core.models import Question, Survey
+from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
 from web.core.surveys.texts import Texts
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
@@ -84,6 +85,8 @@ class QuestionResult:
     sums_to_one: bool = False
     # Whether its answers went through a spinner; a direct question's figures are plain shares.
     randomized: bool = True
+    # A design's parameters (forced response, unrelated question, crosswise), else none.
+    design: DesignParameters = NO_PARAMETERS
 
     @property
     def n(self) -> int:
@@ -104,7 +107,10 @@ class QuestionResult:
             "epsilon": self.epsilon,
             "epsilon_total": significant(self.epsilon_total),
             "light_fraction": significant(self.light_fraction),
+            **self.design.for_file(self.procedure, languages),
         }
+        if self.procedure == "crosswise":
+            del data["light_fraction"]  # no spinner: the respondent answers one question
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures
         if not self.randomized:
@@ -222,7 +228,7 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
 def item_results(question: Question, counts: list[tuple[int, int]]) -> tuple[ItemResult, ...]:
     """Each of the question's tallies with its figures from (reported yes, n), as the question's
     type computes them (None while n is 0)."""
-    figures = question.type.figures(counts, question.epsilon, question.procedure)
+    figures = question.type.figures(counts, question.epsilon, question.procedure, question.design)
     return tuple(
         ItemResult(
             option.key if option else None, option.texts if option else None, n, yes,
@@ -271,4 +277,5 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         visible,
         question.type.sums_to_one,
         question.type.randomized,
+        question.design,
     )

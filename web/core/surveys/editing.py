@@ -178,6 +178,13 @@ def set_languages(survey: Survey, languages: list[str]) -> None:
         question.text, question.translations = texts.to_store(languages)
     for option, texts in options:
         option.text, option.translations = texts.to_store(languages)
+    for question in survey.questions:
+        if question.design.innocuous_text:
+            kept = Texts((code, text) for code, text in question.design.innocuous_text.items()
+                         if code in languages)  # fmt: skip
+            question.design_parameters = dataclasses.replace(
+                question.design, innocuous_text=kept
+            ).to_store()
     survey.edits += 1
 
 
@@ -213,12 +220,19 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
         )
     if problems:
         raise EditError(problems)
-    spun_now = (question.kind, question.epsilon, question.procedure, _option_keys(question))
+    spun_now = (
+        question.kind,
+        question.epsilon,
+        question.procedure,
+        _option_keys(question),
+        question.design.numbers(),
+    )
     spun_then = (
         spec.kind,
-        spec.epsilon,
+        spec.derived_epsilon,
         spec.procedure,
         tuple(option.key for option in spec.options),
+        spec.design.numbers(),
     )
     if spun_now != spun_then:
         new_revision(question.survey)
@@ -237,9 +251,11 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
             )
         question.kind, question.epsilon, question.procedure = (
             spec.kind,
-            spec.epsilon,
+            spec.derived_epsilon,
             spec.procedure,
         )
+    # The innocuous question's wording may change with the rest of the wording.
+    question.design_parameters = spec.design.to_store()
     _set_options(question, spec.options, languages)
     question.text, question.translations = spec.text.to_store(languages)
     question.survey.edits += 1

@@ -26,6 +26,12 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from rr.estimate import clopper_pearson
+from web.core.surveys.designs import (
+    NO_PARAMETERS,
+    YESNO_PROCEDURES,
+    DesignParameters,
+    binary_design,
+)
 from web.core.surveys.limits import MAX_OPTIONS
 
 T = TypeVar("T")
@@ -61,6 +67,9 @@ class QuestionType:
     randomized: ClassVar[bool] = True
     # Its XLSForm type (web/core/surveys/xlsform.py): select_one or select_multiple, and the fixed list of
     # choices it uses, if any (else a list of its own options).
+    # The procedures it may be asked with: the two spinners; a yes/no question also the designs
+    # of web/core/surveys/designs.py.
+    procedures: ClassVar[tuple[str, ...]] = rr.PROCEDURES
     xlsform_select: ClassVar[str] = "select_one"
     xlsform_list: ClassVar[str | None] = None
 
@@ -75,13 +84,18 @@ class QuestionType:
         """How often the reported answer is the true one."""
         return rr.truth_probability(epsilon)
 
-    def item_design(self, epsilon: float, procedure: str, option_count: int) -> rr.Design:
+    def item_design(
+        self,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        design: DesignParameters = NO_PARAMETERS,
+    ) -> rr.Design:
         """The binary design each of its tallies reports through: P(report 1 | true) and
         P(report 1 | not true) as an :class:`rr.Design`, whose line every estimate, group
-        difference and regression of the tally uses (``rr.design``)."""
-        if procedure == "spinner_coin":
-            return rr.spinner_coin(epsilon)
-        return rr.spinner(epsilon)
+        difference and regression of the tally uses (``rr.design``). A yes/no question may be
+        asked with a design of :mod:`web.core.surveys.designs` (``design`` its parameters)."""
+        return binary_design(procedure, epsilon, design)
 
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each tally."""
@@ -104,9 +118,19 @@ class QuestionType:
                 "p_forced_yes": (1 - light) / 2,
                 "p_forced_no": (1 - light) / 2,
                 "dark": "a fair coin decides (heads = yes)",
+                "RRreg_model": "FR",
+                "RRreg_p": [(1 - light) / 2, (1 - light) / 2],
+                "rr_design": "forced-known",
             }
         else:
-            design = {"design": "Warner's mirrored", "p": light, "dark": "the opposite answer"}
+            design = {
+                "design": "Warner's mirrored",
+                "p": light,
+                "dark": "the opposite answer",
+                "RRreg_model": "Warner",
+                "RRreg_p": light,
+                "rr_design": "mirrored",
+            }
         return {
             **design,
             "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
@@ -117,9 +141,15 @@ class QuestionType:
         page and a column of the responses export (``key`` or ``key.option``)."""
         return [key]
 
-    def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
+    def figures(
+        self,
+        counts: Sequence[tuple[int, int]],
+        epsilon: float,
+        procedure: str,
+        parameters: DesignParameters = NO_PARAMETERS,
+    ):
         """Each tally's :class:`Figures` from its (reported yes, n), or None where n is 0."""
-        design = self.item_design(epsilon, procedure, len(counts))
+        design = self.item_design(epsilon, procedure, len(counts), parameters)
         return [None if n == 0 else Figures(*_fields(design.estimate(yes, n))) for yes, n in counts]
 
     def simulate(
@@ -130,12 +160,15 @@ class QuestionType:
         procedure: str,
         option_count: int,
         rng: np.random.Generator,
+        parameters: DesignParameters = NO_PARAMETERS,
     ) -> np.ndarray:
         """Reported bits of ``size`` simulated respondents, one column per tally; each true
         answer is yes (or, with options, each option true) with ``true_proportion``."""
         spins = len(self.spun([None] * option_count))
         truth = rng.random((size, spins)) < true_proportion
-        return rr.perturb(truth, epsilon, procedure, rng=rng)
+        if procedure in rr.PROCEDURES:
+            return rr.perturb(truth, epsilon, procedure, rng=rng)
+        return self.item_design(epsilon, procedure, option_count, parameters).perturb(truth, rng)
 
     def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
         """The columns :meth:`answer_template`'s fields are filled from, per respondent."""
@@ -167,6 +200,7 @@ class YesNo(QuestionType):
     """One true answer, yes or no, reported through one spin."""
 
     name = "yesno"
+    procedures = YESNO_PROCEDURES
     xlsform_list = "yes_no"
     label = _l("Yes / no")
     has_options = False
@@ -283,7 +317,13 @@ class Choice(OneOption):
     def truth_probability(self, epsilon: float, option_count: int) -> float:
         return rr.choice_probabilities(epsilon, option_count).truth
 
-    def item_design(self, epsilon: float, procedure: str, option_count: int) -> rr.Design:
+    def item_design(
+        self,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        design: DesignParameters = NO_PARAMETERS,
+    ) -> rr.Design:
         """One option's tally: reported with a + b if it is the true option, a if not, with
         a = 1/(e^ε + k − 1) and b = (e^ε − 1)/(e^ε + k − 1) (both procedures). Its privacy loss
         is the question's ε (the whole report, one option among k)."""
@@ -321,7 +361,13 @@ class Choice(OneOption):
             )
         return value
 
-    def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
+    def figures(
+        self,
+        counts: Sequence[tuple[int, int]],
+        epsilon: float,
+        procedure: str,
+        parameters: DesignParameters = NO_PARAMETERS,
+    ):
         n = counts[0][1] if counts else 0
         if n == 0:
             return [None] * len(counts)
@@ -339,6 +385,7 @@ class Choice(OneOption):
         procedure: str,
         option_count: int,
         rng: np.random.Generator,
+        parameters: DesignParameters = NO_PARAMETERS,
     ) -> np.ndarray:
         """One-hot reports; the first option is true with ``true_proportion``, the others share
         the rest evenly."""
@@ -372,7 +419,13 @@ class Direct(OneOption):
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         return 0.0, 1.0
 
-    def item_design(self, epsilon: float, procedure: str, option_count: int) -> rr.Design:
+    def item_design(
+        self,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        design: DesignParameters = NO_PARAMETERS,
+    ) -> rr.Design:
         raise ValueError("a direct question is asked plainly: it has no randomized design")
 
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
@@ -382,7 +435,13 @@ class Direct(OneOption):
             )
         return value
 
-    def figures(self, counts: Sequence[tuple[int, int]], epsilon: float, procedure: str):
+    def figures(
+        self,
+        counts: Sequence[tuple[int, int]],
+        epsilon: float,
+        procedure: str,
+        parameters: DesignParameters = NO_PARAMETERS,
+    ):
         """Plain shares of the respondents (skipping counted in n) with exact binomial intervals."""
         figures: list[Figures | None] = []
         for chosen, n in counts:
@@ -403,6 +462,7 @@ class Direct(OneOption):
         procedure: str,
         option_count: int,
         rng,
+        parameters: DesignParameters = NO_PARAMETERS,
     ) -> np.ndarray:
         """Answers spread evenly over the options."""
         return np.eye(option_count, dtype=np.uint8)[rng.integers(0, option_count, size=size)]

@@ -30,6 +30,15 @@ from flask_babel import gettext as _
 
 import rr
 from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.designs import (
+    DESIGN_FIELDS,
+    DESIGNS,
+    NO_PARAMETERS,
+    YESNO_PROCEDURES,
+    DesignParameters,
+    binary_design,
+    design_problems,
+)
 from web.core.surveys.fielding import Fielding, fielding_problems, parse_moment
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
@@ -51,7 +60,7 @@ from web.core.surveys.texts import Texts, guess_language, language_name
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
 SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n"}
-QUESTION_FIELDS = {"id", "type", "text", "epsilon", "procedure", "options"}
+QUESTION_FIELDS = {"id", "type", "text", "epsilon", "procedure", "options", *DESIGN_FIELDS}
 OPTION_FIELDS = {"id", "text"}
 
 
@@ -106,10 +115,20 @@ class QuestionSpec:
     epsilon: float
     procedure: str
     options: tuple[OptionSpec, ...] = ()
+    # A design's parameters (forced response, unrelated question, crosswise), else none.
+    design: DesignParameters = NO_PARAMETERS
 
     @property
     def type(self) -> QuestionType:
         return QUESTION_TYPES[self.kind]
+
+    @property
+    def derived_epsilon(self) -> float:
+        """ε as collected: the stated one for a spinner, the design's own for the others (a
+        stated one was checked against it); assumes a checked question."""
+        if self.procedure in DESIGNS:
+            return binary_design(self.procedure, self.epsilon, self.design).epsilon
+        return self.epsilon
 
 
 @dataclass(frozen=True)
@@ -149,7 +168,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         "text": question.text.for_file(languages),
     }
     if question.type.randomized:
-        data |= {"epsilon": question.epsilon, "procedure": question.procedure}
+        data |= {"epsilon": question.derived_epsilon, "procedure": question.procedure}
+        data |= question.design.for_file(question.procedure, languages)
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}
@@ -306,7 +326,9 @@ def question_problems(
     problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
     if kind is not None and not kind.randomized:
         problems += _direct_problems(spec, where)
-    elif not valid_epsilon(spec.epsilon):
+    elif not (spec.procedure in DESIGNS and spec.epsilon is None) and not valid_epsilon(
+        spec.epsilon
+    ):
         problems.append(
             Problem(
                 f"{where}.epsilon",
@@ -318,16 +340,7 @@ def question_problems(
                 ),
             )
         )
-    if (kind is None or kind.randomized) and spec.procedure not in rr.PROCEDURES:
-        problems.append(
-            Problem(
-                f"{where}.procedure",
-                _(
-                    "unknown procedure %(procedure)r (use 'spinner_coin' or 'spinner')",
-                    procedure=spec.procedure,
-                ),
-            )
-        )
+    problems += _procedure_problems(spec, kind, where, languages, complete)
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))
         if wrong_count is not None:
@@ -344,6 +357,48 @@ def question_problems(
         if option.key in seen:
             problems.append(Problem(f"{place}.id", _("duplicate option id %(id)r", id=option.key)))
         seen.add(option.key)
+    return problems
+
+
+def _procedure_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str, languages, complete: bool
+) -> list[Problem]:
+    """The procedure and, for a design, its parameters: the spinners fit every randomized type,
+    the designs (forced response, unrelated question, crosswise) a yes/no question."""
+    if kind is not None and not kind.randomized:
+        return []
+    allowed = YESNO_PROCEDURES if kind is None else kind.procedures
+    if spec.procedure not in allowed:
+        return [
+            Problem(
+                f"{where}.procedure",
+                _(
+                    "unknown procedure %(procedure)r (use %(names)s)",
+                    procedure=spec.procedure,
+                    names=", ".join(repr(name) for name in allowed),
+                ),
+            )
+        ]
+    if spec.procedure not in DESIGNS:
+        return [
+            Problem(f"{where}.{name}", _("only a design's question has %(name)r", name=name))
+            for name, value in (
+                ("p_truth", spec.design.p_truth),
+                ("p_forced_yes", spec.design.p_forced_yes),
+                ("p_forced_no", spec.design.p_forced_no),
+                ("innocuous", spec.design.prevalence),
+            )
+            if value is not None
+        ]
+    problems = [
+        Problem(f"{where}.{field}", message)
+        for field, message in design_problems(spec.procedure, spec.epsilon, spec.design)
+    ]
+    if spec.design.innocuous_text:
+        problems += texts_problems(
+            spec.design.innocuous_text, f"{where}.innocuous.text", MAX_TEXT, languages,
+            complete=complete,
+        )  # fmt: skip
     return problems
 
 
@@ -484,6 +539,7 @@ def parse_survey(data) -> SurveySpec:
                 _field(item, "epsilon", DIRECT_EPSILON if direct else None),
                 _field(item, "procedure", DIRECT_PROCEDURE if direct else "spinner_coin"),
                 options,
+                reader.design(item, where),
             )
         )
     spec = SurveySpec(
@@ -583,6 +639,28 @@ class _Reader:
             self.problems += _unknown_fields(option, OPTION_FIELDS, place)
             options.append(OptionSpec(_field(option, "id"), self.texts(option, "text", place)))
         return tuple(options)
+
+    def design(self, item: dict, where: str) -> DesignParameters:
+        """A design's parameters as written (the shared checks say what is wrong with them)."""
+        innocuous = item.get("innocuous")
+        if innocuous is not None and not isinstance(innocuous, dict):
+            self.problems.append(
+                Problem(f"{where}.innocuous", _("must be an object with text and prevalence"))
+            )
+            innocuous = None
+        innocuous = innocuous or {}
+        if innocuous:
+            self.problems += _unknown_fields(
+                innocuous, {"text", "prevalence"}, f"{where}.innocuous"
+            )
+        return DesignParameters(
+            item.get("p_truth"),
+            item.get("p_forced_yes"),
+            item.get("p_forced_no"),
+            self.texts(innocuous, "text", f"{where}.innocuous") if innocuous else Texts(),
+            innocuous.get("prevalence"),
+            item.get("randomizer", "page"),
+        )
 
     def fielding(self, data: dict) -> Fielding:
         """Consent, thank-you, completion, schedule and target as written."""

@@ -1,0 +1,28 @@
+"""A yes/no question's design parameters (forced response, unrelated question, crosswise).
+
+Existing questions keep their spinner procedure and get an empty object: their numbers do not
+change.
+
+Revision ID: 0008
+Revises: 0007
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008"
+down_revision = "0007"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table("question") as batch:
+        batch.add_column(
+            sa.Column("design_parameters", sa.JSON(), nullable=False, server_default=sa.text("'{}'"))
+        )
+
+
+def downgrade():
+    with op.batch_alter_table("question") as batch:
+        batch.drop_column("design_parameters")

@@ -1,0 +1,321 @@
+"""The designs a yes/no question can be asked with, beyond the symmetric spinner.
+
+Every design is a pair of report probabilities (:mod:`rr.design`); this module is where a survey
+states one: the parameters a file, the builder and the database hold, their checks, the
+:class:`rr.Design` they make, and what the respondent is told.
+
+- ``forced_response``: ``p_truth``, ``p_forced_yes``, ``p_forced_no`` (sum 1, each forced share
+  > 0). On the page: one wheel of three sectors (truth, "yes", "no").
+- ``unrelated_question``: ``p_truth`` and an ``innocuous`` question with its known ``prevalence``.
+  On the page: light → the true answer, dark → the true answer to the innocuous question.
+- ``crosswise``: an ``innocuous`` question with known ``prevalence`` ≠ ½. The respondent reports
+  only whether the two true answers are the same (report 1) or differ; no randomizer at all.
+
+With ``"randomizer": "own"`` (forced response, unrelated question; crosswise always is), the page
+draws nothing: it tells the respondent how to use their own die or coin and asks for the report
+only, so the true answer is never typed into the page. The probabilities must then be multiples
+of 1/6 (a die) or 1/2 (a coin).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flask_babel import gettext as _
+
+import rr
+from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
+from web.core.surveys.texts import Texts
+
+DESIGNS = ("forced_response", "unrelated_question", "crosswise")
+# Every procedure a yes/no question may name: the two spinners and the designs above.
+YESNO_PROCEDURES = (*rr.PROCEDURES, *DESIGNS)
+RANDOMIZERS = ("page", "own")
+# The parameters each design states, as the file names them (``innocuous`` holds the prevalence).
+PARAMETERS = {
+    "forced_response": ("p_truth", "p_forced_yes", "p_forced_no"),
+    "unrelated_question": ("p_truth", "innocuous"),
+    "crosswise": ("innocuous",),
+}
+DESIGN_FIELDS = ("p_truth", "p_forced_yes", "p_forced_no", "innocuous", "randomizer")
+# The faces of the respondent's own randomizer: a die's six or a coin's two.
+OWN_FACES = (6, 2)
+# The literature's models of each design (R's RRreg and rr), for the codebook.
+R_MODELS = {
+    "spinner_coin": ("FR", "forced-known"),
+    "spinner": ("Warner", "mirrored"),
+    "forced_response": ("FR", "forced-known"),
+    "unrelated_question": ("UQTknown", "unrelated-known"),
+    "crosswise": ("Crosswise", None),
+}
+
+
+@dataclass(frozen=True)
+class DesignParameters:
+    """A design's parameters as a survey states them (None where the design has no such one)."""
+
+    p_truth: Any = None
+    p_forced_yes: Any = None
+    p_forced_no: Any = None
+    innocuous_text: Texts = Texts()
+    prevalence: Any = None
+    randomizer: str = "page"
+
+    def numbers(self) -> tuple:
+        """What the reports depend on (frozen once a question has responses): not the wording."""
+        return (self.p_truth, self.p_forced_yes, self.p_forced_no, self.prevalence, self.randomizer)
+
+    # In the database: one JSON object, the innocuous question's text by language.
+
+    def to_store(self) -> dict:
+        stored = {
+            name: getattr(self, name)
+            for name in ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
+            if getattr(self, name) is not None
+        }
+        if self.innocuous_text:
+            stored["innocuous_text"] = dict(self.innocuous_text)
+        if self.randomizer != "page":
+            stored["randomizer"] = self.randomizer
+        return stored
+
+    @classmethod
+    def stored(cls, data: dict | None) -> DesignParameters:
+        data = data or {}
+        return cls(
+            data.get("p_truth"),
+            data.get("p_forced_yes"),
+            data.get("p_forced_no"),
+            Texts(data.get("innocuous_text") or {}),
+            data.get("prevalence"),
+            data.get("randomizer", "page"),
+        )
+
+    def for_file(self, procedure: str, languages: list[str]) -> dict:
+        """The fields a survey file writes beside ``procedure``."""
+        data: dict[str, Any] = {}
+        for name in PARAMETERS.get(procedure, ()):
+            if name == "innocuous":
+                data["innocuous"] = {
+                    "text": self.innocuous_text.for_file(languages),
+                    "prevalence": self.prevalence,
+                }
+            else:
+                data[name] = getattr(self, name)
+        if procedure in ("forced_response", "unrelated_question") and self.randomizer != "page":
+            data["randomizer"] = self.randomizer
+        return data
+
+
+NO_PARAMETERS = DesignParameters()
+
+
+def binary_design(procedure: str, epsilon: float, parameters: DesignParameters) -> rr.Design:
+    """The :class:`rr.Design` a yes/no question reports through; assumes checked parameters."""
+    if procedure == "spinner_coin":
+        return rr.spinner_coin(epsilon)
+    if procedure == "spinner":
+        return rr.spinner(epsilon)
+    if procedure == "forced_response":
+        return rr.forced_response(
+            parameters.p_truth, parameters.p_forced_yes, parameters.p_forced_no
+        )
+    if procedure == "unrelated_question":
+        return rr.unrelated_question(parameters.p_truth, parameters.prevalence)
+    return rr.crosswise(parameters.prevalence)
+
+
+def uses_own_randomizer(procedure: str, parameters: DesignParameters) -> bool:
+    """Whether the respondent draws with their own die or coin (crosswise needs none)."""
+    return procedure == "crosswise" or (procedure in DESIGNS and parameters.randomizer == "own")
+
+
+def design_problems(procedure, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+    """Mistakes in a design's parameters, each as (field, message); none for the spinners.
+
+    A parameter out of range, forced shares that do not add up, a design that gives no information
+    or has infinite ε, an ε above the app's limit, a stated ε that is not the derived one, and an
+    own randomizer whose probabilities are not a die's or a coin's faces."""
+    if procedure not in DESIGNS:
+        return []
+    problems = []
+    for name in PARAMETERS[procedure]:
+        field = "innocuous.prevalence" if name == "innocuous" else name
+        value = parameters.prevalence if name == "innocuous" else getattr(parameters, name)
+        if not _probability(value):
+            problems.append((field, _("must be a number from 0 to 1, got %(value)r", value=value)))
+    if procedure in PARAMETERS and "innocuous" in PARAMETERS[procedure]:
+        if not parameters.innocuous_text:
+            problems.append(("innocuous.text", _("the innocuous question needs its text")))
+        elif any(len(text) > MAX_TEXT for text in parameters.innocuous_text.values()):
+            problems.append(("innocuous.text", _("at most %(limit)d characters", limit=MAX_TEXT)))
+    if parameters.randomizer not in RANDOMIZERS:
+        problems.append(
+            (
+                "randomizer",
+                _("must be 'page' or 'own', got %(value)r", value=parameters.randomizer),
+            )
+        )
+    if problems:
+        return problems
+    refusal = _refusal(procedure, parameters)
+    if refusal is not None:
+        return [("procedure", refusal)]
+    design = binary_design(procedure, 1.0, parameters)
+    if design.epsilon > MAX_EPSILON:
+        return [
+            (
+                "procedure",
+                _(
+                    "these parameters give epsilon %(epsilon).3g, above the limit of %(limit)g: "
+                    "a report would give the true answer away almost surely",
+                    epsilon=design.epsilon,
+                    limit=MAX_EPSILON,
+                ),
+            )
+        ]
+    if epsilon is not None:
+        try:
+            rr.design.check_stated_epsilon(design, epsilon)
+        except (TypeError, ValueError):
+            return [
+                (
+                    "epsilon",
+                    _(
+                        "epsilon is %(derived)r for this design's parameters, but %(stated)r "
+                        "was stated",
+                        derived=design.epsilon,
+                        stated=epsilon,
+                    ),
+                )
+            ]
+    own = uses_own_randomizer(procedure, parameters) and procedure != "crosswise"
+    if own and own_faces(procedure, parameters) is None:
+        return [
+            (
+                "randomizer",
+                _(
+                    "with the respondent's own die or coin, the probabilities must be "
+                    "multiples of 1/6 or of 1/2"
+                ),
+            )
+        ]
+    return []
+
+
+def _refusal(procedure: str, parameters: DesignParameters) -> str | None:
+    """Why parameters in range still make no design (as :mod:`rr.design` refuses them), in the
+    viewer's language; assumes probabilities in [0, 1]."""
+    if procedure == "forced_response":
+        total = parameters.p_truth + parameters.p_forced_yes + parameters.p_forced_no
+        if abs(total - 1) > rr.design.TOLERANCE:
+            return _("p_truth + p_forced_yes + p_forced_no must be 1, got %(total)g", total=total)
+        if min(parameters.p_forced_yes, parameters.p_forced_no) == 0:
+            return _(
+                "each forced share must be above 0: otherwise one report can come from only one "
+                "true answer (infinite epsilon)"
+            )
+        if parameters.p_truth == 0:
+            return _("p_truth must be above 0: otherwise the reports say nothing")
+    elif procedure == "unrelated_question":
+        if parameters.p_truth == 1:
+            return _("p_truth must be below 1: at 1 every report is the true answer")
+        if parameters.p_truth == 0:
+            return _("p_truth must be above 0: otherwise the reports say nothing")
+    if parameters.prevalence is not None and parameters.prevalence in (0, 1):
+        return _("the innocuous prevalence must be strictly between 0 and 1")
+    if procedure == "crosswise" and parameters.prevalence == 0.5:
+        return _(
+            "a prevalence of 0.5 gives no information: 'the same' is then as likely under "
+            "either true answer"
+        )
+    return None
+
+
+def _probability(value) -> bool:
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and 0 <= value <= 1
+    )
+
+
+def own_faces(procedure: str, parameters: DesignParameters) -> tuple[int, list[str]] | None:
+    """A die's or a coin's faces for each outcome: (faces, outcome per face), with outcomes
+    ``truth``, ``yes``, ``no`` (forced response) or ``truth``, ``innocuous`` (unrelated question);
+    None when the probabilities are not multiples of 1/6 or 1/2."""
+    if procedure == "forced_response":
+        shares = [
+            ("truth", parameters.p_truth),
+            ("yes", parameters.p_forced_yes),
+            ("no", parameters.p_forced_no),
+        ]
+    else:
+        shares = [("truth", parameters.p_truth), ("innocuous", 1 - parameters.p_truth)]
+    for faces in sorted(OWN_FACES):
+        counts = [Fraction(share).limit_denominator(faces) * faces for _, share in shares]
+        exact = all(
+            count.denominator == 1 and abs(float(count) / faces - share) < 1e-9
+            for count, (_, share) in zip(counts, shares, strict=True)
+        )
+        if exact and sum(counts) == faces:
+            return faces, [
+                outcome
+                for count, (outcome, _) in zip(counts, shares, strict=True)
+                for _ in range(int(count))
+            ]
+    return None
+
+
+def face_ranges(faces: list[str]) -> list[tuple[int, int, str]]:
+    """Consecutive faces with the same outcome, numbered from 1: [(first, last, outcome)]."""
+    ranges: list[tuple[int, int, str]] = []
+    for number, outcome in enumerate(faces, start=1):
+        if ranges and ranges[-1][2] == outcome:
+            ranges[-1] = (ranges[-1][0], number, outcome)
+        else:
+            ranges.append((number, number, outcome))
+    return ranges
+
+
+def codebook(procedure: str, design: rr.Design, parameters: DesignParameters) -> dict:
+    """The design in the literature's words, with the matching models of R's RRreg and rr."""
+    rrreg, rr_model = R_MODELS[procedure]
+    entry: dict[str, Any] = {
+        "design": procedure,
+        "p_report_1_given_yes": design.yes_given_yes,
+        "p_report_1_given_no": design.yes_given_no,
+        "RRreg_model": rrreg,
+    }
+    if procedure == "forced_response":
+        entry["RRreg_p"] = [parameters.p_forced_no, parameters.p_forced_yes]
+    elif procedure == "unrelated_question":
+        entry["RRreg_p"] = [parameters.p_truth, parameters.prevalence]
+    elif procedure == "crosswise":
+        entry["RRreg_p"] = parameters.prevalence
+        entry["column"] = "1 = both answers the same (both yes or both no), 0 = different"
+    if rr_model is not None:
+        entry["rr_design"] = rr_model
+    entry["randomizer"] = (
+        "respondent's own" if uses_own_randomizer(procedure, parameters) else "page"
+    )
+    return entry
+
+
+__all__ = [
+    "DESIGNS",
+    "DESIGN_FIELDS",
+    "NO_PARAMETERS",
+    "DesignParameters",
+    "YESNO_PROCEDURES",
+    "binary_design",
+    "codebook",
+    "design_problems",
+    "face_ranges",
+    "own_faces",
+    "uses_own_randomizer",
+]
