@@ -28,7 +28,6 @@ from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
 
-import rr
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     DESIGN_FIELDS,
