@@ -92,6 +92,54 @@ export function draw(truth, procedure, light, random = cryptoUint32) {
 }
 
 /**
+ * @typedef {object} Sector
+ * @property {number} share Its share of the wheel, in (0, 1].
+ * @property {"truth" | "yes" | "no" | "innocuous"} reports What landing on it reports: the true
+ *   answer, a forced "yes" or "no", or the true answer to the innocuous question.
+ */
+
+/**
+ * @typedef {object} DesignDraw
+ * @property {number} position Where the wheel stopped, as a fraction of a turn in [0, 1).
+ * @property {boolean} light Whether it stopped on the first (truth) sector.
+ * @property {null} heads No coin is flipped.
+ * @property {Sector["reports"]} sector What the sector it stopped on reports.
+ * @property {Bit} reported The answer that will be sent.
+ */
+
+/**
+ * One spin of a design's wheel (forced response, unrelated question): sectors laid clockwise from
+ * the top in order, the report decided by the one under the pointer. Mirrors `rr.Design.perturb`:
+ * P(report 1 | yes) = share of truth + share of "yes" (+ innocuous share × innocuous answer).
+ * @param {Bit} truth
+ * @param {Sector[]} sectors
+ * @param {Bit | null} [innocuous] The true answer to the innocuous question (unrelated question).
+ * @param {import("./random.js").Uint32Source} [random]
+ * @returns {DesignDraw}
+ */
+export function drawDesign(truth, sectors, innocuous = null, random = cryptoUint32) {
+  if (truth !== 0 && truth !== 1) throw new RangeError(`truth must be 0 or 1, got ${truth}`);
+  if (!sectors.length) throw new RangeError("a design's wheel needs sectors");
+  const needsInnocuous = sectors.some((sector) => sector.reports === "innocuous");
+  if (needsInnocuous && innocuous !== 0 && innocuous !== 1) {
+    throw new RangeError(`the innocuous answer must be 0 or 1, got ${innocuous}`);
+  }
+  const position = uniform(random);
+  let end = 0;
+  let index = sectors.length - 1;
+  for (const [at, sector] of sectors.entries()) {
+    end += sector.share;
+    if (position < end) {
+      index = at;
+      break;
+    }
+  }
+  const sector = sectors[index].reports;
+  const reported = sector === "truth" ? truth : sector === "yes" ? 1 : sector === "no" ? 0 : innocuous;
+  return { position, light: index === 0, heads: null, sector, reported };
+}
+
+/**
  * @typedef {object} ChoiceDraw
  * @property {number} position Where the spinner stopped, as a fraction of a turn in [0, 1).
  * @property {boolean} light Whether it stopped on the light share.

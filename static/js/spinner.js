@@ -78,20 +78,25 @@ export function isLight(position, light) {
  * Draw a spinner with light share `light` into `container`.
  * @param {HTMLElement} container
  * @param {number} light
- * @param {{label: string, lightLabel: string, lightWord?: string}} text Accessible name, the light
- *   share's figure, and the word that names it (under the figure in the hub).
+ * @param {{label: string, lightLabel: string, lightWord?: string, sectorWords?: Record<string, string>}} text
+ *   Accessible name, the light share's figure, the word that names it (under the figure in the
+ *   hub), and the words written on a design's forced sectors.
+ * @param {import("./procedure.js").Sector[]} [sectors] A design's sectors, in place of light and dark.
  * @returns {Spinner}
  */
-export function createSpinner(container, light, text) {
+export function createSpinner(container, light, text, sectors = []) {
   const svg = element("svg", { viewBox: "-100 -112 200 214", role: "img", "aria-label": text.label });
   const title = element("title", {});
   title.textContent = text.label;
   const wheel = element("g", { class: "wheel" });
-  wheel.append(
-    element("path", { class: "sector-light", d: sectorPath(0, light) }),
-    element("path", { class: "sector-dark", d: sectorPath(light, 1) }),
-    element("circle", { class: "rim", r: String(RADIUS) }),
-  );
+  if (sectors.length) wheel.append(...designSectors(sectors, text.sectorWords ?? {}));
+  else {
+    wheel.append(
+      element("path", { class: "sector-light", d: sectorPath(0, light) }),
+      element("path", { class: "sector-dark", d: sectorPath(light, 1) }),
+    );
+  }
+  wheel.append(element("circle", { class: "rim", r: String(RADIUS) }));
   const share = element("text", { class: "share", y: text.lightWord ? "1" : "6", "text-anchor": "middle" });
   share.textContent = text.lightLabel;
   const named = element("text", { class: "share-word", y: "16", "text-anchor": "middle" });
@@ -112,6 +117,31 @@ export function createSpinner(container, light, text) {
       });
     },
   };
+}
+
+/**
+ * A design's sectors, clockwise from the top: the truth sector light, a forced "yes" or "no"
+ * sector marked with its word, an innocuous-question sector dark.
+ * @param {import("./procedure.js").Sector[]} sectors
+ * @param {Record<string, string>} words The word written on each kind of forced sector.
+ * @returns {SVGElement[]}
+ */
+function designSectors(sectors, words) {
+  const parts = [];
+  let start = 0;
+  for (const sector of sectors) {
+    const end = Math.min(1, start + sector.share);
+    const kind = sector.reports === "truth" ? "light" : sector.reports === "innocuous" ? "dark" : sector.reports;
+    parts.push(element("path", { class: `sector-${kind}`, d: sectorPath(start, end) }));
+    if (words[sector.reports]) {
+      const [x, y] = pointAt((start + end) / 2, RADIUS * 0.68);
+      const label = element("text", { class: "sector-word", x: x.toFixed(1), y: (y + 5).toFixed(1), "text-anchor": "middle" });
+      label.textContent = words[sector.reports];
+      parts.push(label);
+    }
+    start = end;
+  }
+  return parts;
 }
 
 /**

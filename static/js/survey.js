@@ -24,7 +24,7 @@ import {
   rememberedBit,
   rememberSubmitted,
 } from "./memo.js";
-import { draw, drawChoice } from "./procedure.js";
+import { draw, drawChoice, drawDesign } from "./procedure.js";
 import { sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
 
@@ -37,7 +37,8 @@ const form = document.getElementById("survey-form");
 /**
  * @typedef {object} ItemView
  * @property {HTMLElement} box
- * @property {import("./spinner.js").Spinner} spinner
+ * @property {import("./spinner.js").Spinner | null} spinner None where the respondent draws with
+ *   their own die or coin, or needs none (crosswise): the page then records the report only.
  * @property {import("./coin.js").Coin | null} coin
  * @property {import("./die.js").Die | null} die
  */
@@ -153,13 +154,15 @@ function setUpQuestion(question) {
     const box = root.querySelector(`[data-item="${CSS.escape(item)}"]`);
     const coinBox = box.querySelector(".coin");
     const dieBox = box.querySelector(".die");
+    const wheel = box.querySelector(".spinner");
     items.set(item, {
       box,
-      spinner: createSpinner(box.querySelector(".spinner"), question.lightFraction, {
+      spinner: wheel && createSpinner(wheel, question.lightFraction, {
         label: text.spinnerLabel.replace("{percent}", percent),
         lightLabel: percent,
         lightWord: text.lightWord,
-      }),
+        sectorWords: { yes: text.forcedYes, no: text.forcedNo },
+      }, question.sectors),
       coin: coinBox && createCoin(coinBox, { heads: text.heads, tails: text.tails, label: text.coinLabel }),
       die: dieBox && createDie(dieBox, question.options.length, {
         label: text.dieLabel.replace("{count}", String(question.options.length)),
@@ -178,6 +181,18 @@ function setUpQuestion(question) {
  */
 function truthOf(question, root) {
   const named = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]`);
+  const picked = (name) => root.querySelector(`input[name="${CSS.escape(`${name}-${question.id}`)}"]:checked`);
+  // The respondent's own die, coin or crosswise question: the report itself, never the truth.
+  if (question.mode === "report") {
+    const report = picked("report");
+    return report ? new Map([[question.id, report.value === "1" ? 1 : 0]]) : null;
+  }
+  if (question.sectors.some((sector) => sector.reports === "innocuous")) {
+    const truth = picked("truth");
+    const innocuous = picked("innocuous");
+    if (!truth || !innocuous) return null;
+    return new Map([[question.id, { truth: truth.value === "1" ? 1 : 0, innocuous: innocuous.value === "1" ? 1 : 0 }]]);
+  }
   if (question.answer === "option") {
     const chosen = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
     const index = question.options.findIndex((option) => option.id === chosen?.value);
@@ -198,7 +213,7 @@ function truthOf(question, root) {
 async function spinQuestion(question, view) {
   const truth = truthOf(question, view.root);
   if (!truth) {
-    view.hint.textContent = text.chooseFirst;
+    view.hint.textContent = missingHint(question, view.root);
     return;
   }
   view.hint.textContent = "";
@@ -211,6 +226,7 @@ async function spinQuestion(question, view) {
     [...view.items].map(async ([item, { box, spinner, coin, die }]) => {
       const result = outcome.draws.get(item);
       if (!result) return showItem(question, box, outcome.remembered.get(item), text.remembered);
+      if (!spinner) return showItem(question, box, reportOf(question, result), text.recorded);
       box.dataset.state = "spinning";
       await spinner.spinTo(result.position);
       const flipped = typeof result.heads === "boolean";
@@ -225,6 +241,13 @@ async function spinQuestion(question, view) {
   for (const [item, bit] of outcome.remembered) reported.set(item, bit);
   view.root.querySelector(".outcome").focus();
   updateSummary();
+}
+
+/** What is still to be chosen before a draw: the report, the true answer, or the innocuous one. */
+function missingHint(question, root) {
+  if (question.mode === "report") return text.chooseReport;
+  const truth = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
+  return truth ? text.chooseInnocuous : text.chooseFirst;
 }
 
 /**
@@ -268,7 +291,7 @@ async function drawOnce(question, truth) {
 
 /** What a remembered draw must have been drawn under to be replayed for `question`. */
 function paramsOf(question) {
-  const params = { epsilon: question.epsilon, procedure: question.procedure };
+  const params = { epsilon: question.epsilon, procedure: question.drawnUnder };
   return question.answer === "option" ? { ...params, k: question.options.length } : params;
 }
 
@@ -279,8 +302,16 @@ function rememberedFor(question, memo, item) {
   return typeof value === "string" ? undefined : value;
 }
 
-/** One spin for `item` from its true value: a yes/no draw, or a single-choice spin and die. */
+/**
+ * One draw for `item`: the respondent's own report as given, a design's wheel, a yes/no spin, or
+ * a single-choice spin and die.
+ */
 function drawItem(question, value) {
+  if (question.mode === "report") return { own: true, reported: value };
+  if (question.sectors.length) {
+    const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
+    return drawDesign(truth, question.sectors, innocuous);
+  }
   if (question.answer !== "option") return draw(value, question.procedure, question.lightFraction);
   return drawChoice(value, question.options.length, question.procedure, question.lightFraction);
 }
@@ -365,6 +396,7 @@ function answerText(question, value) {
   if (question.answer === "option" || question.answer === "direct") {
     return question.options.find((option) => option.id === value)?.text ?? "";
   }
+  if (question.procedure === "crosswise") return value === 1 ? text.same : text.different;
   return value === 1 ? text.yes : text.no;
 }
 

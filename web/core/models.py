@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
@@ -27,7 +29,13 @@ from werkzeug.security import check_password_hash, generate_password_hash
 import rr
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
-from web.core.surveys.designs import DESIGNS, DesignParameters, uses_own_randomizer
+from web.core.surveys.designs import (
+    DESIGNS,
+    DesignParameters,
+    face_ranges,
+    own_faces,
+    uses_own_randomizer,
+)
 from web.core.surveys.designs import codebook as design_codebook
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
@@ -421,6 +429,69 @@ class Question(Tally, Model):
         """Whether the respondent draws with their own die or coin, or needs none (crosswise):
         the page then asks for the report only."""
         return uses_own_randomizer(self.procedure, self.design)
+
+    @property
+    def drawn_under(self) -> str:
+        """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
+        and a design's parameters."""
+        if self.procedure not in DESIGNS:
+            return self.procedure
+        return f"{self.procedure}:{json.dumps(self.design.numbers())}"
+
+    @property
+    def sectors(self) -> list[dict]:
+        """The page's wheel for a design it draws: each sector's share and what it reports
+        (``truth``, ``yes``, ``no`` or ``innocuous``), in order from the top; empty for the
+        spinners' two-share wheel and for the respondent's own randomizer."""
+        design = self.design
+        if self.own_randomizer or self.procedure not in DESIGNS:
+            return []
+        if self.procedure == "forced_response":
+            return [
+                {"share": design.p_truth, "reports": "truth"},
+                {"share": design.p_forced_yes, "reports": "yes"},
+                {"share": design.p_forced_no, "reports": "no"},
+            ]
+        return [
+            {"share": design.p_truth, "reports": "truth"},
+            {"share": 1 - design.p_truth, "reports": "innocuous"},
+        ]
+
+    @property
+    def design_words(self) -> str:
+        """What decides the report, in the respondent's words."""
+        if self.procedure == "forced_response":
+            if self.own_randomizer:
+                return _("your own die or coin decides: your true answer, or a forced “yes” or “no”")
+            return _("light: your true answer; the other sectors: a forced “yes” or “no”")
+        if self.procedure == "unrelated_question":
+            if self.own_randomizer:
+                return _("your own die or coin decides which question you answer")
+            return _("light: your true answer; dark: your answer to an everyday question")
+        return self.type.dark_words(self.procedure)
+
+    @property
+    def respond_template(self) -> str:
+        """The respondent page's part for it: its type's, or a design's (the page's wheel, or the
+        respondent's own randomizer)."""
+        if self.own_randomizer:
+            return "respond/_own.html"
+        if self.procedure in DESIGNS:
+            return "respond/_designed.html"
+        return self.type.respond_template
+
+    @property
+    def own_faces(self) -> tuple[int, list[str]]:
+        """The respondent's own die or coin: its faces and the outcome of each (own randomizer
+        only)."""
+        faces = own_faces(self.procedure, self.design)
+        assert faces is not None, "checked when the question was made"
+        return faces
+
+    @property
+    def face_ranges(self) -> list[tuple[int, int, str]]:
+        """The faces with one outcome, as the page lists them: (first, last, outcome)."""
+        return face_ranges(self.own_faces[1])
 
     @property
     def design_entry(self) -> dict:

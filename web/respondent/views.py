@@ -97,8 +97,15 @@ def page_config(survey, preview: bool = False) -> dict:
                 "answer": question.type.answer_shape,
                 "items": question.items if question.type.randomized else [],
                 "procedure": question.procedure,
+                # What a remembered draw must have been drawn under: the procedure, and a
+                # design's parameters (a draw under others is never replayed).
+                "drawnUnder": question.drawn_under,
                 "epsilon": question.epsilon,
                 "lightFraction": question.light_fraction,
+                # The page draws (spin) or the respondent reports what their own die, coin or
+                # crosswise question gave (report).
+                "mode": "report" if question.own_randomizer else "spin",
+                "sectors": question.sectors,
                 "options": [
                     {"id": option.key, "text": shown(option.texts).text}
                     for option in question.options
@@ -126,6 +133,13 @@ def messages() -> dict:
         "dieLabel": _("Die: {count} equal sectors, one per option, numbered as the options"),
         "yes": _("Yes"),
         "no": _("No"),
+        "same": _("Both the same"),
+        "different": _("Different"),
+        "forcedYes": _("“yes”"),
+        "forcedNo": _("“no”"),
+        "chooseReport": _("Choose what you report first."),
+        "chooseInnocuous": _("Choose your true answer to the everyday question too. It stays on this device."),
+        "recorded": _("Recorded as you reported it: the page never saw your true answer."),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "offline": _("No connection to the server. Please try again."),
         "completionCode": _("Your completion code: {code}"),
