@@ -3,7 +3,7 @@
  * the survey's total ε, and the margin of error for a planned number of respondents.
  * @module builder
  */
-import { choiceLightFraction, lightFraction, truthProbability } from "./procedure.js";
+import { choiceLightFraction, designFigures, lightFraction, truthProbability } from "./procedure.js";
 import { createSpinner } from "./spinner.js";
 
 /**
@@ -51,6 +51,63 @@ function start() {
   const out = (id) => document.getElementById(id);
   let marginRequest = 0;
 
+  const designs = ["forced_response", "unrelated_question", "crosswise"];
+  /** A design's fields shown for it alone; its preview in place of the spinner's. Whether shown. */
+  const showDesign = (direct) => {
+    const procedure = field("procedure").value;
+    const design = !direct && designs.includes(procedure);
+    const show = (selector, visible) => form.querySelector(selector)?.toggleAttribute("hidden", !visible);
+    show("#design-parameters", design);
+    show(".field:has(#epsilon)", !direct && !design);
+    for (const name of ["p_truth"]) show(`.field:has(#${name})`, procedure !== "crosswise");
+    for (const name of ["p_forced_yes", "p_forced_no"]) show(`.field:has(#${name})`, procedure === "forced_response");
+    show(".translations:has(#innocuous)", procedure !== "forced_response");
+    show(".field:has(#prevalence)", procedure !== "forced_response");
+    show(".field:has(#randomizer)", procedure !== "crosswise");
+    return design;
+  };
+
+  const showDesignPreview = () => {
+    const procedure = field("procedure").value;
+    const number = (name) => Number.parseFloat(field(name).value);
+    const design = designFigures(procedure, {
+      pTruth: number("p_truth"), pForcedYes: number("p_forced_yes"), pForcedNo: number("p_forced_no"), prevalence: number("prevalence"),
+    });
+    for (const id of ["preview-compare"]) out(id).textContent = "";
+    if (!design) {
+      out("preview-light").textContent = config.messages.designInvalid;
+      for (const id of ["preview-cost", "preview-total", "preview-margin"]) out(id).textContent = "";
+      out("preview-spinner").replaceChildren();
+      return;
+    }
+    if (design.sectors.length) {
+      createSpinner(out("preview-spinner"), design.sectors[0].share, {
+        label: fill(config.messages.spinnerLabel, { percent: Math.round(design.sectors[0].share * 1000) / 10 }),
+        lightLabel: `${Math.round(design.sectors[0].share * 100)}%`,
+        sectorWords: config.messages.sectorWords,
+      }, design.sectors);
+    } else out("preview-spinner").replaceChildren();
+    const percent = (value) => Math.round(value * 1000) / 10;
+    out("preview-light").textContent = fill(config.messages.design, {
+      epsilon: short(design.epsilon), ratio: short(Math.exp(design.epsilon)),
+      yes: percent(design.yesGivenYes), no: percent(design.yesGivenNo),
+    });
+    out("preview-cost").textContent = fill(config.messages.costOne, { cost: short(design.epsilon) });
+    out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + design.epsilon) });
+    const n = Number.parseInt(planned.value, 10);
+    if (!(n >= 1)) return;
+    const request = ++marginRequest;
+    const query = new URLSearchParams({ procedure, n: String(n) });
+    for (const name of ["p_truth", "p_forced_yes", "p_forced_no", "prevalence"]) query.set(name, field(name).value);
+    fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((plan) => {
+        if (!plan || request !== marginRequest) return;
+        out("preview-margin").textContent = fill(config.messages.margin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
+      })
+      .catch(() => {});
+  };
+
   const update = () => {
     const figures = previewFigures({
       epsilon: Number.parseFloat(field("epsilon").value),
@@ -68,6 +125,7 @@ function start() {
     const direct = config.directTypes.includes(field("kind").value);
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
     out("preview").toggleAttribute("data-direct", direct);
+    if (showDesign(direct)) return showDesignPreview();
     if (direct) {
       out("preview-light").textContent = config.messages.direct;
       for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";

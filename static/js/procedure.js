@@ -140,6 +140,41 @@ export function drawDesign(truth, sectors, innocuous = null, random = cryptoUint
 }
 
 /**
+ * A design's report probabilities, its ε and its wheel, from the parameters a survey states
+ * (mirrors `rr.forced_response`, `rr.unrelated_question`, `rr.crosswise` and `rr.design_epsilon`):
+ * forced response λ₁ = t + f₁, λ₀ = f₁; unrelated question λ₁ = t + (1 − t)q, λ₀ = (1 − t)q;
+ * crosswise λ₁ = q, λ₀ = 1 − q; ε = max(|ln(λ₁/λ₀)|, |ln((1 − λ₁)/(1 − λ₀))|). Null for parameters
+ * that make no design (out of range, not adding up to 1, no information, infinite ε).
+ * @param {string} procedure
+ * @param {{pTruth?: number, pForcedYes?: number, pForcedNo?: number, prevalence?: number}} p
+ * @returns {{yesGivenYes: number, yesGivenNo: number, epsilon: number, sectors: Sector[]} | null}
+ */
+export function designFigures(procedure, { pTruth, pForcedYes, pForcedNo, prevalence }) {
+  const share = (value) => Number.isFinite(value) && value >= 0 && value <= 1;
+  let yesGivenYes;
+  let yesGivenNo;
+  let sectors = [];
+  if (procedure === "forced_response") {
+    if (![pTruth, pForcedYes, pForcedNo].every(share) || Math.abs(pTruth + pForcedYes + pForcedNo - 1) > 1e-9) return null;
+    [yesGivenYes, yesGivenNo] = [pTruth + pForcedYes, pForcedYes];
+    sectors = [{ share: pTruth, reports: "truth" }, { share: pForcedYes, reports: "yes" }, { share: pForcedNo, reports: "no" }];
+  } else if (procedure === "unrelated_question") {
+    if (!share(pTruth) || !share(prevalence)) return null;
+    [yesGivenYes, yesGivenNo] = [pTruth + (1 - pTruth) * prevalence, (1 - pTruth) * prevalence];
+    sectors = [{ share: pTruth, reports: "truth" }, { share: 1 - pTruth, reports: "innocuous" }];
+  } else if (procedure === "crosswise") {
+    if (!share(prevalence)) return null;
+    [yesGivenYes, yesGivenNo] = [prevalence, 1 - prevalence];
+  } else {
+    return null;
+  }
+  const loss = (a, b) => (a === b ? 0 : a === 0 || b === 0 ? Infinity : Math.abs(Math.log(a) - Math.log(b)));
+  const epsilon = Math.max(loss(yesGivenYes, yesGivenNo), loss(1 - yesGivenYes, 1 - yesGivenNo));
+  if (yesGivenYes === yesGivenNo || !Number.isFinite(epsilon)) return null;
+  return { yesGivenYes, yesGivenNo, epsilon, sectors };
+}
+
+/**
  * @typedef {object} ChoiceDraw
  * @property {number} position Where the spinner stopped, as a fraction of a turn in [0, 1).
  * @property {boolean} light Whether it stopped on the light share.

@@ -18,6 +18,7 @@ from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.results.figures import published_results
 from web.core.surveys.answers import AnswerError, check_answers
+from web.core.surveys.designs import DESIGNS, PLAN_PARAMETERS, plan_of_design
 from web.core.surveys.fielding import format_utc
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.surveys.schedule import close_if_due, now_seconds
@@ -268,6 +269,8 @@ def plan():
     epsilon = _number(request.args.get("epsilon", ""), float)
     n = _number(request.args.get("n", "100"), int)
     procedure = request.args.get("procedure", "spinner_coin")
+    if procedure in DESIGNS:
+        return design_plan(procedure, n)
     if epsilon is None or not valid_epsilon(epsilon):
         abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
     if n is None or not 1 <= n <= MAX_PLANNED_N:
@@ -286,6 +289,20 @@ def plan():
         "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
         "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
     }
+
+
+def design_plan(procedure: str, n: int | None) -> dict:
+    """The plan of a yes/no question asked with a design, from the parameters in the query."""
+    if n is None or not 1 <= n <= MAX_PLANNED_N:
+        abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
+    numbers = {
+        name: _number(request.args[name], float) if name in request.args else None
+        for name in PLAN_PARAMETERS
+    }
+    try:
+        return plan_of_design(procedure, numbers, n)
+    except ValueError as error:
+        abort(400, str(error))
 
 
 def choice_plan(epsilon: float, n: int, procedure: str) -> dict:

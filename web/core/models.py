@@ -462,7 +462,9 @@ class Question(Tally, Model):
         """What decides the report, in the respondent's words."""
         if self.procedure == "forced_response":
             if self.own_randomizer:
-                return _("your own die or coin decides: your true answer, or a forced “yes” or “no”")
+                return _(
+                    "your own die or coin decides: your true answer, or a forced “yes” or “no”"
+                )
             return _("light: your true answer; the other sectors: a forced “yes” or “no”")
         if self.procedure == "unrelated_question":
             if self.own_randomizer:

@@ -138,7 +138,9 @@ def messages() -> dict:
         "forcedYes": _("“yes”"),
         "forcedNo": _("“no”"),
         "chooseReport": _("Choose what you report first."),
-        "chooseInnocuous": _("Choose your true answer to the everyday question too. It stays on this device."),
+        "chooseInnocuous": _(
+            "Choose your true answer to the everyday question too. It stays on this device."
+        ),
         "recorded": _("Recorded as you reported it: the page never saw your true answer."),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "offline": _("No connection to the server. Please try again."),

@@ -16,6 +16,7 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
 from web.core.results.cells import group_cells
+from web.core.surveys.designs import DESIGNS, NO_PARAMETERS, PARAMETERS, DesignParameters
 from web.core.surveys.editing import (
     EditError,
     add_question,
@@ -226,8 +227,10 @@ def edit_question(slug: str, key: str):
         "epsilon": question.epsilon,
         "procedure": question.procedure,
         "option_ids": "\n".join(option.key for option in question.options),
+        **design_data(question.design),
     }
     data |= texts_data("text", question.texts, languages)
+    data |= texts_data("innocuous", question.design.innocuous_text, languages)
     option_lines = Texts(
         (language, "\n".join(option.texts.get(language, "") for option in question.options))
         for language in languages
@@ -333,11 +336,56 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         if kind.has_options
         else ()
     )
-    # A direct question has no ε and no procedure, whatever the hidden fields still hold.
-    epsilon = float(form.epsilon.data) if kind.randomized else DIRECT_EPSILON
+    # A direct question has no ε and no procedure, whatever the hidden fields still hold; a
+    # design's ε is derived from its parameters.
     procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
+    epsilon = (
+        None
+        if procedure in DESIGNS
+        else float(form.epsilon.data)
+        if kind.randomized
+        else DIRECT_EPSILON
+    )
     text = form_texts(form, "text", languages).stripped()
-    return QuestionSpec(key, form.kind.data, text, epsilon, procedure, options)
+    return QuestionSpec(
+        key,
+        form.kind.data,
+        text,
+        epsilon,
+        procedure,
+        options,
+        design_from_form(form, procedure, languages),
+    )
+
+
+def design_data(design: DesignParameters) -> dict:
+    """A design's stated numbers as form data (the defaults stay where it states none)."""
+    data = {
+        name: getattr(design, name)
+        for name in ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
+        if getattr(design, name) is not None
+    }
+    return data | {"randomizer": design.randomizer}
+
+
+def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
+    """The parameters the chosen design states, from their fields (the others are ignored)."""
+    if procedure not in DESIGNS:
+        return NO_PARAMETERS
+    stated = set(PARAMETERS[procedure])
+    truth, forced_yes, forced_no = (
+        form[name].data if name in stated else None
+        for name in ("p_truth", "p_forced_yes", "p_forced_no")
+    )
+    innocuous = "innocuous" in stated
+    return DesignParameters(
+        truth,
+        forced_yes,
+        forced_no,
+        form_texts(form, "innocuous", languages).stripped() if innocuous else Texts(),
+        form.prevalence.data if innocuous else None,
+        form.randomizer.data if procedure != "crosswise" else "page",
+    )
 
 
 def question_page(survey: Survey, form, question: Question | None) -> str:
@@ -366,6 +414,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
 # Which form field each part of a question is entered in.
 FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"}
 FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
+FORM_FIELDS |= {name: name for name in ("p_truth", "p_forced_yes", "p_forced_no", "randomizer")}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 
 
@@ -378,6 +427,9 @@ def show_problems(form, problems, languages: list[str]) -> None:
             number = int(option.group(1)) + 1
             name = "option_ids" if problem.field == "id" else "options"
             message = _("Option %(number)d: %(message)s", number=number, message=problem.message)
+        elif ".innocuous." in problem.place:
+            name = "innocuous" if ".innocuous.text" in problem.place else "prevalence"
+            message = problem.message
         else:
             name, message = FORM_FIELDS.get(problem.field, problem.field), problem.message
         if problem.language and problem.language != languages[0]:

@@ -25,11 +25,13 @@ from wtforms.validators import (
     NumberRange,
     Optional,
     Regexp,
+    StopValidation,
     ValidationError,
 )
 
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.infrastructure.passwords import password_problem
+from web.core.surveys.designs import DESIGNS
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     EMAIL,
@@ -167,7 +169,7 @@ class FieldingForm(SurveyForm):
 
 # The texts typed once per language: the default language's in the plain field (so a survey in
 # one language is built as before), each other language's in ``<name>_<tag>``.
-TRANSLATED = ("title", "description", "consent", "thanks", "text", "options")
+TRANSLATED = ("title", "description", "consent", "thanks", "text", "options", "innocuous")
 
 
 def translated_form(base: type[FlaskForm], languages: list[str], **kwargs) -> FlaskForm:
@@ -226,6 +228,19 @@ for _code, _name in LANGUAGES.items():
     setattr(LanguagesForm, f"use_{_code}", BooleanField(_name))
 
 
+def _spinner_only(validator):
+    """``validator``, for a question asked with a spinner: a design's ε is derived."""
+
+    def check(form, field):
+        if form.procedure.data not in DESIGNS:
+            validator(form, field)
+        else:
+            field.errors[:] = []
+            raise StopValidation()
+
+    return check
+
+
 class QuestionForm(FlaskForm):
     """A question as typed in the builder. Only what the form must parse is checked here; what a
     question may hold is checked by the same rules as a survey file (web.core.surveys.surveyfile), and
@@ -242,7 +257,7 @@ class QuestionForm(FlaskForm):
     )
     epsilon = FloatField(
         _l("ε per spin"),
-        validators=[InputRequired(message=_l("Enter ε as a number."))],
+        validators=[_spinner_only(InputRequired(message=_l("Enter ε as a number.")))],
         default=1.0,
     )
     procedure = SelectField(
@@ -250,6 +265,29 @@ class QuestionForm(FlaskForm):
         choices=[
             SelectChoice("spinner_coin", _l("Spinner and coin: dark lets a coin decide")),
             SelectChoice("spinner", _l("Spinner only: dark reports the opposite answer")),
+            SelectChoice("forced_response", _l("Forced response (yes/no only)")),
+            SelectChoice("unrelated_question", _l("Unrelated question (yes/no only)")),
+            SelectChoice("crosswise", _l("Crosswise: “are both answers the same?” (yes/no only)")),
+        ],
+    )
+    # A design's parameters (web/core/surveys/designs.py): checked by the shared rules.
+    p_truth = FloatField(_l("Share answering truthfully"), validators=[Optional()], default=0.75)
+    p_forced_yes = FloatField(_l("Share told to say “yes”"), validators=[Optional()], default=1 / 6)
+    p_forced_no = FloatField(_l("Share told to say “no”"), validators=[Optional()], default=1 / 12)
+    innocuous = TextAreaField(
+        _l("Innocuous question"),
+        description=_l(
+            "A yes/no question whose share of yes is known, e.g. “Were you born in January, February or March?”"
+        ),
+    )
+    prevalence = FloatField(_l("Its known share of yes"), validators=[Optional()], default=0.25)
+    randomizer = SelectField(
+        _l("Randomizer"),
+        choices=[
+            SelectChoice("page", _l("The page draws (crypto random numbers)")),
+            SelectChoice(
+                "own", _l("The respondent's own die or coin: the page asks for the report only")
+            ),
         ],
     )
     options = TextAreaField(

@@ -282,6 +282,44 @@ def face_ranges(faces: list[str]) -> list[tuple[int, int, str]]:
     return ranges
 
 
+PLAN_PARAMETERS = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
+
+
+def plan_of_design(procedure: str, numbers: dict, n: int) -> dict:
+    """What the builder previews for a design: its ε, report probabilities, the margin of error
+    for ``n`` respondents and the sample sizes for three margins.
+
+    Raises
+    ------
+    ValueError
+        Naming every mistake in the parameters (``numbers`` by the names of PLAN_PARAMETERS).
+    """
+    parameters = DesignParameters(
+        numbers.get("p_truth"), numbers.get("p_forced_yes"), numbers.get("p_forced_no"),
+        Texts.one("en", "innocuous"), numbers.get("prevalence"),
+    )  # fmt: skip
+    problems = design_problems(procedure, None, parameters)
+    if problems:
+        raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+    design = binary_design(procedure, 0.0, parameters)
+    return {
+        "procedure": procedure,
+        **{name: numbers[name] for name in PARAMETERS_BY_NUMBER[procedure]},
+        "epsilon": design.epsilon,
+        "n": n,
+        "yes_given_yes": design.yes_given_yes,
+        "yes_given_no": design.yes_given_no,
+        "margin_of_error": design.margin_of_error(n),
+        "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
+    }
+
+
+PARAMETERS_BY_NUMBER = {
+    procedure: tuple("prevalence" if name == "innocuous" else name for name in names)
+    for procedure, names in PARAMETERS.items()
+}
+
+
 def codebook(procedure: str, design: rr.Design, parameters: DesignParameters) -> dict:
     """The design in the literature's words, with the matching models of R's RRreg and rr."""
     rrreg, rr_model = R_MODELS[procedure]
