@@ -12,9 +12,19 @@ survey sheet column        meaning
                            direct question), ``select_multiple LIST`` (multi-select)
 ``name``                   the question's id
 ``label::<Language> (tag)``  its wording per language
-``rr_procedure``           ``spinner_coin``, ``spinner``, or ``direct`` (asked plainly). Required:
-                           nothing is left unprotected by a missing cell.
-``rr_epsilon``             ε per spin (not for ``direct``)
+``rr_procedure``           ``spinner_coin``, ``spinner``, ``forced_response``,
+                           ``unrelated_question``, ``crosswise`` (yes/no only), or ``direct``
+                           (asked plainly). Required: nothing is left unprotected by a missing
+                           cell.
+``rr_epsilon``             ε per spin (not for ``direct``; for a design, derived from its
+                           parameters and optional: a stated one must match)
+``rr_p_truth``,            a design's shares (forced response: all three; unrelated question:
+``rr_p_forced_yes``,       ``rr_p_truth``)
+``rr_p_forced_no``
+``rr_innocuous::<L> (t)``  the innocuous question's wording per language (unrelated question,
+                           crosswise)
+``rr_prevalence``          its known share of yes
+``rr_randomizer``          ``page`` (default) or ``own``: the respondent's own die or coin
 =========================  =================================================================
 
 The ``choices`` sheet has ``list_name``, ``name`` and a label per language. The ``settings`` sheet
@@ -41,6 +51,7 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
 from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.designs import DESIGNS, PARAMETERS, YESNO_PROCEDURES
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 
@@ -58,6 +69,14 @@ SURVEY_SETTINGS = (
     "target_n",
 )
 SETTINGS_TEXTS = ("description", "consent", "thanks")
+# A design's columns in the survey sheet (the innocuous wording's, per language, after the third).
+DESIGN_COLUMNS = (
+    "rr_p_truth",
+    "rr_p_forced_yes",
+    "rr_p_forced_no",
+    "rr_prevalence",
+    "rr_randomizer",
+)
 QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\](?:\.options\[(\d+)\])?")
 XLSX_MAGIC = b"PK\x03\x04"
 
@@ -196,10 +215,11 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
             row=number,
             type=cells.get("type", ""),
         )
-    if procedure not in ("spinner_coin", "spinner", "direct"):
+    if procedure not in (*YESNO_PROCEDURES, "direct"):
         return None, _(
             "survey row %(row)d: rr_procedure must say how it is asked (spinner_coin, spinner, "
-            "or direct for a question asked plainly), got %(value)r",
+            "forced_response, unrelated_question, crosswise, or direct for a question asked "
+            "plainly), got %(value)r",
             row=number,
             value=procedure,
         )
@@ -228,8 +248,28 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         question["options"] = choices[list_name]
     if procedure != "direct":
         question["procedure"] = procedure
-        question["epsilon"] = _number(cells.get("rr_epsilon"))
+        epsilon = _number(cells.get("rr_epsilon"))
+        if procedure not in DESIGNS or epsilon is not None:
+            question["epsilon"] = epsilon
+    if procedure in DESIGNS:
+        question |= _design(cells, procedure, languages)
     return question, None
+
+
+def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
+    """A design's parameters from their ``rr_`` columns, as a survey file states them."""
+    design: dict[str, Any] = {}
+    for name in PARAMETERS[procedure]:
+        if name == "innocuous":
+            design["innocuous"] = {
+                "text": _text(cells, "rr_innocuous", languages),
+                "prevalence": _number(cells.get("rr_prevalence")),
+            }
+        else:
+            design[name] = _number(cells.get(f"rr_{name}"))
+    if cells.get("rr_randomizer") is not None:
+        design["randomizer"] = str(cells["rr_randomizer"])
+    return design
 
 
 def _number(value: Any) -> Any:
@@ -239,6 +279,15 @@ def _number(value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+def _exact(value: float | None) -> float | str | None:
+    """A share as a cell: a number where a spreadsheet keeps it exactly (15 digits), else its
+    shortest exact decimal as text (1/6 would otherwise come back 4e-17 away), read back as a
+    number."""
+    if value is None or float(f"{value:.15g}") == value:
+        return value
+    return repr(float(value))
 
 
 def _whole(value: Any) -> Any:
@@ -272,7 +321,11 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     book = Workbook()
     book.remove(book.worksheets[0])
     survey = book.create_sheet("survey")
-    survey.append(["type", "name", *headers, "rr_procedure", "rr_epsilon"])
+    innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
+    survey.append(
+        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *DESIGN_COLUMNS[:3], *innocuous]
+        + list(DESIGN_COLUMNS[3:])
+    )
     choices = book.create_sheet("choices")
     choices.append(["list_name", "name", *headers])
     if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
@@ -288,10 +341,17 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         kind = question.type
         wording = [question.text.get(code, "") for code in languages]
         procedure = question.procedure if kind.randomized else "direct"
-        epsilon = question.epsilon if kind.randomized else None
+        epsilon = question.derived_epsilon if kind.randomized else None
         list_name = kind.xlsform_list or question.key
+        design = question.design
+        randomizer = (
+            design.randomizer if procedure in DESIGNS and design.randomizer != "page" else None
+        )
         survey.append(
             [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
+            + [_exact(design.p_truth), _exact(design.p_forced_yes), _exact(design.p_forced_no)]
+            + [design.innocuous_text.get(code) for code in languages]
+            + [_exact(design.prevalence), randomizer]
         )
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
