@@ -283,6 +283,7 @@ class QuestionForm(FlaskForm):
     prevalence = FloatField(_l("Its known share of yes"), validators=[Optional()], default=0.25)
     randomizer = SelectField(
         _l("Randomizer"),
+        default="page",
         choices=[
             SelectChoice("page", _l("The page draws (crypto random numbers)")),
             SelectChoice(

@@ -321,11 +321,11 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     book = Workbook()
     book.remove(book.worksheets[0])
     survey = book.create_sheet("survey")
+    # A design's columns only where a question has a design: a plain survey's sheet stays plain.
+    designed = any(question.procedure in DESIGNS for question in spec.questions)
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
-    survey.append(
-        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *DESIGN_COLUMNS[:3], *innocuous]
-        + list(DESIGN_COLUMNS[3:])
-    )
+    design_headers = [*DESIGN_COLUMNS[:3], *innocuous, *DESIGN_COLUMNS[3:]] if designed else []
+    survey.append(["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers])
     choices = book.create_sheet("choices")
     choices.append(["list_name", "name", *headers])
     if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
@@ -347,12 +347,12 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         randomizer = (
             design.randomizer if procedure in DESIGNS and design.randomizer != "page" else None
         )
-        survey.append(
-            [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
-            + [_exact(design.p_truth), _exact(design.p_forced_yes), _exact(design.p_forced_no)]
-            + [design.innocuous_text.get(code) for code in languages]
-            + [_exact(design.prevalence), randomizer]
-        )
+        row = [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
+        if designed:
+            row += [_exact(design.p_truth), _exact(design.p_forced_yes), _exact(design.p_forced_no)]
+            row += [design.innocuous_text.get(code) for code in languages]
+            row += [_exact(design.prevalence), randomizer]
+        survey.append(row)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
             choices.append([question.key, option.key, *texts])
