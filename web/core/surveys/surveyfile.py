@@ -23,7 +23,7 @@ language (:mod:`web.core.surveys.texts`); consent, completion and schedule are :
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
@@ -561,7 +561,11 @@ def parse_survey(data) -> SurveySpec:
         ]
     if problems:
         raise SurveyFileError(problems)
-    return spec
+    # A design's ε is its parameters' (a stated one was checked against it).
+    derived = tuple(
+        replace(question, epsilon=question.derived_epsilon) for question in spec.questions
+    )
+    return replace(spec, questions=derived)
 
 
 class _Reader:

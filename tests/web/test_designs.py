@@ -1,0 +1,356 @@
+"""The designs of a yes/no question (forced response, unrelated question, crosswise) end to end on
+the server: file, checks, submission, results API, groups, difference, regression, exports,
+codebook, builder, planning, XLSForm and the command line."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import math
+
+import pytest
+
+import rr
+from web.core.infrastructure.extensions import db
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.core.surveys.xlsform import load_xlsform, survey_xlsform
+
+SIXTH = 1 / 6
+SURVEY = {
+    "slug": "designs",
+    "title": "Designs",
+    "questions": [
+        {
+            "id": "year",
+            "type": "direct",
+            "text": "Year?",
+            "options": [{"id": "first", "text": "First"}, {"id": "fourth", "text": "Fourth"}],
+        },
+        {
+            "id": "fr",
+            "type": "yesno",
+            "text": "Copied?",
+            "procedure": "forced_response",
+            "p_truth": 0.75,
+            "p_forced_yes": 0.15,
+            "p_forced_no": 0.1,
+        },
+        {
+            "id": "own",
+            "type": "yesno",
+            "text": "Lied?",
+            "procedure": "forced_response",
+            "p_truth": 4 * SIXTH,
+            "p_forced_yes": SIXTH,
+            "p_forced_no": SIXTH,
+            "randomizer": "own",
+        },
+        {
+            "id": "uq",
+            "type": "yesno",
+            "text": "Drugs?",
+            "procedure": "unrelated_question",
+            "p_truth": 0.7,
+            "innocuous": {"text": "Born in January to March?", "prevalence": 0.25},
+        },
+        {
+            "id": "cw",
+            "type": "yesno",
+            "text": "Cheated on a partner?",
+            "procedure": "crosswise",
+            "innocuous": {"text": "Mother born in January to March?", "prevalence": 0.25},
+        },
+    ],
+}
+DESIGNS = {
+    "fr": rr.forced_response(0.75, 0.15, 0.1),
+    "own": rr.forced_response(4 * SIXTH, SIXTH, SIXTH),
+    "uq": rr.unrelated_question(0.7, 0.25),
+    "cw": rr.crosswise(0.25),
+}
+
+
+@pytest.fixture
+def designed(app, import_survey):
+    import_survey(SURVEY)
+    app.config["RESULTS_MIN_N"] = 2
+    with app.app_context():
+        find_survey("designs").results_batch = 2
+        db.session.commit()
+    return "designs"
+
+
+def answers(year="first", **bits):
+    return {"answers": {"year": year, **{key: bits.get(key, 0) for key in DESIGNS}}}
+
+
+def api(app, token, path, **query):
+    return app.test_client().get(
+        f"/api/surveys/designs/{path}",
+        query_string=query,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def problems(data) -> list[str]:
+    with pytest.raises(SurveyFileError) as refused:
+        parse_survey(data)
+    return refused.value.problems
+
+
+def with_question(**question) -> dict:
+    data = {"slug": "x", "title": "X", "questions": [{"id": "q", "type": "yesno", "text": "Q?"}]}
+    data["questions"][0] |= question
+    return data
+
+
+def test_a_design_is_stored_with_its_derived_epsilon_and_ledger(app, designed, token):
+    body = api(app, token, "results").json
+    questions = {question["id"]: question for question in body["questions"]}
+    for key, design in DESIGNS.items():
+        assert questions[key]["epsilon"] == pytest.approx(design.epsilon, rel=1e-12)
+        assert questions[key]["epsilon_total"] == pytest.approx(design.epsilon, rel=1e-11)
+    assert body["epsilon_total"] == pytest.approx(sum(d.epsilon for d in DESIGNS.values()))
+    assert questions["fr"]["procedure"] == "forced_response"
+    assert (questions["fr"]["p_truth"], questions["fr"]["p_forced_yes"]) == (0.75, 0.15)
+    assert questions["uq"]["innocuous"] == {"text": "Born in January to March?", "prevalence": 0.25}
+    assert questions["own"]["randomizer"] == "own" and "light_fraction" not in questions["cw"]
+
+
+def test_estimates_are_the_designs_own_through_the_line(app, designed, token):
+    rows = [answers(fr=1, own=1, uq=0, cw=1), answers(fr=0, own=1, uq=1, cw=1)]
+    rows += [answers("fourth", fr=1, cw=0), answers("fourth", fr=1, uq=1, cw=1)]
+    for row in rows:
+        assert app.test_client().post("/api/surveys/designs/responses", json=row).status_code == 201
+    questions = {q["id"]: q for q in api(app, token, "results").json["questions"]}
+    for key, design in DESIGNS.items():
+        yes = sum(row["answers"][key] for row in rows)
+        expected = design.estimate(yes, len(rows))
+        for field in ("estimate", "std_error", "ci_low", "ci_high"):
+            assert questions[key][field] == pytest.approx(getattr(expected, field), rel=1e-10)
+        assert questions[key]["noisy_yes"] == yes
+
+
+@pytest.mark.parametrize("bad", [2, -1, "1", None, True, [1], {"reported": 1}])
+def test_a_design_question_takes_one_bit_and_nothing_else(app, designed, bad):
+    body = answers()
+    body["answers"]["cw"] = bad
+    response = app.test_client().post("/api/surveys/designs/responses", json=body)
+    assert response.status_code == 400 and "'cw'" in response.json["error"]
+    with app.app_context():
+        assert find_survey("designs").response_count == 0
+
+
+def test_simulation_recovers_the_truth_and_groups_differ_through_each_design(
+    app, runner, designed, token
+):
+    args = ["simulate-responses", "designs", "--n", "20000", "--seed", "5"]
+    result = runner.invoke(args=[*args, "--true-proportion-by", "year=first:0.1,fourth:0.4"])
+    assert result.exit_code == 0, result.output
+    by_year = {
+        q["id"]: {g["id"]: g for g in q["groups"]}
+        for q in api(app, token, "results", by="year").json["questions"]
+        if q["id"] in DESIGNS
+    }
+    for key in DESIGNS:
+        for year, truth in (("first", 0.1), ("fourth", 0.4)):
+            group = by_year[key][year]
+            assert abs(group["estimate"] - truth) < 4 * group["std_error"], (key, year)
+        difference = api(app, token, "difference", item=key, by="year", groups="fourth,first").json
+        assert difference["ci_low"] < 0.3 < difference["ci_high"] and difference["p_value"] < 1e-6
+        fit = api(app, token, "regression", item=key, on="year").json
+        terms = {c["term"]: c for c in fit["coefficients"]}
+        log_odds_ratio = math.log(0.4 / 0.6) - math.log(0.1 / 0.9)
+        effect = terms["year=fourth"]
+        assert abs(effect["estimate"] - log_odds_ratio) < 4.5 * effect["std_error"], key
+        assert fit["design"]["design"] == SURVEY_PROCEDURES[key]
+
+
+SURVEY_PROCEDURES = {q["id"]: q.get("procedure") for q in SURVEY["questions"]}
+
+
+def test_exports_and_codebook_name_each_design_and_its_r_model(app, designed, make_researcher):
+    for bits in ({"fr": 1, "cw": 1}, {"uq": 1}):
+        app.test_client().post("/api/surveys/designs/responses", json=answers(**bits))
+    researcher = make_researcher("rita@example.org")
+    rows = list(
+        csv.reader(
+            io.StringIO(researcher.get("/surveys/designs/responses.csv").get_data(as_text=True))
+        )
+    )
+    assert rows[0] == ["year", "fr", "own", "uq", "cw"] and len(rows) == 3
+    book = json.loads(researcher.get("/surveys/designs/codebook.json").get_data(as_text=True))
+    entries = {entry["id"]: entry for entry in book["questions"]}
+    assert entries["fr"]["RRreg_model"] == "FR" and entries["fr"]["RRreg_p"] == [0.1, 0.15]
+    assert entries["fr"]["rr_design"] == "forced-known"
+    assert entries["uq"]["RRreg_model"] == "UQTknown" and entries["uq"]["RRreg_p"] == [0.7, 0.25]
+    assert entries["uq"]["rr_design"] == "unrelated-known"
+    assert entries["cw"]["RRreg_model"] == "Crosswise" and entries["cw"]["RRreg_p"] == 0.25
+    assert entries["own"]["randomizer"] == "respondent's own"
+    for key, design in DESIGNS.items():
+        assert entries[key]["p_report_1_given_yes"] == pytest.approx(design.yes_given_yes)
+        assert entries[key]["p_report_1_given_no"] == pytest.approx(design.yes_given_no)
+        assert (entries[key]["noise_offset"], entries[key]["noise_slope"]) == pytest.approx(
+            (design.offset, design.slope)
+        )
+    assert entries["cw"]["noise_slope"] < 0  # q < ½: "the same" is rarer under a true yes
+    assert "RRreg_model" not in entries["year"]  # asked directly: no randomized design
+
+
+def test_the_spinner_codebook_names_rregs_models(app, survey, make_researcher):
+    book = json.loads(
+        make_researcher("rita@example.org")
+        .get(f"/surveys/{survey}/codebook.json")
+        .get_data(as_text=True)
+    )
+    first = book["questions"][0]
+    assert first["RRreg_model"] == "FR" and first["rr_design"] == "forced-known"
+    assert first["RRreg_p"] == pytest.approx([(1 - first["light_fraction"]) / 2] * 2)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            {"procedure": "forced_response", "p_truth": 0.7, "p_forced_yes": 0.2, "p_forced_no": 0.2},
+            "must be 1",
+        ),
+        (
+            {"procedure": "forced_response", "p_truth": 0.8, "p_forced_yes": 0.2, "p_forced_no": 0},
+            "infinite epsilon",
+        ),
+        ({"procedure": "unrelated_question", "p_truth": 1, "innocuous": {"text": "B?", "prevalence": 0.3}}, "below 1"),
+        ({"procedure": "crosswise", "innocuous": {"text": "B?", "prevalence": 0.5}}, "no information"),
+        ({"procedure": "crosswise", "innocuous": {"prevalence": 0.25}}, "needs its text"),
+        ({"procedure": "crosswise", "innocuous": {"text": "B?", "prevalence": 1.5}}, "from 0 to 1"),
+        (
+            {"procedure": "forced_response", "p_truth": 0.99998, "p_forced_yes": 1e-5, "p_forced_no": 1e-5},
+            "above the limit",
+        ),
+        (
+            {"procedure": "forced_response", "p_truth": 0.7, "p_forced_yes": 0.2, "p_forced_no": 0.1, "randomizer": "own"},
+            "multiples of 1/6 or of 1/2",
+        ),
+        (
+            {"procedure": "forced_response", "p_truth": 0.5, "p_forced_yes": 0.25, "p_forced_no": 0.25, "randomizer": "dice"},
+            "'page' or 'own'",
+        ),
+        ({"procedure": "spinner", "epsilon": 1.0, "p_truth": 0.5}, "only a design's question"),
+    ],
+)  # fmt: skip
+def test_a_design_that_gives_nothing_or_everything_away_is_refused(app, question, expected):
+    with app.app_context():
+        found = problems(with_question(**question))
+    assert any(expected in problem for problem in found), found
+
+
+def test_a_stated_epsilon_must_be_the_derived_one_and_both_are_named(app):
+    stated = {"procedure": "crosswise", "innocuous": {"text": "B?", "prevalence": 0.25}}
+    with app.app_context():
+        parse_survey(with_question(**stated, epsilon=math.log(3) * (1 + 1e-12)))
+        found = problems(with_question(**stated, epsilon=1.1))
+    assert found == [
+        f"questions[0].epsilon: epsilon is {rr.crosswise(0.25).epsilon!r} for this design's "
+        "parameters, but 1.1 "
+        "was stated"
+    ]
+
+
+def test_a_design_belongs_to_a_yes_no_question(app):
+    data = with_question(
+        type="multi",
+        options=[{"id": "a", "text": "A"}],
+        procedure="crosswise",
+        innocuous={"text": "B?", "prevalence": 0.25},
+    )
+    with app.app_context():
+        assert "unknown procedure 'crosswise' (use 'spinner', 'spinner_coin')" in problems(data)[0]
+
+
+def test_files_and_xlsform_round_trip_every_design(app):
+    with app.app_context():
+        spec = parse_survey(copy.deepcopy(SURVEY))
+        assert parse_survey(json.loads(spec.to_json())) == spec
+        assert load_xlsform(survey_xlsform(spec)) == spec
+        written = json.loads(spec.to_json())["questions"]
+    assert written[2]["p_forced_yes"] == SIXTH and written[2]["randomizer"] == "own"
+    assert written[4]["epsilon"] == pytest.approx(math.log(3))
+
+
+def test_the_design_is_frozen_once_answered_but_its_wording_is_not(app, designed, researcher):
+    app.test_client().post("/api/surveys/designs/responses", json=answers())
+    form = {
+        "text": "Drugs?",
+        "key": "uq",
+        "kind": "yesno",
+        "procedure": "unrelated_question",
+        "p_truth": "0.6",
+        "innocuous": "Born in January to March?",
+        "prevalence": "0.25",
+        "randomizer": "page",
+    }
+    html = researcher.post("/surveys/designs/questions/uq", data=form).get_data(as_text=True)
+    assert "frozen" in html
+    reworded = dict(form, p_truth="0.7", innocuous="Born in the first quarter?")
+    assert researcher.post("/surveys/designs/questions/uq", data=reworded).status_code == 302
+    with app.app_context():
+        question = next(q for q in find_survey("designs").questions if q.key == "uq")
+        assert question.design.p_truth == 0.7
+        assert question.design.innocuous_text.default == "Born in the first quarter?"
+
+
+def test_the_builder_adds_each_design_and_names_mistakes_beside_their_fields(app, researcher):
+    researcher.post("/surveys/new", data={"title": "Draft", "slug": "", "description": ""})
+    base = {"text": "Copied?", "kind": "yesno", "epsilon": "", "randomizer": "page"}
+    forced = dict(
+        base, key="fr", procedure="forced_response", p_truth="0.7", p_forced_yes="0.2",
+        p_forced_no="0.2",
+    )  # fmt: skip
+    html = researcher.post("/surveys/draft/questions/new", data=forced).get_data(as_text=True)
+    assert 'id="procedure-errors"' in html and "must be 1" in html
+    forced["p_forced_no"] = "0.1"
+    assert researcher.post("/surveys/draft/questions/new", data=forced).status_code == 302
+    crosswise = dict(base, key="cw", procedure="crosswise", innocuous="", prevalence="0.25")
+    html = researcher.post("/surveys/draft/questions/new", data=crosswise).get_data(as_text=True)
+    assert 'id="innocuous-errors"' in html and "needs its text" in html
+    crosswise["innocuous"] = "Mother born in January to March?"
+    assert researcher.post("/surveys/draft/questions/new", data=crosswise).status_code == 302
+    with app.app_context():
+        survey = find_survey("draft")
+        fr, cw = survey.questions
+        assert fr.procedure == "forced_response" and fr.epsilon == pytest.approx(math.log(8))
+        assert cw.design.prevalence == 0.25 and cw.own_randomizer
+        assert survey.epsilon_total == pytest.approx(math.log(8) + math.log(3))
+
+
+def test_the_plan_of_a_design_gives_its_epsilon_and_margin(client):
+    query = "procedure=forced_response&p_truth=0.75&p_forced_yes=0.15&p_forced_no=0.1&n=300"
+    plan = client.get(f"/api/plan?{query}").json
+    design = DESIGNS["fr"]
+    assert plan["epsilon"] == pytest.approx(design.epsilon)
+    assert plan["margin_of_error"] == pytest.approx(design.margin_of_error(300))
+    assert plan["sample_size"]["0.05"] == design.sample_size(0.05)
+    refused = client.get("/api/plan?procedure=crosswise&prevalence=0.5&n=10")
+    assert refused.status_code == 400 and "no information" in refused.json["error"]
+
+
+def test_the_respondent_page_asks_the_own_randomizer_for_the_report_only(app, designed, client):
+    html = client.get("/s/designs").get_data(as_text=True)
+    own = html[html.index('data-question="own"') : html.index('data-question="uq"')]
+    assert 'name="truth-own"' not in own and 'name="report-own"' in own
+    assert "<strong>1–4</strong>" in own and "<strong>5</strong>" in own
+    crosswise = html[html.index('data-question="cw"') :]
+    assert 'name="truth-cw"' not in crosswise and "Both the same" in crosswise
+    config = json.loads(html.split('id="survey-config">')[1].split("</script>")[0])
+    by_id = {question["id"]: question for question in config["questions"]}
+    assert by_id["own"]["mode"] == "report" and by_id["cw"]["mode"] == "report"
+    assert by_id["fr"]["sectors"] == [
+        {"share": 0.75, "reports": "truth"},
+        {"share": 0.15, "reports": "yes"},
+        {"share": 0.1, "reports": "no"},
+    ]
+    assert by_id["uq"]["sectors"][1] == {"share": pytest.approx(0.3), "reports": "innocuous"}
+    assert by_id["fr"]["drawnUnder"] != by_id["own"]["drawnUnder"]
