@@ -19,7 +19,9 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table("question") as batch:
         batch.add_column(
-            sa.Column("design_parameters", sa.JSON(), nullable=False, server_default=sa.text("'{}'"))
+            sa.Column(
+                "design_parameters", sa.JSON(), nullable=False, server_default=sa.text("'{}'")
+            )
         )
 
 

@@ -19,6 +19,7 @@ from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
 
 SIXTH = 1 / 6
+FORCED = {"procedure": "forced_response"}
 SURVEY = {
     "slug": "designs",
     "title": "Designs",
@@ -231,11 +232,11 @@ def test_the_spinner_codebook_names_rregs_models(app, survey, make_researcher):
             "above the limit",
         ),
         (
-            {"procedure": "forced_response", "p_truth": 0.7, "p_forced_yes": 0.2, "p_forced_no": 0.1, "randomizer": "own"},
+            {**FORCED, "p_truth": 0.7, "p_forced_yes": 0.2, "p_forced_no": 0.1, "randomizer": "own"},
             "multiples of 1/6 or of 1/2",
         ),
         (
-            {"procedure": "forced_response", "p_truth": 0.5, "p_forced_yes": 0.25, "p_forced_no": 0.25, "randomizer": "dice"},
+            {**FORCED, "p_truth": 0.5, "p_forced_yes": 0.25, "p_forced_no": 0.25, "randomizer": "dice"},
             "'page' or 'own'",
         ),
         ({"procedure": "spinner", "epsilon": 1.0, "p_truth": 0.5}, "only a design's question"),

@@ -111,7 +111,7 @@ class QuestionSpec:
     key: str
     kind: str
     text: Texts
-    epsilon: float
+    epsilon: float | None  # None: a design's, derived from its parameters
     procedure: str
     options: tuple[OptionSpec, ...] = ()
     # A design's parameters (forced response, unrelated question, crosswise), else none.
@@ -126,7 +126,8 @@ class QuestionSpec:
         """ε as collected: the stated one for a spinner, the design's own for the others (a
         stated one was checked against it); assumes a checked question."""
         if self.procedure in DESIGNS:
-            return binary_design(self.procedure, self.epsilon, self.design).epsilon
+            return binary_design(self.procedure, 0.0, self.design).epsilon
+        assert self.epsilon is not None, "a checked spinner question states its epsilon"
         return self.epsilon
 
 

@@ -347,12 +347,13 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         randomizer = (
             design.randomizer if procedure in DESIGNS and design.randomizer != "page" else None
         )
-        row = [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
+        cells = [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
         if designed:
-            row += [_exact(design.p_truth), _exact(design.p_forced_yes), _exact(design.p_forced_no)]
-            row += [design.innocuous_text.get(code) for code in languages]
-            row += [_exact(design.prevalence), randomizer]
-        survey.append(row)
+            cells += [_exact(design.p_truth), _exact(design.p_forced_yes)]
+            cells += [_exact(design.p_forced_no)]
+            cells += [design.innocuous_text.get(code) for code in languages]
+            cells += [_exact(design.prevalence), randomizer]
+        survey.append(cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
             choices.append([question.key, option.key, *texts])
