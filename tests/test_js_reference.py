@@ -76,3 +76,53 @@ def test_single_choice_spinner_and_die_report_with_rr_probabilities(choice_rows)
             tolerance = 4.5 * math.sqrt(probability * (1 - probability) / DRAWS)
             assert abs(count / DRAWS - probability) < tolerance, row
         assert row["dieOnDark"], row
+
+
+DESIGNS = [
+    ["forced_response", {"pTruth": 0.75, "pForcedYes": 0.15, "pForcedNo": 0.1}],
+    ["forced_response", {"pTruth": 4 / 6, "pForcedYes": 1 / 6, "pForcedNo": 1 / 6}],
+    ["unrelated_question", {"pTruth": 0.7, "prevalence": 0.25}],
+    ["unrelated_question", {"pTruth": 0.2, "prevalence": 0.9}],
+    ["crosswise", {"prevalence": 0.25}],
+    ["crosswise", {"prevalence": 0.8}],
+]
+
+
+def python_design(procedure: str, parameters: dict) -> rr.Design:
+    if procedure == "forced_response":
+        return rr.forced_response(
+            parameters["pTruth"], parameters["pForcedYes"], parameters["pForcedNo"]
+        )
+    if procedure == "unrelated_question":
+        return rr.unrelated_question(parameters["pTruth"], parameters["prevalence"])
+    return rr.crosswise(parameters["prevalence"])
+
+
+@pytest.fixture(scope="module")
+def design_rows():
+    return node_rows("tests/js/design_dump.js", DESIGNS)
+
+
+def test_each_designs_probabilities_and_epsilon_match(design_rows):
+    for row in design_rows:
+        design = python_design(row["procedure"], row["parameters"])
+        assert row["yesGivenYes"] == pytest.approx(design.yes_given_yes, rel=1e-12)
+        assert row["yesGivenNo"] == pytest.approx(design.yes_given_no, rel=1e-12)
+        assert row["epsilon"] == pytest.approx(design.epsilon, rel=1e-12)
+
+
+def test_each_designs_wheel_reports_with_its_probabilities(design_rows):
+    # A forced-response wheel ignores the innocuous answer; the unrelated question's reports the
+    # innocuous answer on dark: P(1 | truth t, innocuous i) = p·t + (1 − p)·i.
+    for row in design_rows:
+        if not row["sectors"]:
+            continue
+        parameters = row["parameters"]
+        for key, yes in row["reports"].items():
+            truth, innocuous = int(key[0]), int(key[1])
+            if row["procedure"] == "forced_response":
+                expected = parameters["pTruth"] * truth + parameters["pForcedYes"]
+            else:
+                expected = parameters["pTruth"] * truth + (1 - parameters["pTruth"]) * innocuous
+            tolerance = 4.5 * math.sqrt(max(expected * (1 - expected), 1e-6) / DRAWS)
+            assert abs(yes / DRAWS - expected) < tolerance, (row["procedure"], key)

@@ -3,8 +3,10 @@ import { describe, it, mock } from "node:test";
 
 import {
   choiceLightFraction,
+  designFigures,
   draw,
   drawChoice,
+  drawDesign,
   lightFraction,
   reportProbabilities,
   reportedAnswer,
@@ -159,4 +161,63 @@ describe("single-choice draw", () => {
     }
     assert.throws(() => choiceLightFraction(1, 1), RangeError);
   });
+});
+
+describe("drawDesign", () => {
+  const forced = [
+    { share: 0.5, reports: "truth" },
+    { share: 0.25, reports: "yes" },
+    { share: 0.25, reports: "no" },
+  ];
+  it("reports what the sector under the pointer says, laid clockwise in order", () => {
+    // An even grid of 4 positions: 0.125 and 0.375 (truth), 0.625 (yes), 0.875 (no).
+    const random = evenGrid(4);
+    const reports = [0, 1, 2, 3].map(() => drawDesign(0, forced, null, random));
+    assert.deepEqual(reports.map((result) => result.sector), ["truth", "truth", "yes", "no"]);
+    assert.deepEqual(reports.map((result) => result.reported), [0, 0, 1, 0]);
+    assert.deepEqual(reports.map((result) => result.light), [true, true, false, false]);
+  });
+  it("reports the innocuous answer on the unrelated question's dark sector", () => {
+    const sectors = [{ share: 0.5, reports: "truth" }, { share: 0.5, reports: "innocuous" }];
+    const random = evenGrid(2);
+    assert.equal(drawDesign(1, sectors, 0, random).reported, 1);
+    assert.equal(drawDesign(1, sectors, 0, random).reported, 0);
+  });
+  it("refuses a missing truth or innocuous answer and an empty wheel", () => {
+    assert.throws(() => drawDesign(2, forced), RangeError);
+    assert.throws(() => drawDesign(1, [{ share: 1, reports: "innocuous" }]), /innocuous/);
+    assert.throws(() => drawDesign(1, []), /sectors/);
+  });
+  it("uses crypto randomness by default", () => {
+    const spy = mock.method(globalThis.crypto, "getRandomValues");
+    drawDesign(1, forced);
+    assert.ok(spy.mock.callCount() >= 1);
+    spy.mock.restore();
+  });
+});
+
+describe("designFigures", () => {
+  it("gives forced response's probabilities, epsilon and wheel", () => {
+    const figures = designFigures("forced_response", { pTruth: 0.7, pForcedYes: 0.2, pForcedNo: 0.1 });
+    assert.ok(Math.abs(figures.yesGivenYes - 0.9) < 1e-15 && Math.abs(figures.yesGivenNo - 0.2) < 1e-15);
+    assert.ok(Math.abs(figures.epsilon - Math.log(8)) < 1e-12);
+    assert.deepEqual(figures.sectors.map((sector) => sector.reports), ["truth", "yes", "no"]);
+  });
+  it("gives the crosswise model's epsilon |ln(q/(1 − q))| and no wheel", () => {
+    const figures = designFigures("crosswise", { prevalence: 0.25 });
+    assert.ok(Math.abs(figures.epsilon - LN3) < 1e-12);
+    assert.deepEqual(figures.sectors, []);
+  });
+  for (const [procedure, parameters] of [
+    ["forced_response", { pTruth: 0.7, pForcedYes: 0.2, pForcedNo: 0.2 }],
+    ["forced_response", { pTruth: 0.8, pForcedYes: 0.2, pForcedNo: 0 }],
+    ["unrelated_question", { pTruth: 1, prevalence: 0.3 }],
+    ["crosswise", { prevalence: 0.5 }],
+    ["crosswise", { prevalence: Number.NaN }],
+    ["spinner", { pTruth: 0.5 }],
+  ]) {
+    it(`is null for ${procedure} ${JSON.stringify(parameters)}`, () => {
+      assert.equal(designFigures(procedure, parameters), null);
+    });
+  }
 });
