@@ -109,20 +109,12 @@ function start() {
   };
 
   const update = () => {
-    const figures = previewFigures({
-      epsilon: Number.parseFloat(field("epsilon").value),
-      procedure: field("procedure").value,
-      hasOptions: config.typesWithOptions.includes(field("kind").value),
-      oneOf: config.singleChoiceTypes.includes(field("kind").value),
-      optionLines: field("options").value,
-      otherCost: config.otherCost,
-      limits: config.limits,
-    });
+    const kind = field("kind").value;
+    const direct = config.directTypes.includes(kind);
     // The options in every language (their fields sit together), and their ids.
     for (const selector of [".translations:has(#options)", ".field:has(#option_ids)"]) {
-      form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(field("kind").value));
+      form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(kind));
     }
-    const direct = config.directTypes.includes(field("kind").value);
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();
@@ -132,6 +124,15 @@ function start() {
       out("preview-spinner").replaceChildren();
       return;
     }
+    const figures = previewFigures({
+      epsilon: Number.parseFloat(field("epsilon").value),
+      procedure: field("procedure").value,
+      hasOptions: config.typesWithOptions.includes(field("kind").value),
+      oneOf: config.singleChoiceTypes.includes(field("kind").value),
+      optionLines: field("options").value,
+      otherCost: config.otherCost,
+      limits: config.limits,
+    });
     if (!figures) {
       out("preview-light").textContent = fill(config.messages.invalid, { min: config.limits.minEpsilon, max: config.limits.maxEpsilon });
       for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";

@@ -1,0 +1,174 @@
+"""The designs in the browser: forced response on one wheel of three sectors, the unrelated
+question, the respondent's own die and the crosswise question (the page asks for the report
+only), what goes on the wire, reloads, the builder's preview, and accessibility."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.browser.axe import violations
+from tests.browser.researcher import log_in
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
+from tests.conftest import PASSWORD
+from tests.web.test_designs import SURVEY
+from web.core.infrastructure.extensions import db
+from web.core.models import Response
+
+pytestmark = pytest.mark.browser
+SPUN = ("fr", "uq")  # drawn by the page; "own" and "cw" are reported by the respondent
+
+
+@pytest.fixture
+def designed(import_survey):
+    return import_survey(SURVEY)
+
+
+def stored_answers(app):
+    with app.app_context():
+        return [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+
+
+def answer_every_design(page, truth: int):
+    """Choose the true answers where the page draws, the reports where the respondent does, and
+    press each question's button."""
+    page.check("input[name='direct-year'][value='first']")
+    page.check(f"input[name='truth-fr'][value='{truth}']")
+    page.click("section[data-question='fr'] .spin-button")
+    page.check("input[name='report-own'][value='1']")
+    page.click("section[data-question='own'] .spin-button")
+    page.check(f"input[name='truth-uq'][value='{truth}']")
+    page.click("section[data-question='uq'] .spin-button")
+    assert page.inner_text("section[data-question='uq'] .hint")  # the innocuous answer is missing
+    page.check("input[name='innocuous-uq'][value='0']")
+    page.click("section[data-question='uq'] .spin-button")
+    page.check("input[name='report-cw'][value='0']")
+    page.click("section[data-question='cw'] .spin-button")
+    for item in ("fr", "own", "uq", "cw"):
+        page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=60_000)
+
+
+def test_each_design_sends_its_report_alone_and_a_reload_never_draws_again(
+    app, context, live_server, designed
+):
+    page = context.new_page()
+    page.add_init_script(FORCE_LIGHT)
+    posted = []
+    page.on(
+        "request",
+        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
+    )
+    page.goto(f"{live_server}/s/{designed}")
+    # The respondent's own die and the crosswise question never ask for the true answer.
+    assert page.locator("input[name='truth-own'], input[name='truth-cw']").count() == 0
+    assert "5" in page.inner_text("section[data-question='own'] .faces")
+    assert page.locator("[data-item='fr'] path.sector-yes").count() == 1
+    assert page.locator("[data-item='fr'] path.sector-no").count() == 1
+    page.click("section[data-question='own'] .spin-button")
+    assert "Choose what you report first" in page.inner_text("section[data-question='own'] .hint")
+    answer_every_design(page, truth=1)
+    # Light: the true answers of fr and uq; own and cw as reported, with no draw of the page's.
+    assert {
+        item: page.get_attribute(f"[data-item='{item}']", "data-reported") for item in SPUN
+    } == {
+        "fr": "1",
+        "uq": "1",
+    }
+    assert "Both the same" not in page.inner_text("[data-item='cw'] .outcome")
+    assert "Different" in page.inner_text("[data-item='cw'] .outcome")
+    assert "page never saw your true answer" in page.inner_text("[data-item='own'] .outcome")
+    assert page.evaluate("window.draws") == 2  # one for each wheel, none for own and cw
+    assert page.locator("fieldset.truth:not(.direct) input:checked").count() == 0
+    stored = memo(page, designed)["reported"]
+    assert {item: entry["bit"] for item, entry in stored.items()} == {
+        "fr": 1,
+        "own": 1,
+        "uq": 1,
+        "cw": 0,
+    }
+    assert stored["fr"]["procedure"].startswith("forced_response:")
+
+    page.reload()
+    page.wait_for_selector("[data-item='cw'][data-state='done']")
+    assert page.evaluate("window.draws") == 0
+    page.check("input[name='direct-year'][value='first']")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    expected = {"year": "first", "fr": 1, "own": 1, "uq": 1, "cw": 0}
+    assert [json.loads(body)["answers"] for body in posted] == [expected]
+    assert stored_answers(app) == [expected]
+
+
+def test_on_dark_forced_response_says_its_sector_and_the_unrelated_question_the_innocuous(
+    context, live_server, designed
+):
+    page = context.new_page()
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    page.goto(f"{live_server}/s/{designed}")
+    answer_every_design(page, truth=1)
+    # The wheel stops at its very end: forced response's last sector is "no"; the unrelated
+    # question's dark sector reports the innocuous answer (no), whatever the true answer.
+    assert page.get_attribute("[data-item='fr']", "data-reported") == "0"
+    assert page.get_attribute("[data-item='uq']", "data-reported") == "0"
+    assert page.get_attribute("[data-item='fr']", "data-outcome") == "dark"
+
+
+def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
+    browser, runner, live_server, designed
+):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{designed}/questions/new")
+    assert page.is_hidden("#design-parameters")
+    page.fill("#text", "Copied?")
+    page.select_option("#procedure", "forced_response")
+    assert page.is_visible("#p_forced_yes") and page.is_hidden("#epsilon")
+    assert page.is_hidden("#prevalence")
+    page.fill("#p_truth", "0.7")
+    page.fill("#p_forced_yes", "0.2")
+    page.fill("#p_forced_no", "0.1")
+    page.fill("#planned", "300")
+    # λ₁ = 0.9, λ₀ = 0.2: ε = ln(0.8/0.1) = ln 8.
+    page.wait_for_function(
+        "() => document.getElementById('preview-light').textContent.includes('2.0794')"
+    )
+    assert "P(report yes | yes) = 90%" in page.inner_text("#preview-light")
+    page.wait_for_function(
+        "() => document.getElementById('preview-margin').textContent.includes('300')"
+    )
+    assert page.locator("#preview-spinner path.sector-no").count() == 1
+    page.fill("#p_forced_no", "0.2")
+    assert "Enter the design's parameters" in page.inner_text("#preview-light")
+    page.select_option("#procedure", "crosswise")
+    assert page.is_visible("#prevalence") and page.is_visible("#innocuous")
+    assert page.is_hidden("#p_truth") and page.is_hidden("#randomizer")
+    page.fill("#innocuous", "Mother born in January to March?")
+    page.fill("#prevalence", "0.25")
+    page.wait_for_function(
+        "() => document.getElementById('preview-cost').textContent.includes('1.0986')"
+    )
+    page.click("#question-form button[type='submit']")
+    page.wait_for_url(re.compile(r"/edit$"))
+    assert "Copied?" in page.inner_text("main")
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_a_designed_survey_fits_a_phone_and_passes_axe(browser, live_server, designed, locale):
+    context = browser.new_context(
+        locale=locale,
+        bypass_csp=True,
+        reduced_motion="reduce",
+        viewport={"width": 320, "height": 800},
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{designed}")
+    assert violations(page) == []
+    answer_every_design(page, truth=0)
+    assert violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    context.close()
