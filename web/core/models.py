@@ -34,6 +34,7 @@ from web.core.surveys.designs import (
     DesignParameters,
     face_ranges,
     own_faces,
+    procedure_words,
     uses_own_randomizer,
 )
 from web.core.surveys.designs import codebook as design_codebook
@@ -456,6 +457,11 @@ class Question(Tally, Model):
             {"share": design.p_truth, "reports": "truth"},
             {"share": 1 - design.p_truth, "reports": "innocuous"},
         ]
+
+    @property
+    def procedure_words(self) -> str:
+        """Its design with its shares, for the researcher's pages."""
+        return procedure_words(self.procedure, self.design, self.light_fraction)
 
     @property
     def design_words(self) -> str:

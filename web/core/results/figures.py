@@ -16,7 +16,7 @@ from typing import Any
 from flask import current_app
 
 from web.core.models import Question, Survey
-from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
+from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, procedure_words
 from web.core.surveys.texts import Texts
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
@@ -91,6 +91,11 @@ class QuestionResult:
     @property
     def n(self) -> int:
         return self.items[0].n if self.items else 0
+
+    @property
+    def procedure_words(self) -> str:
+        """Its design with its shares, for the researcher's pages."""
+        return procedure_words(self.procedure, self.design, self.light_fraction)
 
     def to_dict(self, languages: list[str]) -> dict:
         """The API's form: a yes/no question's figures beside its parameters, a question with

@@ -282,6 +282,31 @@ def face_ranges(faces: list[str]) -> list[tuple[int, int, str]]:
     return ranges
 
 
+def procedure_words(procedure: str, parameters: DesignParameters, light: float) -> str:
+    """How a question's reports were made, in the researcher's words with its shares."""
+
+    def share(value) -> str:
+        return f"{value:.3g}"
+
+    if procedure == "spinner_coin":
+        return _("Spinner and coin, p = %(p)s", p=share(light))
+    if procedure == "spinner":
+        return _("Spinner only, p = %(p)s", p=share(light))
+    own = _(" (the respondent's own die or coin)") if parameters.randomizer == "own" else ""
+    if procedure == "forced_response":
+        return _(
+            "Forced response: truth %(truth)s, forced yes %(yes)s, forced no %(no)s",
+            truth=share(parameters.p_truth), yes=share(parameters.p_forced_yes),
+            no=share(parameters.p_forced_no),
+        ) + own  # fmt: skip
+    if procedure == "unrelated_question":
+        return _(
+            "Unrelated question: truth %(truth)s, innocuous yes %(q)s",
+            truth=share(parameters.p_truth), q=share(parameters.prevalence),
+        ) + own  # fmt: skip
+    return _("Crosswise: innocuous yes %(q)s", q=share(parameters.prevalence))
+
+
 PLAN_PARAMETERS = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
 
 
