@@ -30,6 +30,7 @@ import numpy as np
 
 from ._validate import check_count, check_probability
 from .design import Design, forced_response
+from .difference import Difference
 from .estimate import clopper_pearson
 
 METHOD = "moment estimator of the two arms; MOVER on exact Clopper-Pearson limits"
@@ -118,6 +119,44 @@ class CheatingDetection:
         arm_n = np.stack([first, n - first], axis=1)
         rates = np.array([self.report_share(arm, pi, gamma) for arm in (0, 1)])
         return rng.binomial(arm_n, rates), arm_n
+
+    def perturb(self, true_bits, cheaters, rng=None) -> tuple[np.ndarray, np.ndarray]:
+        """Respondent by respondent: each put into arm 0 or 1 at random (half and half); an honest
+        respondent reports through their arm's forced-response design, a cheater reports 0.
+        Returns (reported, arm), each of the shape of ``true_bits``."""
+        truth = np.asarray(true_bits).astype(bool)
+        cheating = np.broadcast_to(np.asarray(cheaters).astype(bool), truth.shape)
+        rng = np.random.default_rng(rng)
+        arm = rng.integers(0, 2, size=truth.shape)
+        yes_given_yes = np.array([design.yes_given_yes for design in self.arms])[arm]
+        yes_given_no = np.array([design.yes_given_no for design in self.arms])[arm]
+        chance = np.where(truth, yes_given_yes, yes_given_no)
+        reported = (rng.random(truth.shape) < chance) & ~cheating
+        return reported.astype(np.uint8), arm.astype(np.uint8)
+
+    def difference(self, first, second, confidence: float = 0.95) -> Difference:
+        """π₁ − π₂ between two groups, each given as (arm_yes, arm_n): the difference of their
+        honest-yes shares with a MOVER interval (Newcombe 1998; Zou & Donner 2008) on each
+        group's interval of π, and a two-sided Wald p-value.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`estimate`, for either group.
+        """
+        one, two = self.estimate(*first, confidence), self.estimate(*second, confidence)
+        (pi_1, se_1, low_1, high_1), (pi_2, se_2, low_2, high_2) = one.honest_yes, two.honest_yes
+        difference = pi_1 - pi_2
+        std_error = math.hypot(se_1, se_2)
+        z = difference / std_error if std_error > 0 else 0.0
+        return Difference(
+            estimate=difference,
+            ci_low=difference - math.hypot(pi_1 - low_1, high_2 - pi_2),
+            ci_high=difference + math.hypot(high_1 - pi_1, pi_2 - low_2),
+            p_value=math.erfc(abs(z) / math.sqrt(2)),
+            confidence=confidence,
+            method="MOVER on each group's interval of the honest-yes share; two-sided Wald test",
+        )
 
     def _weights(self) -> tuple[np.ndarray, np.ndarray]:
         """w with π̂ = w·λ̂ and v with 1 − γ̂ = v·λ̂."""

@@ -202,3 +202,33 @@ def test_at_the_same_epsilon_the_symmetric_spinner_is_the_most_precise(epsilon):
     # The crosswise model at a given ε is the spinner's mechanism.
     crosswise_design = designs["crosswise"]
     assert crosswise_design.yes_given_yes == pytest.approx(spinner_design.yes_given_yes, rel=1e-12)
+
+
+def test_cheating_detection_respondent_by_respondent_matches_the_two_arms():
+    model = cheating_detection(ARMS)
+    rng = np.random.default_rng(4)
+    truth = rng.random(200_000) < 0.3
+    cheaters = rng.random(200_000) < 0.2
+    reported, arm = model.perturb(truth, cheaters, rng=rng)
+    assert reported[cheaters].sum() == 0  # a cheater says no whatever the arm tells them
+    yes = [int(reported[arm == i].sum()) for i in (0, 1)]
+    n = [int((arm == i).sum()) for i in (0, 1)]
+    assert abs(n[0] - 100_000) < 5 * math.sqrt(50_000)
+    found = model.estimate(yes, n)
+    # π is the honest-yes share of everyone: truth and cheating drawn independently here.
+    for share, true in ((found.honest_yes, 0.3 * 0.8), (found.cheating, 0.2)):
+        assert abs(share.estimate - true) < 4 * share.std_error
+
+
+def test_cheating_detection_difference_of_two_groups_covers_the_truth():
+    model = cheating_detection(ARMS)
+    first = model.simulate_counts(0.4, 0.1, 3000, trials=400, seed=11)
+    second = model.simulate_counts(0.1, 0.1, 3000, trials=400, seed=12)
+    covered = 0
+    for (yes_1, n_1), (yes_2, n_2) in zip(zip(*first), zip(*second), strict=True):
+        found = model.difference((yes_1, n_1), (yes_2, n_2))
+        covered += found.ci_low <= 0.3 <= found.ci_high
+    # 400 surveys: a 95% interval covers between 91% and 99% of them (about 4 SE of a proportion).
+    assert 0.91 <= covered / 400 <= 0.995
+    one = model.difference(([300, 500], [1000, 1000]), ([300, 500], [1000, 1000]))
+    assert one.estimate == 0 and one.p_value == 1 and one.ci_low < 0 < one.ci_high
