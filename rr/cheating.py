@@ -144,7 +144,8 @@ class CheatingDetection:
         ValueError
             As :meth:`estimate`, for either group.
         """
-        one, two = self.estimate(*first, confidence), self.estimate(*second, confidence)
+        one = self.estimate(first[0], first[1], confidence)
+        two = self.estimate(second[0], second[1], confidence)
         (pi_1, se_1, low_1, high_1), (pi_2, se_2, low_2, high_2) = one.honest_yes, two.honest_yes
         difference = pi_1 - pi_2
         std_error = math.hypot(se_1, se_2)

@@ -276,16 +276,32 @@ def regress(slug: str, item: str, on: str, reference: str) -> None:
     help="Spread the answers to a direct question evenly over the listed options, and make every "
     "randomized item true with each group's share, e.g. year=first:0.1,fourth:0.4.",
 )
+@click.option(
+    "--cheating-share",
+    "cheating",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Share of respondents to a cheating-detection question who say no whatever they are "
+    "told (drawn independently of the true answer, so the honest-yes share is "
+    "true proportion × (1 − cheating share)).",
+)
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
 @with_appcontext
 @refusals_as_errors
 def simulate(
-    slug: str, count: int, true_proportion: float, by: str | None, seed: int | None
+    slug: str,
+    count: int,
+    true_proportion: float,
+    by: str | None,
+    cheating: float,
+    seed: int | None,
 ) -> None:
     """Insert simulated responses, reported through each question's procedure, for demos and
     load tests."""
     survey = _survey(slug)
-    simulate_responses(survey, count, true_proportion, seed, by=_groups(survey, by) if by else None)
+    groups = _groups(survey, by) if by else None
+    simulate_responses(survey, count, true_proportion, seed, by=groups, cheating=cheating)
     click.echo(f"Inserted {count} simulated responses into {slug!r}.")
 
 

@@ -25,6 +25,7 @@ import {
   rememberSubmitted,
 } from "./memo.js";
 import { draw, drawChoice, drawDesign } from "./procedure.js";
+import { uniformInt } from "./random.js";
 import { sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
 
@@ -155,14 +156,21 @@ function setUpQuestion(question) {
     const coinBox = box.querySelector(".coin");
     const dieBox = box.querySelector(".die");
     const wheel = box.querySelector(".spinner");
-    items.set(item, {
-      box,
-      spinner: wheel && createSpinner(wheel, question.lightFraction, {
-        label: text.spinnerLabel.replace("{percent}", percent),
-        lightLabel: percent,
+    /** The wheel with `sectors` (a design's) or the spinner's light share. */
+    const drawWheel = (sectors, light) => {
+      const share = `${Math.round(light * 100)}%`;
+      return createSpinner(wheel, light, {
+        label: text.spinnerLabel.replace("{percent}", share),
+        lightLabel: share,
         lightWord: text.lightWord,
         sectorWords: { yes: text.forcedYes, no: text.forcedNo },
-      }, question.sectors),
+      }, sectors);
+    };
+    items.set(item, {
+      box,
+      spinner: wheel && drawWheel(question.armSectors[0] ?? question.sectors, question.lightFraction),
+      // Cheating detection shows the wheel of the arm drawn for the respondent.
+      showArm: (arm) => drawWheel(question.armSectors[arm], question.armSectors[arm][0].share),
       coin: coinBox && createCoin(coinBox, { heads: text.heads, tails: text.tails, label: text.coinLabel }),
       die: dieBox && createDie(dieBox, question.options.length, {
         label: text.dieLabel.replace("{count}", String(question.options.length)),
@@ -223,18 +231,20 @@ async function spinQuestion(question, view) {
   clearTruth(view, true);
   if (outcome.changed) return showNotice("survey-changed");
   await Promise.all(
-    [...view.items].map(async ([item, { box, spinner, coin, die }]) => {
+    [...view.items].map(async ([item, { box, spinner, coin, die, showArm }]) => {
       const result = outcome.draws.get(item);
       if (!result) return showItem(question, box, outcome.remembered.get(item), text.remembered);
       if (!spinner) return showItem(question, box, reportOf(question, result), text.recorded);
       box.dataset.state = "spinning";
-      await spinner.spinTo(result.position);
+      const wheel = typeof result.arm === "number" ? showArm(result.arm) : spinner;
+      await wheel.spinTo(result.position);
       const flipped = typeof result.heads === "boolean";
       if (flipped) await coin.flip(result.heads);
       if (typeof result.die === "number") await die.rollTo(result.diePosition);
       box.dataset.outcome = result.light ? "light" : "dark";
       box.dataset.coin = flipped ? (result.heads ? "heads" : "tails") : "";
-      showItem(question, box, reportOf(question, result), text.decided);
+      const which = typeof result.arm === "number" ? `${text.wheel.replace("{number}", String(result.arm + 1))} ` : "";
+      showItem(question, box, reportOf(question, result), which + text.decided);
     }),
   );
   for (const [item, result] of outcome.draws) reported.set(item, reportOf(question, result));
@@ -282,7 +292,7 @@ async function drawOnce(question, truth) {
     mirror,
     config.slug,
     config.revision,
-    new Map([...draws].map(([item, result]) => [item, { bit: reportOf(question, result), ...params }])),
+    new Map([...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }])),
   );
   await share(mirror.value);
   settled.add(question.id);
@@ -295,9 +305,21 @@ function paramsOf(question) {
   return question.answer === "option" ? { ...params, k: question.options.length } : params;
 }
 
+/**
+ * A report as the memo keeps it: a bit, an option id, or cheating detection's arm and bit as
+ * "arm:bit" (the memo holds bits and strings only).
+ */
+function memoBit(report) {
+  return typeof report === "object" ? `${report.arm}:${report.reported}` : report;
+}
+
 /** The remembered report of `item`, if it fits the question as it is now. */
 function rememberedFor(question, memo, item) {
   const value = rememberedBit(memo, item, paramsOf(question));
+  if (question.answer === "arm") {
+    const match = /^([01]):([01])$/.exec(typeof value === "string" ? value : "");
+    return match ? { arm: Number(match[1]), reported: Number(match[2]) } : undefined;
+  }
   if (question.answer === "option") return question.options.some((option) => option.id === value) ? value : undefined;
   return typeof value === "string" ? undefined : value;
 }
@@ -308,6 +330,11 @@ function rememberedFor(question, memo, item) {
  */
 function drawItem(question, value) {
   if (question.mode === "report") return { own: true, reported: value };
+  if (question.answer === "arm") {
+    // Half and half, from the same crypto source as every draw.
+    const arm = uniformInt(2);
+    return { arm, ...drawDesign(value, question.armSectors[arm]) };
+  }
   if (question.sectors.length) {
     const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
     return drawDesign(truth, question.sectors, innocuous);
@@ -316,8 +343,12 @@ function drawItem(question, value) {
   return drawChoice(value, question.options.length, question.procedure, question.lightFraction);
 }
 
-/** What a draw reports, as it is sent: a bit, or the id of the option the single-choice draw reports. */
+/**
+ * What a draw reports, as it is sent: a bit, the id of the option the single-choice draw reports,
+ * or cheating detection's arm with its bit.
+ */
 function reportOf(question, result) {
+  if (question.answer === "arm") return { arm: result.arm, reported: result.reported };
   return question.answer === "option" ? question.options[result.reported].id : result.reported;
 }
 
@@ -397,6 +428,7 @@ function answerText(question, value) {
     return question.options.find((option) => option.id === value)?.text ?? "";
   }
   if (question.procedure === "crosswise") return value === 1 ? text.same : text.different;
+  if (question.answer === "arm") return value?.reported === 1 ? text.yes : text.no;
   return value === 1 ? text.yes : text.no;
 }
 

@@ -30,9 +30,14 @@ import rr
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
 from web.core.surveys.designs import (
+    CHEATING,
+    DERIVED,
     DESIGNS,
     DesignParameters,
+    cheating_codebook,
+    cheating_model,
     face_ranges,
+    forced_sectors,
     own_faces,
     procedure_words,
     uses_own_randomizer,
@@ -40,7 +45,7 @@ from web.core.surveys.designs import (
 from web.core.surveys.designs import codebook as design_codebook
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
-from web.core.surveys.questions import QUESTION_TYPES, QuestionType
+from web.core.surveys.questions import ARM, QuestionType, question_type
 from web.core.surveys.surveyfile import OptionSpec, QuestionSpec, SurveySpec, survey_problems
 from web.core.surveys.texts import Texts, split_languages
 
@@ -213,7 +218,12 @@ class Survey(Model):
     def shapes(self) -> list[Shape]:
         """What a submission must contain, question by question."""
         return [
-            Shape(question.key, question.kind, tuple(option.key for option in question.options))
+            Shape(
+                question.key,
+                question.kind,
+                tuple(option.key for option in question.options),
+                question.procedure,
+            )
             for question in self.questions
         ]
 
@@ -361,6 +371,12 @@ class Question(Tally, Model):
     procedure: Mapped[str] = mapped_column(String(20))
     # A design's parameters (web/core/surveys/designs.py); empty for the spinners.
     design_parameters: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Cheating detection's second arm: its respondents and their reports of 1, running and
+    # published (the first arm's are the question's own counts less these).
+    arm_n: Mapped[int] = mapped_column(default=0, server_default="0")
+    arm_yes: Mapped[int] = mapped_column(default=0, server_default="0")
+    published_arm_n: Mapped[int] = mapped_column(default=0, server_default="0")
+    published_arm_yes: Mapped[int] = mapped_column(default=0, server_default="0")
     survey: Mapped[Survey] = relationship(back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
@@ -368,7 +384,7 @@ class Question(Tally, Model):
 
     @property
     def type(self) -> QuestionType:
-        return QUESTION_TYPES[self.kind]
+        return question_type(self.kind, self.procedure)
 
     @property
     def texts(self) -> Texts:
@@ -384,13 +400,21 @@ class Question(Tally, Model):
         return self.type.spun(self.options)
 
     @property
-    def tallies(self) -> list[Tally]:
-        return [self if option is None else option for option in self.spun_options]
+    def tallies(self) -> list[Tally | ArmTally]:
+        return [
+            self if option is None else ArmTally(self) if option == ARM else option
+            for option in self.spun_options
+        ]
 
     @property
     def items(self) -> list[str]:
         """What a response reports for it, spin by spin (see QuestionType.items)."""
         return self.type.items(self.key, [option.key for option in self.options])
+
+    @property
+    def page_items(self) -> list[str]:
+        """What the respondent page draws and remembers for it, item by item."""
+        return self.type.page_items(self.key, [option.key for option in self.options])
 
     @property
     def spins(self) -> int:
@@ -406,7 +430,10 @@ class Question(Tally, Model):
 
     @property
     def light_fraction(self) -> float:
-        """The spinner's light share (a design's truth share; 0 for crosswise, which has none)."""
+        """The spinner's light share (a design's truth share; 0 for crosswise, which has none;
+        the first arm's for cheating detection)."""
+        if self.procedure == CHEATING:
+            return self.design.arms[0][0]
         if self.procedure in DESIGNS:
             return self.design.p_truth or 0.0
         return self.type.light_fraction(self.epsilon, self.procedure, len(self.options))
@@ -415,6 +442,9 @@ class Question(Tally, Model):
     def truth_probability(self) -> float:
         """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε) for one
         yes/no spin, e^ε/(e^ε + k − 1) for one option among k."""
+        if self.procedure == CHEATING:
+            arms = cheating_model(self.design).arms
+            return min(min(arm.yes_given_yes, 1 - arm.yes_given_no) for arm in arms)
         if self.procedure in DESIGNS:
             design = self.item_design
             return min(design.yes_given_yes, 1 - design.yes_given_no)
@@ -435,7 +465,7 @@ class Question(Tally, Model):
     def drawn_under(self) -> str:
         """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
         and a design's parameters."""
-        if self.procedure not in DESIGNS:
+        if self.procedure not in DERIVED:
             return self.procedure
         return f"{self.procedure}:{json.dumps(self.design.numbers())}"
 
@@ -447,16 +477,21 @@ class Question(Tally, Model):
         design = self.design
         if self.own_randomizer or self.procedure not in DESIGNS:
             return []
-        if self.procedure == "forced_response":
-            return [
+        return (
+            forced_sectors(design.p_truth, design.p_forced_yes, design.p_forced_no)
+            if (self.procedure == "forced_response")
+            else [
                 {"share": design.p_truth, "reports": "truth"},
-                {"share": design.p_forced_yes, "reports": "yes"},
-                {"share": design.p_forced_no, "reports": "no"},
+                {"share": 1 - design.p_truth, "reports": "innocuous"},
             ]
-        return [
-            {"share": design.p_truth, "reports": "truth"},
-            {"share": 1 - design.p_truth, "reports": "innocuous"},
-        ]
+        )
+
+    @property
+    def arm_sectors(self) -> list[list[dict]]:
+        """Cheating detection's two wheels, one per arm (empty for every other design)."""
+        if self.procedure != CHEATING:
+            return []
+        return [forced_sectors(*arm) for arm in self.design.arms]
 
     @property
     def procedure_words(self) -> str:
@@ -466,6 +501,10 @@ class Question(Tally, Model):
     @property
     def design_words(self) -> str:
         """What decides the report, in the respondent's words."""
+        if self.procedure == CHEATING:
+            return _(
+                "a random one of two wheels; light: your true answer; the other sectors: a forced “yes” or “no”"
+            )
         if self.procedure == "forced_response":
             if self.own_randomizer:
                 return _(
@@ -505,6 +544,8 @@ class Question(Tally, Model):
     def design_entry(self) -> dict:
         """How its reports were made, for the codebook and the regression's output: the design in
         the literature's words, its parameters and R's matching models."""
+        if self.procedure == CHEATING:
+            return cheating_codebook(self.design)
         if self.procedure in DESIGNS:
             return {
                 **design_codebook(self.procedure, self.item_design, self.design),
@@ -520,7 +561,11 @@ class Question(Tally, Model):
 
     @property
     def noise_line(self) -> tuple[float, float]:
-        """Offset and slope of E[reported share] = a + b·π for each of its tallies."""
+        """Offset and slope of E[reported share] = a + b·π for each of its tallies (cheating
+        detection's first arm: its honest respondents' line)."""
+        if self.procedure == CHEATING:
+            first = cheating_model(self.design).arms[0]
+            return first.offset, first.slope
         if self.procedure in DESIGNS:
             return self.item_design.offset, self.item_design.slope
         return self.type.noise_line(self.epsilon, len(self.options))
@@ -535,6 +580,29 @@ class Question(Tally, Model):
     def is_frozen(self) -> bool:
         """Whether its privacy parameters (ε, procedure, options) can no longer change."""
         return self.response_count > 0
+
+
+class ArmTally:
+    """Cheating detection's second arm, counted on its question's row, read as a tally."""
+
+    def __init__(self, question: Question):
+        self.question = question
+
+    @property
+    def n(self) -> int:
+        return self.question.arm_n
+
+    @property
+    def noisy_yes(self) -> int:
+        return self.question.arm_yes
+
+    @property
+    def published_n(self) -> int:
+        return self.question.published_arm_n
+
+    @property
+    def published_yes(self) -> int:
+        return self.question.published_arm_yes
 
 
 class Option(Tally, Model):

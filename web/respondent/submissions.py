@@ -25,7 +25,7 @@ from web.core.results.publication import publish_in_session
 from web.core.results.publication import statements as statements_for_publication
 from web.core.surveys.questions import Tallied
 from web.respondent.plan import Plan, SurveyState
-from web.respondent.writer import GroupCommit, Receipt, statements
+from web.respondent.writer import TALLY_TABLES, GroupCommit, Receipt, statements
 
 BULK_CHUNK = 20_000
 
@@ -114,6 +114,7 @@ def simulate_responses(
     true_proportion: float,
     seed=None,
     by: tuple[str, dict[str, float]] | None = None,
+    cheating: float = 0.0,
 ) -> None:
     """Insert ``n`` responses reported through each question's procedure (its type's
     ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
@@ -122,12 +123,13 @@ def simulate_responses(
 
     With ``by = (direct question, {option: share})`` the respondents' answers to that question are
     spread evenly over the listed options, and every randomized item is true with the share of the
-    respondent's group; other direct questions are answered evenly over their options."""
+    respondent's group; other direct questions are answered evenly over their options. A share
+    ``cheating`` of respondents to a cheating-detection question says no whatever they are told."""
     rng = np.random.default_rng(seed)
     all_keys = _bulk_keys(n)
     spins = _spins(survey)
     template = _bits_template(survey)
-    totals = {spin: 0 for spin in spins}
+    totals = {spin: [0, 0] for spin in spins}
     tallies_of: dict[int, list] = {question.id: [] for question in survey.questions}
     for spin, question in spins.items():
         tallies_of[question.id].append(spin)
@@ -151,12 +153,16 @@ def simulate_responses(
             else:
                 reported = kind.simulate(
                     size, shares, question.epsilon, question.procedure, len(options), rng,
-                    question.design,
+                    question.design, cheating,
                 )  # fmt: skip
-            for spin, column in zip(tallies_of[question.id], reported.T, strict=True):
-                totals[spin] += int(column.sum())
+            columns_of_tallies = kind.tally_columns(reported)
+            for spin, (weights, column) in zip(
+                tallies_of[question.id], columns_of_tallies, strict=True
+            ):
+                totals[spin][0] += size if weights is None else int(weights.sum())
+                totals[spin][1] += int(column.sum())
                 if published and question.type.randomized:
-                    cells.add(spin, cell, column)
+                    cells.add(spin, cell, column, weights)
             columns.extend(column.tolist() for column in kind.template_values(reported, options))
         rows = list(zip(*columns, strict=True))
         keys = all_keys[start : start + size].tolist()
@@ -168,8 +174,8 @@ def simulate_responses(
             ],
         )
     connection.exec_driver_sql(sql["count"], (n, survey.id))
-    for table in ("question", "option"):
-        counts = [(n, count, item) for (name, item), count in totals.items() if name == table]
+    for table in TALLY_TABLES:
+        counts = [(n, yes, item) for (name, item), (n, yes) in totals.items() if name == table]
         if counts:
             connection.exec_driver_sql(sql[table], counts)
     group_sql = statements_for_publication(db.engine)["group"]
@@ -218,14 +224,16 @@ class CellCounter:
             index = index * size + answers[question.key]
         return index
 
-    def add(self, spin, cell: np.ndarray | None, column: np.ndarray) -> None:
+    def add(self, spin, cell: np.ndarray | None, column: np.ndarray, weights=None) -> None:
+        """Count one tally's rows per cell: each row once (or its weight: an arm's rows only)
+        and its reports of 1."""
         if cell is None:
             return
         total = int(np.prod(self.sizes))
         n, yes = self.counts.setdefault(
             spin, (np.zeros(total, np.int64), np.zeros(total, np.int64))
         )
-        n += np.bincount(cell, minlength=total)
+        n += np.bincount(cell, weights=weights, minlength=total).astype(np.int64)
         yes += np.bincount(cell, weights=column, minlength=total).astype(np.int64)
 
     def entries(self):

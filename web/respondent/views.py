@@ -95,7 +95,7 @@ def page_config(survey, preview: bool = False) -> dict:
                 "type": question.kind,
                 # Answered as one bit, a bit per option, or one option; the spins, in order.
                 "answer": question.type.answer_shape,
-                "items": question.items if question.type.randomized else [],
+                "items": question.page_items if question.type.randomized else [],
                 "procedure": question.procedure,
                 # What a remembered draw must have been drawn under: the procedure, and a
                 # design's parameters (a draw under others is never replayed).
@@ -106,6 +106,8 @@ def page_config(survey, preview: bool = False) -> dict:
                 # crosswise question gave (report).
                 "mode": "report" if question.own_randomizer else "spin",
                 "sectors": question.sectors,
+                # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
+                "armSectors": question.arm_sectors,
                 "options": [
                     {"id": option.key, "text": shown(option.texts).text}
                     for option in question.options
@@ -141,6 +143,7 @@ def messages() -> dict:
         "chooseInnocuous": _(
             "Choose your true answer to the everyday question too. It stays on this device."
         ),
+        "wheel": _("Wheel {number} of 2, picked at random."),
         "recorded": _("Recorded as you reported it: the page never saw your true answer."),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "offline": _("No connection to the server. Please try again."),

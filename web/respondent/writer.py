@@ -42,7 +42,14 @@ from web.respondent.plan import Plan
 # stored in a fixed handful of statements (multi-row INSERT, one UPDATE … FROM per tally table),
 # whatever its size.
 ROWS_PER_INSERT = 200
-TALLY_TABLES = (Question.__tablename__, Option.__tablename__)
+# Each kind of tally: the table its row is in, and its respondents' and reports' columns (the
+# second arm of a cheating-detection question is counted on the question's own row).
+TALLY_COLUMNS = {
+    "question": (Question.__tablename__, "n", "noisy_yes"),
+    "option": (Option.__tablename__, "n", "noisy_yes"),
+    "arm": (Question.__tablename__, "arm_n", "arm_yes"),
+}
+TALLY_TABLES = tuple(TALLY_COLUMNS)
 _compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
 
 
@@ -64,14 +71,14 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         f"VALUES ({mark}, {mark}, {mark}, {mark})",
         "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
         **{
-            table: f"UPDATE {quote(table)} SET n = n + {mark}, noisy_yes = noisy_yes + {mark} WHERE id = {mark}"
-            for table in TALLY_TABLES
+            kind: f"UPDATE {quote(table)} SET {n} = {n} + {mark}, {yes} = {yes} + {mark} WHERE id = {mark}"
+            for kind, (table, n, yes) in TALLY_COLUMNS.items()
         },
         **{
-            f"{table}_rows": f"WITH tally (id, n, yes) AS (VALUES {{rows}}) UPDATE {quote(table)} "
-            f"SET n = {quote(table)}.n + tally.n, noisy_yes = {quote(table)}.noisy_yes + tally.yes "
+            f"{kind}_rows": f"WITH tally (id, n, yes) AS (VALUES {{rows}}) UPDATE {quote(table)} "
+            f"SET {n} = {quote(table)}.{n} + tally.n, {yes} = {quote(table)}.{yes} + tally.yes "
             f"FROM tally WHERE {quote(table)}.id = tally.id"
-            for table in TALLY_TABLES
+            for kind, (table, n, yes) in TALLY_COLUMNS.items()
         },
         "insert_rows": f"INSERT INTO {response} (id, survey_id, bits, published) VALUES {{rows}}",
     }
@@ -286,6 +293,7 @@ def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
     for entry in entries:
         for tally in entry.plan.tallies:
             counts = tallies[tally.table].setdefault(tally.row_id, [0, 0])
-            counts[0] += 1
-            counts[1] += tally.bit(entry.bits)
+            respondents, yes = tally.count(entry.bits)
+            counts[0] += respondents
+            counts[1] += yes
     return tallies

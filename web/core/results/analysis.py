@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 import rr
+from rr.difference import Difference
 from web.core.models import Option, Question, Survey
 from web.core.results.by_group import GroupingError, direct_question, published_cells
 from web.core.results.figures import significant
-from web.core.surveys.questions import Tallied
+from web.core.surveys.designs import cheating_model
+from web.core.surveys.questions import ARM, Tallied
 
 
 def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]:
@@ -20,7 +22,7 @@ def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]
     if question is None or not question.type.randomized:
         raise GroupingError(f"{item!r} is not a randomized question of the survey")
     spun = question.spun_options
-    if spun == [None]:
+    if not question.type.has_options:
         if option_key:
             raise GroupingError(f"question {key!r} has no options: use item={key}")
         return question, None
@@ -32,7 +34,9 @@ def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]
     return question, option
 
 
-def cell_totals(survey: Survey, question: Question, option: Option | None, on: list[str]) -> dict:
+def cell_totals(
+    survey: Survey, question: Question, option: Option | str | None, on: list[str]
+) -> dict:
     """(answers to ``on``) → [n, reported yes] of the item, respondents who skipped any left out."""
     totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     for answers, n, yes in published_cells(survey).get(Tallied.of(question, option).key, []):
@@ -96,7 +100,11 @@ def regression(
         for cell in cells
     ]
     try:
-        fit = question.item_design.regression(
+        design_of_item = question.item_design
+    except ValueError as error:
+        raise GroupingError(f"no regression for {item!r}: {error}") from None
+    try:
+        fit = design_of_item.regression(
             design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], terms=terms
         )
     except rr.RegressionError as error:
@@ -131,6 +139,18 @@ def regression(
     }
 
 
+def _cheating_difference(question: Question, counts, second_arms) -> Difference:
+    """The difference of two groups' honest-yes shares, from each group's (reports of 1,
+    respondents) and its second arm's [respondents, reports of 1]."""
+    model = cheating_model(question.design)
+    groups = []
+    for (yes, n), (arm_n, arm_yes) in zip(counts, second_arms, strict=True):
+        if arm_n == 0 or arm_n == n:
+            raise GroupingError("each group needs respondents in both arms")
+        groups.append(([yes - arm_yes, arm_yes], [n - arm_n, arm_n]))
+    return model.difference(groups[0], groups[1])
+
+
 def _prediction(prediction: rr.regression.Prediction) -> dict:
     return {name: significant(value) for name, value in prediction._asdict().items()}
 
@@ -142,6 +162,7 @@ def group_difference(
     question, option = randomized_item(survey, item)
     grouping = direct_question(survey, by)
     totals = cell_totals(survey, question, option, [by])
+    arms = cell_totals(survey, question, ARM, [by]) if ARM in question.spun_options else None
     counts = []
     for group in (first, second):
         if group not in {o.key for o in grouping.options}:
@@ -150,7 +171,12 @@ def group_difference(
         if n < max(min_n, 1):
             raise GroupingError(f"group {by}={group} has fewer than {min_n} respondents")
         counts.append((yes, n))
-    result = question.item_design.difference(*counts[0], *counts[1])
+    if arms is not None:
+        result = _cheating_difference(
+            question, counts, [arms.get((g,), [0, 0]) for g in (first, second)]
+        )
+    else:
+        result = question.item_design.difference(*counts[0], *counts[1])
     return {
         "item": item,
         "by": by,

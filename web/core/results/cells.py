@@ -7,7 +7,7 @@ import math
 from typing import NamedTuple
 
 from web.core.models import Survey
-from web.core.surveys.questions import QUESTION_TYPES, Tallied
+from web.core.surveys.questions import ARM, QuestionType, Tallied, question_type
 
 # The class a survey with no responses yet is judged by, for the builder's warning.
 TYPICAL_CLASS = 40
@@ -40,24 +40,29 @@ def group_cells(survey: Survey, min_n: int) -> GroupCells | None:
 
 def layout(rows) -> tuple[list[str], list[Tallied]]:
     """The direct questions' keys and the randomized tallies, from rows of (question id, key, kind,
-    option id, option key) in the survey's order (an option-less question once, with nulls)."""
-    questions: dict[int, tuple[str, str, list[tuple[int, str]]]] = {}
-    for question_id, key, kind, option_id, option_key in rows:
-        options = questions.setdefault(question_id, (key, kind, []))[2]
+    procedure, option id, option key) in the survey's order (an option-less question once, with
+    nulls)."""
+    questions: dict[int, tuple[str, QuestionType, list[tuple[int, str]]]] = {}
+    for question_id, key, kind, procedure, option_id, option_key in rows:
+        entry: tuple[str, QuestionType, list[tuple[int, str]]] = (
+            key, question_type(kind, procedure), [],
+        )  # fmt: skip
+        options = questions.setdefault(question_id, entry)[2]
         if option_id is not None:
             options.append((option_id, option_key))
     direct: list[str] = []
     tallies: list[Tallied] = []
     for question_id, (key, kind, options) in questions.items():
-        question_type = QUESTION_TYPES[kind]
-        if not question_type.randomized:
+        if not kind.randomized:
             direct.append(key)
             continue
-        for option in question_type.spun(options):
+        for option in kind.spun(options):
             if option is None:
-                tallies.append(Tallied("question", question_id, key, None, question_type))
+                tallies.append(Tallied("question", question_id, key, None, kind))
+            elif option == ARM:
+                tallies.append(Tallied("arm", question_id, key, ARM, kind))
             else:
-                tallies.append(Tallied("option", option[0], key, option[1], question_type))
+                tallies.append(Tallied("option", option[0], key, option[1], kind))
     return direct, tallies
 
 
@@ -78,6 +83,7 @@ def cell_counts(
             if tally.question_key not in answers:
                 continue  # a question added after this response
             entry = counts.setdefault((*tally.key, cell), [0, 0])
-            entry[0] += 1
-            entry[1] += tally.bit(answers)
+            respondents, yes = tally.count(answers)
+            entry[0] += respondents
+            entry[1] += yes
     return counts

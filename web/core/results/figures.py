@@ -10,13 +10,14 @@ estimates.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from flask import current_app
 
 from web.core.models import Question, Survey
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, procedure_words
+from web.core.surveys.questions import ARM
 from web.core.surveys.texts import Texts
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
@@ -87,6 +88,8 @@ class QuestionResult:
     randomized: bool = True
     # A design's parameters (forced response, unrelated question, crosswise), else none.
     design: DesignParameters = NO_PARAMETERS
+    # What its type adds to the figures (cheating detection's cheaters and arms).
+    extra: dict = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -142,11 +145,22 @@ class QuestionResult:
             ]
         else:
             data.update(figures(self.items[0]))
+            if self.visible:
+                data.update(_significant_tree(self.extra))
         return data
 
 
 def _no_figures(item: ItemResult) -> dict:
     return {}
+
+
+def _significant_tree(value):
+    """Every float in nested dicts and lists to 12 significant digits."""
+    if isinstance(value, dict):
+        return {key: _significant_tree(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_significant_tree(inner) for inner in value]
+    return significant(value) if isinstance(value, float) else value
 
 
 def _as_chosen(figures: dict) -> dict:
@@ -240,6 +254,7 @@ def item_results(question: Question, counts: list[tuple[int, int]]) -> tuple[Ite
             *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
         )
         for option, (yes, n), figure in zip(question.spun_options, counts, figures, strict=True)
+        if option != ARM  # an arm's counts are its question's extra results
     )  # fmt: skip
 
 
@@ -263,9 +278,8 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
     """One question's parameters and the estimate of each tally it feeds, as its type computes
     them; withheld unless every tally has ``min_n`` published responses (always withheld when
     ``min_n`` is None)."""
-    items = item_results(
-        question, [(tally.published_yes, tally.published_n) for tally in question.tallies]
-    )
+    counts = [(tally.published_yes, tally.published_n) for tally in question.tallies]
+    items = item_results(question, counts)
     visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
     if visible and not question.type.randomized:
         items = tuple(_small_group_withheld(item, min_n) for item in items)
@@ -283,4 +297,5 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.type.sums_to_one,
         question.type.randomized,
         question.design,
+        question.type.extra_results(counts, question.design),
     )

@@ -50,11 +50,11 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict[str, str]:
         f"WHERE id = {mark}",
         "survey": f"UPDATE {survey} SET published_count = response_count, "
         f"publication = publication + 1 WHERE id = {mark}",
-        "questions": f"UPDATE {question} SET published_n = n, published_yes = noisy_yes "
-        f"WHERE survey_id = {mark}",
+        "questions": f"UPDATE {question} SET published_n = n, published_yes = noisy_yes, "
+        f"published_arm_n = arm_n, published_arm_yes = arm_yes WHERE survey_id = {mark}",
         "options": f"UPDATE {option} SET published_n = n, published_yes = noisy_yes "
         f"WHERE question_id IN (SELECT id FROM {question} WHERE survey_id = {mark})",
-        "layout": f"SELECT q.id, q.key, q.kind, o.id, o.key FROM {question} q "
+        "layout": f"SELECT q.id, q.key, q.kind, q.procedure, o.id, o.key FROM {question} q "
         f"LEFT JOIN {option} o ON o.question_id = q.id WHERE q.survey_id = {mark} "
         f"ORDER BY q.position, o.position",
         "unpublished": f"SELECT bits FROM {response} WHERE survey_id = {mark} AND published = {mark}",

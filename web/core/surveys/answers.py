@@ -10,22 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from web.core.surveys.questions import QUESTION_TYPES, AnswerError, QuestionType
+from web.core.surveys.questions import AnswerError, QuestionType, question_type
 
 __all__ = ["AnswerError", "Shape", "check_answers"]
 
 
 @dataclass(frozen=True)
 class Shape:
-    """What one question expects: its key, its type's name and its option keys."""
+    """What one question expects: its key, its type's name, its option keys and its procedure
+    (cheating detection's answers carry an arm)."""
 
     key: str
     kind: str = "yesno"
     option_keys: Sequence[str] = ()
+    procedure: str | None = None
 
     @property
     def type(self) -> QuestionType:
-        return QUESTION_TYPES[self.kind]
+        return question_type(self.kind, self.procedure)
 
 
 def check_answers(body, shapes: Iterable[Shape]) -> dict:

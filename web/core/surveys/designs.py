@@ -31,16 +31,22 @@ from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
 from web.core.surveys.texts import Texts
 
 DESIGNS = ("forced_response", "unrelated_question", "crosswise")
+# Cheating detection: two forced-response arms, one drawn per respondent (rr.cheating).
+CHEATING = "cheating_detection"
+# The procedures whose ε is derived from stated parameters, not stated itself.
+DERIVED = (*DESIGNS, CHEATING)
 # Every procedure a yes/no question may name: the two spinners and the designs above.
-YESNO_PROCEDURES = (*rr.PROCEDURES, *DESIGNS)
+YESNO_PROCEDURES = (*rr.PROCEDURES, *DERIVED)
+ARM_FIELDS = ("p_truth", "p_forced_yes", "p_forced_no")
 RANDOMIZERS = ("page", "own")
 # The parameters each design states, as the file names them (``innocuous`` holds the prevalence).
 PARAMETERS = {
     "forced_response": ("p_truth", "p_forced_yes", "p_forced_no"),
     "unrelated_question": ("p_truth", "innocuous"),
     "crosswise": ("innocuous",),
+    CHEATING: ("arms",),
 }
-DESIGN_FIELDS = ("p_truth", "p_forced_yes", "p_forced_no", "innocuous", "randomizer")
+DESIGN_FIELDS = ("p_truth", "p_forced_yes", "p_forced_no", "innocuous", "randomizer", "arms")
 # The faces of the respondent's own randomizer: a die's six or a coin's two.
 OWN_FACES = (6, 2)
 # The literature's models of each design (R's RRreg and rr), for the codebook.
@@ -50,6 +56,7 @@ R_MODELS = {
     "forced_response": ("FR", "forced-known"),
     "unrelated_question": ("UQTknown", "unrelated-known"),
     "crosswise": ("Crosswise", None),
+    CHEATING: ("CDMsym", None),
 }
 
 
@@ -63,10 +70,13 @@ class DesignParameters:
     innocuous_text: Texts = Texts()
     prevalence: Any = None
     randomizer: str = "page"
+    # Cheating detection: two arms, each (p_truth, p_forced_yes, p_forced_no) as stated.
+    arms: Any = None
 
     def numbers(self) -> tuple:
         """What the reports depend on (frozen once a question has responses): not the wording."""
-        return (self.p_truth, self.p_forced_yes, self.p_forced_no, self.prevalence, self.randomizer)
+        numbers = (self.p_truth, self.p_forced_yes, self.p_forced_no, self.prevalence)
+        return (*numbers, self.randomizer, self.arms)
 
     # In the database: one JSON object, the innocuous question's text by language.
 
@@ -80,6 +90,8 @@ class DesignParameters:
             stored["innocuous_text"] = dict(self.innocuous_text)
         if self.randomizer != "page":
             stored["randomizer"] = self.randomizer
+        if self.arms is not None:
+            stored["arms"] = [list(arm) for arm in self.arms]
         return stored
 
     @classmethod
@@ -92,6 +104,7 @@ class DesignParameters:
             Texts(data.get("innocuous_text") or {}),
             data.get("prevalence"),
             data.get("randomizer", "page"),
+            tuple(tuple(arm) for arm in data["arms"]) if data.get("arms") else None,
         )
 
     def for_file(self, procedure: str, languages: list[str]) -> dict:
@@ -103,6 +116,8 @@ class DesignParameters:
                     "text": self.innocuous_text.for_file(languages),
                     "prevalence": self.prevalence,
                 }
+            elif name == "arms":
+                data["arms"] = [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in self.arms or ()]
             else:
                 data[name] = getattr(self, name)
         if procedure in ("forced_response", "unrelated_question") and self.randomizer != "page":
@@ -128,6 +143,19 @@ def binary_design(procedure: str, epsilon: float, parameters: DesignParameters) 
     return rr.crosswise(parameters.prevalence)
 
 
+def cheating_model(parameters: DesignParameters) -> rr.CheatingDetection:
+    """The two arms of a cheating-detection question; assumes checked parameters."""
+    return rr.cheating_detection(parameters.arms)
+
+
+def derived_epsilon(procedure: str, parameters: DesignParameters) -> float:
+    """ε of a design whose parameters state it: one report's, the larger arm's for cheating
+    detection; assumes checked parameters."""
+    if procedure == CHEATING:
+        return cheating_model(parameters).epsilon
+    return binary_design(procedure, 0.0, parameters).epsilon
+
+
 def uses_own_randomizer(procedure: str, parameters: DesignParameters) -> bool:
     """Whether the respondent draws with their own die or coin (crosswise needs none)."""
     return procedure == "crosswise" or (procedure in DESIGNS and parameters.randomizer == "own")
@@ -139,6 +167,8 @@ def design_problems(procedure, epsilon, parameters: DesignParameters) -> list[tu
     A parameter out of range, forced shares that do not add up, a design that gives no information
     or has infinite ε, an ε above the app's limit, a stated ε that is not the derived one, and an
     own randomizer whose probabilities are not a die's or a coin's faces."""
+    if procedure == CHEATING:
+        return _cheating_problems(epsilon, parameters)
     if procedure not in DESIGNS:
         return []
     problems = []
@@ -165,33 +195,9 @@ def design_problems(procedure, epsilon, parameters: DesignParameters) -> list[tu
     if refusal is not None:
         return [("procedure", refusal)]
     design = binary_design(procedure, 1.0, parameters)
-    if design.epsilon > MAX_EPSILON:
-        return [
-            (
-                "procedure",
-                _(
-                    "these parameters give epsilon %(epsilon).3g, above the limit of %(limit)g: "
-                    "a report would give the true answer away almost surely",
-                    epsilon=design.epsilon,
-                    limit=MAX_EPSILON,
-                ),
-            )
-        ]
-    if epsilon is not None:
-        try:
-            rr.design.check_stated_epsilon(design, epsilon)
-        except (TypeError, ValueError):
-            return [
-                (
-                    "epsilon",
-                    _(
-                        "epsilon is %(derived)r for this design's parameters, but %(stated)r "
-                        "was stated",
-                        derived=design.epsilon,
-                        stated=epsilon,
-                    ),
-                )
-            ]
+    problems = _epsilon_problems(design.epsilon, epsilon)
+    if problems:
+        return problems
     own = uses_own_randomizer(procedure, parameters) and procedure != "crosswise"
     if own and own_faces(procedure, parameters) is None:
         return [
@@ -200,6 +206,83 @@ def design_problems(procedure, epsilon, parameters: DesignParameters) -> list[tu
                 _(
                     "with the respondent's own die or coin, the probabilities must be "
                     "multiples of 1/6 or of 1/2"
+                ),
+            )
+        ]
+    return []
+
+
+def _cheating_problems(epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+    """Mistakes in cheating detection's arms (see :func:`design_problems`)."""
+    arms = parameters.arms
+    if (
+        not isinstance(arms, (list, tuple))
+        or len(arms) != 2
+        or not all(isinstance(arm, (list, tuple)) and len(arm) == 3 for arm in arms)
+    ):
+        return [("arms", _("needs two arms, each with p_truth, p_forced_yes and p_forced_no"))]
+    problems = []
+    for index, arm in enumerate(arms):
+        for name, value in zip(ARM_FIELDS, arm, strict=True):
+            if not _probability(value):
+                problems.append(
+                    (
+                        f"arms[{index}].{name}",
+                        _("must be a number from 0 to 1, got %(value)r", value=value),
+                    )
+                )
+    if parameters.randomizer != "page":
+        problems.append(("randomizer", _("cheating detection's arms are drawn by the page")))
+    if problems:
+        return problems
+    for index, arm in enumerate(arms):
+        refusal = _refusal("forced_response", DesignParameters(*arm))
+        if refusal is not None:
+            problems.append((f"arms[{index}]", refusal))
+    if problems:
+        return problems
+    try:
+        model = cheating_model(parameters)
+    except ValueError:
+        return [
+            (
+                "arms",
+                _(
+                    "the two arms must differ: with t1·f2 = t2·f1 an honest “no” and a cheater "
+                    "cannot be told apart"
+                ),
+            )
+        ]
+    return _epsilon_problems(model.epsilon, epsilon)
+
+
+def _epsilon_problems(derived: float, stated) -> list[tuple[str, str]]:
+    """A derived ε above the app's limit, or a stated one that is not the derived one."""
+    if derived > MAX_EPSILON:
+        return [
+            (
+                "procedure",
+                _(
+                    "these parameters give epsilon %(epsilon).3g, above the limit of %(limit)g: "
+                    "a report would give the true answer away almost surely",
+                    epsilon=derived,
+                    limit=MAX_EPSILON,
+                ),
+            )
+        ]
+    if stated is not None and not (
+        isinstance(stated, (int, float))
+        and not isinstance(stated, bool)
+        and abs(stated - derived) <= rr.design.TOLERANCE * max(abs(derived), 1e-300)
+    ):
+        return [
+            (
+                "epsilon",
+                _(
+                    "epsilon is %(derived)r for this design's parameters, but %(stated)r "
+                    "was stated",
+                    derived=derived,
+                    stated=stated,
                 ),
             )
         ]
@@ -304,6 +387,13 @@ def procedure_words(procedure: str, parameters: DesignParameters, light: float) 
             "Unrelated question: truth %(truth)s, innocuous yes %(q)s",
             truth=share(parameters.p_truth), q=share(parameters.prevalence),
         ) + own  # fmt: skip
+    if procedure == CHEATING:
+        first, second = parameters.arms
+        return _(
+            "Cheating detection: arms (truth, forced yes, forced no) %(first)s and %(second)s",
+            first=" / ".join(share(value) for value in first),
+            second=" / ".join(share(value) for value in second),
+        )
     return _("Crosswise: innocuous yes %(q)s", q=share(parameters.prevalence))
 
 
@@ -343,6 +433,35 @@ PARAMETERS_BY_NUMBER = {
     procedure: tuple("prevalence" if name == "innocuous" else name for name in names)
     for procedure, names in PARAMETERS.items()
 }
+
+
+def forced_sectors(p_truth: float, p_forced_yes: float, p_forced_no: float) -> list[dict]:
+    """A forced-response wheel for the page: truth, then "yes", then "no", clockwise."""
+    return [
+        {"share": p_truth, "reports": "truth"},
+        {"share": p_forced_yes, "reports": "yes"},
+        {"share": p_forced_no, "reports": "no"},
+    ]
+
+
+def cheating_codebook(parameters: DesignParameters) -> dict:
+    """Cheating detection in the literature's words, with RRreg's symmetric model: its ``p`` is
+    (forced yes, forced no) of the first arm then the second, and its group is the arm + 1."""
+    model = cheating_model(parameters)
+    return {
+        "design": CHEATING,
+        "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],
+        "p_report_1_given_yes": [arm.yes_given_yes for arm in model.arms],
+        "p_report_1_given_no": [arm.yes_given_no for arm in model.arms],
+        "cheaters": "say no whatever they are told",
+        "columns": "<id>.reported (0/1) and <id>.arm (0/1, drawn half and half by the page)",
+        "RRreg_model": "CDMsym",
+        "RRreg_p": [value for arm in parameters.arms for value in (arm[1], arm[2])],
+        "RRreg_group": "<id>.arm + 1",
+        "randomizer": "page",
+        "recompute": "rr.cheating_detection(arms).estimate([yes in arm 0, yes in arm 1], "
+        "[n in arm 0, n in arm 1])",
+    }
 
 
 def codebook(procedure: str, design: rr.Design, parameters: DesignParameters) -> dict:

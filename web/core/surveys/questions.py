@@ -27,14 +27,20 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.estimate import clopper_pearson
 from web.core.surveys.designs import (
+    CHEATING,
     NO_PARAMETERS,
     YESNO_PROCEDURES,
     DesignParameters,
     binary_design,
+    cheating_model,
 )
 from web.core.surveys.limits import MAX_OPTIONS
 
 T = TypeVar("T")
+# The tally of a cheating-detection question's second arm (its respondents, their reports of 1),
+# named where other types name an option: no option id can be this (ids are letters, digits,
+# _ and -).
+ARM = "@arm"
 
 
 class AnswerError(ValueError):
@@ -161,9 +167,11 @@ class QuestionType:
         option_count: int,
         rng: np.random.Generator,
         parameters: DesignParameters = NO_PARAMETERS,
+        cheating: float = 0.0,
     ) -> np.ndarray:
         """Reported bits of ``size`` simulated respondents, one column per tally; each true
-        answer is yes (or, with options, each option true) with ``true_proportion``."""
+        answer is yes (or, with options, each option true) with ``true_proportion``. A share
+        ``cheating`` of respondents says no whatever they are told (cheating detection's)."""
         spins = len(self.spun([None] * option_count))
         truth = rng.random((size, spins)) < true_proportion
         if procedure in rr.PROCEDURES:
@@ -190,6 +198,28 @@ class QuestionType:
         """The bit a stored answer reports for one of the tallies :meth:`spun` names."""
         raise NotImplementedError
 
+    def count(self, answer, option_key: str | None) -> tuple[int, int]:
+        """What a stored answer adds to one tally: (respondents, reports of 1). Every response
+        counts once in every tally, except where a type says otherwise (an arm's tally)."""
+        return 1, self.bit(answer, option_key)
+
+    def page_items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        """The items the respondent page draws and remembers: its :meth:`items`, but for a type
+        whose one report spans several columns."""
+        return self.items(key, option_keys)
+
+    def extra_results(
+        self, counts: Sequence[tuple[int, int]], parameters: DesignParameters
+    ) -> dict:
+        """What its results give besides each tally's figures (cheating detection's share of
+        cheaters and its arms); the published (reported yes, n) of each tally."""
+        return {}
+
+    def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:
+        """Per tally, from :meth:`simulate`'s columns: (each respondent's weight in its n, or
+        None for one each; each respondent's reports of 1)."""
+        return [(None, column) for column in reported.T]
+
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
         """A %-format JSON fragment that writes a stored answer from :meth:`template_values`
         (the bulk simulation writes millions of rows with it)."""
@@ -200,7 +230,7 @@ class YesNo(QuestionType):
     """One true answer, yes or no, reported through one spin."""
 
     name = "yesno"
-    procedures = YESNO_PROCEDURES
+    procedures: ClassVar[tuple[str, ...]] = YESNO_PROCEDURES
     xlsform_list = "yes_no"
     label = _l("Yes / no")
     has_options = False
@@ -221,6 +251,126 @@ class YesNo(QuestionType):
 
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
         return f"{json.dumps(key)}:%d"
+
+
+class Cheating(QuestionType):
+    """A yes/no question asked with cheating detection (:mod:`rr.cheating`): the page puts each
+    respondent into one of two forced-response arms at random and sends the arm with the report,
+    ``{"arm": 0|1, "reported": 0|1}``. It keeps two tallies: every respondent's reports (the
+    question's own) and the second arm's (``ARM``); the first arm's are their difference. In a
+    survey file it is a ``yesno`` question whose procedure is ``cheating_detection``."""
+
+    name = YesNo.name
+    xlsform_list = YesNo.xlsform_list
+    label = YesNo.label
+    has_options = False
+    procedures = (CHEATING,)
+    answer_shape = "arm"
+    respond_template = "respond/_cheating.html"
+
+    def options_problem(self, count: int) -> str | None:
+        return QUESTION_TYPES[YesNo.name].options_problem(count)
+
+    def spun(self, options: Sequence[T]) -> list:
+        return [None, ARM]
+
+    def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        return [f"{key}.reported", f"{key}.arm"]
+
+    def page_items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        return [key]
+
+    def check_answer(self, value, key: str, option_keys: Sequence[str]) -> dict[str, int]:
+        if not isinstance(value, dict) or set(value) != {"arm", "reported"}:
+            raise AnswerError(
+                f'question {key!r} must be {{"arm": 0 or 1, "reported": 0 or 1}}, got {value!r}'
+            )
+        return {
+            "arm": _bit(value["arm"], f"the arm of question {key!r}"),
+            "reported": _bit(value["reported"], f"the report of question {key!r}"),
+        }
+
+    def bit(self, answer, option_key: str | None) -> int:
+        return answer["reported"] * (answer["arm"] if option_key == ARM else 1)
+
+    def count(self, answer, option_key: str | None) -> tuple[int, int]:
+        if option_key == ARM:
+            return answer["arm"], answer["arm"] * answer["reported"]
+        return 1, answer["reported"]
+
+    def item_design(
+        self,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        design: DesignParameters = NO_PARAMETERS,
+    ) -> rr.Design:
+        raise ValueError(
+            "a cheating-detection question has two arms and a share of cheaters: it has no single "
+            "line to regress on"
+        )
+
+    def dark_words(self, procedure: str) -> str:
+        return _("a random arm, then light: your true answer; the other sectors: a forced answer")
+
+    def figures(
+        self,
+        counts: Sequence[tuple[int, int]],
+        epsilon: float,
+        procedure: str,
+        parameters: DesignParameters = NO_PARAMETERS,
+    ):
+        """The honest-yes share π with its interval for the question's tally; none for the arm's
+        (and none at all while an arm has no respondents)."""
+        found = _cheating_estimate(counts, parameters)
+        if found is None:
+            return [None, None]
+        pi = found.honest_yes
+        return [
+            Figures(
+                pi.estimate, pi.std_error, pi.ci_low, pi.ci_high, pi.estimate * sum(found.arm_n)
+            ),
+            None,
+        ]
+
+    def extra_results(
+        self, counts: Sequence[tuple[int, int]], parameters: DesignParameters
+    ) -> dict:
+        """The share of cheaters γ with its interval, and each arm's respondents and reports."""
+        (yes, n), (arm_yes, arm_n) = counts
+        arms = [{"n": n - arm_n, "noisy_yes": yes - arm_yes}, {"n": arm_n, "noisy_yes": arm_yes}]
+        found = _cheating_estimate(counts, parameters)
+        if found is None:
+            return {"arms": arms}
+        return {"cheating": found.cheating._asdict(), "arms": arms}
+
+    def simulate(
+        self,
+        size: int,
+        true_proportion: float | np.ndarray,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        rng: np.random.Generator,
+        parameters: DesignParameters = NO_PARAMETERS,
+        cheating: float = 0.0,
+    ) -> np.ndarray:
+        """Columns (reported, arm): each respondent's truth drawn with ``true_proportion`` and
+        cheating with ``cheating``, independently."""
+        truth = rng.random(size) < np.ravel(np.broadcast_to(true_proportion, (size, 1)))
+        cheaters = rng.random(size) < cheating
+        reported, arm = cheating_model(parameters).perturb(truth, cheaters, rng)
+        return np.stack([reported, arm], axis=1)
+
+    def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:
+        report, arm = reported[:, 0], reported[:, 1]
+        return [(None, report), (arm, report * arm)]
+
+    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+        return [reported[:, 1], reported[:, 0]]
+
+    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
+        return f'{json.dumps(key)}:{{"arm":%d,"reported":%d}}'
 
 
 class Multi(QuestionType):
@@ -386,6 +536,7 @@ class Choice(OneOption):
         option_count: int,
         rng: np.random.Generator,
         parameters: DesignParameters = NO_PARAMETERS,
+        cheating: float = 0.0,
     ) -> np.ndarray:
         """One-hot reports; the first option is true with ``true_proportion``, the others share
         the rest evenly."""
@@ -463,6 +614,7 @@ class Direct(OneOption):
         option_count: int,
         rng,
         parameters: DesignParameters = NO_PARAMETERS,
+        cheating: float = 0.0,
     ) -> np.ndarray:
         """Answers spread evenly over the options."""
         return np.eye(option_count, dtype=np.uint8)[rng.integers(0, option_count, size=size)]
@@ -490,9 +642,12 @@ class Tallied:
 
     @classmethod
     def of(cls, question, option) -> Tallied:
-        """The tally of a question's spin: its own (``option`` None) or one option's."""
+        """The tally of a question's spin: its own (``option`` None), one option's, or the second
+        arm's of a cheating-detection question (``ARM``)."""
         if option is None:
             return cls("question", question.id, question.key, None, question.type)
+        if option == ARM:
+            return cls("arm", question.id, question.key, ARM, question.type)
         return cls("option", option.id, question.key, option.key, question.type)
 
     @property
@@ -500,14 +655,32 @@ class Tallied:
         """Its table and row, which name it in counts and in the counts per cell."""
         return self.table, self.row_id
 
-    def bit(self, answers: dict) -> int:
-        """The bit a response's stored answers report for this tally."""
-        return self.type.bit(answers[self.question_key], self.option_key)
+    def count(self, answers: dict) -> tuple[int, int]:
+        """What a response's stored answers add to this tally: (respondents, reports of 1)."""
+        return self.type.count(answers[self.question_key], self.option_key)
 
 
 QUESTION_TYPES: dict[str, QuestionType] = {
     kind.name: kind for kind in (YesNo(), Multi(), Choice(), Direct())
 }
+CHEATING_TYPE = Cheating()
+
+
+def question_type(kind: str, procedure: str | None = None) -> QuestionType:
+    """The type a question behaves as: its kind's, but a yes/no question asked with cheating
+    detection reports an arm with its bit (:class:`Cheating`)."""
+    if procedure == CHEATING and kind == YesNo.name:
+        return CHEATING_TYPE
+    return QUESTION_TYPES[kind]
+
+
+def _cheating_estimate(counts: Sequence[tuple[int, int]], parameters: DesignParameters):
+    """π and γ from (all reports of 1, respondents) and the second arm's; None while an arm has
+    no respondents."""
+    (yes, n), (arm_yes, arm_n) = counts
+    if arm_n == 0 or n - arm_n == 0:
+        return None
+    return cheating_model(parameters).estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n])
 
 
 def _fields(estimate) -> tuple[float, ...]:

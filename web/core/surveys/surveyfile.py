@@ -30,12 +30,13 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
+    ARM_FIELDS,
+    DERIVED,
     DESIGN_FIELDS,
-    DESIGNS,
     NO_PARAMETERS,
     YESNO_PROCEDURES,
     DesignParameters,
-    binary_design,
+    derived_epsilon,
     design_problems,
 )
 from web.core.surveys.fielding import Fielding, fielding_problems, parse_moment
@@ -53,7 +54,7 @@ from web.core.surveys.limits import (
     SLUG,
     valid_epsilon,
 )
-from web.core.surveys.questions import QUESTION_TYPES, QuestionType
+from web.core.surveys.questions import QUESTION_TYPES, QuestionType, question_type
 from web.core.surveys.texts import Texts, guess_language, language_name
 
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
@@ -119,14 +120,14 @@ class QuestionSpec:
 
     @property
     def type(self) -> QuestionType:
-        return QUESTION_TYPES[self.kind]
+        return question_type(self.kind, self.procedure)
 
     @property
     def derived_epsilon(self) -> float:
         """ε as collected: the stated one for a spinner, the design's own for the others (a
         stated one was checked against it); assumes a checked question."""
-        if self.procedure in DESIGNS:
-            return binary_design(self.procedure, 0.0, self.design).epsilon
+        if self.procedure in DERIVED:
+            return derived_epsilon(self.procedure, self.design)
         assert self.epsilon is not None, "a checked spinner question states its epsilon"
         return self.epsilon
 
@@ -326,7 +327,7 @@ def question_problems(
     problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
     if kind is not None and not kind.randomized:
         problems += _direct_problems(spec, where)
-    elif not (spec.procedure in DESIGNS and spec.epsilon is None) and not valid_epsilon(
+    elif not (spec.procedure in DERIVED and spec.epsilon is None) and not valid_epsilon(
         spec.epsilon
     ):
         problems.append(
@@ -379,7 +380,7 @@ def _procedure_problems(
                 ),
             )
         ]
-    if spec.procedure not in DESIGNS:
+    if spec.procedure not in DERIVED:
         return [
             Problem(f"{where}.{name}", _("only a design's question has %(name)r", name=name))
             for name, value in (
@@ -387,6 +388,7 @@ def _procedure_problems(
                 ("p_forced_yes", spec.design.p_forced_yes),
                 ("p_forced_no", spec.design.p_forced_no),
                 ("innocuous", spec.design.prevalence),
+                ("arms", spec.design.arms),
             )
             if value is not None
         ]
@@ -664,7 +666,22 @@ class _Reader:
             self.texts(innocuous, "text", f"{where}.innocuous") if innocuous else Texts(),
             innocuous.get("prevalence"),
             item.get("randomizer", "page"),
+            self.arms(item, where),
         )
+
+    def arms(self, item: dict, where: str):
+        """Cheating detection's arms as written: each an object of the three shares."""
+        arms = item.get("arms")
+        if arms is None:
+            return None
+        if not isinstance(arms, list) or not all(isinstance(arm, dict) for arm in arms):
+            self.problems.append(
+                Problem(f"{where}.arms", _("must be a list of two objects of shares"))
+            )
+            return None
+        for index, arm in enumerate(arms):
+            self.problems += _unknown_fields(arm, set(ARM_FIELDS), f"{where}.arms[{index}]")
+        return tuple(tuple(arm.get(name) for name in ARM_FIELDS) for arm in arms)
 
     def fielding(self, data: dict) -> Fielding:
         """Consent, thank-you, completion, schedule and target as written."""
