@@ -51,7 +51,7 @@ function start() {
   const out = (id) => document.getElementById(id);
   let marginRequest = 0;
 
-  const designs = ["forced_response", "unrelated_question", "crosswise"];
+  const designs = ["forced_response", "unrelated_question", "crosswise", "cheating_detection"];
   /** A design's fields shown for it alone; its preview in place of the spinner's. Whether shown. */
   const showDesign = (direct) => {
     const procedure = field("procedure").value;
@@ -59,17 +59,21 @@ function start() {
     const show = (selector, visible) => form.querySelector(selector)?.toggleAttribute("hidden", !visible);
     show("#design-parameters", design);
     show(".field:has(#epsilon)", !direct && !design);
-    for (const name of ["p_truth"]) show(`.field:has(#${name})`, procedure !== "crosswise");
+    const cheating = procedure === "cheating_detection";
+    show(".field:has(#p_truth)", procedure !== "crosswise" && !cheating);
     for (const name of ["p_forced_yes", "p_forced_no"]) show(`.field:has(#${name})`, procedure === "forced_response");
-    show(".translations:has(#innocuous)", procedure !== "forced_response");
-    show(".field:has(#prevalence)", procedure !== "forced_response");
-    show(".field:has(#randomizer)", procedure !== "crosswise");
+    const innocuous = procedure === "unrelated_question" || procedure === "crosswise";
+    show(".translations:has(#innocuous)", innocuous);
+    show(".field:has(#prevalence)", innocuous);
+    show(".field:has(#randomizer)", procedure === "forced_response" || procedure === "unrelated_question");
+    show("#arms", cheating);
     return design;
   };
 
   const showDesignPreview = () => {
     const procedure = field("procedure").value;
     const number = (name) => Number.parseFloat(field(name).value);
+    if (procedure === "cheating_detection") return showCheatingPreview(number);
     const design = designFigures(procedure, {
       pTruth: number("p_truth"), pForcedYes: number("p_forced_yes"), pForcedNo: number("p_forced_no"), prevalence: number("prevalence"),
     });
@@ -106,6 +110,34 @@ function start() {
         out("preview-margin").textContent = fill(config.messages.margin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
       })
       .catch(() => {});
+  };
+
+  /** Cheating detection: each arm a forced-response design; ε is the larger arm's. */
+  const showCheatingPreview = (number) => {
+    const arms = [1, 2].map((arm) => designFigures("forced_response", {
+      pTruth: number(`arm_${arm}_p_truth`), pForcedYes: number(`arm_${arm}_p_forced_yes`), pForcedNo: number(`arm_${arm}_p_forced_no`),
+    }));
+    for (const id of ["preview-compare", "preview-margin"]) out(id).textContent = "";
+    if (arms.some((arm) => !arm)) {
+      out("preview-light").textContent = config.messages.designInvalid;
+      for (const id of ["preview-cost", "preview-total"]) out(id).textContent = "";
+      out("preview-spinner").replaceChildren();
+      return;
+    }
+    const epsilon = Math.max(...arms.map((arm) => arm.epsilon));
+    const percent = (value) => Math.round(value * 1000) / 10;
+    createSpinner(out("preview-spinner"), arms[0].sectors[0].share, {
+      label: fill(config.messages.spinnerLabel, { percent: percent(arms[0].sectors[0].share) }),
+      lightLabel: `${Math.round(arms[0].sectors[0].share * 100)}%`,
+      sectorWords: config.messages.sectorWords,
+    }, arms[0].sectors);
+    out("preview-light").textContent = fill(config.messages.cheating, {
+      epsilon: short(epsilon),
+      yes1: percent(arms[0].yesGivenYes), no1: percent(arms[0].yesGivenNo),
+      yes2: percent(arms[1].yesGivenYes), no2: percent(arms[1].yesGivenNo),
+    });
+    out("preview-cost").textContent = fill(config.messages.costOne, { cost: short(epsilon) });
+    out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + epsilon) });
   };
 
   const update = () => {

@@ -1,6 +1,7 @@
 """The designs in the browser: forced response on one wheel of three sectors, the unrelated
 question, the respondent's own die and the crosswise question (the page asks for the report
-only), what goes on the wire, reloads, the builder's preview, and accessibility."""
+only), cheating detection's arm, what goes on the wire, reloads, the builder's preview, and
+accessibility."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
 from tests.conftest import PASSWORD
-from tests.web.test_designs import SURVEY
+from tests.web.test_designs import CHEATING_SURVEY, SURVEY
 from web.core.infrastructure.extensions import db
 from web.core.models import Response
 
@@ -143,6 +144,12 @@ def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
     assert page.locator("#preview-spinner path.sector-no").count() == 1
     page.fill("#p_forced_no", "0.2")
     assert "Enter the design's parameters" in page.inner_text("#preview-light")
+    page.select_option("#procedure", "cheating_detection")
+    assert page.is_visible("#arm_2_p_forced_no") and page.is_hidden("#p_truth")
+    # Arms (0.6, 0.3, 0.1) and (0.6, 0.1, 0.3): each ε = ln(0.7/0.1) = ln 7.
+    page.wait_for_function(
+        "() => document.getElementById('preview-light').textContent.includes('1.9459')"
+    )
     page.select_option("#procedure", "crosswise")
     assert page.is_visible("#prevalence") and page.is_visible("#innocuous")
     assert page.is_hidden("#p_truth") and page.is_hidden("#randomizer")
@@ -172,3 +179,32 @@ def test_a_designed_survey_fits_a_phone_and_passes_axe(browser, live_server, des
     assert violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     context.close()
+
+
+@pytest.fixture
+def cheaters(import_survey):
+    return import_survey(CHEATING_SURVEY)
+
+
+def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(
+    app, context, live_server, cheaters
+):
+    page = context.new_page()
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    page.goto(f"{live_server}/s/{cheaters}")
+    page.check("input[name='direct-year'][value='fourth']")
+    page.check("input[name='truth-cd'][value='1']")
+    page.click("section[data-question='cd'] .spin-button")
+    page.wait_for_selector("[data-item='cd'][data-state='done']", timeout=60_000)
+    # 0xFFFFFFFE is even: the first arm; then the wheel's end, its "no" sector, whatever the truth.
+    assert "Wheel 1 of 2" in page.inner_text("[data-item='cd'] .outcome")
+    assert page.locator("[data-item='cd'] path.sector-no").count() == 1
+    assert memo(page, cheaters)["reported"]["cd"]["bit"] == "0:0"
+    assert page.locator("input[name='truth-cd']:checked").count() == 0
+    page.reload()
+    page.wait_for_selector("[data-item='cd'][data-state='done']")
+    assert page.evaluate("window.draws") == 0
+    page.check("input[name='direct-year'][value='fourth']")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    assert stored_answers(app) == [{"year": "fourth", "cd": {"arm": 0, "reported": 0}}]

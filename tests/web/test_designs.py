@@ -355,3 +355,174 @@ def test_the_respondent_page_asks_the_own_randomizer_for_the_report_only(app, de
     ]
     assert by_id["uq"]["sectors"][1] == {"share": pytest.approx(0.3), "reports": "innocuous"}
     assert by_id["fr"]["drawnUnder"] != by_id["own"]["drawnUnder"]
+
+
+# Cheating detection: the arm travels with the report.
+
+ARMS = [
+    {"p_truth": 0.6, "p_forced_yes": 0.3, "p_forced_no": 0.1},
+    {"p_truth": 0.6, "p_forced_yes": 0.1, "p_forced_no": 0.3},
+]
+CHEATING_SURVEY = {
+    "slug": "cheaters",
+    "title": "Cheaters",
+    "questions": [
+        {
+            "id": "year",
+            "type": "direct",
+            "text": "Year?",
+            "options": [{"id": "first", "text": "First"}, {"id": "fourth", "text": "Fourth"}],
+        },
+        {
+            "id": "cd",
+            "type": "yesno",
+            "text": "Copied?",
+            "procedure": "cheating_detection",
+            "arms": ARMS,
+        },
+    ],
+}
+MODEL = rr.cheating_detection([tuple(arm.values()) for arm in ARMS])
+
+
+@pytest.fixture
+def cheaters(app, import_survey):
+    import_survey(CHEATING_SURVEY)
+    app.config["RESULTS_MIN_N"] = 2
+    with app.app_context():
+        find_survey("cheaters").results_batch = 2
+        db.session.commit()
+    return "cheaters"
+
+
+def cheating_api(app, token, path, **query):
+    return app.test_client().get(
+        f"/api/surveys/cheaters/{path}",
+        query_string=query,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def test_a_cheating_detection_answer_is_its_arm_and_report_and_nothing_else(app, cheaters):
+    submit = app.test_client().post
+    url = "/api/surveys/cheaters/responses"
+    for bad in [1, {"arm": 0}, {"arm": 2, "reported": 1}, {"arm": 0, "reported": 1, "truth": 1}]:
+        refused = submit(url, json={"answers": {"year": "first", "cd": bad}})
+        assert refused.status_code == 400 and "'cd'" in refused.json["error"], bad
+    stored = submit(url, json={"answers": {"year": "first", "cd": {"arm": 1, "reported": 1}}})
+    assert stored.status_code == 201
+    with app.app_context():
+        question = find_survey("cheaters").questions[1]
+        assert (question.n, question.noisy_yes, question.arm_n, question.arm_yes) == (1, 1, 1, 1)
+        assert question.epsilon == pytest.approx(MODEL.epsilon)
+
+
+def test_results_give_pi_gamma_and_the_arms_as_rr_does(app, cheaters, token):
+    answers = [(0, 1), (0, 0), (0, 1), (1, 1), (1, 0), (1, 0), (1, 1), (0, 0)]
+    for arm, reported in answers:
+        body = {"answers": {"year": "first", "cd": {"arm": arm, "reported": reported}}}
+        assert (
+            app.test_client().post("/api/surveys/cheaters/responses", json=body).status_code == 201
+        )
+    question = cheating_api(app, token, "results").json["questions"][1]
+    expected = MODEL.estimate([2, 2], [4, 4])
+    assert question["procedure"] == "cheating_detection" and question["arms"] == [
+        {"n": 4, "noisy_yes": 2},
+        {"n": 4, "noisy_yes": 2},
+    ]
+    assert question["estimate"] == pytest.approx(expected.honest_yes.estimate, rel=1e-10)
+    assert question["ci_high"] == pytest.approx(expected.honest_yes.ci_high, rel=1e-10)
+    for field in ("estimate", "std_error", "ci_low", "ci_high"):
+        assert question["cheating"][field] == pytest.approx(
+            getattr(expected.cheating, field), rel=1e-10, abs=1e-12
+        )
+    assert question["epsilon"] == pytest.approx(MODEL.epsilon)
+    assert [arm["p_forced_yes"] for arm in question["arm_parameters"]] == [0.3, 0.1]
+
+
+@pytest.mark.parametrize("gamma", [0.0, 0.2])
+def test_simulation_recovers_pi_and_gamma_and_groups_differ_on_pi(
+    app, runner, cheaters, token, gamma
+):
+    args = ["simulate-responses", "cheaters", "--n", "20000", "--seed", "7"]
+    args += ["--true-proportion-by", "year=first:0.1,fourth:0.5", "--cheating-share", str(gamma)]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 0, result.output
+    question = cheating_api(app, token, "results").json["questions"][1]
+    # Truth and cheating are drawn independently: π = (0.1 + 0.5)/2 × (1 − γ).
+    assert abs(question["estimate"] - 0.3 * (1 - gamma)) < 4 * question["std_error"]
+    assert abs(question["cheating"]["estimate"] - gamma) < 4 * question["cheating"]["std_error"]
+    assert sum(arm["n"] for arm in question["arms"]) == 20000
+    groups = {
+        group["id"]: group
+        for group in cheating_api(app, token, "results", by="year").json["questions"][1]["groups"]
+    }
+    for year, share in (("first", 0.1), ("fourth", 0.5)):
+        truth = share * (1 - gamma)
+        assert abs(groups[year]["estimate"] - truth) < 4 * groups[year]["std_error"], year
+    difference = cheating_api(app, token, "difference", item="cd", by="year", groups="fourth,first")
+    body = difference.json
+    assert body["ci_low"] < 0.4 * (1 - gamma) < body["ci_high"] and body["p_value"] < 1e-6
+    assert body["difference"] == pytest.approx(
+        groups["fourth"]["estimate"] - groups["first"]["estimate"]
+    )
+    refused = cheating_api(app, token, "regression", item="cd", on="year")
+    assert refused.status_code == 400 and "cheating-detection" in refused.json["error"]
+
+
+def test_cheating_detection_in_exports_codebook_file_and_xlsform(app, cheaters, make_researcher):
+    app.test_client().post(
+        "/api/surveys/cheaters/responses",
+        json={"answers": {"year": "fourth", "cd": {"arm": 1, "reported": 0}}},
+    )
+    researcher = make_researcher("rita@example.org")
+    rows = list(
+        csv.reader(
+            io.StringIO(researcher.get("/surveys/cheaters/responses.csv").get_data(as_text=True))
+        )
+    )
+    assert rows[0] == ["year", "cd.reported", "cd.arm"]
+    book = json.loads(researcher.get("/surveys/cheaters/codebook.json").get_data(as_text=True))
+    entry = book["questions"][1]
+    assert entry["RRreg_model"] == "CDMsym" and entry["RRreg_p"] == [0.3, 0.1, 0.1, 0.3]
+    assert entry["columns"] == ["cd.reported", "cd.arm"]
+    with app.app_context():
+        spec = parse_survey(copy.deepcopy(CHEATING_SURVEY))
+        assert load_xlsform(survey_xlsform(spec)) == spec
+        assert json.loads(spec.to_json())["questions"][1]["arms"] == ARMS
+
+
+@pytest.mark.parametrize(
+    ("arms", "expected"),
+    [
+        (ARMS[:1], "needs two arms"),
+        ([ARMS[0], ARMS[0]], "must differ"),
+        ([ARMS[0], {"p_truth": 0.7, "p_forced_yes": 0.3, "p_forced_no": 0}], "infinite epsilon"),
+        ([ARMS[0], {"p_truth": 0.6, "p_forced_yes": 0.1, "p_forced_no": "x"}], "from 0 to 1"),
+        ([ARMS[0], {"p_truth": 0.6, "p_forced_yes": 0.1, "p_no": 0.3}], "unknown field 'p_no'"),
+    ],
+)
+def test_cheating_detection_arms_that_cannot_work_are_refused(app, arms, expected):
+    data = with_question(procedure="cheating_detection", arms=arms)
+    with app.app_context():
+        found = problems(data)
+    assert any(expected in problem for problem in found), found
+
+
+def test_the_builder_adds_a_cheating_detection_question(app, researcher):
+    researcher.post("/surveys/new", data={"title": "Draft", "slug": "", "description": ""})
+    form = {"text": "Copied?", "key": "cd", "kind": "yesno", "procedure": "cheating_detection"}
+    form |= {
+        f"arm_{n}_{name}": str(value)
+        for n, arm in enumerate(ARMS, 1)
+        for name, value in arm.items()
+    }
+    same = dict(form, arm_2_p_forced_yes="0.3", arm_2_p_forced_no="0.1")
+    html = researcher.post("/surveys/draft/questions/new", data=same).get_data(as_text=True)
+    assert 'id="arm_1_p_truth-errors"' in html and "must differ" in html
+    assert researcher.post("/surveys/draft/questions/new", data=form).status_code == 302
+    with app.app_context():
+        question = find_survey("draft").questions[0]
+        assert question.procedure == "cheating_detection"
+        assert question.design.arms == ((0.6, 0.3, 0.1), (0.6, 0.1, 0.3))
+        assert question.epsilon == pytest.approx(MODEL.epsilon)

@@ -16,7 +16,14 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
 from web.core.results.cells import group_cells
-from web.core.surveys.designs import DESIGNS, NO_PARAMETERS, PARAMETERS, DesignParameters
+from web.core.surveys.designs import (
+    ARM_FIELDS,
+    CHEATING,
+    DERIVED,
+    NO_PARAMETERS,
+    PARAMETERS,
+    DesignParameters,
+)
 from web.core.surveys.editing import (
     EditError,
     add_question,
@@ -341,7 +348,7 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
     procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
     epsilon = (
         None
-        if procedure in DESIGNS
+        if procedure in DERIVED
         else float(form.epsilon.data)
         if kind.randomized
         else DIRECT_EPSILON
@@ -365,13 +372,20 @@ def design_data(design: DesignParameters) -> dict:
         for name in ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
         if getattr(design, name) is not None
     }
+    for number, arm in enumerate(design.arms or (), start=1):
+        data |= {f"arm_{number}_{name}": value for name, value in zip(ARM_FIELDS, arm, strict=True)}
     return data | {"randomizer": design.randomizer}
 
 
 def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
     """The parameters the chosen design states, from their fields (the others are ignored)."""
-    if procedure not in DESIGNS:
+    if procedure not in DERIVED:
         return NO_PARAMETERS
+    if procedure == CHEATING:
+        arms = tuple(
+            tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)
+        )
+        return DesignParameters(arms=arms)
     stated = set(PARAMETERS[procedure])
     truth, forced_yes, forced_no = (
         form[name].data if name in stated else None
@@ -416,6 +430,7 @@ FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"
 FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
 FORM_FIELDS |= {name: name for name in ("p_truth", "p_forced_yes", "p_forced_no", "randomizer")}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
+ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 
 
 def show_problems(form, problems, languages: list[str]) -> None:
@@ -427,15 +442,28 @@ def show_problems(form, problems, languages: list[str]) -> None:
             number = int(option.group(1)) + 1
             name = "option_ids" if problem.field == "id" else "options"
             message = _("Option %(number)d: %(message)s", number=number, message=problem.message)
-        elif ".innocuous." in problem.place:
-            name = "innocuous" if ".innocuous.text" in problem.place else "prevalence"
-            message = problem.message
         else:
-            name, message = FORM_FIELDS.get(problem.field, problem.field), problem.message
+            name, message = (
+                _design_field(problem.place) or FORM_FIELDS.get(problem.field, problem.field),
+                problem.message,
+            )
         if problem.language and problem.language != languages[0]:
             name = f"{name}_{problem.language}"
         field = form._fields.get(name) or form._fields.get("text") or form._fields["title"]
         field.errors = [*field.errors, message]
+
+
+def _design_field(place: str) -> str | None:
+    """The form field of a mistake in a design's parameters: an arm's share, or the innocuous
+    question's wording or prevalence; None for any other place."""
+    arm = ARM_PLACE.search(place)
+    if arm:
+        return f"arm_{int(arm[1]) + 1}_{arm[2] or 'p_truth'}"
+    if ".arms" in place:
+        return "arm_1_p_truth"
+    if ".innocuous." in place:
+        return "innocuous" if ".innocuous.text" in place else "prevalence"
+    return None
 
 
 def question_or_404(survey: Survey, key: str) -> Question:

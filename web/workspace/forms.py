@@ -31,7 +31,7 @@ from wtforms.validators import (
 
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.infrastructure.passwords import password_problem
-from web.core.surveys.designs import DESIGNS
+from web.core.surveys.designs import DERIVED
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     EMAIL,
@@ -232,7 +232,7 @@ def _spinner_only(validator):
     """``validator``, for a question asked with a spinner: a design's ε is derived."""
 
     def check(form, field):
-        if form.procedure.data not in DESIGNS:
+        if form.procedure.data not in DERIVED:
             validator(form, field)
         else:
             field.errors[:] = []
@@ -268,6 +268,10 @@ class QuestionForm(FlaskForm):
             SelectChoice("forced_response", _l("Forced response (yes/no only)")),
             SelectChoice("unrelated_question", _l("Unrelated question (yes/no only)")),
             SelectChoice("crosswise", _l("Crosswise: “are both answers the same?” (yes/no only)")),
+            SelectChoice(
+                "cheating_detection",
+                _l("Cheating detection: two forced-response arms (yes/no only)"),
+            ),
         ],
     )
     # A design's parameters (web/core/surveys/designs.py): checked by the shared rules.
@@ -281,6 +285,25 @@ class QuestionForm(FlaskForm):
         ),
     )
     prevalence = FloatField(_l("Its known share of yes"), validators=[Optional()], default=0.25)
+    # Cheating detection's arms: each a forced-response design.
+    arm_1_p_truth = FloatField(
+        _l("Arm 1: share answering truthfully"), validators=[Optional()], default=0.6
+    )
+    arm_1_p_forced_yes = FloatField(
+        _l("Arm 1: share told to say “yes”"), validators=[Optional()], default=0.3
+    )
+    arm_1_p_forced_no = FloatField(
+        _l("Arm 1: share told to say “no”"), validators=[Optional()], default=0.1
+    )
+    arm_2_p_truth = FloatField(
+        _l("Arm 2: share answering truthfully"), validators=[Optional()], default=0.6
+    )
+    arm_2_p_forced_yes = FloatField(
+        _l("Arm 2: share told to say “yes”"), validators=[Optional()], default=0.1
+    )
+    arm_2_p_forced_no = FloatField(
+        _l("Arm 2: share told to say “no”"), validators=[Optional()], default=0.3
+    )
     randomizer = SelectField(
         _l("Randomizer"),
         default="page",

@@ -117,6 +117,8 @@ class QuestionResult:
             "light_fraction": significant(self.light_fraction),
             **self.design.for_file(self.procedure, languages),
         }
+        if "arms" in data:  # cheating detection's: "arms" gives each arm's counts below
+            data["arm_parameters"] = data.pop("arms")
         if self.procedure == "crosswise":
             del data["light_fraction"]  # no spinner: the respondent answers one question
         data["withheld"] = not self.visible

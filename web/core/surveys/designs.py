@@ -454,7 +454,8 @@ def cheating_codebook(parameters: DesignParameters) -> dict:
         "p_report_1_given_yes": [arm.yes_given_yes for arm in model.arms],
         "p_report_1_given_no": [arm.yes_given_no for arm in model.arms],
         "cheaters": "say no whatever they are told",
-        "columns": "<id>.reported (0/1) and <id>.arm (0/1, drawn half and half by the page)",
+        "column_meaning": "<id>.reported: the report (0/1); <id>.arm: its arm (0/1, drawn half "
+        "and half by the page)",
         "RRreg_model": "CDMsym",
         "RRreg_p": [value for arm in parameters.arms for value in (arm[1], arm[2])],
         "RRreg_group": "<id>.arm + 1",

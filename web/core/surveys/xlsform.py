@@ -25,6 +25,7 @@ survey sheet column        meaning
                            crosswise)
 ``rr_prevalence``          its known share of yes
 ``rr_randomizer``          ``page`` (default) or ``own``: the respondent's own die or coin
+``rr_arms``                cheating detection's two arms, ``t,f_yes,f_no;t,f_yes,f_no``
 =========================  =================================================================
 
 The ``choices`` sheet has ``list_name``, ``name`` and a label per language. The ``settings`` sheet
@@ -51,7 +52,13 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
 from web.core.infrastructure.i18n import LANGUAGES
-from web.core.surveys.designs import DESIGNS, PARAMETERS, YESNO_PROCEDURES
+from web.core.surveys.designs import (
+    ARM_FIELDS,
+    DERIVED,
+    DESIGNS,
+    PARAMETERS,
+    YESNO_PROCEDURES,
+)
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 
@@ -71,12 +78,8 @@ SURVEY_SETTINGS = (
 SETTINGS_TEXTS = ("description", "consent", "thanks")
 # A design's columns in the survey sheet (the innocuous wording's, per language, after the third).
 DESIGN_COLUMNS = (
-    "rr_p_truth",
-    "rr_p_forced_yes",
-    "rr_p_forced_no",
-    "rr_prevalence",
-    "rr_randomizer",
-)
+    "rr_p_truth", "rr_p_forced_yes", "rr_p_forced_no", "rr_prevalence", "rr_randomizer", "rr_arms",
+)  # fmt: skip
 QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\](?:\.options\[(\d+)\])?")
 XLSX_MAGIC = b"PK\x03\x04"
 
@@ -218,8 +221,8 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     if procedure not in (*YESNO_PROCEDURES, "direct"):
         return None, _(
             "survey row %(row)d: rr_procedure must say how it is asked (spinner_coin, spinner, "
-            "forced_response, unrelated_question, crosswise, or direct for a question asked "
-            "plainly), got %(value)r",
+            "forced_response, unrelated_question, crosswise, cheating_detection, or direct for a "
+            "question asked plainly), got %(value)r",
             row=number,
             value=procedure,
         )
@@ -249,9 +252,9 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     if procedure != "direct":
         question["procedure"] = procedure
         epsilon = _number(cells.get("rr_epsilon"))
-        if procedure not in DESIGNS or epsilon is not None:
+        if procedure not in DERIVED or epsilon is not None:
             question["epsilon"] = epsilon
-    if procedure in DESIGNS:
+    if procedure in DERIVED:
         question |= _design(cells, procedure, languages)
     return question, None
 
@@ -265,6 +268,8 @@ def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
                 "text": _text(cells, "rr_innocuous", languages),
                 "prevalence": _number(cells.get("rr_prevalence")),
             }
+        elif name == "arms":
+            design["arms"] = _arms(cells.get("rr_arms"))
         else:
             design[name] = _number(cells.get(f"rr_{name}"))
     if cells.get("rr_randomizer") is not None:
@@ -279,6 +284,20 @@ def _number(value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+def _arms(value: Any) -> Any:
+    """Cheating detection's arms from ``t,f_yes,f_no;t,f_yes,f_no`` (a cell that is not of that
+    form is handed on as it is, for the validator to name)."""
+    if not isinstance(value, str):
+        return value
+    arms = []
+    for arm in value.split(";"):
+        shares = [_number(share.strip()) for share in arm.split(",")]
+        if len(shares) != len(ARM_FIELDS):
+            return value
+        arms.append(dict(zip(ARM_FIELDS, shares, strict=True)))
+    return arms
 
 
 def _exact(value: float | None) -> float | str | None:
@@ -322,7 +341,7 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     book.remove(book.worksheets[0])
     survey = book.create_sheet("survey")
     # A design's columns only where a question has a design: a plain survey's sheet stays plain.
-    designed = any(question.procedure in DESIGNS for question in spec.questions)
+    designed = any(question.procedure in DERIVED for question in spec.questions)
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
     design_headers = [*DESIGN_COLUMNS[:3], *innocuous, *DESIGN_COLUMNS[3:]] if designed else []
     survey.append(["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers])
@@ -353,6 +372,11 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             cells += [_exact(design.p_forced_no)]
             cells += [design.innocuous_text.get(code) for code in languages]
             cells += [_exact(design.prevalence), randomizer]
+            cells += [
+                ";".join(",".join(repr(float(share)) for share in arm) for arm in design.arms)
+                if design.arms
+                else None
+            ]
         survey.append(cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
