@@ -526,3 +526,22 @@ def test_the_builder_adds_a_cheating_detection_question(app, researcher):
         assert question.procedure == "cheating_detection"
         assert question.design.arms == ((0.6, 0.3, 0.1), (0.6, 0.1, 0.3))
         assert question.epsilon == pytest.approx(MODEL.epsilon)
+
+
+def test_dashboard_and_command_line_show_the_cheaters_beside_pi(app, runner, cheaters, researcher):
+    args = [
+        "simulate-responses",
+        "cheaters",
+        "--n",
+        "3000",
+        "--seed",
+        "2",
+        "--cheating-share",
+        "0.2",
+    ]
+    assert runner.invoke(args=args).exit_code == 0
+    page = researcher.get("/surveys/cheaters").get_data(as_text=True)
+    assert "Cheaters, who say no whatever the wheel tells them" in page
+    assert "Cheating detection: arms (truth, forced yes, forced no) 0.6 / 0.3 / 0.1" in page
+    printed = runner.invoke(args=["results", "cheaters"]).output
+    assert "cheaters (gamma)" in printed and "arm 2" in printed

@@ -31,6 +31,7 @@ def results_table(results: SurveyResults) -> str:
             rows.extend(_row(f"  {item.option}", item) for item in question.items)
         else:
             rows.append(_row(label, question.items[0]))
+            rows.extend(_extra_rows(question.extra))
     widths = [max(len(str(row[column])) for row in [HEADER, *rows]) for column in range(6)]
     for row in [HEADER, *rows]:
         cells = [
@@ -39,6 +40,20 @@ def results_table(results: SurveyResults) -> str:
         ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def _extra_rows(extra: dict) -> list[tuple]:
+    """Cheating detection's share of cheaters and each arm's counts, under its question's row
+    (the estimate above is the honest-yes share)."""
+    rows = []
+    if "cheating" in extra:
+        gamma = extra["cheating"]
+        interval = f"[{gamma['ci_low']:.1%}, {gamma['ci_high']:.1%}]"
+        rows.append(("  cheaters (gamma)", "", "", f"{gamma['estimate']:.1%}", interval, ""))
+    for number, arm in enumerate(extra.get("arms", ()), start=1):
+        share = f"{arm['noisy_yes'] / arm['n']:.1%}" if arm["n"] else ""
+        rows.append((f"  arm {number}", arm["n"], share, "", "", ""))
+    return rows
 
 
 def _row(label: str, item: ItemResult) -> tuple:
