@@ -225,7 +225,9 @@ def test_cheating_detection_difference_of_two_groups_covers_the_truth():
     first = model.simulate_counts(0.4, 0.1, 3000, trials=400, seed=11)
     second = model.simulate_counts(0.1, 0.1, 3000, trials=400, seed=12)
     covered = 0
-    for (yes_1, n_1), (yes_2, n_2) in zip(zip(*first), zip(*second), strict=True):
+    for (yes_1, n_1), (yes_2, n_2) in zip(
+        zip(*first, strict=True), zip(*second, strict=True), strict=True
+    ):
         found = model.difference((yes_1, n_1), (yes_2, n_2))
         covered += found.ci_low <= 0.3 <= found.ci_high
     # 400 surveys: a 95% interval covers between 91% and 99% of them (about 4 SE of a proportion).
