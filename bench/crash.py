@@ -35,6 +35,7 @@ BODY = json.dumps(
             "cheated": 1,
             "skipped": 0,
             "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+            "shared_homework": 1,
             "copied_work": "once",
             "year": "second",
         }

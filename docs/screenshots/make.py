@@ -110,6 +110,13 @@ def main() -> None:
             page.locator("section[data-question='copied_work']").screenshot(
                 path=HERE / "single-choice-390.png"
             )
+            # The crosswise question: no randomizer, the report only.
+            page.check("input[name='report-shared_homework'][value='0']")
+            page.click("section[data-question='shared_homework'] .spin-button")
+            page.wait_for_selector("[data-item='shared_homework'][data-state='done']")
+            page.locator("section[data-question='shared_homework']").screenshot(
+                path=HERE / "crosswise-390.png"
+            )
             page.context.close()
             browser.close()
         server.shutdown()

@@ -1,5 +1,6 @@
 """Configuration from the environment, the database settings and the demo survey."""
 
+import math
 import os
 import stat
 
@@ -90,10 +91,11 @@ def test_demo_survey_is_seeded_once_on_first_start(tmp_path):
         with app.app_context():
             surveys = db.session.scalars(db.select(Survey)).all()
             assert [survey.slug for survey in surveys] == ["campus-life"]
-            assert surveys[0].status == "open" and len(surveys[0].questions) == 5
-            # 1 + 1 for the yes/no questions, 3 × 0.5 for the multi-select, 1.5 once for the
-            # single choice of four options, 0 for the year asked directly.
-            assert surveys[0].epsilon_total == pytest.approx(5.0)
+            assert surveys[0].status == "open" and len(surveys[0].questions) == 6
+            # 1 + 1 for the yes/no questions, 3 × 0.5 for the multi-select, ln 3 for the
+            # crosswise question (innocuous prevalence 1/4), 1.5 once for the single choice of
+            # four options, 0 for the year asked directly.
+            assert surveys[0].epsilon_total == pytest.approx(5.0 + math.log(3))
             db.engine.dispose()
         html = app.test_client().get("/").get_data(as_text=True)
         assert "Try the demo survey" in html and 'href="/s/campus-life"' in html

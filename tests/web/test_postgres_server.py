@@ -16,6 +16,7 @@ BITS = {
     "cheated": 1,
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1},
+    "shared_homework": 0,
     "copied_work": "two_to_five",
     "year": "third",
 }

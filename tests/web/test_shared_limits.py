@@ -29,6 +29,7 @@ DEMO = {
     "cheated": 1,
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+    "shared_homework": 0,
     "copied_work": "never",
     "year": None,
 }

@@ -26,6 +26,7 @@ DEMO_ANSWERS = {
     "cheated": 1,
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
+    "shared_homework": 1,
     "copied_work": "once",
     "year": "first",
 }
