@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
@@ -133,6 +134,29 @@ class CheatingDetection:
         chance = np.where(truth, yes_given_yes, yes_given_no)
         reported = (rng.random(truth.shape) < chance) & ~cheating
         return reported.astype(np.uint8), arm.astype(np.uint8)
+
+    def margin_of_error(
+        self, n, confidence: float = 0.95, honest_yes: float = 0.5, cheating: float = 0.0
+    ) -> float:
+        """The half-width of the normal interval of π̂ expected for ``n`` respondents split
+        evenly between the arms: z·√(Σᵢ wᵢ²·λᵢ(1 − λᵢ)/(n/2)), with λᵢ at the given π and γ (a
+        planning figure; the exact-limit MOVER interval is a little wider at small n).
+
+        Raises
+        ------
+        ValueError
+            If n < 2, a share is outside [0, 1], π + γ > 1, or the confidence is outside (0, 1).
+        """
+        n = check_count(n, "n", minimum=2)
+        confidence = check_probability(confidence, "confidence", closed=False)
+        pi = check_probability(honest_yes, "honest_yes", closed=True)
+        gamma = check_probability(cheating, "cheating", closed=True)
+        if pi + gamma > 1:
+            raise ValueError(f"honest_yes + cheating must be <= 1, got {pi} + {gamma}")
+        shares = np.array([self.report_share(arm, pi, gamma) for arm in (0, 1)])
+        weights, _ = self._weights()
+        variance = float(np.sum(weights**2 * shares * (1 - shares) / (n / 2)))
+        return NormalDist().inv_cdf(0.5 + confidence / 2) * math.sqrt(variance)
 
     def difference(self, first, second, confidence: float = 0.95) -> Difference:
         """π₁ − π₂ between two groups, each given as (arm_yes, arm_n): the difference of their

@@ -138,6 +138,17 @@ function start() {
     });
     out("preview-cost").textContent = fill(config.messages.costOne, { cost: short(epsilon) });
     out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + epsilon) });
+    const n = Number.parseInt(planned.value, 10);
+    if (!(n >= 2)) return;
+    const request = ++marginRequest;
+    const written = [1, 2].map((arm) => ["p_truth", "p_forced_yes", "p_forced_no"].map((name) => field(`arm_${arm}_${name}`).value).join(",")).join(";");
+    fetch(`${config.planUrl}?${new URLSearchParams({ procedure: "cheating_detection", arms: written, n: String(n) })}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((plan) => {
+        if (!plan || request !== marginRequest) return;
+        out("preview-margin").textContent = fill(config.messages.cheatingMargin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
+      })
+      .catch(() => {});
   };
 
   const update = () => {

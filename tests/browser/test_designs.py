@@ -150,6 +150,9 @@ def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
     page.wait_for_function(
         "() => document.getElementById('preview-light').textContent.includes('1.9459')"
     )
+    page.wait_for_function(
+        "() => document.getElementById('preview-margin').textContent.includes('half in each arm')"
+    )
     page.select_option("#procedure", "crosswise")
     assert page.is_visible("#prevalence") and page.is_visible("#innocuous")
     assert page.is_hidden("#p_truth") and page.is_hidden("#randomizer")

@@ -234,3 +234,14 @@ def test_cheating_detection_difference_of_two_groups_covers_the_truth():
     assert 0.91 <= covered / 400 <= 0.995
     one = model.difference(([300, 500], [1000, 1000]), ([300, 500], [1000, 1000]))
     assert one.estimate == 0 and one.p_value == 1 and one.ci_low < 0 < one.ci_high
+
+
+def test_cheating_detections_planned_margin_matches_simulated_spread():
+    model = cheating_detection(ARMS)
+    margin = model.margin_of_error(2000, honest_yes=0.3, cheating=0.1)
+    yes, n = model.simulate_counts(0.3, 0.1, 2000, trials=4000, seed=21)
+    estimates = [model.estimate(y, k).honest_yes.estimate for y, k in zip(yes, n, strict=True)]
+    # The simulated 95% spread of π̂ (its SD × 1.96) agrees with the planned half-width.
+    assert abs(1.96 * np.std(estimates) / margin - 1) < 0.05
+    with pytest.raises(ValueError, match="honest_yes"):
+        model.margin_of_error(100, honest_yes=0.8, cheating=0.3)

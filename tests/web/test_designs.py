@@ -545,3 +545,12 @@ def test_dashboard_and_command_line_show_the_cheaters_beside_pi(app, runner, che
     assert "Cheating detection: arms (truth, forced yes, forced no) 0.6 / 0.3 / 0.1" in page
     printed = runner.invoke(args=["results", "cheaters"]).output
     assert "cheaters (gamma)" in printed and "arm 2" in printed
+
+
+def test_the_plan_of_cheating_detection_gives_its_epsilon_and_margin(client):
+    plan = client.get("/api/plan?procedure=cheating_detection&arms=0.6,0.3,0.1;0.6,0.1,0.3&n=1000")
+    assert plan.json["epsilon"] == pytest.approx(MODEL.epsilon)
+    assert plan.json["margin_of_error"] == pytest.approx(MODEL.margin_of_error(1000))
+    assert plan.json["arms"] == ARMS
+    refused = client.get("/api/plan?procedure=cheating_detection&arms=0.6,0.3,0.1&n=10")
+    assert refused.status_code == 400 and "two arms" in refused.json["error"]

@@ -18,7 +18,7 @@ from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.results.figures import published_results
 from web.core.surveys.answers import AnswerError, check_answers
-from web.core.surveys.designs import DESIGNS, PLAN_PARAMETERS, plan_of_design
+from web.core.surveys.designs import DERIVED, PLAN_PARAMETERS, arms_from_text, plan_of_design
 from web.core.surveys.fielding import format_utc
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.surveys.schedule import close_if_due, now_seconds
@@ -269,7 +269,7 @@ def plan():
     epsilon = _number(request.args.get("epsilon", ""), float)
     n = _number(request.args.get("n", "100"), int)
     procedure = request.args.get("procedure", "spinner_coin")
-    if procedure in DESIGNS:
+    if procedure in DERIVED:
         return design_plan(procedure, n)
     if epsilon is None or not valid_epsilon(epsilon):
         abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
@@ -299,6 +299,7 @@ def design_plan(procedure: str, n: int | None) -> dict:
         name: _number(request.args[name], float) if name in request.args else None
         for name in PLAN_PARAMETERS
     }
+    numbers["arms"] = arms_from_text(request.args.get("arms", ""))
     try:
         return plan_of_design(procedure, numbers, n)
     except ValueError as error:

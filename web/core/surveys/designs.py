@@ -400,6 +400,24 @@ def procedure_words(procedure: str, parameters: DesignParameters, light: float) 
 PLAN_PARAMETERS = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
 
 
+def arms_from_text(text: str) -> list[tuple] | None:
+    """Cheating detection's arms written ``t,f_yes,f_no;t,f_yes,f_no`` (a spreadsheet cell, a
+    query), each share a number or, where it is not one, the text as written; None when the text
+    is not of that form."""
+    arms = []
+    for arm in text.split(";"):
+        shares: list[float | str] = []
+        for share in arm.split(","):
+            try:
+                shares.append(float(share))
+            except ValueError:
+                shares.append(share.strip())
+        if len(shares) != len(ARM_FIELDS):
+            return None
+        arms.append(tuple(shares))
+    return arms
+
+
 def plan_of_design(procedure: str, numbers: dict, n: int) -> dict:
     """What the builder previews for a design: its ε, report probabilities, the margin of error
     for ``n`` respondents and the sample sizes for three margins.
@@ -411,11 +429,21 @@ def plan_of_design(procedure: str, numbers: dict, n: int) -> dict:
     """
     parameters = DesignParameters(
         numbers.get("p_truth"), numbers.get("p_forced_yes"), numbers.get("p_forced_no"),
-        Texts.one("en", "innocuous"), numbers.get("prevalence"),
+        Texts.one("en", "innocuous"), numbers.get("prevalence"), arms=numbers.get("arms"),
     )  # fmt: skip
     problems = design_problems(procedure, None, parameters)
     if problems:
         raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+    if procedure == CHEATING:
+        model = cheating_model(parameters)
+        return {
+            "procedure": procedure,
+            "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],
+            "epsilon": model.epsilon,
+            "n": n,
+            # The half-width for π at ½ with no cheaters (a planning figure, normal interval).
+            "margin_of_error": model.margin_of_error(max(n, 2)),
+        }
     design = binary_design(procedure, 0.0, parameters)
     return {
         "procedure": procedure,

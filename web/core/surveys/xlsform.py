@@ -58,6 +58,7 @@ from web.core.surveys.designs import (
     DESIGNS,
     PARAMETERS,
     YESNO_PROCEDURES,
+    arms_from_text,
 )
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
@@ -289,15 +290,10 @@ def _number(value: Any) -> Any:
 def _arms(value: Any) -> Any:
     """Cheating detection's arms from ``t,f_yes,f_no;t,f_yes,f_no`` (a cell that is not of that
     form is handed on as it is, for the validator to name)."""
-    if not isinstance(value, str):
+    arms = arms_from_text(value) if isinstance(value, str) else None
+    if arms is None:
         return value
-    arms = []
-    for arm in value.split(";"):
-        shares = [_number(share.strip()) for share in arm.split(",")]
-        if len(shares) != len(ARM_FIELDS):
-            return value
-        arms.append(dict(zip(ARM_FIELDS, shares, strict=True)))
-    return arms
+    return [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in arms]
 
 
 def _exact(value: float | None) -> float | str | None:
