@@ -554,3 +554,21 @@ def test_the_plan_of_cheating_detection_gives_its_epsilon_and_margin(client):
     assert plan.json["arms"] == ARMS
     refused = client.get("/api/plan?procedure=cheating_detection&arms=0.6,0.3,0.1&n=10")
     assert refused.status_code == 400 and "two arms" in refused.json["error"]
+
+
+def test_an_unrelated_question_with_the_respondents_coin_names_both_faces(
+    app, client, import_survey
+):
+    data = with_question(
+        procedure="unrelated_question",
+        p_truth=0.5,
+        innocuous={"text": "Born in an odd month?", "prevalence": 0.5},
+        randomizer="own",
+    )
+    data["slug"] = "coin"
+    import_survey(data)
+    html = client.get("/s/coin").get_data(as_text=True)
+    assert "Toss a coin where nobody can see it." in html
+    assert "<strong>Heads</strong>:\n          answer the question above truthfully" in html
+    assert "answer this everyday question instead: <span>Born in an odd month?</span>" in html
+    assert 'name="truth-q"' not in html and 'name="report-q"' in html
