@@ -32,6 +32,8 @@ from .design import (
 )
 from .difference import Difference, difference, simulate_difference_coverage
 from .estimate import Estimate, estimate_proportion
+from .linear import LinearResult
+from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances
 from .mechanism import (
     PROCEDURES,
     ReportProbabilities,
@@ -47,6 +49,12 @@ from .regression import RegressionError, RegressionResult, rr_logistic_regressio
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
+    "BoundedMean",
+    "LinearResult",
+    "MeanEstimate",
+    "MechanismVariances",
+    "bounded_mean",
+    "mechanism_variances",
     "CheatingDetection",
     "CheatingEstimate",
     "Design",
