@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import click
@@ -78,6 +79,40 @@ def _user(email: str) -> User:
     if user is None:
         raise click.ClickException(f"no user with email {email!r}")
     return user
+
+
+def _values(survey, true_mean: float | None, true_values: str | None) -> list[float] | None:
+    """The values number questions are simulated from, each inside every number question's
+    range; a click error naming the first that is not."""
+    if true_mean is not None and true_values is not None:
+        raise click.UsageError("give --true-mean or --true-values, not both")
+    option = "--true-mean" if true_mean is not None else "--true-values"
+    try:
+        values = [true_mean] if true_mean is not None else _floats(true_values)
+    except ValueError:
+        raise click.BadParameter(f"{true_values!r} is not numbers separated by commas",
+                                 param_hint=option) from None  # fmt: skip
+    if values is None:
+        return None
+    for question in survey.questions:
+        scale = question.design.scale
+        outside = [v for v in values if scale and not scale.low <= v <= scale.high]
+        if outside:
+            raise click.BadParameter(
+                f"{outside[0]:g} is outside the range of {question.key!r} "
+                f"({scale.low:g} to {scale.high:g})",
+                param_hint=option,
+            )
+    return values
+
+
+def _floats(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    values = [float(part) for part in text.split(",")]
+    if not values or not all(math.isfinite(value) for value in values):
+        raise ValueError(text)
+    return values
 
 
 def _groups(survey, text: str) -> tuple[str, dict[str, float]]:
@@ -286,6 +321,20 @@ def regress(slug: str, item: str, on: str, reference: str) -> None:
     "told (drawn independently of the true answer, so the honest-yes share is "
     "true proportion × (1 − cheating share)).",
 )
+@click.option(
+    "--true-mean",
+    type=float,
+    default=None,
+    help="Every respondent's value for each number question (the reports depend on the values "
+    "through their mean only). Without it or --true-values, a number question's mean sits at the "
+    "true proportion of its range.",
+)
+@click.option(
+    "--true-values",
+    metavar="X,Y,...",
+    default=None,
+    help="Values each respondent's number is drawn from (evenly), e.g. 0,0,1,2,5,12.",
+)
 @click.option("--seed", type=int, default=None, help="Seed, for repeatable data.")
 @with_appcontext
 @refusals_as_errors
@@ -295,13 +344,18 @@ def simulate(
     true_proportion: float,
     by: str | None,
     cheating: float,
+    true_mean: float | None,
+    true_values: str | None,
     seed: int | None,
 ) -> None:
     """Insert simulated responses, reported through each question's procedure, for demos and
     load tests."""
     survey = _survey(slug)
     groups = _groups(survey, by) if by else None
-    simulate_responses(survey, count, true_proportion, seed, by=groups, cheating=cheating)
+    values = _values(survey, true_mean, true_values)
+    simulate_responses(
+        survey, count, true_proportion, seed, by=groups, cheating=cheating, values=values
+    )
     click.echo(f"Inserted {count} simulated responses into {slug!r}.")
 
 

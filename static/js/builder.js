@@ -40,6 +40,18 @@ export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (match, name) => (name in values ? String(values[name]) : match));
 }
 
+/**
+ * A number question's range as typed, or null while it is not one (smallest not below largest).
+ * @param {(name: string) => HTMLInputElement} field
+ * @returns {{min: number, max: number, unit: string} | null}
+ */
+export function numberRange(field) {
+  const min = Number.parseFloat(field("value_min").value);
+  const max = Number.parseFloat(field("value_max").value);
+  if (!(Number.isFinite(min) && Number.isFinite(max) && min < max)) return null;
+  return { min, max, unit: field("unit").value.trim() };
+}
+
 /** @param {number} value */
 const short = (value) => String(Number(value.toFixed(4)));
 
@@ -159,6 +171,8 @@ function start() {
       form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(kind));
     }
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
+    const number = kind === config.numberType;
+    out("number-range")?.toggleAttribute("hidden", !number);
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();
     if (direct) {
@@ -197,12 +211,18 @@ function start() {
     const query = new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value, n: String(n) });
     const oneOf = config.singleChoiceTypes.includes(field("kind").value);
     if (oneOf) query.set("k", String(Math.max(2, figures.options)));
+    const range = number ? numberRange(field) : null;
+    if (number && !range) out("preview-margin").textContent = config.messages.rangeInvalid;
+    if (number && !range) return;
+    if (range) for (const name of ["min", "max"]) query.set(name, String(range[name]));
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : null))
       .then((plan) => {
         if (!plan || request !== marginRequest) return;
         const points = (margin) => (margin * 100).toFixed(1);
-        out("preview-margin").textContent = fill(config.messages.margin, { n, margin: points(plan.margin_of_error) });
+        out("preview-margin").textContent = range
+          ? fill(config.messages.marginNumber, { n, margin: short(plan.margin_of_error), unit: range.unit, min: range.min, max: range.max })
+          : fill(config.messages.margin, { n, margin: points(plan.margin_of_error) });
         out("preview-compare").textContent = plan.as_multi
           ? fill(config.messages.asMulti, {
               k: plan.k, cost: short(plan.as_multi.epsilon_total), margin: points(plan.as_multi.margin_of_error),

@@ -229,3 +229,52 @@ function checkProcedure(procedure) {
     throw new RangeError(`procedure must be one of ${PROCEDURES.join(", ")}, got ${procedure}`);
   }
 }
+
+/**
+ * @typedef {Draw & {valuePosition: number, valueYes: Bit}} NumberDraw
+ */
+
+/**
+ * The value wheel's yes share for a number: (x − min)/(max − min). Mirrors `rr.BoundedMean.share`.
+ * @param {number} value
+ * @param {{min: number, max: number}} scale
+ * @returns {number}
+ */
+export function valueShare(value, scale) {
+  if (!(Number.isFinite(value) && value >= scale.min && value <= scale.max)) {
+    throw new RangeError(`value must lie in [${scale.min}, ${scale.max}], got ${value}`);
+  }
+  return (value - scale.min) / (scale.max - scale.min);
+}
+
+/**
+ * One report of a number (the one-bit mean, `rr.mean`): the value wheel says yes with the value's
+ * share, and its answer goes through the spinner as a yes/no answer would. So
+ * P(report 1) = a + b·share on the spinner's own line, for both procedures.
+ * @param {number} share The value wheel's yes share, in [0, 1].
+ * @param {Procedure} procedure
+ * @param {number} light The spinner's light share p.
+ * @param {import("./random.js").Uint32Source} [random]
+ * @returns {NumberDraw}
+ */
+export function drawNumber(share, procedure, light, random = cryptoUint32) {
+  if (!(share >= 0 && share <= 1)) throw new RangeError(`share must lie in [0, 1], got ${share}`);
+  const valuePosition = uniform(random);
+  const valueYes = valuePosition < share ? 1 : 0;
+  return { valuePosition, valueYes, ...draw(valueYes, procedure, light, random) };
+}
+
+/**
+ * A typed number as the question takes it: inside [min, max] and on a whole number of steps from
+ * min (to a millionth of a step, so 0.1 + 0.2 is on a step of 0.1); null otherwise.
+ * @param {string} typed
+ * @param {{min: number, max: number, step: number}} scale
+ * @returns {number | null}
+ */
+export function checkedValue(typed, scale) {
+  if (typeof typed !== "string" || typed.trim() === "") return null;
+  const value = Number(typed);
+  if (!Number.isFinite(value) || value < scale.min || value > scale.max) return null;
+  const steps = (value - scale.min) / scale.step;
+  return Math.abs(steps - Math.round(steps)) <= 1e-6 ? value : null;
+}

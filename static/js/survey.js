@@ -24,7 +24,7 @@ import {
   rememberedBit,
   rememberSubmitted,
 } from "./memo.js";
-import { draw, drawChoice, drawDesign } from "./procedure.js";
+import { checkedValue, draw, drawChoice, drawDesign, drawNumber, valueShare } from "./procedure.js";
 import { uniformInt } from "./random.js";
 import { sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
@@ -42,6 +42,8 @@ const form = document.getElementById("survey-form");
  *   their own die or coin, or needs none (crosswise): the page then records the report only.
  * @property {import("./coin.js").Coin | null} coin
  * @property {import("./die.js").Die | null} die
+ * @property {HTMLElement | null} valueBox A number question's value wheel, drawn once the value
+ *   is known and removed once the report is shown.
  */
 /**
  * @typedef {object} QuestionView
@@ -175,8 +177,10 @@ function setUpQuestion(question) {
       die: dieBox && createDie(dieBox, question.options.length, {
         label: text.dieLabel.replace("{count}", String(question.options.length)),
       }),
+      valueBox: box.querySelector(".value-wheel"),
     });
   }
+  if (question.answer === "number") keepInStep(root, question);
   const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), items };
   view.button.addEventListener("click", () => spinQuestion(question, view));
   return view;
@@ -200,6 +204,10 @@ function truthOf(question, root) {
     const innocuous = picked("innocuous");
     if (!truth || !innocuous) return null;
     return new Map([[question.id, { truth: truth.value === "1" ? 1 : 0, innocuous: innocuous.value === "1" ? 1 : 0 }]]);
+  }
+  if (question.answer === "number") {
+    const value = checkedValue(named(`truth-${question.id}`).value, question.scale);
+    return value === null ? null : new Map([[question.id, valueShare(value, question.scale)]]);
   }
   if (question.answer === "option") {
     const chosen = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
@@ -231,11 +239,12 @@ async function spinQuestion(question, view) {
   clearTruth(view, true);
   if (outcome.changed) return showNotice("survey-changed");
   await Promise.all(
-    [...view.items].map(async ([item, { box, spinner, coin, die, showArm }]) => {
+    [...view.items].map(async ([item, { box, spinner, coin, die, showArm, valueBox }]) => {
       const result = outcome.draws.get(item);
       if (!result) return showItem(question, box, outcome.remembered.get(item), text.remembered);
       if (!spinner) return showItem(question, box, reportOf(question, result), text.recorded);
       box.dataset.state = "spinning";
+      if (typeof result.valuePosition === "number") await spinValueWheel(valueBox, result, outcome.shares.get(item));
       const wheel = typeof result.arm === "number" ? showArm(result.arm) : spinner;
       await wheel.spinTo(result.position);
       const flipped = typeof result.heads === "boolean";
@@ -256,6 +265,7 @@ async function spinQuestion(question, view) {
 /** What is still to be chosen before a draw: the report, the true answer, or the innocuous one. */
 function missingHint(question, root) {
   if (question.mode === "report") return text.chooseReport;
+  if (question.answer === "number") return numberHint(question.scale);
   const truth = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
   return truth ? text.chooseInnocuous : text.chooseFirst;
 }
@@ -283,6 +293,8 @@ async function drawOnce(question, truth) {
   const params = paramsOf(question);
   const remembered = new Map();
   const draws = new Map();
+  // A number's value wheel is drawn to scale while it spins, then leaves the page.
+  const shares = question.answer === "number" ? truth : new Map();
   for (const [item, value] of truth) {
     const known = rememberedFor(question, memo, item);
     if (known === undefined) draws.set(item, drawItem(question, value));
@@ -296,7 +308,7 @@ async function drawOnce(question, truth) {
   );
   await share(mirror.value);
   settled.add(question.id);
-  return { changed: false, draws, remembered };
+  return { changed: false, draws, remembered, shares };
 }
 
 /** What a remembered draw must have been drawn under to be replayed for `question`. */
@@ -339,6 +351,7 @@ function drawItem(question, value) {
     const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
     return drawDesign(truth, question.sectors, innocuous);
   }
+  if (question.answer === "number") return drawNumber(value, question.procedure, question.lightFraction);
   if (question.answer !== "option") return draw(value, question.procedure, question.lightFraction);
   return drawChoice(value, question.options.length, question.procedure, question.lightFraction);
 }
@@ -406,10 +419,12 @@ function showRemembered(memo) {
   updateSummary();
 }
 
-/** Uncheck the true answers; `locked` also disables the inputs and the Spin button. */
+/** Uncheck (or empty) the true answers; `locked` also disables the inputs and the Spin button. */
 function clearTruth(view, locked) {
   for (const input of view.root.querySelectorAll("fieldset.truth input")) {
     input.checked = false;
+    if (input.type === "number") input.value = "";
+    if (input.type === "range") input.value = input.min;
     if (locked) input.disabled = true;
   }
   if (locked) view.button.disabled = true;
@@ -417,6 +432,8 @@ function clearTruth(view, locked) {
 
 function showItem(question, box, value, why) {
   box.dataset.state = "done";
+  // The value wheel's size would tell the number: it goes once the report is shown.
+  box.querySelector(".value-wheel")?.replaceChildren();
   box.dataset.reported = String(value);
   box.querySelector(".outcome").textContent = `${text.willReport} ${answerText(question, value)}. ${why}`;
 }
@@ -499,4 +516,38 @@ async function submit() {
     error.textContent = text.offline;
   }
   button.disabled = false;
+}
+
+/** "Enter a number from 0 to 30 in steps of 1": what a number question takes. */
+function numberHint(scale) {
+  return text.enterNumber
+    .replace("{min}", String(scale.min))
+    .replace("{max}", String(scale.max))
+    .replace("{step}", String(scale.step));
+}
+
+/** A number question's field and slider show the same value; the field is what is read. */
+function keepInStep(root, question) {
+  const field = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]`);
+  const slider = root.querySelector(`input[name="${CSS.escape(`slider-${question.id}`)}"]`);
+  slider.addEventListener("input", () => {
+    field.value = slider.value;
+  });
+  field.addEventListener("input", () => {
+    const value = checkedValue(field.value, question.scale);
+    if (value !== null) slider.value = String(value);
+    const hint = root.querySelector(".hint");
+    hint.textContent = field.value === "" || value !== null ? "" : numberHint(question.scale);
+  });
+}
+
+/** Draw a number's value wheel to the value's share and spin it to the drawn position. */
+async function spinValueWheel(box, result, share) {
+  const percent = `${Math.round(share * 100)}%`;
+  const wheel = createSpinner(box, share, {
+    label: text.valueWheelLabel.replace("{percent}", percent),
+    lightLabel: percent,
+    lightWord: text.yesWord,
+  });
+  await wheel.spinTo(result.valuePosition);
 }

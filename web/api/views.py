@@ -279,6 +279,8 @@ def plan():
         abort(400, f"procedure must be one of {', '.join(rr.PROCEDURES)}")
     if "k" in request.args:
         return choice_plan(epsilon, n, procedure)
+    if "min" in request.args or "max" in request.args:
+        return number_plan(epsilon, n, procedure)
     return {
         "epsilon": epsilon,
         "procedure": procedure,
@@ -304,6 +306,31 @@ def design_plan(procedure: str, n: int | None) -> dict:
         return plan_of_design(procedure, numbers, n)
     except ValueError as error:
         abort(400, str(error))
+
+
+def number_plan(epsilon: float, n: int, procedure: str) -> dict:
+    """The plan of a number question on [min, max]: its margin in the question's units (at the
+    middle of the range, where it is widest) and the respondents a margin of 10%, 5% or 3% of
+    the range needs."""
+    low = _number(request.args.get("min", ""), float)
+    high = _number(request.args.get("max", ""), float)
+    try:
+        mean = rr.bounded_mean(low, high, epsilon, procedure)
+    except ValueError as error:
+        abort(400, f"a number question's range: {error}")
+    return {
+        "epsilon": epsilon,
+        "procedure": procedure,
+        "n": n,
+        "min": low,
+        "max": high,
+        "light_fraction": rr.light_fraction(epsilon, procedure),
+        "truth_probability": rr.truth_probability(epsilon),
+        "margin_of_error": mean.margin_of_error(n),
+        "sample_size": {
+            f"{share:g}": mean.sample_size(share * mean.width) for share in (0.1, 0.05, 0.03)
+        },
+    }
 
 
 def choice_plan(epsilon: float, n: int, procedure: str) -> dict:

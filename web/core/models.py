@@ -465,7 +465,7 @@ class Question(Tally, Model):
     def drawn_under(self) -> str:
         """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
         and a design's parameters."""
-        if self.procedure not in DERIVED:
+        if self.procedure not in DERIVED and self.design.scale is None:
             return self.procedure
         return f"{self.procedure}:{json.dumps(self.design.numbers())}"
 
@@ -553,6 +553,18 @@ class Question(Tally, Model):
                 "noisy_yes, n), or rr.<design>(parameters).estimate(noisy_yes, n)",
             }
         return self.type.design(self.procedure, len(self.options), self.light_fraction)
+
+    @property
+    def scale_numbers(self) -> dict | None:
+        """A number question's min, max and step (None for other types)."""
+        scale = self.design.scale
+        return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
+
+    @property
+    def item_mean(self) -> rr.BoundedMean | None:
+        """A number question's one-bit mean, read through its range; None for other types."""
+        scale = self.design.scale
+        return None if scale is None else scale.mean(self.epsilon, self.procedure)
 
     @property
     def item_design(self) -> rr.Design:

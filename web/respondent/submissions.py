@@ -12,6 +12,7 @@ checked against.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 from flask import Flask, current_app
@@ -115,6 +116,7 @@ def simulate_responses(
     seed=None,
     by: tuple[str, dict[str, float]] | None = None,
     cheating: float = 0.0,
+    values: Sequence[float] | None = None,
 ) -> None:
     """Insert ``n`` responses reported through each question's procedure (its type's
     ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
@@ -124,7 +126,11 @@ def simulate_responses(
     With ``by = (direct question, {option: share})`` the respondents' answers to that question are
     spread evenly over the listed options, and every randomized item is true with the share of the
     respondent's group; other direct questions are answered evenly over their options. A share
-    ``cheating`` of respondents to a cheating-detection question says no whatever they are told."""
+    ``cheating`` of respondents to a cheating-detection question says no whatever they are told.
+
+    A number question's respondents each hold a value drawn from ``values`` (inside its range),
+    spun through the value wheel; without ``values``, the true proportion (or the group's share)
+    is the place of their mean in the range."""
     rng = np.random.default_rng(seed)
     all_keys = _bulk_keys(n)
     spins = _spins(survey)
@@ -151,8 +157,11 @@ def simulate_responses(
             if question.key in answers:
                 reported = np.eye(len(options), dtype=np.uint8)[answers[question.key]]
             else:
+                truth = shares
+                if values and question.item_mean is not None:
+                    truth = _value_shares(question, size, values, rng)
                 reported = kind.simulate(
-                    size, shares, question.epsilon, question.procedure, len(options), rng,
+                    size, truth, question.epsilon, question.procedure, len(options), rng,
                     question.design, cheating,
                 )  # fmt: skip
             columns_of_tallies = kind.tally_columns(reported)
@@ -188,6 +197,12 @@ def simulate_responses(
         # later reads need not search a large log.
         with db.engine.connect() as checkpoint:
             checkpoint.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _value_shares(question, size: int, values: Sequence[float], rng) -> np.ndarray:
+    """Value-wheel shares of a number question's respondents, each value drawn from ``values``
+    (a column, as a group's shares are)."""
+    return question.item_mean.share(rng.choice(np.asarray(values, dtype=float), size))[:, None]
 
 
 def _direct_answers(direct, size: int, true_proportion: float, by, rng):

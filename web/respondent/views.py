@@ -108,6 +108,8 @@ def page_config(survey, preview: bool = False) -> dict:
                 "sectors": question.sectors,
                 # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
                 "armSectors": question.arm_sectors,
+                # A number question's range: what the field takes and the value wheel's scale.
+                "scale": question.scale_numbers,
                 "options": [
                     {"id": option.key, "text": shown(option.texts).text}
                     for option in question.options
@@ -148,6 +150,9 @@ def messages() -> dict:
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "offline": _("No connection to the server. Please try again."),
         "completionCode": _("Your completion code: {code}"),
+        "enterNumber": _("Enter a number from {min} to {max} in steps of {step}."),
+        "valueWheelLabel": _("Value wheel: {percent} yes, your number's place in its range"),
+        "yesWord": _("yes"),
         "previewNotSent": _(
             "Preview: nothing was sent or stored. A respondent would now see the thank-you page."
         ),

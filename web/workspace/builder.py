@@ -40,6 +40,7 @@ from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.scales import Scale
 from web.core.surveys.surveyfile import (
     DIRECT_EPSILON,
     DIRECT_PROCEDURE,
@@ -235,9 +236,12 @@ def edit_question(slug: str, key: str):
         "procedure": question.procedure,
         "option_ids": "\n".join(option.key for option in question.options),
         **design_data(question.design),
+        **scale_data(question.design.scale),
     }
     data |= texts_data("text", question.texts, languages)
     data |= texts_data("innocuous", question.design.innocuous_text, languages)
+    if question.design.scale is not None:
+        data |= texts_data("unit", question.design.scale.unit, languages)
     option_lines = Texts(
         (language, "\n".join(option.texts.get(language, "") for option in question.options))
         for language in languages
@@ -361,7 +365,17 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         epsilon,
         procedure,
         options,
-        design_from_form(form, procedure, languages),
+        scale_from_form(form, languages)
+        if kind.name == "number"
+        else design_from_form(form, procedure, languages),
+    )
+
+
+def scale_from_form(form, languages: list[str]) -> DesignParameters:
+    """A number question's range and unit from their fields."""
+    unit = form_texts(form, "unit", languages).stripped()
+    return DesignParameters(
+        scale=Scale(form.value_min.data, form.value_max.data, form.value_step.data, unit)
     )
 
 
@@ -375,6 +389,13 @@ def design_data(design: DesignParameters) -> dict:
     for number, arm in enumerate(design.arms or (), start=1):
         data |= {f"arm_{number}_{name}": value for name, value in zip(ARM_FIELDS, arm, strict=True)}
     return data | {"randomizer": design.randomizer}
+
+
+def scale_data(scale: Scale | None) -> dict:
+    """A number question's range as form data (the defaults stay for other questions)."""
+    if scale is None:
+        return {}
+    return {"value_min": scale.low, "value_max": scale.high, "value_step": scale.step}
 
 
 def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
@@ -429,6 +450,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
 FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"}
 FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
 FORM_FIELDS |= {name: name for name in ("p_truth", "p_forced_yes", "p_forced_no", "randomizer")}
+FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 

@@ -169,7 +169,9 @@ class FieldingForm(SurveyForm):
 
 # The texts typed once per language: the default language's in the plain field (so a survey in
 # one language is built as before), each other language's in ``<name>_<tag>``.
-TRANSLATED = ("title", "description", "consent", "thanks", "text", "options", "innocuous")
+TRANSLATED = (
+    "title", "description", "consent", "thanks", "text", "options", "innocuous", "unit",
+)  # fmt: skip
 
 
 def translated_form(base: type[FlaskForm], languages: list[str], **kwargs) -> FlaskForm:
@@ -314,6 +316,16 @@ class QuestionForm(FlaskForm):
             ),
         ],
     )
+    # A number question's range (web/core/surveys/scales.py): checked by the shared rules.
+    value_min = FloatField(_l("Smallest answer"), validators=[Optional()], default=0)
+    value_max = FloatField(_l("Largest answer"), validators=[Optional()], default=30)
+    value_step = FloatField(
+        _l("Step"),
+        validators=[Optional()],
+        default=1,
+        description=_l("Every answer is the smallest plus a whole number of steps."),
+    )
+    unit = StringField(_l("Unit (optional)"), description=_l("e.g. drinks, hours, days"))
     options = TextAreaField(
         _l("Options, one per line"), description=_l("For a multi-select or single-choice question.")
     )

@@ -74,7 +74,8 @@ def submit_all(writer, plans_and_bits):
         for index, pair in enumerate(plans_and_bits)
     ]
     threads[0].start()
-    while not writer.busy:
+    # The others queue behind the first write, unless it is already done (nothing held it).
+    while not writer.busy and threads[0].is_alive():
         time.sleep(0.001)
     for thread in threads[1:]:
         thread.start()

@@ -99,23 +99,20 @@ def regression(
         + [float(cell[p] == level) for p, present in enumerate(levels) for level in present[1:]]
         for cell in cells
     ]
-    try:
-        design_of_item = question.item_design
-    except ValueError as error:
-        raise GroupingError(f"no regression for {item!r}: {error}") from None
-    try:
-        fit = design_of_item.regression(
-            design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], terms=terms
-        )
-    except rr.RegressionError as error:
-        raise GroupingError(str(error)) from None
+    fit = _fit(
+        question, item, design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], terms
+    )
+    linear = isinstance(fit, rr.LinearResult)
     return {
         "item": item,
         "on": on,
         "reference": {g.key: present[0] for g, present in zip(groupings, levels, strict=True)},
         "design": question.design_entry,
+        # A number's mean is regressed by least squares (sandwich errors); a share by logistic
+        # regression through the design's line.
+        "model": "linear" if linear else "logistic",
         "n": fit.n,
-        "converged": fit.converged,
+        "converged": True if linear else fit.converged,
         "coefficients": [
             {
                 "term": c.term,
@@ -123,7 +120,7 @@ def regression(
                 "std_error": significant(c.std_error),
                 "ci_low": significant(c.ci_low),
                 "ci_high": significant(c.ci_high),
-                "odds_ratio": significant(c.odds_ratio),
+                **({} if linear else {"odds_ratio": significant(c.odds_ratio)}),
             }
             for c in fit.coefficients
         ],
@@ -137,6 +134,20 @@ def regression(
             if totals[cell][0] >= max(min_n, 1)
         ],
     }
+
+
+def _fit(question: Question, item: str, design, n, yes, terms):
+    """The regression of the item on the cells: linear for a number question's mean, logistic
+    through the design's line for a share; GroupingError when it cannot be fitted."""
+    mean = question.item_mean
+    try:
+        if mean is not None:
+            return mean.regression(design, n, yes, terms=terms)
+        return question.item_design.regression(design, n, yes, terms=terms)
+    except rr.RegressionError as error:
+        raise GroupingError(str(error)) from None
+    except ValueError as error:
+        raise GroupingError(f"no regression for {item!r}: {error}") from None
 
 
 def _cheating_difference(question: Question, counts, second_arms) -> Difference:
@@ -175,6 +186,8 @@ def group_difference(
         result = _cheating_difference(
             question, counts, [arms.get((g,), [0, 0]) for g in (first, second)]
         )
+    elif question.item_mean is not None:
+        result = question.item_mean.difference(*counts[0], *counts[1])
     else:
         result = question.item_design.difference(*counts[0], *counts[1])
     return {

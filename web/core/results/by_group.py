@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Question, Survey
-from web.core.results.figures import ESTIMATE_FIELDS, ItemResult, item_results, significant
+from web.core.results.figures import (
+    ESTIMATE_FIELDS,
+    NUMBER,
+    ItemResult,
+    as_mean,
+    item_results,
+    significant,
+)
 from web.core.surveys.questions import Tallied
 from web.core.surveys.texts import Texts
 
@@ -32,14 +39,16 @@ class GroupResult:
     withheld: bool
     items: tuple[ItemResult, ...]
 
-    def figures(self, index: int) -> dict:
-        """The API's entry for item ``index`` in this group: withheld below the minimum n."""
+    def figures(self, index: int, counts: bool = False) -> dict:
+        """The API's entry for item ``index`` in this group: withheld below the minimum n; with
+        ``counts``, its reports of 1 too."""
         if self.withheld:
             return {"id": self.option, "withheld": True}
         item = self.items[index]
         return {
             "id": self.option,
             "n": item.n,
+            **({"noisy_yes": item.noisy_yes} if counts else {}),
             **{
                 name: significant(getattr(item, name))
                 for name in ESTIMATE_FIELDS
@@ -114,6 +123,8 @@ def with_groups(document: dict, groups: dict[str, list[GroupResult]], key: str) 
                 {**option, "groups": [group.figures(index) for group in entries]}
                 for index, option in enumerate(question["options"])
             ]
+        elif question["type"] == NUMBER:
+            question["groups"] = [as_mean(group.figures(0, counts=True)) for group in entries]
         else:
             question["groups"] = [group.figures(0) for group in entries]
         questions.append(question)

@@ -169,12 +169,14 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "epsilon_total": survey.epsilon_total,
         "privacy": "ε is per spin. A yes/no question costs ε, a multi-select question k·ε for k "
         "options (one spin each), a single-choice question ε (one spin, then on dark a die), and "
+        "a number question ε (one spin of a value wheel, then the spinner), and "
         "the survey the sum over its questions (sequential composition).",
         "estimator": "pi_hat = (noisy_share - a) / b, for both procedures. Yes/no and each "
         "multi-select option: a = 1/(1 + e^epsilon), b = tanh(epsilon/2). Each option of a "
         "single-choice question with k options: a = 1/(e^epsilon + k - 1), "
         "b = (e^epsilon - 1)/(e^epsilon + k - 1). 95% interval: Clopper-Pearson on the noisy "
-        "share, mapped through the same line and clipped to [0, 1].",
+        "share, mapped through the same line and clipped to [0, 1]. A number question's mean: "
+        "min + (max - min) * pi_hat, its interval mapped the same way (clipped to [min, max]).",
         "questions": [
             {**_question_entry(question, languages), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)
@@ -205,6 +207,8 @@ def _question_entry(question, languages: list[str]) -> dict:
         "columns": question.items,
         **question.design_entry,
     }
+    if question.design.scale is not None:
+        entry |= question.design.scale.for_file(languages)
     if question.type.has_options:
         entry["options"] = [
             {"id": option.key, "text": option.texts.for_file(languages)}

@@ -20,6 +20,7 @@ from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, procedure_
 from web.core.surveys.questions import ARM
 from web.core.surveys.texts import Texts
 
+NUMBER = "number"  # the question type whose estimate is a mean in its own units
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
 SIGNIFICANT_DIGITS = 12  # of every figure the API and the CSVs give: no float noise past them
 
@@ -145,11 +146,20 @@ class QuestionResult:
                 {"id": item.option, "text": option_text(item), **figures(item)}
                 for item in self.items
             ]
+        elif self.kind == NUMBER:
+            data.update(as_mean(figures(self.items[0])))
         else:
             data.update(figures(self.items[0]))
             if self.visible:
                 data.update(_significant_tree(self.extra))
         return data
+
+
+def as_mean(figures: dict) -> dict:
+    """A number question's figures: its estimate is the ``mean`` in the question's units, its
+    estimated count the ``estimated_total`` (mean × n)."""
+    renamed = {"estimate": "mean", "estimated_count": "estimated_total"}
+    return {renamed.get(name, name): value for name, value in figures.items()}
 
 
 def _no_figures(item: ItemResult) -> dict:

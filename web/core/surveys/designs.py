@@ -28,6 +28,7 @@ from flask_babel import gettext as _
 
 import rr
 from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
+from web.core.surveys.scales import Scale
 from web.core.surveys.texts import Texts
 
 DESIGNS = ("forced_response", "unrelated_question", "crosswise")
@@ -72,11 +73,14 @@ class DesignParameters:
     randomizer: str = "page"
     # Cheating detection: two arms, each (p_truth, p_forced_yes, p_forced_no) as stated.
     arms: Any = None
+    # A number question's range (web/core/surveys/scales.py): its estimates are read through it.
+    scale: Scale | None = None
 
     def numbers(self) -> tuple:
         """What the reports depend on (frozen once a question has responses): not the wording."""
         numbers = (self.p_truth, self.p_forced_yes, self.p_forced_no, self.prevalence)
-        return (*numbers, self.randomizer, self.arms)
+        scale = self.scale.numbers() if self.scale is not None else None
+        return (*numbers, self.randomizer, self.arms, scale)
 
     # In the database: one JSON object, the innocuous question's text by language.
 
@@ -92,6 +96,8 @@ class DesignParameters:
             stored["randomizer"] = self.randomizer
         if self.arms is not None:
             stored["arms"] = [list(arm) for arm in self.arms]
+        if self.scale is not None:
+            stored["scale"] = self.scale.to_store()
         return stored
 
     @classmethod
@@ -105,6 +111,7 @@ class DesignParameters:
             data.get("prevalence"),
             data.get("randomizer", "page"),
             tuple(tuple(arm) for arm in data["arms"]) if data.get("arms") else None,
+            Scale.stored(data["scale"]) if data.get("scale") else None,
         )
 
     def for_file(self, procedure: str, languages: list[str]) -> dict:
@@ -122,6 +129,8 @@ class DesignParameters:
                 data[name] = getattr(self, name)
         if procedure in ("forced_response", "unrelated_question") and self.randomizer != "page":
             data["randomizer"] = self.randomizer
+        if self.scale is not None:
+            data |= self.scale.for_file(languages)
         return data
 
 

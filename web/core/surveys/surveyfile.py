@@ -54,13 +54,16 @@ from web.core.surveys.limits import (
     SLUG,
     valid_epsilon,
 )
-from web.core.surveys.questions import QUESTION_TYPES, QuestionType, question_type
+from web.core.surveys.questions import QUESTION_TYPES, Number, QuestionType, question_type
+from web.core.surveys.scales import MAX_UNIT, SCALE_FIELDS, Scale, scale_problems
 from web.core.surveys.texts import Texts, guess_language, language_name
 
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
 SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n"}
-QUESTION_FIELDS = {"id", "type", "text", "epsilon", "procedure", "options", *DESIGN_FIELDS}
+QUESTION_FIELDS = {
+    "id", "type", "text", "epsilon", "procedure", "options", *DESIGN_FIELDS, *SCALE_FIELDS,
+}  # fmt: skip
 OPTION_FIELDS = {"id", "text"}
 
 
@@ -342,6 +345,7 @@ def question_problems(
             )
         )
     problems += _procedure_problems(spec, kind, where, languages, complete)
+    problems += _scale_problems(spec, where, languages, complete)
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))
         if wrong_count is not None:
@@ -401,6 +405,26 @@ def _procedure_problems(
             spec.design.innocuous_text, f"{where}.innocuous.text", MAX_TEXT, languages,
             complete=complete,
         )  # fmt: skip
+    return problems
+
+
+def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -> list[Problem]:
+    """A number question's range (required), and no range on any other type."""
+    scale = spec.design.scale
+    if spec.kind != Number.name:
+        if scale is None:
+            return []
+        return [
+            Problem(f"{where}.{name}", _("only a 'number' question has %(name)r", name=name))
+            for name, value in zip(SCALE_FIELDS, (*scale.numbers(), scale.unit), strict=True)
+            if value not in (None, Texts())
+        ]
+    if scale is None:
+        return [Problem(f"{where}.min", _("a 'number' question needs its min and max"))]
+    problems = [Problem(f"{where}.{field}", message) for field, message in scale_problems(scale)]
+    if scale.unit:
+        problems += texts_problems(scale.unit, f"{where}.unit", MAX_UNIT, languages,
+                                   complete=complete)  # fmt: skip
     return problems
 
 
@@ -667,7 +691,16 @@ class _Reader:
             innocuous.get("prevalence"),
             item.get("randomizer", "page"),
             self.arms(item, where),
+            self.scale(item, where),
         )
+
+    def scale(self, item: dict, where: str) -> Scale | None:
+        """A number question's range as written; none when no field of it is."""
+        if not any(name in item for name in SCALE_FIELDS):
+            return None
+        unit = self.texts(item, "unit", where)
+        step = item.get("step", 1 if item.get("type") == Number.name else None)
+        return Scale(item.get("min"), item.get("max"), step, unit)
 
     def arms(self, item: dict, where: str):
         """Cheating detection's arms as written: each an object of the three shares."""

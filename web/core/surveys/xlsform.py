@@ -26,6 +26,9 @@ survey sheet column        meaning
 ``rr_prevalence``          its known share of yes
 ``rr_randomizer``          ``page`` (default) or ``own``: the respondent's own die or coin
 ``rr_arms``                cheating detection's two arms, ``t,f_yes,f_no;t,f_yes,f_no``
+``parameters``             a number question's range: its type is ``range`` (as in ODK) with
+                           ``start=0 end=30 step=1``
+``rr_unit::<L> (t)``       a number question's unit per language
 =========================  =================================================================
 
 The ``choices`` sheet has ``list_name``, ``name`` and a label per language. The ``settings`` sheet
@@ -51,6 +54,7 @@ from flask_babel import gettext as _
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 
+import rr
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
@@ -64,6 +68,7 @@ from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 
 YES_NO_LIST = "yes_no"
+RANGE = "range"  # ODK's type for a number in a range: a number question
 YES_NO_LABELS = {"en": ("Yes", "No"), "ko": ("예", "아니요")}
 LANGUAGE_HEADER = re.compile(
     r"\A(?P<name>[^:]+)::\s*(?:(?P<label>[^(]*?)\s*\((?P<tag>[^)]+)\)|(?P<bare>\S+))\s*\Z"
@@ -212,6 +217,8 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     kind, _space, list_name = str(cells.get("type", "")).strip().partition(" ")
     list_name = list_name.strip()
     procedure = cells.get("rr_procedure")
+    if kind == RANGE:
+        return _range_question(number, cells, languages, procedure)
     if kind not in ("select_one", "select_multiple") or not list_name:
         return None, _(
             "survey row %(row)d: type %(type)r cannot be randomized; this app asks select_one "
@@ -260,6 +267,34 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     return question, None
 
 
+def _range_question(number: int, cells: dict, languages: list[str], procedure: Any):
+    """A ``range`` row as a number question: its ``parameters`` (start, end, step) are the range."""
+    if procedure not in rr.PROCEDURES:
+        return None, _(
+            "survey row %(row)d: a range question is asked with spinner_coin or spinner, got "
+            "%(value)r",
+            row=number,
+            value=procedure,
+        )
+    parameters = dict(
+        part.partition("=")[::2] for part in str(cells.get("parameters", "")).split() if "=" in part
+    )
+    question: dict[str, Any] = {
+        "id": cells.get("name"),
+        "type": "number",
+        "text": _text(cells, "label", languages),
+        "procedure": procedure,
+        "epsilon": _number(cells.get("rr_epsilon")),
+        "min": _number(parameters.get("start")),
+        "max": _number(parameters.get("end")),
+        "step": _number(parameters.get("step", "1")),
+    }
+    unit = _text(cells, "rr_unit", languages)
+    if unit is not None:
+        question["unit"] = unit
+    return question, None
+
+
 def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
     """A design's parameters from their ``rr_`` columns, as a survey file states them."""
     design: dict[str, Any] = {}
@@ -294,6 +329,22 @@ def _arms(value: Any) -> Any:
     if arms is None:
         return value
     return [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in arms]
+
+
+def _range_cells(scale, languages: list[str]) -> list:
+    """A number question's ``parameters`` and unit cells (empty for other questions)."""
+    if scale is None:
+        return [None] * (1 + len(languages))
+    parameters = " ".join(
+        f"{name}={_plain(value)}"
+        for name, value in (("start", scale.low), ("end", scale.high), ("step", scale.step))
+    )
+    return [parameters, *(scale.unit.get(code) for code in languages)]
+
+
+def _plain(value: float) -> str:
+    """A bound as text that reads back as the same number."""
+    return str(value) if isinstance(value, int) else repr(float(value))
 
 
 def _exact(value: float | None) -> float | str | None:
@@ -340,7 +391,13 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     designed = any(question.procedure in DERIVED for question in spec.questions)
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
     design_headers = [*DESIGN_COLUMNS[:3], *innocuous, *DESIGN_COLUMNS[3:]] if designed else []
-    survey.append(["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers])
+    # The range columns only where a question is a number.
+    numbered = any(question.design.scale is not None for question in spec.questions)
+    units = [f"rr_unit::{header.split('::', 1)[1]}" for header in headers]
+    range_headers = ["parameters", *units] if numbered else []
+    survey.append(
+        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers, *range_headers]
+    )
     choices = book.create_sheet("choices")
     choices.append(["list_name", "name", *headers])
     if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
@@ -362,7 +419,9 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         randomizer = (
             design.randomizer if procedure in DESIGNS and design.randomizer != "page" else None
         )
-        cells = [f"{kind.xlsform_select} {list_name}", question.key, *wording, procedure, epsilon]
+        scale = design.scale
+        kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
+        cells = [kind_cell, question.key, *wording, procedure, epsilon]
         if designed:
             cells += [_exact(design.p_truth), _exact(design.p_forced_yes)]
             cells += [_exact(design.p_forced_no)]
@@ -373,6 +432,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
                 if design.arms
                 else None
             ]
+        if numbered:
+            cells += _range_cells(scale, languages)
         survey.append(cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
