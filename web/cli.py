@@ -279,7 +279,8 @@ def results(slug: str, by: str | None) -> None:
 @with_appcontext
 @refusals_as_errors
 def regress(slug: str, item: str, on: str, reference: str) -> None:
-    """Logistic regression of a randomized ITEM (question, or question.option) on direct questions."""
+    """Regress a randomized ITEM (question, or question.option) on direct questions: logistic for
+    a share, linear for a number question's mean."""
     survey = _survey(slug)
     levels = dict(part.partition(":")[::2] for part in reference.split(",") if part)
     try:

@@ -302,3 +302,24 @@ def test_the_plan_of_a_number_gives_its_margin_in_units(client):
     for query in ("min=3&max=3", "min=x&max=3", "min=0&max=inf", "max=3"):
         refused = client.get(f"/api/plan?epsilon=1&n=10&{query}")
         assert refused.status_code == 400 and "range" in refused.json["error"]
+
+
+def test_dashboard_analysis_page_and_command_line_show_means_in_units(
+    app, runner, amounts, researcher
+):
+    result = runner.invoke(
+        args=["simulate-responses", "amounts", "--n", "3000", "--seed", "2",
+              "--true-proportion-by", "year=first:0.1,fourth:0.4"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    dashboard = researcher.get("/surveys/amounts").get_data(as_text=True)
+    assert "Estimated mean on its range: Drinks last week?" in dashboard
+    assert "Estimated mean" in dashboard and "on the range 0 to 30" in dashboard
+    page = researcher.get("/surveys/amounts/groups?by=year&item=drinks").get_data(as_text=True)
+    assert "Estimated mean by group" in page and "Linear regression" in page
+    assert "in the question's units" in page and "Odds ratio" not in page
+    table = runner.invoke(args=["results", "amounts"]).output
+    drinks = next(line for line in table.splitlines() if line.startswith("drinks"))
+    assert "%" in drinks.split()[5] and "%" not in drinks.split()[6]  # reported share, then mean
+    fit = runner.invoke(args=["regress", "amounts", "drinks", "--on", "year"]).output
+    assert "linear" in fit and "odds ratio" not in fit and "mean" in fit

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from web.core.infrastructure.i18n import percent, shown
+from web.core.infrastructure.i18n import shown
 from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.by_group import GroupingError, GroupResult, by_group
 from web.core.results.chart import estimate_chart
-from web.workspace.panel import bars, describe
+from web.core.surveys.scales import Scale
+from web.workspace.panel import describe, scaled_bars
 
 
 @dataclass
@@ -34,6 +35,8 @@ class GroupAnalysis:
     difference: dict | None = None
     regression: dict | None = None
     problems: list[str] = field(default_factory=list)
+    # The item's range when it is a number question: its figures are means in its units.
+    scale: Scale | None = None
 
     def option_text(self, key: str, option: str) -> str:
         """The words of one option of a direct question."""
@@ -78,6 +81,7 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     ]
     question, option = analysis.randomized_item(survey, page.item)
     page.item_index = question.spun_options.index(option)
+    page.scale = question.design.scale
     page.groups = by_group(survey, page.by, min_n)[question.key]
     page.chart = _chart(page, dict(page.items)[page.item])
     for compute, target in (
@@ -102,14 +106,19 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
 
 
 def _chart(page: GroupAnalysis, title: str) -> Markup | None:
-    drawn = bars(
-        (shown(group.text).text, group.items[page.item_index])
-        for group in page.groups
-        if not group.withheld
+    drawn, show = scaled_bars(
+        (
+            (shown(group.text).text, group.items[page.item_index])
+            for group in page.groups
+            if not group.withheld
+        ),
+        page.scale,
     )
     if not drawn:
         return None
-    return estimate_chart(
-        drawn, _("Estimated share by group: %(item)s", item=title), describe(drawn), "group-chart",
-        show=lambda share: percent(share, 1),
-    )  # fmt: skip
+    words = (
+        _("Estimated mean by group: %(item)s", item=title)
+        if page.scale
+        else _("Estimated share by group: %(item)s", item=title)
+    )
+    return estimate_chart(drawn, words, describe(drawn, show), "group-chart", show=show)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from web.core.infrastructure.i18n import percent, shown
+from web.core.infrastructure.i18n import number, percent, shown
 from web.core.models import Survey
 from web.core.results.chart import Bar, estimate_chart
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
+from web.core.surveys.scales import Scale
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,15 @@ class PanelEntry:
 
     @property
     def outside(self) -> list[ItemResult]:
-        return [row for row in self.rows if row.outside]
+        """Rows whose raw estimate fell outside what it estimates: 0–100%, or a number's range."""
+        scale = self.question.design.scale
+        if scale is None:
+            return [row for row in self.rows if row.outside]
+        return [
+            row
+            for row in self.rows
+            if row.estimate is not None and not scale.low <= row.estimate <= scale.high
+        ]
 
     @property
     def n(self) -> int:
@@ -58,16 +68,41 @@ def results_panel(survey: Survey, min_n: int) -> Panel:
         visible = question.visible
         chart = None
         if visible:
-            drawn = bars((label(row), row) for row in question.items)
+            drawn, show = chart_bars(question)
             chart = estimate_chart(
                 drawn,
                 title=chart_title(question),
-                description=describe(drawn),
+                description=describe(drawn, show),
                 chart_id=f"chart-{index}",
-                show=lambda share: percent(share, 1),
+                show=show,
             )
         entries.append(PanelEntry(question, visible, chart))
     return Panel(results, tuple(entries), min_n)
+
+
+def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:
+    """A question's bars and how the chart writes a position on its axis."""
+    scale = question.design.scale
+    labelled = (((_("Mean") if scale else label(row)), row) for row in question.items)
+    return scaled_bars(labelled, scale)
+
+
+def scaled_bars(labelled, scale: Scale | None) -> tuple[list[Bar], Callable[[float], str]]:
+    """Bars from (label, figures) pairs and how the chart writes a position on its axis: shares
+    as percentages, or a number question's mean placed on its range (the axis runs from min to
+    max)."""
+    drawn = bars(labelled)
+    if scale is None:
+        return drawn, lambda share: percent(share, 1)
+    width = scale.high - scale.low
+
+    def place(value: float) -> float:
+        return (value - scale.low) / width
+
+    placed = [
+        Bar(bar.label, place(bar.estimate), place(bar.ci_low), place(bar.ci_high)) for bar in drawn
+    ]
+    return placed, lambda share: number(scale.low + share * width, 2)
 
 
 def chart_title(question: QuestionResult) -> str:
@@ -77,6 +112,8 @@ def chart_title(question: QuestionResult) -> str:
         return _("Answers as given (not randomized): %(question)s", question=text)
     if question.sums_to_one:
         return _("Estimated share whose true answer is each option: %(question)s", question=text)
+    if question.design.scale is not None:
+        return _("Estimated mean on its range: %(question)s", question=text)
     return _("Estimated share answering yes: %(question)s", question=text)
 
 
@@ -89,15 +126,16 @@ def bars(labelled) -> list[Bar]:
     ]
 
 
-def describe(drawn: list[Bar]) -> str:
-    """The chart in words, for screen readers."""
+def describe(drawn: list[Bar], show: Callable[[float], str] | None = None) -> str:
+    """The chart in words, for screen readers (``show`` writes a position on its axis)."""
+    write = show or (lambda share: percent(share, 0))
     return "; ".join(
         _(
             "%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
             label=bar.label,
-            estimate=percent(bar.estimate, 0),
-            low=percent(bar.ci_low, 0),
-            high=percent(bar.ci_high, 0),
+            estimate=write(bar.estimate),
+            low=write(bar.ci_low),
+            high=write(bar.ci_high),
         )
         for bar in drawn
     )

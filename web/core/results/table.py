@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from web.core.results.figures import ItemResult, SurveyResults
 
 HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
@@ -30,7 +32,8 @@ def results_table(results: SurveyResults) -> str:
             rows.append((label, "", "", "", "", ""))
             rows.extend(_row(f"  {item.option}", item) for item in question.items)
         else:
-            rows.append(_row(label, question.items[0]))
+            show = _shown(question)
+            rows.append(_row(label, question.items[0], show))
             rows.extend(_extra_rows(question.extra))
     widths = [max(len(str(row[column])) for row in [HEADER, *rows]) for column in range(6)]
     for row in [HEADER, *rows]:
@@ -40,6 +43,10 @@ def results_table(results: SurveyResults) -> str:
         ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def _share(value: float) -> str:
+    return f"{value:.1%}"
 
 
 def _extra_rows(extra: dict) -> list[tuple]:
@@ -56,7 +63,15 @@ def _extra_rows(extra: dict) -> list[tuple]:
     return rows
 
 
-def _row(label: str, item: ItemResult) -> tuple:
+def _shown(question) -> Callable[[float], str]:
+    """How a figure of the question is written: a share as a percentage, a number question's mean
+    (and its estimated total) in its units."""
+    if question.design.scale is None:
+        return lambda value: f"{value:.1%}"
+    return lambda value: f"{value:.4g}"
+
+
+def _row(label: str, item: ItemResult, show: Callable[[float], str] = _share) -> tuple:
     if item.n == 0:
         return (label, 0, "", "no responses", "", "")
     if item.withheld:
@@ -65,8 +80,8 @@ def _row(label: str, item: ItemResult) -> tuple:
         label,
         item.n,
         f"{item.noisy_yes / item.n:.1%}",
-        f"{item.estimate:.1%}",
-        f"[{item.ci_low:.1%}, {item.ci_high:.1%}]",
+        show(item.estimate),
+        f"[{show(item.ci_low)}, {show(item.ci_high)}]",
         f"{item.estimated_count:.0f}",
     )
 
@@ -82,6 +97,7 @@ def grouped_table(results: SurveyResults, groups: dict, key: str) -> str:
         entries = groups.get(question.key)
         if not entries:
             continue
+        show = _shown(question)
         for index, item in enumerate(question.items):
             label = question.key if item.option is None else f"{question.key}.{item.option}"
             for group in entries:
@@ -89,8 +105,8 @@ def grouped_table(results: SurveyResults, groups: dict, key: str) -> str:
                 if group.withheld or figure.estimate is None:
                     rows.append((label, group.option, f"< {results.min_n}", "withheld", ""))
                 else:
-                    interval = f"[{figure.ci_low:.1%}, {figure.ci_high:.1%}]"
-                    rows.append((label, group.option, figure.n, f"{figure.estimate:.1%}", interval))
+                    interval = f"[{show(figure.ci_low)}, {show(figure.ci_high)}]"
+                    rows.append((label, group.option, figure.n, show(figure.estimate), interval))
     return "\n".join(lines + _aligned(rows))
 
 
@@ -101,25 +117,20 @@ def regression_text(fit: dict) -> str:
         f"reference: {', '.join(f'{k}={v}' for k, v in fit['reference'].items())}",
         "",
     ]
-    rows = [("term", "estimate", "std. error", "95% interval", "odds ratio")]
+    linear = fit.get("model") == "linear"
+    lines[0] += " (linear: least squares, sandwich errors)" if linear else " (logistic)"
+    rows = [("term", "estimate", "std. error", "95% interval", "" if linear else "odds ratio")]
     for c in fit["coefficients"]:
         interval = f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]"
-        rows.append(
-            (
-                c["term"],
-                f"{c['estimate']:.3f}",
-                f"{c['std_error']:.3f}",
-                interval,
-                f"{c['odds_ratio']:.3f}",
-            )
-        )
+        odds = "" if linear else f"{c['odds_ratio']:.3f}"
+        rows.append((c["term"], f"{c['estimate']:.3f}", f"{c['std_error']:.3f}", interval, odds))
     rows.append(("", "", "", "", ""))
-    rows.append(("predicted", "prevalence", "n", "95% interval", ""))
+    rows.append(("predicted", "mean" if linear else "prevalence", "n", "95% interval", ""))
+    show = (lambda value: f"{value:.4g}") if linear else _share
     for p in fit["predicted"]:
         group = ", ".join(f"{k}={v}" for k, v in p["group"].items())
-        rows.append(
-            (group, f"{p['estimate']:.1%}", p["n"], f"[{p['ci_low']:.1%}, {p['ci_high']:.1%}]", "")
-        )
+        interval = f"[{show(p['ci_low'])}, {show(p['ci_high'])}]"
+        rows.append((group, show(p["estimate"]), p["n"], interval, ""))
     return "\n".join(lines + _aligned(rows))
 
 
