@@ -76,6 +76,7 @@ def _row(label: str, item: ItemResult, show: Callable[[float], str] = _share) ->
         return (label, 0, "", "no responses", "", "")
     if item.withheld:
         return (label, item.n, "", "withheld (a small group)", "", "")
+    assert item.estimate is not None and item.ci_low is not None and item.ci_high is not None
     return (
         label,
         item.n,
