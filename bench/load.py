@@ -33,7 +33,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 BODY = (
     '{"answers": {"cheated": 1, "skipped": 0, '
-    '"substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}, "shared_homework": 1, '
+    '"substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}, "shared_homework": 1, "all_nighters": 1, '
     '"copied_work": "once", "year": "first"}}'
 )
 

@@ -91,11 +91,11 @@ def test_demo_survey_is_seeded_once_on_first_start(tmp_path):
         with app.app_context():
             surveys = db.session.scalars(db.select(Survey)).all()
             assert [survey.slug for survey in surveys] == ["campus-life"]
-            assert surveys[0].status == "open" and len(surveys[0].questions) == 6
+            assert surveys[0].status == "open" and len(surveys[0].questions) == 7
             # 1 + 1 for the yes/no questions, 3 × 0.5 for the multi-select, ln 3 for the
             # crosswise question (innocuous prevalence 1/4), 1.5 once for the single choice of
-            # four options, 0 for the year asked directly.
-            assert surveys[0].epsilon_total == pytest.approx(5.0 + math.log(3))
+            # four options, 1 for the number question, 0 for the year asked directly.
+            assert surveys[0].epsilon_total == pytest.approx(6.0 + math.log(3))
             db.engine.dispose()
         html = app.test_client().get("/").get_data(as_text=True)
         assert "Try the demo survey" in html and 'href="/s/campus-life"' in html

@@ -17,6 +17,7 @@ BITS = {
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 1},
     "shared_homework": 0,
+    "all_nighters": 1,
     "copied_work": "two_to_five",
     "year": "third",
 }
@@ -71,7 +72,10 @@ def test_several_processes_start_on_an_empty_database_and_count_every_submission
             if not q.options
         }
         options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
-    assert tallies == {"cheated": (120, 120), "skipped": (120, 0), "shared_homework": (120, 0)}
+    assert tallies == {
+        "cheated": (120, 120), "skipped": (120, 0), "shared_homework": (120, 0),
+        "all_nighters": (120, 120),
+    }  # fmt: skip
     assert options == {
         "alcohol": (120, 0),
         "tobacco": (120, 120),

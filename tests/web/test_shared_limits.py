@@ -30,6 +30,7 @@ DEMO = {
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
     "shared_homework": 0,
+    "all_nighters": 1,
     "copied_work": "never",
     "year": None,
 }

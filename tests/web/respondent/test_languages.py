@@ -66,7 +66,7 @@ def test_a_survey_without_the_page_language_marks_its_texts(client, import_surve
         *korean["questions"],
         *[o for q in korean["questions"] for o in q.get("options", [])],
     ]:
-        for name in ("title", "description", "text", "thanks"):
+        for name in ("title", "description", "text", "thanks", "unit"):
             if isinstance(holder.get(name), dict):
                 holder[name] = holder[name]["ko"]
         if "innocuous" in holder:

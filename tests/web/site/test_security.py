@@ -27,6 +27,7 @@ DEMO_ANSWERS = {
     "skipped": 0,
     "substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0},
     "shared_homework": 1,
+    "all_nighters": 1,
     "copied_work": "once",
     "year": "first",
 }

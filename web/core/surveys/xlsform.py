@@ -344,7 +344,8 @@ def _range_cells(scale, languages: list[str]) -> list:
 
 def _plain(value: float) -> str:
     """A bound as text that reads back as the same number."""
-    return str(value) if isinstance(value, int) else repr(float(value))
+    number = float(value)
+    return str(int(number)) if number.is_integer() else repr(number)
 
 
 def _exact(value: float | None) -> float | str | None:
