@@ -126,3 +126,15 @@ def test_each_designs_wheel_reports_with_its_probabilities(design_rows):
                 expected = parameters["pTruth"] * truth + (1 - parameters["pTruth"]) * innocuous
             tolerance = 4.5 * math.sqrt(max(expected * (1 - expected), 1e-6) / DRAWS)
             assert abs(yes / DRAWS - expected) < tolerance, (row["procedure"], key)
+
+
+NUMBERS = [[0.5, 0, 30, 0], [1.0, 0, 30, 12], [2.0, 0, 30, 30], [1.0, -5, 5, 1.5], [4.0, 1, 7, 6]]
+
+
+def test_number_reports_follow_rr_bounded_mean():
+    for row in node_rows("tests/js/number_dump.js", NUMBERS):
+        mean = rr.bounded_mean(row["min"], row["max"], row["epsilon"], row["procedure"])
+        assert row["share"] == pytest.approx(float(mean.share(row["value"])), rel=1e-15)
+        theta = mean.report_share(row["value"])
+        tolerance = 4 * math.sqrt(theta * (1 - theta) / DRAWS)
+        assert abs(row["ones"] / DRAWS - theta) < tolerance, row

@@ -2,15 +2,18 @@ import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
 
 import {
+  checkedValue,
   choiceLightFraction,
   designFigures,
   draw,
   drawChoice,
   drawDesign,
+  drawNumber,
   lightFraction,
   reportProbabilities,
   reportedAnswer,
   truthProbability,
+  valueShare,
 } from "../../static/js/procedure.js";
 import { cryptoUint32, uniform, uniformInt } from "../../static/js/random.js";
 import { evenGrid, seeded } from "./seeded.js";
@@ -220,4 +223,30 @@ describe("designFigures", () => {
       assert.equal(designFigures(procedure, parameters), null);
     });
   }
+});
+
+describe("number draws", () => {
+  it("places a value on its range", () => {
+    assert.equal(valueShare(0, { min: 0, max: 30 }), 0);
+    assert.equal(valueShare(30, { min: 0, max: 30 }), 1);
+    assert.equal(valueShare(0, { min: -5, max: 5 }), 0.5);
+    for (const bad of [-0.1, 31, NaN, Infinity]) assert.throws(() => valueShare(bad, { min: 0, max: 30 }), RangeError);
+  });
+  it("says yes on the value wheel below the share, then goes through the spinner", () => {
+    const at = (value) => () => value;
+    const low = drawNumber(0.4, "spinner_coin", 0.5, at(0));
+    assert.deepEqual([low.valueYes, low.light, low.reported], [1, true, 1]);
+    const high = drawNumber(0.4, "spinner", 0.75, at(0xfffffffe));
+    assert.deepEqual([high.valueYes, high.light, high.reported], [0, false, 1]);
+    assert.equal(drawNumber(0, "spinner_coin", 0.5, at(0)).valueYes, 0);
+    assert.equal(drawNumber(1, "spinner_coin", 0.5, at(0xffffffff)).valueYes, 1);
+    assert.throws(() => drawNumber(1.2, "spinner_coin", 0.5), RangeError);
+  });
+  it("takes a typed value only inside the range and on its steps", () => {
+    const scale = { min: 0, max: 10, step: 0.5 };
+    assert.equal(checkedValue("2.5", scale), 2.5);
+    assert.equal(checkedValue("10", scale), 10);
+    assert.equal(checkedValue("0.3", { min: 0, max: 1, step: 0.1 }), 0.3);
+    for (const bad of ["", " ", "2.4", "-1", "10.5", "abc", "1e400"]) assert.equal(checkedValue(bad, scale), null, bad);
+  });
 });
