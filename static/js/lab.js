@@ -270,6 +270,45 @@ function start() {
     });
   };
 
+  const runNumber = async () => {
+    const field = document.getElementById("number-n");
+    const ok = classSizeValid(field.value, config.limits.labMaxN);
+    field.setAttribute("aria-invalid", String(!ok));
+    document.getElementById("number-n-error").textContent = ok ? "" : fill(text.classSize, { max: config.limits.labMaxN.toLocaleString(config.locale) });
+    if (!ok) return;
+    const epsilon = Number(value("number-epsilon"));
+    const result = await getJson(config.numberUrl, { n: field.value, epsilon });
+    const at = (series) => series.map((mean, index) => [index + 1, mean]);
+    const n = result.n;
+    // The running Laplace and Gaussian means can start far outside the range: the axis keeps
+    // to twice the range around it, and the plot cuts what lies beyond.
+    const reach = result.max - result.min;
+    const everything = [...result.estimate, ...result.laplace, ...result.gaussian]
+      .map((mean) => Math.min(result.max + reach, Math.max(result.min - reach, mean)));
+    plot(document.getElementById("number-chart"), {
+      title: text.meanAxis,
+      x: [1, Math.max(2, n)],
+      y: [Math.min(result.min, ...everything), Math.max(result.max / 2, ...everything)],
+      band: result.ci_low.map((low, index) => [index + 1, low, result.ci_high[index]]),
+      lines: [
+        { points: at(result.gaussian), className: "analytic" },
+        { points: at(result.laplace), className: "laplace" },
+        { points: at(result.estimate), className: "estimate" },
+      ],
+      rules: [{ y: result.true_mean, className: "truth", label: text.trueMean }],
+      xLabel: text.respondentsAxis, yLabel: text.meanAxis,
+      formatY: (v) => decimal.format(v),
+    });
+    const last = n - 1;
+    document.getElementById("number-summary").textContent = fill(text.numberSummary, {
+      truth: decimal.format(result.true_mean), estimate: decimal.format(result.estimate[last]),
+      low: decimal.format(result.ci_low[last]), high: decimal.format(result.ci_high[last]),
+      scale: decimal.format(result.laplace_scale), laplace: decimal.format(result.laplace[last]),
+      sigma: decimal.format(result.gaussian_sigma), gaussian: decimal.format(result.gaussian[last]),
+      ratioLaplace: percent.format(result.ratio_laplace), ratioGaussian: percent.format(result.ratio_gaussian),
+    });
+  };
+
   const guard = (task) => () => task().then(() => { document.getElementById("lab-error").textContent = ""; }, showError);
   let timer = null;
   let noiseTimer = null;
@@ -289,6 +328,12 @@ function start() {
     choiceTimer = setTimeout(guard(runChoice), 300);
   });
   document.getElementById("run-choice").addEventListener("click", guard(runChoice));
+  document.getElementById("run-number").addEventListener("click", guard(runNumber));
+  let numberTimer = null;
+  document.getElementById("number-controls").addEventListener("input", () => {
+    clearTimeout(numberTimer);
+    numberTimer = setTimeout(guard(runNumber), 300);
+  });
   document.getElementById("choice-epsilon-out").textContent = decimal.format(Number(value("choice-epsilon")));
   document.getElementById("run-class").addEventListener("click", guard(runClass));
   document.getElementById("run-many").addEventListener("click", guard(runMany));
@@ -297,6 +342,7 @@ function start() {
   guard(runMany)();
   guard(runNoise)();
   guard(runChoice)();
+  guard(runNumber)();
 }
 
 if (globalThis.document?.getElementById("lab-config")) start();

@@ -338,3 +338,27 @@ def test_the_projector_shows_one_question_per_slide(
     page.keyboard.press("ArrowLeft")
     assert page.get_attribute(visible, "data-question") == "cheated"
     context.close()
+
+
+def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_server):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server}/lab")
+    page.wait_for_selector("#number-chart svg path.line.laplace", timeout=15_000)
+    assert page.locator("#number-chart path.line").count() == 3
+    assert page.locator("#number-chart path.band").count() == 1
+    summary = page.inner_text("#number-summary")
+    assert "The class's true mean" in summary and "of Laplace's" in summary
+    page.fill("#number-n", "0")
+    page.wait_for_function(
+        "() => document.getElementById('number-n').getAttribute('aria-invalid') === 'true'"
+    )
+    assert "Enter a class size from 1 to 2,000" in page.inner_text("#number-n-error")
+    page.fill("#number-n", "50")
+    page.wait_for_function(
+        "() => document.getElementById('number-n').getAttribute('aria-invalid') === 'false'"
+    )
+    page.wait_for_function(
+        "() => document.querySelectorAll('#number-chart path.line.estimate').length === 1"
+    )
+    context.close()

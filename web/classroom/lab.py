@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 
 import rr
 from rr.mechanism import noise_line
+from web.classroom.number_lab import number_class
 from web.core.infrastructure.extensions import limiter
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
 
@@ -130,6 +131,16 @@ def running():
     return {name: getattr(result, name).tolist() for name in ("estimate", "ci_low", "ci_high")}
 
 
+@bp.get("/api/lab/number")
+def number():
+    """One class answering a number question with one spin each, beside the Laplace and
+    Gaussian mechanisms at the same ε (web/classroom/number_lab.py)."""
+    n = int(_number("n", 200, 1, MAX_CLASS))
+    epsilon = _number("epsilon", 1, 1e-3, 10)
+    seed = request.args.get("seed", type=int)
+    return number_class(n, epsilon, _procedure(), np.random.default_rng(seed))
+
+
 @bp.get("/api/lab/choice")
 def choice():
     """Estimates and 95% intervals of each option from a simulated class's single-choice reports."""
@@ -207,4 +218,12 @@ def lab_messages() -> dict:
         "optionAxis": _("Option"),
         "shareAxis": _("Share of the class"),
         "optionWord": _("Option {number}"),
+        "numberSummary": _(
+            "The class's true mean: {truth} nights. One spin each: {estimate} (95% interval "
+            "{low} to {high}); Laplace noise (b = {scale}): {laplace}; Gaussian noise (σ = {sigma}, "
+            "δ = 10⁻⁵): {gaussian}. Per respondent the one-bit mean's variance is {ratioLaplace} "
+            "of Laplace's and {ratioGaussian} of Gaussian's."
+        ),
+        "meanAxis": _("Mean (nights)"),
+        "trueMean": _("true mean"),
     }
