@@ -171,7 +171,7 @@ function start() {
       form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(kind));
     }
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
-    const number = kind === config.numberType;
+    const number = config.rangedTypes.includes(kind);
     out("number-range")?.toggleAttribute("hidden", !number);
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();

@@ -366,7 +366,7 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         procedure,
         options,
         scale_from_form(form, languages)
-        if kind.name == "number"
+        if kind.has_range
         else design_from_form(form, procedure, languages),
     )
 
@@ -443,6 +443,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
         direct_types=[name for name, kind in QUESTION_TYPES.items() if not kind.randomized],
+        ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
     )
 
 

@@ -15,7 +15,6 @@ from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Question, Survey
 from web.core.results.figures import (
     ESTIMATE_FIELDS,
-    NUMBER,
     ItemResult,
     as_mean,
     item_results,
@@ -123,7 +122,7 @@ def with_groups(document: dict, groups: dict[str, list[GroupResult]], key: str) 
                 {**option, "groups": [group.figures(index) for group in entries]}
                 for index, option in enumerate(question["options"])
             ]
-        elif question["type"] == NUMBER:
+        elif "min" in question:  # a number question's range: its figures are means
             question["groups"] = [as_mean(group.figures(0, counts=True)) for group in entries]
         else:
             question["groups"] = [group.figures(0) for group in entries]

@@ -20,7 +20,6 @@ from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, procedure_
 from web.core.surveys.questions import ARM
 from web.core.surveys.texts import Texts
 
-NUMBER = "number"  # the question type whose estimate is a mean in its own units
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
 SIGNIFICANT_DIGITS = 12  # of every figure the API and the CSVs give: no float noise past them
 
@@ -146,7 +145,7 @@ class QuestionResult:
                 {"id": item.option, "text": option_text(item), **figures(item)}
                 for item in self.items
             ]
-        elif self.kind == NUMBER:
+        elif self.design.scale is not None:
             data.update(as_mean(figures(self.items[0])))
         else:
             data.update(figures(self.items[0]))

@@ -71,6 +71,9 @@ class QuestionType:
     sums_to_one: ClassVar[bool] = False
     # Whether answers go through a spinner (and cost ε); a direct question's are sent as given.
     randomized: ClassVar[bool] = True
+    # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its
+    # estimate is a mean in the range's units.
+    has_range: ClassVar[bool] = False
     # Its XLSForm type (web/core/surveys/xlsform.py): select_one or select_multiple, and the fixed list of
     # choices it uses, if any (else a list of its own options).
     # The procedures it may be asked with: the two spinners; a yes/no question also the designs
@@ -386,6 +389,7 @@ class Number(YesNo):
     answer_shape = "number"
     respond_template = "respond/_number.html"
     procedures = rr.PROCEDURES
+    has_range = True
 
     def options_problem(self, count: int) -> str | None:
         return None if count == 0 else _("a 'number' question has no options")

@@ -54,7 +54,7 @@ from web.core.surveys.limits import (
     SLUG,
     valid_epsilon,
 )
-from web.core.surveys.questions import QUESTION_TYPES, Number, QuestionType, question_type
+from web.core.surveys.questions import QUESTION_TYPES, QuestionType, question_type
 from web.core.surveys.scales import MAX_UNIT, SCALE_FIELDS, Scale, scale_problems
 from web.core.surveys.texts import Texts, guess_language, language_name
 
@@ -411,7 +411,8 @@ def _procedure_problems(
 def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -> list[Problem]:
     """A number question's range (required), and no range on any other type."""
     scale = spec.design.scale
-    if spec.kind != Number.name:
+    kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
+    if kind is None or not kind.has_range:
         if scale is None:
             return []
         return [
@@ -699,7 +700,9 @@ class _Reader:
         if not any(name in item for name in SCALE_FIELDS):
             return None
         unit = self.texts(item, "unit", where)
-        step = item.get("step", 1 if item.get("type") == Number.name else None)
+        kind = item.get("type")
+        ranged = QUESTION_TYPES.get(kind) if isinstance(kind, str) else None
+        step = item.get("step", 1 if ranged is not None and ranged.has_range else None)
         return Scale(item.get("min"), item.get("max"), step, unit)
 
     def arms(self, item: dict, where: str):
