@@ -117,6 +117,18 @@ def main() -> None:
             page.locator("section[data-question='shared_homework']").screenshot(
                 path=HERE / "crosswise-390.png"
             )
+            # A number question: the value typed (the slider follows), before the spin.
+            page.fill("input[name='truth-all_nighters']", "3")
+            page.locator("section[data-question='all_nighters']").screenshot(
+                path=HERE / "number-390.png"
+            )
+            page.context.close()
+            page = logged_in(browser, base, {"width": 1280, "height": 720})
+            page.goto(f"{base}/surveys/campus-life/present")
+            page.click("#reveal")
+            while page.inner_text("#slide-position").split(" /")[0] != "6":
+                page.keyboard.press("PageDown")
+            page.screenshot(path=HERE / "projector-1280x720-number.png")
             page.context.close()
             browser.close()
         server.shutdown()
