@@ -22,8 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_int_array, check_probability
-from .regression import Coefficient, Prediction, RegressionError
+from .regression import Coefficient, Prediction, checked_cells
 
 
 class LinearResult(NamedTuple):
@@ -72,32 +71,8 @@ def linear_on_line(
     ValueError
         On malformed shapes or counts, or a confidence outside (0, 1).
     """
-    x = np.asarray(design, dtype=float)
-    if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1 or not np.all(np.isfinite(x)):
-        raise ValueError(
-            f"design must be a finite 2-d array with a row per cell, got shape {np.shape(design)}"
-        )
-    counts = as_int_array(n, "n")
-    reported = as_int_array(yes, "yes")
-    if counts.shape != (x.shape[0],) or reported.shape != counts.shape:
-        raise ValueError(f"n and yes must have one entry per design row ({x.shape[0]})")
-    if np.any(reported < 0) or np.any(reported > counts):
-        raise ValueError("yes must lie in [0, n] in every cell")
-    confidence = check_probability(confidence, "confidence", closed=False)
-    names = list(terms) if terms is not None else [f"x{index}" for index in range(x.shape[1])]
-    if len(names) != x.shape[1]:
-        raise ValueError(f"terms must name the {x.shape[1]} design columns, got {len(names)}")
-    if np.any(counts < 1):
-        raise RegressionError("a group has no respondents: drop it or merge it with another")
-    if counts.sum() < 10 * x.shape[1]:
-        raise RegressionError(
-            f"too few responses: {int(counts.sum())} for {x.shape[1]} coefficients "
-            "(at least 10 per coefficient)"
-        )
-    if np.linalg.matrix_rank(x) < x.shape[1]:
-        raise RegressionError("the covariates are collinear: some group is defined by the others")
-    return _fit(x, counts.astype(float), reported.astype(float), offset, slope, low, width,
-                names, confidence)  # fmt: skip
+    x, counts, reported, names, confidence = checked_cells(design, n, yes, terms, confidence)
+    return _fit(x, counts, reported, offset, slope, low, width, names, confidence)
 
 
 def _fit(x, n, yes, offset, slope, low, width, names, confidence) -> LinearResult:

@@ -140,6 +140,21 @@ def fit_on_line(
 ) -> RegressionResult:
     """:func:`rr_logistic_regression` for any line P(report yes | π) = a + b·π (a binary design's,
     :meth:`rr.Design.regression`), after the same checks of the cells; assumes a valid line."""
+    x, counts, reported, names, confidence = checked_cells(design, n, yes, terms, confidence)
+    return _fit(x, counts, reported, offset, slope, names, confidence)
+
+
+def checked_cells(design, n, yes, terms, confidence):
+    """The cells of a regression on grouped counts, checked: the covariates as a float matrix,
+    n and yes as float vectors, the terms' names and the confidence.
+
+    Raises
+    ------
+    ValueError
+        On malformed shapes, counts or confidence.
+    RegressionError
+        On an empty cell, fewer than 10 responses per coefficient, or collinear covariates.
+    """
     x = np.asarray(design, dtype=float)
     if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1 or not np.all(np.isfinite(x)):
         raise ValueError(
@@ -165,7 +180,7 @@ def fit_on_line(
         )
     if np.linalg.matrix_rank(x) < x.shape[1]:
         raise RegressionError("the covariates are collinear: some group is defined by the others")
-    return _fit(x, counts.astype(float), reported.astype(float), offset, slope, names, confidence)
+    return x, counts.astype(float), reported.astype(float), names, confidence
 
 
 def log_likelihood(beta, design, n, yes, offset: float, slope: float) -> float:
