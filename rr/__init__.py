@@ -6,6 +6,7 @@ researchers' own scripts all use these functions. See ``docs/statistics.md`` for
 
 from ._validate import MIN_EPSILON
 from .accounting import question_epsilon, survey_epsilon
+from .bayes import ChoicePosterior, Posterior, choice_posterior, posterior
 from .cheating import CheatingDetection, CheatingEstimate, cheating_detection
 from .choice import (
     ChoiceEstimate,
@@ -49,6 +50,10 @@ from .regression import RegressionError, RegressionResult, rr_logistic_regressio
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
+    "ChoicePosterior",
+    "Posterior",
+    "choice_posterior",
+    "posterior",
     "BoundedMean",
     "LinearResult",
     "MeanEstimate",
