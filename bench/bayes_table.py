@@ -39,7 +39,9 @@ def speed() -> None:
 
 
 def coverage() -> None:
-    print("\n2. Exact coverage of the 95% interval, spinner_coin at ε = 1: credible (uniform prior) / Clopper–Pearson")
+    print(
+        "\n2. Exact coverage of the 95% interval, spinner_coin at ε = 1: credible (uniform prior) / Clopper–Pearson"
+    )
     shares = (0.0, 0.1, 0.3, 0.5)
     print(f"   {'n':>6}" + "".join(f"{'π = ' + str(pi):>22}" for pi in shares))
     for n in (30, 300, 3000):

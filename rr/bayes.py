@@ -162,9 +162,7 @@ class Posterior:
         return float(weights @ np.exp(self._log_density(points) - self.log_scale)) / self.normaliser
 
     def _log_density(self, points: np.ndarray) -> np.ndarray:
-        return _log_density(
-            points, self.noisy_yes, self.n, self.prior, self.offset, self.slope
-        )
+        return _log_density(points, self.noisy_yes, self.n, self.prior, self.offset, self.slope)
 
 
 def posterior(noisy_yes, n, offset, slope, prior=(1.0, 1.0)) -> Posterior:

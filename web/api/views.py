@@ -14,6 +14,7 @@ import rr
 from web.core.infrastructure.extensions import limiter
 from web.core.models import ApiToken
 from web.core.results import analysis
+from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.results.figures import published_results
@@ -166,9 +167,24 @@ def results(slug: str):
     survey); built once per version of the results and kept (web/core/results/cache.py)."""
     stamp, received = readable_stamp(slug)
     by = request.args.get("by")
-    key = (stamp.version, current_app.config["RESULTS_MIN_N"], by)
-    document = results_cache().document(key, lambda: results_document(slug, by))
+    settings = requested_bayes()
+    key = (stamp.version, current_app.config["RESULTS_MIN_N"], by, settings)
+    document = results_cache().document(key, lambda: results_document(slug, by, settings))
     return {**document, "received": received}
+
+
+def requested_bayes() -> BayesSettings | None:
+    """``method=bayes`` (with ``prior=a,b`` and ``threshold=t``) as settings; None for the
+    frequentist estimates alone; 400 naming a bad value."""
+    method = request.args.get("method", "frequentist")
+    if method not in ("frequentist", "bayes"):
+        abort(400, f"method must be 'frequentist' or 'bayes', got {method!r}")
+    if method == "frequentist":
+        return None
+    try:
+        return bayes_settings(request.args.get("prior"), request.args.get("threshold"))
+    except BayesError as error:
+        abort(400, str(error))
 
 
 @bp.get("/surveys/<slug>/regression")
@@ -245,17 +261,21 @@ def readable_stamp(slug: str):
     return found
 
 
-def results_document(slug: str, by: str | None) -> dict:
-    """The published results, with every randomized item per group of direct question ``by``."""
+def results_document(slug: str, by: str | None, settings: BayesSettings | None = None) -> dict:
+    """The published results, with every randomized item per group of direct question ``by``,
+    and each item's posterior with ``settings``."""
     survey = survey_or_404(slug)
     results = published_results(survey)
-    if by is None:
-        return results.to_dict()
-    try:
-        groups = by_group(survey, by, results.min_n)
-    except GroupingError as error:
-        abort(400, str(error))
-    return with_groups(results.to_dict(), groups, by)
+    document = results.to_dict()
+    if by is not None:
+        try:
+            groups = by_group(survey, by, results.min_n)
+        except GroupingError as error:
+            abort(400, str(error))
+        document = with_groups(document, groups, by)
+    if settings is not None:
+        document = with_posteriors(document, results, settings)
+    return document
 
 
 def results_cache() -> ResultsCache:

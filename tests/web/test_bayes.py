@@ -1,0 +1,120 @@
+"""Bayesian estimates in the results API (method=bayes): each item's posterior from the published
+counts, through its own design, inside [0, 1] (a number's inside its range)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rr
+from tests.web.test_designs import SURVEY as DESIGNED
+from tests.web.test_numbers import SURVEY as NUMBERS
+from web.core.infrastructure.extensions import db
+from web.core.surveys.lookup import find_survey
+
+
+def api(client, token, slug, **query):
+    return client.get(
+        f"/api/surveys/{slug}/results",
+        query_string=query,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+@pytest.fixture
+def answered(app, runner, survey):
+    """The sample survey with 40 simulated responses, published."""
+    app.config["RESULTS_MIN_N"] = 10
+    result = runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    return survey
+
+
+def test_each_yes_no_item_gets_its_posterior_beside_its_estimate(client, token, answered):
+    body = api(client, token, answered, method="bayes", threshold="0.1").json
+    assert body["method"] == "bayes" and body["prior"] == [1.0, 1.0]
+    question = next(q for q in body["questions"] if q["type"] == "yesno")
+    line = rr.spinner_coin(question["epsilon"])
+    expected = rr.posterior(question["noisy_yes"], question["n"], line.offset, line.slope)
+    assert question["posterior_mean"] == pytest.approx(expected.mean, rel=1e-10)
+    assert question["posterior_sd"] == pytest.approx(expected.sd, rel=1e-9)
+    assert (question["cri_low"], question["cri_high"]) == pytest.approx(expected.interval())
+    assert (question["hdi_low"], question["hdi_high"]) == pytest.approx(expected.hdi(), abs=1e-9)
+    assert question["prob_above"] == pytest.approx(expected.prob_above(0.1))
+    assert "estimate" in question  # the frequentist figures stay
+    for option in next(q for q in body["questions"] if "options" in q)["options"]:
+        assert 0 <= option["cri_low"] <= option["posterior_mean"] <= option["cri_high"] <= 1
+
+
+def test_a_prior_changes_the_posterior_and_bad_settings_are_refused(client, token, answered):
+    flat = api(client, token, answered, method="bayes").json["questions"][0]
+    sure = api(client, token, answered, method="bayes", prior="200,800").json
+    assert sure["prior"] == [200.0, 800.0]
+    assert abs(sure["questions"][0]["posterior_mean"] - 0.2) < abs(flat["posterior_mean"] - 0.2)
+    for query in (
+        {"method": "magic"},
+        {"method": "bayes", "prior": "1"},
+        {"method": "bayes", "prior": "0,1"},
+        {"method": "bayes", "threshold": "x"},
+    ):
+        response = api(client, token, answered, **query)
+        assert response.status_code == 400 and "error" in response.json, query
+
+
+def test_below_the_minimum_n_nothing_is_shown(app, client, token, survey):
+    app.config["RESULTS_MIN_N"] = 10
+    body = api(client, token, survey, method="bayes").json
+    assert all("posterior_mean" not in q for q in body["questions"])
+
+
+def test_designs_numbers_and_choices_have_posteriors_inside_their_ranges(
+    app, runner, client, token, import_survey
+):
+    app.config["RESULTS_MIN_N"] = 10
+    for data in (DESIGNED, NUMBERS):
+        slug = import_survey(data)
+        result = runner.invoke(args=["simulate-responses", slug, "--n", "300", "--seed", "1"])
+        assert result.exit_code == 0, result.output
+        with app.app_context():
+            find_survey(slug).results_batch = 2
+            db.session.commit()
+        body = api(client, token, slug, method="bayes").json
+        for question in body["questions"]:
+            if question["type"] == "direct":
+                for option in question["options"]:
+                    share = rr.posterior(option["count"], option["n"], 0.0, 1.0)
+                    assert option["posterior_mean"] == pytest.approx(share.mean, rel=1e-10)
+                continue
+            low, high = (
+                (question["min"], question["max"]) if question["type"] == "number" else (0, 1)
+            )
+            assert (
+                low
+                <= question["cri_low"]
+                <= question["posterior_mean"]
+                <= question["cri_high"]
+                <= high
+            )
+            # With 300 reports the posterior mean sits near the unbiased estimate.
+            estimate = question.get("mean", question.get("estimate"))
+            assert abs(question["posterior_mean"] - estimate) < 0.5 * (
+                question["cri_high"] - question["cri_low"]
+            )
+
+
+def test_a_single_choice_question_gets_the_dirichlet_posterior(
+    app, runner, client, token, import_survey
+):
+    from tests.web.test_choice import CHOICE_SURVEY
+
+    app.config["RESULTS_MIN_N"] = 10
+    slug = import_survey(CHOICE_SURVEY)
+    runner.invoke(args=["simulate-responses", slug, "--n", "2000", "--seed", "2"])
+    body = api(client, token, slug, method="bayes", threshold="0.2").json
+    question = next(q for q in body["questions"] if q["type"] == "choice")
+    means = [option["posterior_mean"] for option in question["options"]]
+    assert sum(means) == pytest.approx(1.0, abs=1e-9)
+    counts = [option["noisy_count"] for option in question["options"]]
+    expected = rr.choice_posterior(counts, question["epsilon"], draws=4000, seed=0)
+    assert means == pytest.approx(list(expected.mean), rel=1e-9)
+    assert all(0 <= option["prob_above"] <= 1 for option in question["options"])
+    assert api(client, token, slug, method="bayes", threshold="0.2").json == body

@@ -1,0 +1,141 @@
+"""Bayesian estimates beside the published ones: each item's posterior from the same published
+counts (:mod:`rr.bayes`), always inside [0, 1] (a number question's inside its range).
+
+- a yes/no item, a multi-select option, a design's item, a number question: the posterior of π
+  through the item's line with a Beta(a, b) prior (a number's mean is min + (max − min)·π);
+- a single-choice question: the Dirichlet posterior of its k shares (Gibbs sampling with a fixed
+  seed, so a version of the results always gives the same figures), with Dirichlet(a, …, a);
+- a direct question's option: the Beta(a + chosen, b + n − chosen) posterior of its plain share;
+- cheating detection (two parameters, π and γ): none yet; its item says so.
+
+Nothing here reads a response: the posterior is post-processing of the published snapshot and
+costs no ε.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import rr
+from web.core.results.figures import QuestionResult, SurveyResults, significant
+from web.core.surveys.questions import question_type
+
+FIELDS = ("posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high")
+CHOICE_DRAWS = 4000
+
+
+class BayesSettings(NamedTuple):
+    """The prior (Beta(a, b), or Dirichlet(a, …, a) for single choice) and an optional threshold t
+    for P(π > t) (in a number question's units for its mean)."""
+
+    a: float = 1.0
+    b: float = 1.0
+    threshold: float | None = None
+
+
+class BayesError(ValueError):
+    """Settings the estimates cannot take; the message says why."""
+
+
+def bayes_settings(prior: str | None, threshold: str | None) -> BayesSettings:
+    """``prior=a,b`` and ``threshold=t`` as written in a query; BayesError naming what is wrong."""
+    a, b = 1.0, 1.0
+    if prior:
+        parts = prior.split(",")
+        try:
+            a, b = (float(part) for part in parts)
+        except ValueError:
+            raise BayesError(f"prior must be two numbers a,b, got {prior!r}") from None
+        if not (0 < a <= 1e6 and 0 < b <= 1e6):
+            raise BayesError(f"prior must be two numbers above 0 (at most 1e6), got {prior!r}")
+    t = None
+    if threshold:
+        try:
+            t = float(threshold)
+        except ValueError:
+            raise BayesError(f"threshold must be a number, got {threshold!r}") from None
+        if t != t or t in (float("inf"), float("-inf")):
+            raise BayesError(f"threshold must be a finite number, got {threshold!r}")
+    return BayesSettings(a, b, t)
+
+
+def question_posteriors(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
+    """Each item's posterior figures (None for an item with no responses or withheld, and for
+    every item of a cheating-detection question)."""
+    if not question.visible or "cheating" in question.extra or "arms" in question.extra:
+        return [None] * len(question.items)
+    if question.sums_to_one:
+        return _choice(question, settings)
+    kind = question_type(question.kind, question.procedure)
+    scale = question.design.scale
+    if question.randomized:
+        line = kind.item_design(
+            question.epsilon, question.procedure, len(question.items), question.design
+        )
+        offset, slope = line.offset, line.slope
+    else:
+        offset, slope = 0.0, 1.0
+    low, width = (scale.low, scale.high - scale.low) if scale is not None else (0.0, 1.0)
+    figures: list[dict | None] = []
+    for item in question.items:
+        if item.n == 0 or item.withheld:
+            figures.append(None)
+            continue
+        found = rr.posterior(item.noisy_yes, item.n, offset, slope, (settings.a, settings.b))
+        cri, hdi = found.interval(), found.hdi()
+        values = dict(
+            zip(
+                FIELDS,
+                (low + width * found.mean, width * found.sd,
+                 low + width * cri[0], low + width * cri[1],
+                 low + width * hdi[0], low + width * hdi[1]),
+                strict=True,
+            )
+        )  # fmt: skip
+        if settings.threshold is not None:
+            share = (settings.threshold - low) / width
+            values["prob_above"] = (
+                1.0 if share < 0 else 0.0 if share > 1 else found.prob_above(share)
+            )
+        figures.append({name: significant(value) for name, value in values.items()})
+    return figures
+
+
+def _choice(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
+    """A single-choice question's shares, from its options' reported counts."""
+    counts = [item.noisy_yes for item in question.items]
+    if not sum(counts):
+        return [None] * len(counts)
+    found = rr.choice_posterior(counts, question.epsilon, settings.a, draws=CHOICE_DRAWS, seed=0)
+    cri, hdi = found.interval(), found.hdi()
+    columns = (found.mean, found.sd, cri[0], cri[1], hdi[0], hdi[1])
+    figures = []
+    for index in range(len(counts)):
+        values = {name: float(column[index]) for name, column in zip(FIELDS, columns, strict=True)}
+        if settings.threshold is not None:
+            values["prob_above"] = float((found.draws[:, index] > settings.threshold).mean())
+        figures.append({name: significant(value) for name, value in values.items()})
+    return figures
+
+
+def with_posteriors(document: dict, results: SurveyResults, settings: BayesSettings) -> dict:
+    """The results document with each item's posterior figures beside its published ones."""
+    questions = []
+    for entry, question in zip(document["questions"], results.questions, strict=True):
+        entry = dict(entry)
+        posteriors = question_posteriors(question, settings)
+        if "options" in entry:
+            entry["options"] = [
+                {**option, **(figures or {})}
+                for option, figures in zip(entry["options"], posteriors, strict=True)
+            ]
+        elif posteriors and posteriors[0]:
+            entry |= posteriors[0]
+        questions.append(entry)
+    return {
+        **document,
+        "method": "bayes",
+        "prior": [settings.a, settings.b],
+        **({"threshold": settings.threshold} if settings.threshold is not None else {}),
+        "questions": questions,
+    }
