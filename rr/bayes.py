@@ -72,7 +72,7 @@ class Posterior:
 
     @property
     def sd(self) -> float:
-        return float(math.sqrt(max(self.weights @ (self.nodes - self.mean) ** 2, 0.0)))
+        return math.sqrt(max(float(self.weights @ (self.nodes - self.mean) ** 2), 0.0))
 
     @property
     def median(self) -> float:

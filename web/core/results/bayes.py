@@ -109,7 +109,7 @@ def _choice(question: QuestionResult, settings: BayesSettings) -> list[dict | No
     found = rr.choice_posterior(counts, question.epsilon, settings.a, draws=CHOICE_DRAWS, seed=0)
     cri, hdi = found.interval(), found.hdi()
     columns = (found.mean, found.sd, cri[0], cri[1], hdi[0], hdi[1])
-    figures = []
+    figures: list[dict | None] = []
     for index in range(len(counts)):
         values = {name: float(column[index]) for name, column in zip(FIELDS, columns, strict=True)}
         if settings.threshold is not None:
