@@ -17,9 +17,10 @@ from web.core.infrastructure.passwords import account_problem
 from web.core.infrastructure.sqlite_guard import AnotherWriter
 from web.core.models import ApiToken, Survey, User
 from web.core.results.analysis import regression
+from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.figures import published_results
-from web.core.results.table import grouped_table, regression_text, results_table
+from web.core.results.table import grouped_table, posterior_table, regression_text, results_table
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError
@@ -249,12 +250,26 @@ def create_token(email: str, label: str) -> None:
 @click.option(
     "--by", default=None, metavar="DIRECT", help="Estimates per group of this direct question."
 )
+@click.option("--bayes", is_flag=True, help="Add each item's posterior (Bayesian estimates).")
+@click.option("--prior", default=None, metavar="A,B", help="The Beta prior with --bayes (1,1).")
+@click.option(
+    "--threshold", default=None, metavar="T", help="With --bayes, also P(true share > T)."
+)
 @with_appcontext
 @refusals_as_errors
-def results(slug: str, by: str | None) -> None:
-    """Print a survey's estimates as a table (per group with --by)."""
+def results(
+    slug: str, by: str | None, bayes: bool, prior: str | None, threshold: str | None
+) -> None:
+    """Print a survey's estimates as a table (per group with --by; posteriors with --bayes)."""
     survey = _survey(slug)
     published = published_results(survey)
+    if bayes:
+        try:
+            settings = bayes_settings(prior, threshold)
+        except BayesError as error:
+            raise click.BadParameter(str(error)) from None
+        click.echo(results_table(published) + "\n\n" + posterior_table(published, settings))
+        return
     if by is None:
         click.echo(results_table(published))
         return

@@ -118,3 +118,63 @@ def test_a_single_choice_question_gets_the_dirichlet_posterior(
     assert means == pytest.approx(list(expected.mean), rel=1e-9)
     assert all(0 <= option["prob_above"] <= 1 for option in question["options"])
     assert api(client, token, slug, method="bayes", threshold="0.2").json == body
+
+
+def test_the_dashboard_switch_shows_posteriors_and_is_remembered(app, runner, survey, researcher):
+    app.config["RESULTS_MIN_N"] = 10
+    runner.invoke(args=["simulate-responses", "campus-life-test", "--n", "40", "--seed", "3"])
+    page = researcher.get("/surveys/campus-life-test").get_data(as_text=True)
+    assert "Posterior mean" not in page and 'value="bayes" aria-pressed="false"' in page
+    switched = researcher.post("/surveys/campus-life-test/estimates", data={"method": "bayes"})
+    assert switched.status_code == 302
+    page = researcher.get("/surveys/campus-life-test").get_data(as_text=True)
+    assert "Posterior mean" in page and "95% credible interval" in page
+    assert 'value="bayes" aria-pressed="true"' in page
+    assert "Posterior mean" in researcher.get("/surveys/campus-life-test/panel").get_data(
+        as_text=True
+    )
+    researcher.post("/surveys/campus-life-test/estimates", data={"method": "frequentist"})
+    assert "Posterior mean" not in researcher.get("/surveys/campus-life-test").get_data(
+        as_text=True
+    )
+    refused = researcher.post("/surveys/campus-life-test/estimates", data={"method": "magic"})
+    assert refused.status_code == 400
+
+
+def test_the_command_line_prints_the_posteriors(runner, answered):
+    output = runner.invoke(
+        args=["results", answered, "--bayes", "--prior", "1,1", "--threshold", "0.1"]
+    ).output
+    assert "Bayesian estimates: prior Beta(1, 1)" in output
+    cheated = [line for line in output.splitlines() if line.startswith("cheated ")][-1]
+    assert cheated.count("[") == 2 and "%" in cheated
+    refused = runner.invoke(args=["results", answered, "--bayes", "--prior", "x"])
+    assert refused.exit_code != 0 and "prior must be two numbers" in refused.output
+
+
+def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, answered):
+    import csv
+    import io
+
+    plain = researcher.get(f"/surveys/{answered}/estimates.csv").get_data(as_text=True)
+    text = researcher.get(f"/surveys/{answered}/estimates.csv?method=bayes&threshold=0.2").get_data(
+        as_text=True
+    )
+    plain_rows = list(csv.reader(io.StringIO(plain)))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    header = next(csv.reader(io.StringIO(text)))
+    assert header[: len(plain_rows[0])] == plain_rows[0]
+    assert header[len(plain_rows[0]) :] == [
+        "posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high",
+        "prob_above",
+    ]  # fmt: skip
+    for row in rows:
+        assert (
+            0
+            <= float(row["cri_low"])
+            <= float(row["posterior_mean"])
+            <= float(row["cri_high"])
+            <= 1
+        )
+    refused = researcher.get(f"/surveys/{answered}/estimates.csv?method=bayes&prior=-1,2")
+    assert refused.status_code == 400

@@ -14,6 +14,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -141,10 +142,22 @@ def versioned(html: str) -> Response:
 
 
 def with_panel(template: str, survey: Survey) -> str:
-    """Render a page or fragment that shows the survey's results panel."""
-    return render_template(
-        template, survey=survey, panel=results_panel(survey, current_app.config["RESULTS_MIN_N"])
-    )
+    """Render a page or fragment that shows the survey's results panel (with the posteriors when
+    the researcher chose Bayesian estimates, a choice the session remembers)."""
+    bayes = session.get("estimates") == "bayes"
+    panel = results_panel(survey, current_app.config["RESULTS_MIN_N"], bayes=bayes)
+    return render_template(template, survey=survey, panel=panel)
+
+
+@bp.post("/<slug>/estimates")
+def estimates(slug: str):
+    """Show Bayesian estimates beside the published ones, or not; remembered for the session."""
+    researcher_survey(slug)
+    chosen = request.form.get("method")
+    if chosen not in ("bayes", "frequentist"):
+        abort(400, _("Choose Bayesian or frequentist estimates."))
+    session["estimates"] = chosen
+    return redirect(url_for("dashboard.survey", slug=slug, _anchor="results-title"))
 
 
 def title_of(survey: Survey) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, json, request, stream_with_context
 
+from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
 from web.core.results.figures import published_results
@@ -52,7 +53,13 @@ def estimates(slug: str):
     results = published_results(survey)
     by = request.args.get("by")
     if by is None:
-        return attachment(estimates_csv(results), "text/csv", f"{slug}-estimates.csv")
+        settings = None
+        if request.args.get("method") == "bayes":
+            try:
+                settings = bayes_settings(request.args.get("prior"), request.args.get("threshold"))
+            except BayesError as error:
+                abort(400, str(error))
+        return attachment(estimates_csv(results, settings), "text/csv", f"{slug}-estimates.csv")
     try:
         groups = by_group(survey, by, results.min_n)
     except GroupingError as error:

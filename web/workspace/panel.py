@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from web.core.infrastructure.i18n import number, percent, shown
 from web.core.models import Survey
+from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.chart import Bar, estimate_chart
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.surveys.scales import Scale
@@ -22,6 +23,8 @@ class PanelEntry:
     question: QuestionResult
     visible: bool
     chart: Markup | None
+    # Each item's posterior figures when the researcher chose Bayesian estimates (else None).
+    posteriors: list[dict | None] | None = None
 
     @property
     def rows(self) -> tuple[ItemResult, ...]:
@@ -53,6 +56,7 @@ class Panel:
     results: SurveyResults
     questions: tuple[PanelEntry, ...]
     min_n: int
+    bayes: bool = False
 
 
 def label(item: ItemResult) -> str:
@@ -60,8 +64,9 @@ def label(item: ItemResult) -> str:
     return shown(item.option_text).text if item.option_text is not None else _("Yes")
 
 
-def results_panel(survey: Survey, min_n: int) -> Panel:
-    """Per question: rows of numbers (hidden below ``min_n`` responses) and a chart."""
+def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
+    """Per question: rows of numbers (hidden below ``min_n`` responses) and a chart; with
+    ``bayes``, each item's posterior (uniform prior) beside its estimate."""
     results = survey_results(survey, min_n)
     entries = []
     for index, question in enumerate(results.questions):
@@ -76,8 +81,9 @@ def results_panel(survey: Survey, min_n: int) -> Panel:
                 chart_id=f"chart-{index}",
                 show=show,
             )
-        entries.append(PanelEntry(question, visible, chart))
-    return Panel(results, tuple(entries), min_n)
+        posteriors = question_posteriors(question, BayesSettings()) if bayes else None
+        entries.append(PanelEntry(question, visible, chart, posteriors))
+    return Panel(results, tuple(entries), min_n, bayes)
 
 
 def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:

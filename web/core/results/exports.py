@@ -11,6 +11,8 @@ from sqlalchemy import func
 
 from web.core.infrastructure.extensions import db
 from web.core.models import Response, Survey
+from web.core.results.bayes import FIELDS as BAYES_FIELDS
+from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.figures import ESTIMATE_FIELDS, SurveyResults, significant
 from web.core.surveys.texts import Texts
 
@@ -78,17 +80,24 @@ def _texts(question, item, languages) -> list[str]:
     ]
 
 
-def estimates_csv(results: SurveyResults) -> str:
+def estimates_csv(results: SurveyResults, settings: BayesSettings | None = None) -> str:
     """CSV of the published estimates, one row per tally: a yes/no question, or one option, with
     their wording in every language of the survey. A question whose figures are withheld (below
     the minimum n) has no rows; a direct answer chosen by fewer than the minimum n has its row with
-    no count or figures."""
+    no count or figures. With ``settings``, each row also has its posterior (Bayesian columns
+    last: a reader of the plain file finds its columns where they were)."""
     languages = results.languages
-    lines = [_line([*ESTIMATE_COLUMNS, *text_columns(languages)])]
+    bayes = [] if settings is None else list(BAYES_FIELDS)
+    if settings is not None and settings.threshold is not None:
+        bayes.append("prob_above")
+    lines = [_line([*ESTIMATE_COLUMNS, *text_columns(languages), *bayes])]
     for question in results.questions:
         if not question.visible:
             continue
-        for item in question.items:
+        posteriors = (
+            question_posteriors(question, settings) if settings else [None] * len(question.items)
+        )
+        for item, posterior in zip(question.items, posteriors, strict=True):
             lines.append(
                 _line(
                     [
@@ -103,6 +112,7 @@ def estimates_csv(results: SurveyResults) -> str:
                         significant(item.reported_share),
                         *(significant(getattr(item, name)) for name in ESTIMATE_FIELDS),
                         *_texts(question, item, languages),
+                        *((posterior or {}).get(name, "") for name in bayes),
                     ]
                 )
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.figures import ItemResult, SurveyResults
 
 HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
@@ -85,6 +86,36 @@ def _row(label: str, item: ItemResult, show: Callable[[float], str] = _share) ->
         f"[{show(item.ci_low)}, {show(item.ci_high)}]",
         f"{item.estimated_count:.0f}",
     )
+
+
+def posterior_table(results: SurveyResults, settings: BayesSettings) -> str:
+    """Each item's posterior (:mod:`web.core.results.bayes`) as aligned text."""
+    lines = [
+        f"Bayesian estimates: prior Beta({settings.a:g}, {settings.b:g}) (Dirichlet for single "
+        "choice), from the same published counts",
+        "",
+    ]
+    rows = [("item", "posterior mean", "sd", "95% credible", "95% HDI", "P(> t)")]
+    for question in results.questions:
+        show = _shown(question)
+        for item, figures in zip(
+            question.items, question_posteriors(question, settings), strict=True
+        ):
+            label = question.key if item.option is None else f"{question.key}.{item.option}"
+            if figures is None:
+                rows.append((label, "—", "", "", "", ""))
+                continue
+            rows.append(
+                (
+                    label,
+                    show(figures["posterior_mean"]),
+                    f"{figures['posterior_sd']:.4g}",
+                    f"[{show(figures['cri_low'])}, {show(figures['cri_high'])}]",
+                    f"[{show(figures['hdi_low'])}, {show(figures['hdi_high'])}]",
+                    f"{figures['prob_above']:.3f}" if "prob_above" in figures else "",
+                )
+            )
+    return "\n".join(lines + _aligned(rows))
 
 
 def grouped_table(results: SurveyResults, groups: dict, key: str) -> str:
