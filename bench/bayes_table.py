@@ -3,9 +3,9 @@ intervals, the tables in docs/statistics.md §13.
 
 1. Time of one posterior with its mean, equal-tailed and highest-density intervals at
    n ∈ {25, 10³, 10⁶, 10⁷} (best of 20).
-2. Exact frequentist coverage, Σ_y P(Y = y | π)·[π ∈ CrI(y)], of the equal-tailed interval with a
-   uniform prior, spinner_coin at ε = 1, over n ∈ {30, 300, 3000} and π ∈ {0, 0.1, 0.3, 0.5},
-   beside the Clopper–Pearson interval's.
+2. Exact frequentist coverage, Σ_y P(Y = y | π)·[π ∈ CrI(y)], of the equal-tailed and the
+   highest-density intervals with a uniform prior, spinner_coin at ε = 1, over n ∈ {30, 300,
+   3000} and π ∈ {0, 0.1, 0.3, 0.5}, beside the Clopper–Pearson interval's.
 
 Run: python bench/bayes_table.py
 """
@@ -40,22 +40,26 @@ def speed() -> None:
 
 def coverage() -> None:
     print(
-        "\n2. Exact coverage of the 95% interval, spinner_coin at ε = 1: credible (uniform prior) / Clopper–Pearson"
+        "\n2. Exact coverage of the 95% interval, spinner_coin at ε = 1, uniform prior: "
+        "equal-tailed / highest-density / Clopper–Pearson"
     )
     shares = (0.0, 0.1, 0.3, 0.5)
-    print(f"   {'n':>6}" + "".join(f"{'π = ' + str(pi):>22}" for pi in shares))
+    print(f"   {'n':>6}" + "".join(f"{'π = ' + str(pi):>28}" for pi in shares))
     for n in (30, 300, 3000):
         yes = np.arange(n + 1)
-        limits = np.array(
-            [rr.posterior(int(y), n, DESIGN.offset, DESIGN.slope).interval() for y in yes]
-        )
+        posteriors = [rr.posterior(int(y), n, DESIGN.offset, DESIGN.slope) for y in yes]
+        limits = np.array([found.interval() for found in posteriors])
+        densest = np.array([found.hdi() for found in posteriors])
         cells = []
         for pi in shares:
             weights = stats.binom.pmf(yes, n, DESIGN.report_share(pi))
             inside = (limits[:, 0] <= pi) & (pi <= limits[:, 1])
-            credible = float(weights[inside].sum())
-            cells.append(f"{credible:.4f} / {DESIGN.exact_coverage(pi, n):.4f}")
-        print(f"   {n:>6}" + "".join(f"{cell:>22}" for cell in cells))
+            highest = (densest[:, 0] <= pi) & (pi <= densest[:, 1])
+            cells.append(
+                f"{weights[inside].sum():.4f} / {weights[highest].sum():.4f} / "
+                f"{DESIGN.exact_coverage(pi, n):.4f}"
+            )
+        print(f"   {n:>6}" + "".join(f"{cell:>28}" for cell in cells))
 
 
 if __name__ == "__main__":
