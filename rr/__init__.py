@@ -33,6 +33,7 @@ from .design import (
 )
 from .difference import Difference, difference, simulate_difference_coverage
 from .estimate import Estimate, estimate_proportion
+from .joint import JointFit, joint_em, joint_gibbs
 from .linear import LinearResult
 from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances
 from .mechanism import (
@@ -50,6 +51,9 @@ from .regression import RegressionError, RegressionResult, rr_logistic_regressio
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 
 __all__ = [
+    "JointFit",
+    "joint_em",
+    "joint_gibbs",
     "ChoicePosterior",
     "Posterior",
     "choice_posterior",
