@@ -20,7 +20,14 @@ from web.core.results.analysis import regression
 from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.figures import published_results
-from web.core.results.table import grouped_table, posterior_table, regression_text, results_table
+from web.core.results.joint import joint_document
+from web.core.results.table import (
+    grouped_table,
+    joint_text,
+    posterior_table,
+    regression_text,
+    results_table,
+)
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError
@@ -38,6 +45,7 @@ def init_app(app: Flask) -> None:
         end_sessions,
         results,
         regress,
+        joint,
         simulate,
     ):
         app.cli.add_command(command)
@@ -303,6 +311,24 @@ def regress(slug: str, item: str, on: str, reference: str) -> None:
     except GroupingError as error:
         raise click.ClickException(str(error)) from None
     click.echo(regression_text(fit))
+
+
+@click.command("joint")
+@click.argument("slug")
+@click.argument("items")
+@with_appcontext
+@refusals_as_errors
+def joint(slug: str, items: str) -> None:
+    """The joint distribution of ITEMS' true answers (comma-separated: yes/no questions,
+    question.option, single-choice or direct questions), with 95% intervals."""
+    survey = _survey(slug)
+    try:
+        document = joint_document(
+            survey, [name for name in items.split(",") if name], current_app.config["RESULTS_MIN_N"]
+        )
+    except GroupingError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(joint_text(document))
 
 
 @click.command("simulate-responses")

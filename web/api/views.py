@@ -18,6 +18,7 @@ from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, wi
 from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.results.figures import published_results
+from web.core.results.joint import joint_document
 from web.core.surveys.answers import AnswerError, check_answers
 from web.core.surveys.designs import DERIVED, PLAN_PARAMETERS, arms_from_text, plan_of_design
 from web.core.surveys.fielding import format_utc
@@ -239,6 +240,19 @@ def difference(slug: str):
             ),
             slug,
         ),
+    )
+
+
+@bp.get("/surveys/<slug>/joint")
+def joint(slug: str):
+    """The joint distribution of several items' true answers (``items=a,b[,c…]``), from the
+    published snapshot: every combination's probability with its 95% interval, and for two
+    yes/no items P(B | A) and their correlation; 400 with the reason when it cannot be given."""
+    stamp, _received = readable_stamp(slug)
+    names = [name for name in request.args.get("items", "").split(",") if name]
+    key = ("joint", stamp.version, current_app.config["RESULTS_MIN_N"], tuple(names))
+    return results_cache().document(
+        key, lambda: analysed(lambda survey, min_n: joint_document(survey, names, min_n), slug)
     )
 
 

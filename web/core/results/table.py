@@ -142,6 +142,30 @@ def grouped_table(results: SurveyResults, groups: dict, key: str) -> str:
     return "\n".join(lines + _aligned(rows))
 
 
+def joint_text(document: dict) -> str:
+    """A joint table of true answers, with a pair's conditional and correlation, as text."""
+    names = document["items"]
+    lines = [f"True answers of {', '.join(names)}: n = {document['n']}", document["method"], ""]
+    rows = [(*names, "estimate", "95% interval")]
+    for cell in document["cells"]:
+        interval = f"[{cell['ci_low']:.1%}, {cell['ci_high']:.1%}]"
+        rows.append((*(str(cell[name]) for name in names), f"{cell['estimate']:.1%}", interval))
+    lines += _aligned(rows)
+    for entry in document.get("conditional", ()):
+        ((given, value),) = entry["given"].items()
+        low, high = entry["ci_low"], entry["ci_high"]
+        interval = "" if low is None else f" [{low:.1%}, {high:.1%}]"
+        lines.append(
+            f"P({entry['of']} = 1 | {given} = {value}) = {entry['estimate']:.1%}{interval}"
+        )
+    if "correlation" in document:
+        found = document["correlation"]
+        lines.append(
+            f"correlation (phi) = {found['estimate']:.3f} [{found['ci_low']:.3f}, {found['ci_high']:.3f}]"
+        )
+    return "\n".join(lines)
+
+
 def regression_text(fit: dict) -> str:
     """A regression's coefficients and predictions as aligned text."""
     lines = [
