@@ -49,8 +49,12 @@ from .noise import GaussianSigmas, gaussian_delta, gaussian_sigma, gaussian_sigm
 from .planning import margin_of_error, sample_size
 from .regression import RegressionError, RegressionResult, rr_logistic_regression
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
+from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "Pooled",
+    "combine",
+    "interval_overlap",
     "JointFit",
     "joint_em",
     "joint_gibbs",

@@ -21,6 +21,7 @@ from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
+from web.core.results.synthetic import SyntheticUnavailable, synthetic_csv, synthetic_data
 from web.core.results.table import (
     grouped_table,
     joint_text,
@@ -46,6 +47,7 @@ def init_app(app: Flask) -> None:
         results,
         regress,
         joint,
+        synthesize,
         simulate,
     ):
         app.cli.add_command(command)
@@ -329,6 +331,25 @@ def joint(slug: str, items: str) -> None:
     except GroupingError as error:
         raise click.ClickException(str(error)) from None
     click.echo(joint_text(document))
+
+
+@click.command("synthesize")
+@click.argument("slug")
+@click.option("--m", "m", type=click.IntRange(2, 100), default=5, show_default=True,
+              help="How many synthetic datasets.")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@with_appcontext
+@refusals_as_errors
+def synthesize(slug: str, m: int, seed: int, output: Path) -> None:
+    """Write m synthetic datasets of the published snapshot to one CSV (an .imp column 1…m)."""
+    survey = _survey(slug)
+    try:
+        data = synthetic_data(survey, m, seed, current_app.config["RESULTS_MIN_N"])
+    except (SyntheticUnavailable, GroupingError) as error:
+        raise click.ClickException(str(error)) from None
+    output.write_text(synthetic_csv(data), encoding="utf-8")
+    click.echo(f"Wrote {m} synthetic datasets of {data.n} respondents to {output}.")
 
 
 @click.command("simulate-responses")

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from flask import Blueprint, abort, current_app, request
+from flask import Blueprint, abort, current_app, make_response, request
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
@@ -19,6 +19,13 @@ from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
+from web.core.results.synthetic import (
+    MAX_M,
+    SyntheticUnavailable,
+    synthetic_csv,
+    synthetic_data,
+    utility,
+)
 from web.core.surveys.answers import AnswerError, check_answers
 from web.core.surveys.designs import DERIVED, PLAN_PARAMETERS, arms_from_text, plan_of_design
 from web.core.surveys.fielding import format_utc
@@ -254,6 +261,54 @@ def joint(slug: str):
     return results_cache().document(
         key, lambda: analysed(lambda survey, min_n: joint_document(survey, names, min_n), slug)
     )
+
+
+@bp.get("/surveys/<slug>/synthetic.csv")
+def synthetic_file(slug: str):
+    """m synthetic datasets of the published snapshot in one CSV (``m``, ``seed``); 409 below the
+    minimum n."""
+    stamp, _received = readable_stamp(slug)
+    m, seed = synthetic_request()
+    key = ("synthetic.csv", stamp.version, current_app.config["RESULTS_MIN_N"], m, seed)
+    body = results_cache().document(key, lambda: synthetic_csv(synthesized(slug, m, seed)))
+    response = make_response(body)
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{slug}-synthetic.csv"'
+    return response
+
+
+@bp.get("/surveys/<slug>/synthetic")
+def synthetic_utility(slug: str):
+    """How close the synthetic data come to the randomized-response estimates, item by item and
+    pair by pair (interval overlap)."""
+    stamp, _received = readable_stamp(slug)
+    m, seed = synthetic_request()
+    key = ("synthetic", stamp.version, current_app.config["RESULTS_MIN_N"], m, seed)
+    return results_cache().document(
+        key,
+        lambda: utility(synthesized(slug, m, seed), published_results(survey_or_404(slug))),
+    )
+
+
+def synthetic_request() -> tuple[int, int]:
+    """``m`` (1 to 100, default 5) and ``seed`` (default 1) from the query; 400 otherwise."""
+    m = _number(request.args.get("m", "5"), int)
+    seed = _number(request.args.get("seed", "1"), int)
+    if m is None or not 2 <= m <= MAX_M:
+        abort(400, f"m must be a whole number from 2 to {MAX_M}")
+    if seed is None or not 0 <= seed < 2**32:
+        abort(400, "seed must be a whole number from 0 to 2^32 - 1")
+    return m, seed
+
+
+def synthesized(slug: str, m: int, seed: int):
+    """The survey's synthetic data, or the refusal: 409 below the minimum n, 400 otherwise."""
+    try:
+        return synthetic_data(survey_or_404(slug), m, seed, current_app.config["RESULTS_MIN_N"])
+    except SyntheticUnavailable as error:
+        abort(409, str(error))
+    except GroupingError as error:
+        abort(400, str(error))
 
 
 def analysed(compute, slug: str) -> dict:

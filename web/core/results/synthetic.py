@@ -1,0 +1,241 @@
+"""Shareable synthetic microdata (:mod:`rr.synthetic`) from a survey's published snapshot.
+
+The model is the joint table of true answers (:mod:`web.core.results.joint`) over every item that
+has one: yes/no questions (any design but cheating detection), each multi-select option, single-
+choice and direct questions. Its posterior draws give m datasets of n rows on the true scale (0/1,
+option ids, direct answers), which any software analyses; a CSV holds them all with an ``.imp``
+column (1…m), as R's mice and synthpop expect. The file's first lines, starting with ``#``, say
+what was left out or merged. Below the minimum n nothing is offered; a direct question's option
+chosen by fewer than the minimum n is merged into ``other`` (or, if ``other`` is still too small,
+its respondents are left out).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+from rr.joint import bootstrap_tables, joint_em, joint_gibbs
+from rr.synthetic import combine, expand, interval_overlap, synthesize
+from web.core.models import Survey
+from web.core.results.by_group import GroupingError
+from web.core.results.figures import significant
+from web.core.results.joint import GIBBS_CELLS, JointItem, joint_items, reported_patterns
+from web.core.surveys.questions import ARM
+
+MAX_M = 100
+MAX_CELLS = 1 << 16
+THIN = 25  # Gibbs sweeps between the draws the datasets come from
+
+
+class SyntheticUnavailable(ValueError):
+    """Synthetic data cannot be offered now (too few responses); the message says why."""
+
+
+@dataclass(frozen=True)
+class SyntheticData:
+    """m datasets (counts per true pattern), the model's items, and what the file must say."""
+
+    items: list[JointItem]
+    levels: list[tuple]  # each item's levels after merging small direct groups
+    counts: np.ndarray  # shape (m, k_1, …, k_m)
+    observed: np.ndarray  # respondents per reported pattern, after merging
+    notes: list[str]
+    seed: int
+
+    @property
+    def m(self) -> int:
+        return len(self.counts)
+
+    @property
+    def n(self) -> int:
+        return int(self.observed.sum())
+
+    @property
+    def matrices(self) -> list[np.ndarray]:
+        """Each item's report matrix over its levels (after merging)."""
+        return [_matrix(item, levels) for item, levels in zip(self.items, self.levels, strict=True)]
+
+
+def model_items(survey: Survey) -> tuple[list[str], list[str]]:
+    """The names of every item with a joint table, and a note for each question left out."""
+    names, notes = [], []
+    for question in survey.questions:
+        if question.design.scale is not None:
+            notes.append(f"{question.key}: a number question (only its mean is known): left out")
+            continue
+        if ARM in question.spun_options:
+            notes.append(f"{question.key}: cheating detection (two arms): left out")
+            continue
+        if question.type.randomized and question.type.has_options and not question.type.sums_to_one:
+            names += [f"{question.key}.{option.key}" for option in question.options]
+        else:
+            names.append(question.key)
+    return names, notes
+
+
+def synthetic_data(survey: Survey, m: int, seed: int, min_n: int) -> SyntheticData:
+    """m synthetic datasets of the published snapshot's size; SyntheticUnavailable below the
+    minimum n, GroupingError when the survey has no such model."""
+    if survey.published_count < max(min_n, 1):
+        raise SyntheticUnavailable(
+            f"fewer than {min_n} published responses: synthetic data are not offered yet"
+        )
+    names, notes = model_items(survey)
+    if len(names) < 2:
+        raise GroupingError("synthetic data need two or more items with a joint table")
+    items = joint_items(survey, names)
+    if int(np.prod([len(item.levels) for item in items])) > MAX_CELLS or len(items) > 16:
+        raise GroupingError("too many items for one joint model (at most 16 axes, 65,536 cells)")
+    observed = reported_patterns(survey, items)
+    observed, levels, merged = _merge_small_groups(observed, items, min_n)
+    notes += merged
+    if observed.sum() < max(min_n, 1):
+        raise SyntheticUnavailable(f"fewer than {min_n} respondents answered every item")
+    matrices = [_matrix(item, level) for item, level in zip(items, levels, strict=True)]
+    if observed.size <= GIBBS_CELLS:
+        chain = joint_gibbs(observed, matrices, draws=m * THIN, burn_in=500, seed=seed)
+        tables = chain[THIN - 1 :: THIN]
+        notes.append(f"{m} posterior draws of the joint table (Gibbs, every {THIN}th sweep)")
+    else:
+        tables = bootstrap_tables(observed, matrices, replicates=m, seed=seed)
+        notes.append(f"{m} parametric-bootstrap refits of the joint table (EM)")
+    counts = synthesize(tables, int(observed.sum()), seed=seed)
+    return SyntheticData(items, levels, counts, observed, notes, seed)
+
+
+def _matrix(item: JointItem, levels: tuple) -> np.ndarray:
+    return np.eye(len(levels)) if item.kind == "direct" else item.matrix
+
+
+def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int):
+    """Direct options chosen by 1 to min_n − 1 respondents merged into ``other`` (left out if
+    ``other`` is still too small); the levels per item and a note per change."""
+    levels = [tuple(item.levels) for item in items]
+    notes = []
+    for axis, item in enumerate(items):
+        if item.kind != "direct":
+            continue
+        sizes = observed.sum(axis=tuple(a for a in range(observed.ndim) if a != axis))
+        small = [index for index, size in enumerate(sizes) if 0 < size < max(min_n, 1)]
+        if not small:
+            continue
+        keep = [index for index in range(len(levels[axis])) if index not in small]
+        merged = np.take(observed, small, axis=axis).sum(axis=axis, keepdims=True)
+        kept = np.take(observed, keep, axis=axis)
+        names = ", ".join(str(levels[axis][index]) for index in small)
+        if merged.sum() >= max(min_n, 1):
+            observed = np.concatenate([kept, merged], axis=axis)
+            levels[axis] = (*(levels[axis][index] for index in keep), "other")
+            notes.append(f"{item.name}: {names} merged into 'other' (fewer than {min_n} each)")
+        else:
+            observed = kept
+            levels[axis] = tuple(levels[axis][index] for index in keep)
+            notes.append(
+                f"{item.name}: respondents answering {names} left out (fewer than {min_n})"
+            )
+    return observed, levels, notes
+
+
+def synthetic_csv(data: SyntheticData) -> str:
+    """The m datasets in one CSV: notes as ``#`` lines, then ``.imp`` and one column per item."""
+    buffer = io.StringIO()
+    for note in data.notes:
+        buffer.write(f"# {note}\n")
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([".imp", *(item.name for item in data.items)])
+    for index, counts in enumerate(data.counts, start=1):
+        for row in expand(counts, seed=data.seed + index):
+            writer.writerow([index, *(data.levels[axis][level] for axis, level in enumerate(row))])
+    return buffer.getvalue()
+
+
+def utility(data: SyntheticData, published) -> dict:
+    """For each yes/no item and each pair of them, the randomized-response estimate (the
+    published one for an item, the joint model's for a pair's "both yes") against the pooled
+    synthetic one, with both intervals and their overlap (Karr et al. 2006)."""
+    bits = [axis for axis, item in enumerate(data.items) if item.kind == "bit"]
+    figures = {item.name: _published(published, item) for item in data.items}
+    fit = joint_em(data.observed, data.matrices)
+    draws = (
+        bootstrap_tables(data.observed, data.matrices, replicates=100, seed=data.seed)
+        if data.observed.size > GIBBS_CELLS
+        else None
+    )
+    rows = []
+    for axis in bits:
+        original = figures[data.items[axis].name]
+        if original is None:
+            continue
+        rows.append(_row([data.items[axis].name], original, data, (axis,)))
+    for first_index, first in enumerate(bits):
+        for second in bits[first_index + 1 :]:
+            original = _pair_original(data, fit.table, draws, first, second)
+            rows.append(
+                _row([data.items[first].name, data.items[second].name], original, data,
+                     (first, second))
+            )  # fmt: skip
+    return {"m": data.m, "n": data.n, "items": [item.name for item in data.items], "rows": rows}
+
+
+def _published(published, item: JointItem):
+    """An item's published estimate and exact interval, or None."""
+    question = next(q for q in published.questions if q.key == item.question_key)
+    if not question.visible:
+        return None
+    found = next(
+        (row for row in question.items if row.option == item.option_key), question.items[0]
+    )
+    return (found.estimate, found.ci_low, found.ci_high)
+
+
+def _pair_original(data: SyntheticData, table, draws, first: int, second: int):
+    """The joint model's "both yes" share of two items, with its 95% interval."""
+    axes = tuple(a for a in range(table.ndim) if a not in (first, second))
+    estimate = float(table.sum(axis=axes)[1, 1])
+    chain = (
+        joint_gibbs(data.observed, data.matrices, draws=1000, seed=data.seed)
+        if draws is None
+        else draws
+    )
+    both = chain.sum(axis=tuple(a + 1 for a in axes))[:, 1, 1]
+    low, high = np.quantile(both, [0.025, 0.975])
+    return (estimate, float(low), float(high))
+
+
+def _row(names: list[str], original, data: SyntheticData, axes: tuple[int, ...]) -> dict:
+    """One line of the utility table."""
+    others = tuple(a + 1 for a in range(data.counts.ndim - 1) if a not in axes)
+    margins = data.counts.sum(axis=others) / data.counts.reshape(data.m, -1).sum(axis=1).reshape(
+        (data.m,) + (1,) * len(axes)
+    )
+    shares = margins[(slice(None), *([1] * len(axes)))]
+    n = data.n
+    pooled = combine(shares, shares * (1 - shares) / n, n, n)
+    low_o, high_o = original[1], original[2]
+    low_s, high_s = max(pooled.ci_low, 0.0), min(pooled.ci_high, 1.0)
+    overlap = (
+        interval_overlap((low_o, high_o), (low_s, high_s))
+        if high_o > low_o and high_s > low_s
+        else None
+    )
+    return {
+        "items": names,
+        "original": {
+            "estimate": significant(original[0]),
+            "ci_low": significant(low_o),
+            "ci_high": significant(high_o),
+        },
+        "synthetic": {
+            "estimate": significant(pooled.estimate),
+            "ci_low": significant(low_s),
+            "ci_high": significant(high_s),
+        },
+        "overlap": significant(overlap),
+    }
+
+
+__all__ = ["SyntheticUnavailable", "synthetic_csv", "synthetic_data", "utility"]
