@@ -122,3 +122,27 @@ def test_the_command_line_writes_the_same_file(client, token, runner, designed, 
     assert result.exit_code == 0 and "3 synthetic datasets of 3000" in result.output
     served = get(client, token, designed, "synthetic.csv", m=3, seed=1).get_data(as_text=True)
     assert target.read_text(encoding="utf-8") == served
+
+
+def test_the_researchers_page_shows_utility_notes_and_the_download(researcher, designed):
+    page = researcher.get(f"/surveys/{designed}/synthetic?m=3&seed=2").get_data(as_text=True)
+    assert "How close the synthetic data come" in page and 'id="utility-table"' in page
+    assert "fr &amp; uq" in page and "posterior draws" in page
+    assert f"/surveys/{designed}/synthetic.csv?m=3&amp;seed=2" in page
+    download = researcher.get(f"/surveys/{designed}/synthetic.csv?m=3&seed=2")
+    assert download.status_code == 200
+    assert (
+        download.headers["Content-Disposition"]
+        == f'attachment; filename="{designed}-synthetic.csv"'
+    )
+    assert "Synthetic data to share" in researcher.get(f"/surveys/{designed}").get_data(
+        as_text=True
+    )
+
+
+def test_the_page_says_why_there_is_nothing_yet(app, researcher, import_survey):
+    app.config["RESULTS_MIN_N"] = 10
+    slug = import_survey(DESIGNED)
+    page = researcher.get(f"/surveys/{slug}/synthetic").get_data(as_text=True)
+    assert "not offered yet" in page
+    assert researcher.get(f"/surveys/{slug}/synthetic.csv").status_code == 409

@@ -35,6 +35,7 @@ from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
 from web.workspace.group_analysis import group_analysis
 from web.workspace.panel import results_panel
+from web.workspace.synthetic_page import synthetic_page
 
 bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -68,6 +69,14 @@ def groups(slug: str):
     return render_template(
         "surveys/groups.html", survey=survey, page=page, min_n=current_app.config["RESULTS_MIN_N"]
     )
+
+
+@bp.get("/<slug>/synthetic")
+def synthetic(slug: str):
+    """Synthetic microdata to share: how close they come to the estimates, and the download."""
+    survey = researcher_survey(slug)
+    page = synthetic_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
+    return render_template("surveys/synthetic.html", survey=survey, page=page)
 
 
 @bp.get("/<slug>/panel")

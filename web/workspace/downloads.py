@@ -8,6 +8,12 @@ from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
 from web.core.results.figures import published_results
+from web.core.results.synthetic import (
+    MAX_M,
+    SyntheticUnavailable,
+    synthetic_csv,
+    synthetic_data,
+)
 from web.core.surveys.xlsform import survey_xlsform
 from web.workspace.access import require_login, researcher_survey
 
@@ -67,6 +73,23 @@ def estimates(slug: str):
     return attachment(
         grouped_estimates_csv(results, groups, by), "text/csv", f"{slug}-estimates-by-{by}.csv"
     )
+
+
+@bp.get("/<slug>/synthetic.csv")
+def synthetic(slug: str):
+    """m synthetic datasets of the published snapshot (``m``, ``seed``), one CSV."""
+    survey = researcher_survey(slug)
+    m = request.args.get("m", 5, type=int)
+    seed = request.args.get("seed", 1, type=int)
+    if not (2 <= m <= MAX_M and 0 <= seed < 2**32):
+        abort(400, f"m must be from 2 to {MAX_M} and seed from 0 to 2^32 - 1")
+    try:
+        data = synthetic_data(survey, m, seed, current_app.config["RESULTS_MIN_N"])
+    except SyntheticUnavailable as error:
+        abort(409, str(error))
+    except GroupingError as error:
+        abort(400, str(error))
+    return attachment(synthetic_csv(data), "text/csv", f"{slug}-synthetic.csv")
 
 
 @bp.get("/<slug>/codebook.json")

@@ -1,0 +1,47 @@
+"""The synthetic-data page in the browser: the utility chart and table, the download, and axe at
+1280 and 390 px in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.axe import violations
+from tests.browser.researcher import log_in
+from tests.conftest import PASSWORD
+from tests.web.test_designs import SURVEY as DESIGNED
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def designed(app, runner, import_survey):
+    app.config["RESULTS_MIN_N"] = 10
+    slug = import_survey(DESIGNED)
+    result = runner.invoke(args=["simulate-responses", slug, "--n", "600", "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    return slug
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 390)])
+def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
+    context = browser.new_context(
+        locale=locale, bypass_csp=True, reduced_motion="reduce",
+        viewport={"width": width, "height": 900},
+    )  # fmt: skip
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{designed}/synthetic")
+    page.wait_for_selector("#utility-table")
+    assert page.locator("#utility-table tbody tr").count() == 10  # four items and six pairs
+    assert page.locator("svg.chart rect.bar").count() == 20
+    page.fill("#m", "3")
+    page.click("#synthetic-controls button[type='submit']")
+    page.wait_for_url(lambda url: "m=3" in url)
+    with page.expect_download() as download:
+        page.click("#synthetic-download")
+    text = download.value.path().read_text(encoding="utf-8")
+    assert text.splitlines()[0].startswith("# ") and ".imp,year,fr,own,uq,cw" in text
+    assert violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()
