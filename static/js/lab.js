@@ -309,6 +309,26 @@ function start() {
     });
   };
 
+  /** The report's trace plots: each chain against its sweep, with the end of burn-in marked. */
+  const drawTraces = () => {
+    const data = document.getElementById("report-data");
+    if (!data) return;
+    const runs = JSON.parse(data.textContent);
+    for (const box of document.querySelectorAll("#report-traces [data-trace]")) {
+      const run = runs[Number(box.dataset.index)];
+      const chain = run[box.dataset.trace];
+      const points = chain.map((value, index) => [index * run.step, value]);
+      plot(box, {
+        title: box.closest("figure").querySelector("figcaption").textContent,
+        x: [0, run.sweeps], y: [Math.min(...chain), Math.max(...chain)],
+        lines: [{ points, className: "estimate" }],
+        rules: [{ x: run.burnIn, className: "truth", label: text.burnIn }],
+        xLabel: text.sweepAxis, formatY: (v) => decimal.format(v),
+        width: 400, height: 200,
+      });
+    }
+  };
+
   const guard = (task) => () => task().then(() => { document.getElementById("lab-error").textContent = ""; }, showError);
   let timer = null;
   let noiseTimer = null;
@@ -343,6 +363,7 @@ function start() {
   guard(runNoise)();
   guard(runChoice)();
   guard(runNumber)();
+  drawTraces();
 }
 
 if (globalThis.document?.getElementById("lab-config")) start();

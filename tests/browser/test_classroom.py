@@ -362,3 +362,14 @@ def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_serv
         "() => document.querySelectorAll('#number-chart path.line.estimate').length === 1"
     )
     context.close()
+
+
+def test_lab_draws_the_reports_trace_plots(browser, live_server):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server}/lab?report_n=300#report")
+    page.wait_for_selector("#report-traces svg path.line", timeout=15_000)
+    assert page.locator("#report-traces svg").count() == 6
+    assert page.locator("#report-traces line.rule").count() == 6  # the end of burn-in
+    assert page.locator("#report-overlap tbody tr").count() == 3
+    context.close()

@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 import rr
 from rr.mechanism import noise_line
 from web.classroom.number_lab import number_class
+from web.classroom.report_lab import report_experiment, traces
 from web.core.infrastructure.extensions import limiter
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
 
@@ -32,12 +33,19 @@ def lab():
     designs' comparison at one ε is drawn by the server (``?designs_epsilon=``)."""
     limits = page_limits() | {"labMaxN": MAX_CLASS}
     epsilon = _number("designs_epsilon", 1, DESIGNS_MIN_EPSILON, DESIGNS_MAX_EPSILON)
+    n = int(_number("report_n", 1000, 10, 10_000))
+    low = _number("report_low", 0, -1e6, 1e6)
+    high = _number("report_high", 100, -1e6, 1e6)
+    if not low < high:
+        abort(400, f"report_low must be below report_high, got {low:g} and {high:g}")
+    runs = report_experiment(n, low, high)
     return render_template(
         "lab.html",
         messages=lab_messages(),
         limits=limits,
         designs=designs_comparison(round(epsilon, 3)),
         design_priors=DESIGN_PRIORS,
+        report={"n": n, "low": low, "high": high, "runs": runs, "traces": traces(runs)},
     )
 
 
@@ -226,4 +234,6 @@ def lab_messages() -> dict:
         ),
         "meanAxis": _("Mean (nights)"),
         "trueMean": _("true mean"),
+        "sweepAxis": _("Gibbs sweep"),
+        "burnIn": _("end of burn-in"),
     }

@@ -32,3 +32,16 @@ def test_the_one_bit_class_estimate_covers_its_true_mean_in_most_classes():
 def test_bad_settings_are_refused(client, query):
     response = client.get(f"/api/lab/number?{query}")
     assert response.status_code == 400 and "error" in response.json
+
+
+def test_the_lab_reproduces_the_reports_tables_at_three_epsilons(client):
+    page = client.get("/lab?report_n=500&report_low=0&report_high=50").get_data(as_text=True)
+    for table in ("report-posterior", "report-statistics", "report-overlap"):
+        assert f'id="{table}"' in page
+    assert page.count("ε = 0.1") >= 3 and page.count("ε = 10") >= 3
+    assert 'id="report-data"' in page and '"sweeps": 5000' in page
+
+
+@pytest.mark.parametrize("query", ["report_n=5", "report_low=10&report_high=1", "report_high=x"])
+def test_the_reports_settings_are_checked(client, query):
+    assert client.get(f"/lab?{query}").status_code == 400
