@@ -246,24 +246,37 @@ def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
 
 
 def results(environment: dict, token: str, arguments) -> None:
-    """The results API with the responses stored so far, then with 10^6 more."""
-    print("\nResults API, GET with a bearer token")
+    """The results API (plain and with method=bayes) beside a static file of the same server, in
+    alternating rounds, with the responses stored so far and then with 10^6 more."""
+    print("\nResults API, GET with a bearer token, against a static file of the same server")
     headers = {"Authorization": f"Bearer {token}"}
     for extra in (0, 1_000_000):
         if extra:
             add_responses(environment, extra)
         with gunicorn("app:create_app()", environment, arguments.threads) as url:
-            figures = wrk(
-                f"{url}/api/surveys/campus-life/results", arguments.seconds, 8, headers=headers
-            )
-            n = urllib.request.urlopen(
-                urllib.request.Request(f"{url}/api/surveys/campus-life/results", headers=headers)
-            ).read()
-        stored = int(re.search(rb'"n":\s*(\d+)', n).group(1))
-        print(
-            f"n = {stored:>9,}: {figures['rps']:7.0f} requests/s, p50 {figures['p50']:.2f} ms, "
-            f"p99 {figures['p99']:.2f} ms, non-2xx {figures['non2xx']}"
-        )
+            base = f"{url}/api/surveys/campus-life/results"
+            page = urllib.request.urlopen(f"{url}/s/campus-life").read().decode()
+            stylesheet = url + re.search(r'href="(/static/[^"]+\.css)"', page).group(1)
+            targets = {
+                "results": (base, headers),
+                "results bayes": (f"{base}?method=bayes", headers),
+                "static": (stylesheet, {}),
+            }
+            for target, target_headers in targets.values():
+                wrk(target, 2, 8, headers=target_headers)  # warm up (and build the documents)
+            rates: dict[str, list[float]] = {name: [] for name in targets}
+            for _ in range(max(1, arguments.rounds // 3)):
+                for name, (target, target_headers) in targets.items():
+                    figures = wrk(target, arguments.seconds, 8, headers=target_headers)
+                    assert figures["non2xx"] == 0, name
+                    rates[name].append(figures["rps"])
+            body = urllib.request.urlopen(urllib.request.Request(base, headers=headers)).read()
+        stored = int(re.search(rb'"n":\s*(\d+)', body).group(1))
+        static = statistics.median(rates["static"])
+        print(f"n = {stored:>9,}:")
+        for name, values in rates.items():
+            ratio = statistics.median(values) / static
+            print(f"  {name:14}: {statistics.median(values):7.0f} requests/s ({ratio:.2f}x static)")
 
 
 def survey_page(environment: dict, arguments) -> None:

@@ -177,8 +177,17 @@ def results(slug: str):
     by = request.args.get("by")
     settings = requested_bayes()
     key = (stamp.version, current_app.config["RESULTS_MIN_N"], by, settings)
-    document = results_cache().document(key, lambda: results_document(slug, by, settings))
-    return {**document, "received": received}
+    body = results_cache().document(key, lambda: serialized(results_document(slug, by, settings)))
+    # The document is serialized once per version; the running total is added per request.
+    response = make_response(f'{body[:-1]},"received":{int(received)}}}')
+    response.mimetype = "application/json"
+    return response
+
+
+def serialized(document: dict) -> str:
+    """A results document as JSON without its running total (added per request)."""
+    return json.dumps({key: value for key, value in document.items() if key != "received"},
+                      separators=(",", ":"))  # fmt: skip
 
 
 def requested_bayes() -> BayesSettings | None:

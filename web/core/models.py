@@ -147,11 +147,17 @@ class ApiToken(Model):
 
     @classmethod
     def owner_id_of(cls, token: str) -> int | None:
-        """The id of the user a live token belongs to, or None (one query, no objects)."""
-        row = db.session.execute(
-            db.select(cls.user_id, cls.revoked).filter_by(token_hash=cls.digest(token))
-        ).first()
-        return None if row is None or row.revoked else row.user_id
+        """The id of the user a live token belongs to, or None: one statement in the driver's own
+        SQL on a pooled connection (every results request asks it; through the ORM it took a
+        third of the request)."""
+        engine = db.engine
+        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        with engine.connect() as connection:
+            row = connection.exec_driver_sql(
+                f"SELECT user_id, revoked FROM {cls.__tablename__} WHERE token_hash = {mark}",
+                (cls.digest(token),),
+            ).first()
+        return None if row is None or row[1] else row[0]
 
 
 class Tally:
