@@ -45,3 +45,21 @@ def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed,
     assert violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 320)])
+def test_the_two_answers_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
+    context = browser.new_context(
+        locale=locale, bypass_csp=True, reduced_motion="reduce",
+        viewport={"width": width, "height": 900},
+    )  # fmt: skip
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{designed}/joint")
+    page.select_option("#b", "cw")
+    page.click("#joint-controls button[type='submit']")
+    page.wait_for_url(lambda url: "b=cw" in url)
+    assert page.locator("#joint-table td").count() == 4
+    assert violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()

@@ -101,3 +101,19 @@ def test_the_command_line_prints_the_joint_table(runner, designed):
     assert "P(uq = 1 | fr = 1)" in output and "correlation (phi)" in output
     refused = runner.invoke(args=["joint", designed, "fr"])
     assert refused.exit_code == 1 and "2 to 16 different items" in refused.output
+
+
+def test_the_researchers_page_shows_the_two_by_two_table(researcher, designed):
+    page = researcher.get(f"/surveys/{designed}/joint?a=fr&b=uq").get_data(as_text=True)
+    assert 'id="joint-table"' in page and 'data-cell="11"' in page
+    assert "P(B = yes | A = yes)" in page and "Correlation of the two true answers" in page
+    other = researcher.get(f"/surveys/{designed}/joint?a=uq&b=uq").get_data(as_text=True)
+    assert 'value="uq" selected' in other  # the second falls back to another item
+    assert "Two answers together" in researcher.get(f"/surveys/{designed}").get_data(as_text=True)
+
+
+def test_the_page_says_why_there_is_no_table_yet(app, researcher, import_survey):
+    app.config["RESULTS_MIN_N"] = 10
+    slug = import_survey(DESIGNED)
+    page = researcher.get(f"/surveys/{slug}/joint").get_data(as_text=True)
+    assert 'id="joint-problem"' in page and "fewer than 10" in page

@@ -34,6 +34,7 @@ from web.core.surveys.editing import (
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
 from web.workspace.group_analysis import group_analysis
+from web.workspace.joint_page import joint_page
 from web.workspace.panel import results_panel
 from web.workspace.synthetic_page import synthetic_page
 
@@ -69,6 +70,14 @@ def groups(slug: str):
     return render_template(
         "surveys/groups.html", survey=survey, page=page, min_n=current_app.config["RESULTS_MIN_N"]
     )
+
+
+@bp.get("/<slug>/joint")
+def joint(slug: str):
+    """Two yes/no answers together: their true 2 × 2 table, P(B | A) and their correlation."""
+    survey = researcher_survey(slug)
+    page = joint_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
+    return render_template("surveys/joint.html", survey=survey, page=page)
 
 
 @bp.get("/<slug>/synthetic")
