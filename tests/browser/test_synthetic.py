@@ -23,14 +23,20 @@ def designed(app, runner, import_survey):
     return slug
 
 
-@pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 390)])
-def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
+def researcher_page(browser, live_server, locale: str, width: int):
+    """A logged-in researcher's page in ``locale`` at ``width`` px (axe needs the CSP bypassed)."""
     context = browser.new_context(
         locale=locale, bypass_csp=True, reduced_motion="reduce",
         viewport={"width": width, "height": 900},
     )  # fmt: skip
     page = context.new_page()
     log_in(page, live_server, "rita@example.org")
+    return context, page
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 390)])
+def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
+    context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/synthetic")
     page.wait_for_selector("#utility-table")
     assert page.locator("#utility-table tbody tr").count() == 10  # four items and six pairs
@@ -49,12 +55,7 @@ def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed,
 
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 320)])
 def test_the_two_answers_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
-    context = browser.new_context(
-        locale=locale, bypass_csp=True, reduced_motion="reduce",
-        viewport={"width": width, "height": 900},
-    )  # fmt: skip
-    page = context.new_page()
-    log_in(page, live_server, "rita@example.org")
+    context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/joint")
     page.select_option("#b", "cw")
     page.click("#joint-controls button[type='submit']")
