@@ -6,7 +6,14 @@ researchers' own scripts all use these functions. See ``docs/statistics.md`` for
 
 from ._validate import MIN_EPSILON
 from .accounting import question_epsilon, survey_epsilon
-from .bayes import ChoicePosterior, Posterior, choice_posterior, posterior
+from .bayes import (
+    CheatingPosterior,
+    ChoicePosterior,
+    Posterior,
+    cheating_posterior,
+    choice_posterior,
+    posterior,
+)
 from .cheating import CheatingDetection, CheatingEstimate, cheating_detection
 from .choice import (
     ChoiceEstimate,
@@ -52,6 +59,8 @@ from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "CheatingPosterior",
+    "cheating_posterior",
     "Pooled",
     "combine",
     "interval_overlap",

@@ -152,3 +152,32 @@ def test_choice_posterior_is_repeatable_and_refuses_bad_counts():
         choice_posterior([5], 1.0)
     with pytest.raises(ValueError, match="counts"):
         choice_posterior([5, -1], 1.0)
+
+
+def test_cheating_posterior_agrees_with_the_moment_estimates_at_large_n():
+    from rr.bayes import cheating_posterior
+
+    model = rr.cheating_detection([(0.6, 0.3, 0.1), (0.6, 0.1, 0.3)])
+    yes, n = model.simulate_counts(0.2, 0.2, 10_000, trials=1, seed=3)
+    found = cheating_posterior(model, yes[0], n[0])
+    moment = model.estimate(yes[0], n[0])
+    for marginal, share in (
+        (found.honest_yes, moment.honest_yes),
+        (found.cheating, moment.cheating),
+    ):
+        assert marginal.mean == pytest.approx(share.estimate, abs=0.2 * share.std_error)
+        assert marginal.sd == pytest.approx(share.std_error, rel=0.1)
+        assert marginal.cri_low == pytest.approx(share.ci_low, abs=0.3 * share.std_error)
+        assert 0 <= marginal.cri_low <= marginal.mean <= marginal.cri_high <= 1
+
+
+def test_cheating_posterior_stays_on_the_simplex_with_few_respondents():
+    from rr.bayes import cheating_posterior
+
+    model = rr.cheating_detection([(0.6, 0.3, 0.1), (0.6, 0.1, 0.3)])
+    found = cheating_posterior(model, [2, 1], [10, 9])
+    assert found.honest_yes.cri_low >= 0 and found.honest_yes.cri_high <= 1
+    assert found.cheating.cri_low >= 0 and found.cheating.cri_high <= 1
+    assert found.honest_yes.mean + found.cheating.mean <= 1
+    with pytest.raises(ValueError, match="two arms"):
+        cheating_posterior(model, [5, 1], [4, 9])

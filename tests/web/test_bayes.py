@@ -178,3 +178,20 @@ def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, answered)
         )
     refused = researcher.get(f"/surveys/{answered}/estimates.csv?method=bayes&prior=-1,2")
     assert refused.status_code == 400
+
+
+def test_cheating_detection_gets_the_posterior_of_pi_and_gamma(
+    app, runner, client, token, import_survey
+):
+    from tests.web.test_designs import CHEATING_SURVEY
+
+    app.config["RESULTS_MIN_N"] = 10
+    slug = import_survey(CHEATING_SURVEY)
+    args = ["simulate-responses", slug, "--n", "4000", "--seed", "5", "--cheating-share", "0.2"]
+    assert runner.invoke(args=args).exit_code == 0
+    body = api(client, token, slug, method="bayes").json
+    question = next(q for q in body["questions"] if q.get("procedure") == "cheating_detection")
+    assert question["cri_low"] <= question["posterior_mean"] <= question["cri_high"]
+    gamma = question["cheating"]
+    assert gamma["cri_low"] <= gamma["posterior_mean"] <= gamma["cri_high"]
+    assert abs(gamma["posterior_mean"] - gamma["estimate"]) < 0.5 * gamma["std_error"]

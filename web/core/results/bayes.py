@@ -6,7 +6,9 @@ counts (:mod:`rr.bayes`), always inside [0, 1] (a number question's inside its r
 - a single-choice question: the Dirichlet posterior of its k shares (Gibbs sampling with a fixed
   seed, so a version of the results always gives the same figures), with Dirichlet(a, …, a);
 - a direct question's option: the Beta(a + chosen, b + n − chosen) posterior of its plain share;
-- cheating detection (two parameters, π and γ): none yet; its item says so.
+- cheating detection: the joint posterior of π (honest yes) and γ (cheaters) with a uniform prior
+  on their simplex, whatever the Beta prior asked (:func:`rr.bayes.cheating_posterior`); π's
+  figures stand on the item, γ's beside the question's ``cheating``.
 
 Nothing here reads a response: the posterior is post-processing of the published snapshot and
 costs no ε.
@@ -18,6 +20,7 @@ from typing import NamedTuple
 
 import rr
 from web.core.results.figures import QuestionResult, SurveyResults, significant
+from web.core.surveys.designs import cheating_model
 from web.core.surveys.questions import question_type
 
 FIELDS = ("posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high")
@@ -62,8 +65,11 @@ def bayes_settings(prior: str | None, threshold: str | None) -> BayesSettings:
 def question_posteriors(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
     """Each item's posterior figures (None for an item with no responses or withheld, and for
     every item of a cheating-detection question)."""
-    if not question.visible or "cheating" in question.extra or "arms" in question.extra:
+    if not question.visible:
         return [None] * len(question.items)
+    if "arms" in question.extra:
+        found = _cheating(question)
+        return [None if found is None else _marginal_figures(found.honest_yes)]
     if question.sums_to_one:
         return _choice(question, settings)
     kind = question_type(question.kind, question.procedure)
@@ -101,6 +107,32 @@ def question_posteriors(question: QuestionResult, settings: BayesSettings) -> li
     return figures
 
 
+def cheating_figures(question: QuestionResult, settings: BayesSettings) -> dict | None:
+    """γ's posterior figures of a cheating-detection question (None for any other question)."""
+    if not question.visible or "arms" not in question.extra:
+        return None
+    found = _cheating(question)
+    return None if found is None else _marginal_figures(found.cheating)
+
+
+def _cheating(question: QuestionResult):
+    """The (π, γ) posterior from the published arms, or None while an arm has no respondents."""
+    arms = question.extra["arms"]
+    if any(arm["n"] == 0 for arm in arms):
+        return None
+    return rr.cheating_posterior(
+        cheating_model(question.design), [arm["noisy_yes"] for arm in arms],
+        [arm["n"] for arm in arms],
+    )  # fmt: skip
+
+
+def _marginal_figures(marginal) -> dict:
+    """A gridded marginal's figures under the API's names (no P(> t): the grid is too coarse
+    for the far tail)."""
+    values = dict(zip(FIELDS, marginal, strict=True))
+    return {name: significant(value) for name, value in values.items()}
+
+
 def _choice(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
     """A single-choice question's shares, from its options' reported counts."""
     counts = [item.noisy_yes for item in question.items]
@@ -131,6 +163,9 @@ def with_posteriors(document: dict, results: SurveyResults, settings: BayesSetti
             ]
         elif posteriors and posteriors[0]:
             entry |= posteriors[0]
+        gamma = cheating_figures(question, settings)
+        if gamma is not None and isinstance(entry.get("cheating"), dict):
+            entry["cheating"] = {**entry["cheating"], **gamma}
         questions.append(entry)
     return {
         **document,
