@@ -146,3 +146,16 @@ def test_the_page_says_why_there_is_nothing_yet(app, researcher, import_survey):
     page = researcher.get(f"/surveys/{slug}/synthetic").get_data(as_text=True)
     assert "not offered yet" in page
     assert researcher.get(f"/surveys/{slug}/synthetic.csv").status_code == 409
+
+
+def test_the_pages_notes_follow_the_viewers_language_and_the_file_stays_english(
+    researcher, designed
+):
+    page = researcher.get(
+        f"/surveys/{designed}/synthetic?m=3", headers={"Accept-Language": "ko"}
+    ).get_data(as_text=True)
+    assert "결합표의 사후분포 추출 3개" in page
+    text = researcher.get(f"/surveys/{designed}/synthetic.csv?m=3").get_data(as_text=True)
+    assert "# 3 posterior draws of the joint table (Gibbs, every 25th sweep)" in text
+    groups = researcher.get(f"/surveys/{designed}/groups?by=year&item=uq").get_data(as_text=True)
+    assert f"/surveys/{designed}/joint?a=uq" in groups

@@ -21,7 +21,7 @@ from web.workspace.panel import describe
 class SyntheticPage:
     m: int = 5
     seed: int = 1
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # in the viewer's language
     rows: list[dict] = field(default_factory=list)
     n: int = 0
     chart: Markup | None = None
@@ -40,7 +40,8 @@ def synthetic_page(survey: Survey, args, min_n: int) -> SyntheticPage:
         page.problem = str(error)
         return page
     found = utility(data, published_results(survey))
-    page.notes, page.rows, page.n = data.notes, found["rows"], found["n"]
+    page.notes = [_(note.message, **note.values) for note in data.notes]
+    page.rows, page.n = found["rows"], found["n"]
     bars = []
     for row in page.rows:
         name = " & ".join(row["items"])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,6 +32,21 @@ MAX_CELLS = 1 << 16
 THIN = 25  # Gibbs sweeps between the draws the datasets come from
 
 
+def N_(message: str) -> str:  # noqa: N802 (Babel's marker for a message translated later)
+    """Mark ``message`` for the catalog; the file keeps it in English, the page translates it."""
+    return message
+
+
+class Note(NamedTuple):
+    """One line about what the file leaves out or merges: a message and its values."""
+
+    message: str
+    values: dict
+
+    def __str__(self) -> str:
+        return self.message % self.values
+
+
 class SyntheticUnavailable(ValueError):
     """Synthetic data cannot be offered now (too few responses); the message says why."""
 
@@ -43,7 +59,7 @@ class SyntheticData:
     levels: list[tuple]  # each item's levels after merging small direct groups
     counts: np.ndarray  # shape (m, k_1, …, k_m)
     observed: np.ndarray  # respondents per reported pattern, after merging
-    notes: list[str]
+    notes: list[Note]
     seed: int
 
     @property
@@ -60,15 +76,18 @@ class SyntheticData:
         return [_matrix(item, levels) for item, levels in zip(self.items, self.levels, strict=True)]
 
 
-def model_items(survey: Survey) -> tuple[list[str], list[str]]:
+def model_items(survey: Survey) -> tuple[list[str], list[Note]]:
     """The names of every item with a joint table, and a note for each question left out."""
-    names, notes = [], []
+    names: list[str] = []
+    notes: list[Note] = []
     for question in survey.questions:
         if question.design.scale is not None:
-            notes.append(f"{question.key}: a number question (only its mean is known): left out")
+            notes.append(Note(N_("%(item)s: a number question (only its mean is known): left out"),
+                              {"item": question.key}))  # fmt: skip
             continue
         if ARM in question.spun_options:
-            notes.append(f"{question.key}: cheating detection (two arms): left out")
+            notes.append(Note(N_("%(item)s: cheating detection (two arms): left out"),
+                              {"item": question.key}))  # fmt: skip
             continue
         if question.type.randomized and question.type.has_options and not question.type.sums_to_one:
             names += [f"{question.key}.{option.key}" for option in question.options]
@@ -99,10 +118,13 @@ def synthetic_data(survey: Survey, m: int, seed: int, min_n: int) -> SyntheticDa
     if observed.size <= GIBBS_CELLS:
         chain = joint_gibbs(observed, matrices, draws=m * THIN, burn_in=500, seed=seed)
         tables = chain[THIN - 1 :: THIN]
-        notes.append(f"{m} posterior draws of the joint table (Gibbs, every {THIN}th sweep)")
+        notes.append(Note(N_("%(m)d posterior draws of the joint table (Gibbs, every %(thin)dth sweep)"),
+                          {"m": m, "thin": THIN}))  # fmt: skip
     else:
         tables = bootstrap_tables(observed, matrices, replicates=m, seed=seed)
-        notes.append(f"{m} parametric-bootstrap refits of the joint table (EM)")
+        notes.append(
+            Note(N_("%(m)d parametric-bootstrap refits of the joint table (EM)"), {"m": m})
+        )
     counts = synthesize(tables, int(observed.sum()), seed=seed)
     return SyntheticData(items, levels, counts, observed, notes, seed)
 
@@ -115,7 +137,7 @@ def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int
     """Direct options chosen by 1 to min_n − 1 respondents merged into ``other`` (left out if
     ``other`` is still too small); the levels per item and a note per change."""
     levels = [tuple(item.levels) for item in items]
-    notes = []
+    notes: list[Note] = []
     for axis, item in enumerate(items):
         if item.kind != "direct":
             continue
@@ -130,13 +152,13 @@ def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int
         if merged.sum() >= max(min_n, 1):
             observed = np.concatenate([kept, merged], axis=axis)
             levels[axis] = (*(levels[axis][index] for index in keep), "other")
-            notes.append(f"{item.name}: {names} merged into 'other' (fewer than {min_n} each)")
+            notes.append(Note(N_("%(item)s: %(options)s merged into 'other' (fewer than %(min)d each)"),
+                              {"item": item.name, "options": names, "min": min_n}))  # fmt: skip
         else:
             observed = kept
             levels[axis] = tuple(levels[axis][index] for index in keep)
-            notes.append(
-                f"{item.name}: respondents answering {names} left out (fewer than {min_n})"
-            )
+            notes.append(Note(N_("%(item)s: respondents answering %(options)s left out (fewer than %(min)d)"),
+                              {"item": item.name, "options": names, "min": min_n}))  # fmt: skip
     return observed, levels, notes
 
 
@@ -144,7 +166,7 @@ def synthetic_csv(data: SyntheticData) -> str:
     """The m datasets in one CSV: notes as ``#`` lines, then ``.imp`` and one column per item."""
     buffer = io.StringIO()
     for note in data.notes:
-        buffer.write(f"# {note}\n")
+        buffer.write(f"# {note}\n")  # in English: a file outlives the page's language
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([".imp", *(item.name for item in data.items)])
     for index, counts in enumerate(data.counts, start=1):
