@@ -117,3 +117,23 @@ def test_the_page_says_why_there_is_no_table_yet(app, researcher, import_survey)
     slug = import_survey(DESIGNED)
     page = researcher.get(f"/surveys/{slug}/joint").get_data(as_text=True)
     assert 'id="joint-problem"' in page and "fewer than 10" in page
+
+
+def test_a_table_with_too_many_combinations_is_refused_with_the_reason(
+    app, client, token, import_survey
+):
+    options = [{"id": f"o{index}", "text": f"O{index}"} for index in range(15)]
+    slug = import_survey(
+        {
+            "slug": "wide",
+            "title": "Wide",
+            "questions": [
+                {"id": "m", "type": "multi", "text": "M?", "epsilon": 0.1, "options": options},
+                {"id": "c", "type": "choice", "text": "C?", "epsilon": 1.0,
+                 "options": options[:3]},
+            ],
+        }
+    )  # fmt: skip
+    items = ",".join([*(f"m.o{index}" for index in range(15)), "c"])  # 2^15 × 3 cells
+    response = joint(client, token, slug, items)
+    assert response.status_code == 400 and "too many combinations" in response.json["error"]

@@ -17,8 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import rr
-from rr.joint import choice_matrix, joint_em, joint_gibbs, pair_summary, report_matrix
+from rr.joint import (
+    MAX_CELLS,
+    bootstrap_tables,
+    choice_matrix,
+    joint_em,
+    joint_gibbs,
+    margin_table,
+    pair_summary,
+    report_matrix,
+)
 from web.core.infrastructure.extensions import db
 from web.core.models import Response, Survey
 from web.core.results.by_group import GroupingError
@@ -80,7 +88,19 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
                 raise GroupingError(f"no joint table for {name!r}: {error}") from None
             matrix = report_matrix(design.yes_given_yes, design.yes_given_no)
             items.append(JointItem(name, key, option_key or None, (0, 1), matrix, "bit"))
+    if int(np.prod([len(item.levels) for item in items])) > MAX_CELLS:
+        raise GroupingError(f"too many combinations for one joint table (at most {MAX_CELLS:,})")
     return items
+
+
+def interval_draws(counts: np.ndarray, matrices: list[np.ndarray], seed: int):
+    """Tables to read intervals from, and how they were drawn: the Gibbs sampler's posterior
+    draws up to GIBBS_CELLS cells, 200 parametric-bootstrap refits beyond."""
+    if counts.size <= GIBBS_CELLS:
+        draws = joint_gibbs(counts, matrices, draws=DRAWS, seed=seed)
+        return draws, "EM for the estimate; 95% intervals from the Gibbs sampler's posterior draws"
+    draws = bootstrap_tables(counts, matrices, replicates=200, seed=seed)
+    return draws, "EM for the estimate; 95% intervals from a parametric bootstrap (200 refits)"
 
 
 def reported_patterns(survey: Survey, items: list[JointItem]) -> np.ndarray:
@@ -108,7 +128,7 @@ def joint_document(survey: Survey, names: list[str], min_n: int) -> dict:
     for axis, item in enumerate(items):
         if item.kind != "direct":
             continue
-        sizes = counts.sum(axis=tuple(a for a in range(counts.ndim) if a != axis))
+        sizes = margin_table(counts, (axis,))
         small = [level for level, size in zip(item.levels, sizes, strict=True) if 0 < size < min_n]
         if small:
             raise GroupingError(f"group {item.name}={small[0]} has fewer than {min_n} respondents")
@@ -116,12 +136,7 @@ def joint_document(survey: Survey, names: list[str], min_n: int) -> dict:
         raise GroupingError(f"fewer than {min_n} respondents answered all of these items")
     matrices = [item.matrix for item in items]
     fit = joint_em(counts, matrices)
-    if counts.size <= GIBBS_CELLS:
-        draws = joint_gibbs(counts, matrices, draws=DRAWS, seed=SEED)
-        method = "EM for the estimate; 95% intervals from the Gibbs sampler's posterior draws"
-    else:
-        draws = rr.joint.bootstrap_tables(counts, matrices, replicates=200, seed=SEED)
-        method = "EM for the estimate; 95% intervals from a parametric bootstrap (200 refits)"
+    draws, method = interval_draws(counts, matrices, SEED)
     low, high = np.quantile(draws, [0.025, 0.975], axis=0)
     cells = []
     for index in np.ndindex(counts.shape):

@@ -19,16 +19,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rr.joint import bootstrap_tables, joint_em, joint_gibbs
+from rr.joint import bootstrap_tables, joint_em, joint_gibbs, margin_table
 from rr.synthetic import combine, expand, interval_overlap, synthesize
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
 from web.core.results.figures import significant
-from web.core.results.joint import GIBBS_CELLS, JointItem, joint_items, reported_patterns
+from web.core.results.joint import (
+    GIBBS_CELLS,
+    JointItem,
+    interval_draws,
+    joint_items,
+    reported_patterns,
+)
 from web.core.surveys.questions import ARM
 
 MAX_M = 100
-MAX_CELLS = 1 << 16
 THIN = 25  # Gibbs sweeps between the draws the datasets come from
 
 
@@ -73,7 +78,7 @@ class SyntheticData:
     @property
     def matrices(self) -> list[np.ndarray]:
         """Each item's report matrix over its levels (after merging)."""
-        return [_matrix(item, levels) for item, levels in zip(self.items, self.levels, strict=True)]
+        return _matrices(self.items, self.levels)
 
 
 def model_items(survey: Survey) -> tuple[list[str], list[Note]]:
@@ -107,14 +112,12 @@ def synthetic_data(survey: Survey, m: int, seed: int, min_n: int) -> SyntheticDa
     if len(names) < 2:
         raise GroupingError("synthetic data need two or more items with a joint table")
     items = joint_items(survey, names)
-    if int(np.prod([len(item.levels) for item in items])) > MAX_CELLS or len(items) > 16:
-        raise GroupingError("too many items for one joint model (at most 16 axes, 65,536 cells)")
     observed = reported_patterns(survey, items)
     observed, levels, merged = _merge_small_groups(observed, items, min_n)
     notes += merged
     if observed.sum() < max(min_n, 1):
         raise SyntheticUnavailable(f"fewer than {min_n} respondents answered every item")
-    matrices = [_matrix(item, level) for item, level in zip(items, levels, strict=True)]
+    matrices = _matrices(items, levels)
     if observed.size <= GIBBS_CELLS:
         chain = joint_gibbs(observed, matrices, draws=m * THIN, burn_in=500, seed=seed)
         tables = chain[THIN - 1 :: THIN]
@@ -129,8 +132,12 @@ def synthetic_data(survey: Survey, m: int, seed: int, min_n: int) -> SyntheticDa
     return SyntheticData(items, levels, counts, observed, notes, seed)
 
 
-def _matrix(item: JointItem, levels: tuple) -> np.ndarray:
-    return np.eye(len(levels)) if item.kind == "direct" else item.matrix
+def _matrices(items: list[JointItem], levels: list[tuple]) -> list[np.ndarray]:
+    """Each item's report matrix over its levels (a direct item's identity follows merging)."""
+    return [
+        np.eye(len(level)) if item.kind == "direct" else item.matrix
+        for item, level in zip(items, levels, strict=True)
+    ]
 
 
 def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int):
@@ -141,7 +148,7 @@ def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int
     for axis, item in enumerate(items):
         if item.kind != "direct":
             continue
-        sizes = observed.sum(axis=tuple(a for a in range(observed.ndim) if a != axis))
+        sizes = margin_table(observed, (axis,))
         small = [index for index, size in enumerate(sizes) if 0 < size < max(min_n, 1)]
         if not small:
             continue
@@ -181,12 +188,10 @@ def utility(data: SyntheticData, published) -> dict:
     synthetic one, with both intervals and their overlap (Karr et al. 2006)."""
     bits = [axis for axis, item in enumerate(data.items) if item.kind == "bit"]
     figures = {item.name: _published(published, item) for item in data.items}
-    fit = joint_em(data.observed, data.matrices)
-    draws = (
-        bootstrap_tables(data.observed, data.matrices, replicates=100, seed=data.seed)
-        if data.observed.size > GIBBS_CELLS
-        else None
-    )
+    matrices = data.matrices
+    fit = joint_em(data.observed, matrices)
+    # One set of draws serves every pair's interval.
+    draws = interval_draws(data.observed, matrices, data.seed)[0] if len(bits) > 1 else None
     rows = []
     for axis in bits:
         original = figures[data.items[axis].name]
@@ -218,12 +223,7 @@ def _pair_original(data: SyntheticData, table, draws, first: int, second: int):
     """The joint model's "both yes" share of two items, with its 95% interval."""
     axes = tuple(a for a in range(table.ndim) if a not in (first, second))
     estimate = float(table.sum(axis=axes)[1, 1])
-    chain = (
-        joint_gibbs(data.observed, data.matrices, draws=1000, seed=data.seed)
-        if draws is None
-        else draws
-    )
-    both = chain.sum(axis=tuple(a + 1 for a in axes))[:, 1, 1]
+    both = draws.sum(axis=tuple(a + 1 for a in axes))[:, 1, 1]
     low, high = np.quantile(both, [0.025, 0.975])
     return (estimate, float(low), float(high))
 
@@ -231,11 +231,8 @@ def _pair_original(data: SyntheticData, table, draws, first: int, second: int):
 def _row(names: list[str], original, data: SyntheticData, axes: tuple[int, ...]) -> dict:
     """One line of the utility table."""
     others = tuple(a + 1 for a in range(data.counts.ndim - 1) if a not in axes)
-    margins = data.counts.sum(axis=others) / data.counts.reshape(data.m, -1).sum(axis=1).reshape(
-        (data.m,) + (1,) * len(axes)
-    )
-    shares = margins[(slice(None), *([1] * len(axes)))]
-    n = data.n
+    n = data.n  # every dataset has n rows
+    shares = data.counts.sum(axis=others)[(slice(None), *([1] * len(axes)))] / n
     pooled = combine(shares, shares * (1 - shares) / n, n, n)
     low_o, high_o = original[1], original[2]
     low_s, high_s = max(pooled.ci_low, 0.0), min(pooled.ci_high, 1.0)
