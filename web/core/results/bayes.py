@@ -63,13 +63,26 @@ def bayes_settings(prior: str | None, threshold: str | None) -> BayesSettings:
 
 
 def question_posteriors(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
-    """Each item's posterior figures (None for an item with no responses or withheld, and for
-    every item of a cheating-detection question)."""
+    """Each item's posterior figures (None for an item with no responses or withheld); a
+    cheating-detection question's item has π's."""
+    return _posteriors(question, settings)[0]
+
+
+def _posteriors(question: QuestionResult, settings: BayesSettings):
+    """Each item's posterior figures, and γ's for a cheating-detection question (else None): its
+    joint posterior is computed once for both."""
     if not question.visible:
-        return [None] * len(question.items)
+        return [None] * len(question.items), None
     if "arms" in question.extra:
         found = _cheating(question)
-        return [None if found is None else _marginal_figures(found.honest_yes)]
+        if found is None:
+            return [None], None
+        return [_marginal_figures(found.honest_yes)], _marginal_figures(found.cheating)
+    return _item_posteriors(question, settings), None
+
+
+def _item_posteriors(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
+    """The posteriors of a question that is not cheating detection's (assumes it visible)."""
     if question.sums_to_one:
         return _choice(question, settings)
     kind = question_type(question.kind, question.procedure)
@@ -105,14 +118,6 @@ def question_posteriors(question: QuestionResult, settings: BayesSettings) -> li
             )
         figures.append({name: significant(value) for name, value in values.items()})
     return figures
-
-
-def cheating_figures(question: QuestionResult, settings: BayesSettings) -> dict | None:
-    """γ's posterior figures of a cheating-detection question (None for any other question)."""
-    if not question.visible or "arms" not in question.extra:
-        return None
-    found = _cheating(question)
-    return None if found is None else _marginal_figures(found.cheating)
 
 
 def _cheating(question: QuestionResult):
@@ -155,7 +160,7 @@ def with_posteriors(document: dict, results: SurveyResults, settings: BayesSetti
     questions = []
     for entry, question in zip(document["questions"], results.questions, strict=True):
         entry = dict(entry)
-        posteriors = question_posteriors(question, settings)
+        posteriors, gamma = _posteriors(question, settings)
         if "options" in entry:
             entry["options"] = [
                 {**option, **(figures or {})}
@@ -163,7 +168,6 @@ def with_posteriors(document: dict, results: SurveyResults, settings: BayesSetti
             ]
         elif posteriors and posteriors[0]:
             entry |= posteriors[0]
-        gamma = cheating_figures(question, settings)
         if gamma is not None and isinstance(entry.get("cheating"), dict):
             entry["cheating"] = {**entry["cheating"], **gamma}
         questions.append(entry)
