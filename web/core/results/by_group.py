@@ -20,7 +20,7 @@ from web.core.results.figures import (
     item_results,
     significant,
 )
-from web.core.surveys.questions import Tallied
+from web.core.surveys.questions import QUESTION_TYPES, Tallied
 from web.core.surveys.texts import Texts
 
 
@@ -122,7 +122,7 @@ def with_groups(document: dict, groups: dict[str, list[GroupResult]], key: str) 
                 {**option, "groups": [group.figures(index) for group in entries]}
                 for index, option in enumerate(question["options"])
             ]
-        elif "min" in question:  # a number question's range: its figures are means
+        elif QUESTION_TYPES[question["type"]].has_range:  # its figures are means in units
             question["groups"] = [as_mean(group.figures(0, counts=True)) for group in entries]
         else:
             question["groups"] = [group.figures(0) for group in entries]
