@@ -212,8 +212,10 @@ function start() {
     const oneOf = config.singleChoiceTypes.includes(field("kind").value);
     if (oneOf) query.set("k", String(Math.max(2, figures.options)));
     const range = number ? numberRange(field) : null;
-    if (number && !range) out("preview-margin").textContent = config.messages.rangeInvalid;
-    if (number && !range) return;
+    if (number && !range) {
+      out("preview-margin").textContent = config.messages.rangeInvalid;
+      return;
+    }
     if (range) for (const name of ["min", "max"]) query.set(name, String(range[name]));
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : null))

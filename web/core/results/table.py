@@ -64,12 +64,14 @@ def _extra_rows(extra: dict) -> list[tuple]:
     return rows
 
 
+def _units(value: float) -> str:
+    return f"{value:.4g}"
+
+
 def _shown(question) -> Callable[[float], str]:
     """How a figure of the question is written: a share as a percentage, a number question's mean
     (and its estimated total) in its units."""
-    if question.design.scale is None:
-        return lambda value: f"{value:.1%}"
-    return lambda value: f"{value:.4g}"
+    return _share if question.design.scale is None else _units
 
 
 def _row(label: str, item: ItemResult, show: Callable[[float], str] = _share) -> tuple:
@@ -182,7 +184,7 @@ def regression_text(fit: dict) -> str:
         rows.append((c["term"], f"{c['estimate']:.3f}", f"{c['std_error']:.3f}", interval, odds))
     rows.append(("", "", "", "", ""))
     rows.append(("predicted", "mean" if linear else "prevalence", "n", "95% interval", ""))
-    show = (lambda value: f"{value:.4g}") if linear else _share
+    show = _units if linear else _share
     for p in fit["predicted"]:
         group = ", ".join(f"{k}={v}" for k, v in p["group"].items())
         interval = f"[{show(p['ci_low'])}, {show(p['ci_high'])}]"
