@@ -91,6 +91,8 @@ def stamp_unversioned(connection):
             question_columns = {column["name"] for column in inspector.get_columns("question")}
             if made_by == "0007" and "design_parameters" in question_columns:
                 made_by = "0008"
+            if made_by == "0008" and inspector.has_table("pending_response"):
+                made_by = "0009"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -11,6 +11,7 @@ import pytest
 from app import create_app, with_driver
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
+from web.core.models import PendingResponse, Response
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
@@ -228,3 +229,20 @@ def make_researcher(app, runner):
 @pytest.fixture
 def researcher(make_researcher):
     return make_researcher("rita@example.org")
+
+
+def stored_bits() -> list[dict]:
+    """Every stored response's bits, published or still pending (in an app context)."""
+    return [
+        json.loads(bits)
+        for table in (Response, PendingResponse)
+        for bits in db.session.scalars(db.select(table.bits))
+    ]
+
+
+def stored_count() -> int:
+    """How many responses are stored, published or still pending (in an app context)."""
+    return sum(
+        db.session.scalar(db.select(db.func.count()).select_from(table))
+        for table in (Response, PendingResponse)
+    )

@@ -152,8 +152,8 @@ def _groups(survey, text: str) -> tuple[str, dict[str, float]]:
     return key, shares
 
 
-def _survey(slug: str) -> Survey:
-    survey = find_survey(slug)
+def _survey(slug: str, one_snapshot: bool = False) -> Survey:
+    survey = find_survey(slug, one_snapshot=one_snapshot)
     if survey is None:
         raise click.ClickException(f"no survey with slug {slug!r}")
     return survey
@@ -271,7 +271,7 @@ def results(
     slug: str, by: str | None, bayes: bool, prior: str | None, threshold: str | None
 ) -> None:
     """Print a survey's estimates as a table (per group with --by; posteriors with --bayes)."""
-    survey = _survey(slug)
+    survey = _survey(slug, one_snapshot=True)
     published = published_results(survey)
     if bayes:
         try:
@@ -306,7 +306,7 @@ def results(
 def regress(slug: str, item: str, on: str, reference: str) -> None:
     """Regress a randomized ITEM (question, or question.option) on direct questions: logistic for
     a share, linear for a number question's mean."""
-    survey = _survey(slug)
+    survey = _survey(slug, one_snapshot=True)
     levels = dict(part.partition(":")[::2] for part in reference.split(",") if part)
     try:
         fit = regression(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"], levels)
@@ -323,7 +323,7 @@ def regress(slug: str, item: str, on: str, reference: str) -> None:
 def joint(slug: str, items: str) -> None:
     """The joint distribution of ITEMS' true answers (comma-separated: yes/no questions,
     question.option, single-choice or direct questions), with 95% intervals."""
-    survey = _survey(slug)
+    survey = _survey(slug, one_snapshot=True)
     try:
         document = joint_document(
             survey, [name for name in items.split(",") if name], current_app.config["RESULTS_MIN_N"]
@@ -343,7 +343,7 @@ def joint(slug: str, items: str) -> None:
 @refusals_as_errors
 def synthesize(slug: str, m: int, seed: int, output: Path) -> None:
     """Write m synthetic datasets of the published snapshot to one CSV (an .imp column 1…m)."""
-    survey = _survey(slug)
+    survey = _survey(slug, one_snapshot=True)
     try:
         data = synthetic_data(survey, m, seed, current_app.config["RESULTS_MIN_N"])
     except (SyntheticUnavailable, GroupingError) as error:

@@ -3,7 +3,6 @@ projector and the builder's preview."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -11,9 +10,7 @@ import pytest
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
-from tests.conftest import PASSWORD
-from web.core.infrastructure.extensions import db
-from web.core.models import Response
+from tests.conftest import PASSWORD, stored_bits
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +42,7 @@ def often(import_survey):
 
 def stored_answers(app):
     with app.app_context():
-        return [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+        return stored_bits()
 
 
 def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(

@@ -14,9 +14,8 @@ from tests.browser.respondent import (
     spin,
     wait_until_done,
 )
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.models import Response
 from web.core.surveys.editing import reorder_questions
 from web.core.surveys.lookup import find_survey
 
@@ -108,7 +107,7 @@ def test_the_preview_spins_but_sends_and_keeps_nothing(app, researcher_page, liv
     assert "nothing was sent or stored" in page.inner_text("#submit-error")
     assert posts == [] and memo(page, survey) is None
     with app.app_context():
-        assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 0
+        assert stored_count() == 0
 
     # The real page in the same browser has drawn nothing yet.
     page.goto(f"{live_server}/s/{survey}")

@@ -13,10 +13,8 @@ import pytest
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, stored_bits
 from tests.web.test_designs import CHEATING_SURVEY, SURVEY
-from web.core.infrastructure.extensions import db
-from web.core.models import Response
 
 pytestmark = pytest.mark.browser
 SPUN = ("fr", "uq")  # drawn by the page; "own" and "cw" are reported by the respondent
@@ -29,7 +27,7 @@ def designed(import_survey):
 
 def stored_answers(app):
     with app.app_context():
-        return [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+        return stored_bits()
 
 
 def answer_every_design(page, truth: int):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 
 import pytest
@@ -13,16 +12,14 @@ import pytest
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_LIGHT
-from tests.conftest import PASSWORD
-from web.core.infrastructure.extensions import db
-from web.core.models import Response
+from tests.conftest import PASSWORD, stored_bits
 
 pytestmark = pytest.mark.browser
 
 
 def stored(app):
     with app.app_context():
-        return [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+        return stored_bits()
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ from tests.browser.respondent import (
     storage_holds_only_reported_bits,
     wait_until_done,
 )
+from tests.conftest import stored_count
 from web.core.infrastructure.extensions import db
-from web.core.models import Response
 from web.core.surveys.editing import update_question
 from web.core.surveys.lookup import find_survey
 
@@ -178,7 +178,7 @@ def test_a_new_revision_redraws_only_what_changed(app, context, live_server, sur
     old.wait_for_selector("#submit-error:not(:empty)")
     assert "changed after the page was loaded" in old.inner_text("#submit-error")
     with app.app_context():
-        assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 0
+        assert stored_count() == 0
 
     drawn = reported_bits(memo(old, survey))
     # Reloaded, it is revision 2: the ε = 1 draw is not replayed for the ε = 0.2 question, which

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import rr
+from tests.conftest import stored_bits, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.models import Option, Response
+from web.core.models import Option
 from web.core.surveys.lookup import find_survey
 
 OPTIONS = [("never", "Never"), ("once", "Once"), ("two_to_five", "2 to 5"), ("more", "More")]
@@ -70,9 +71,7 @@ def test_a_response_is_one_option_id_and_feeds_every_option_tally(app, client, c
         "more": (2, 1),
     }
     with app.app_context():
-        stored = sorted(
-            json.loads(bits)["times"] for bits in db.session.scalars(db.select(Response.bits))
-        )
+        stored = sorted(bits["times"] for bits in stored_bits())
     assert stored == ["more", "once"]
 
 
@@ -84,7 +83,7 @@ def test_anything_but_one_option_id_is_refused_and_nothing_is_stored(
     assert response.status_code == 400
     assert "times" in response.json["error"]
     with app.app_context():
-        assert db.session.scalar(db.select(db.func.count()).select_from(Response)) == 0
+        assert stored_count() == 0
     assert option_tallies(app) == {key: (0, 0) for key, _ in OPTIONS}
 
 
@@ -160,7 +159,7 @@ def test_simulated_responses_recover_the_true_distribution(app, runner, choice_s
     for option, share in zip(options, truth, strict=True):
         assert abs(option["estimate"] - share) < 4.5 * option["std_error"]
     with app.app_context():
-        rows = [json.loads(bits)["times"] for bits in db.session.scalars(db.select(Response.bits))]
+        rows = [bits["times"] for bits in stored_bits()]
     assert {row for row in rows} == {key for key, _ in OPTIONS}
     counts = {key: rows.count(key) for key, _ in OPTIONS}
     assert [counts[option["id"]] for option in options] == [

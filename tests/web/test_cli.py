@@ -5,9 +5,9 @@ import json
 import pytest
 
 import rr
-from tests.conftest import SAMPLE_SURVEY
+from tests.conftest import SAMPLE_SURVEY, stored_bits, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.models import Response, Survey
+from web.core.models import Survey
 
 
 def test_import_prints_the_slug_last(runner, survey_file):
@@ -143,15 +143,13 @@ def test_simulated_responses_estimate_the_true_share(app, runner, survey):
     with app.app_context():
         found = db.session.scalar(db.select(Survey))
         assert found.response_count == n
-        assert db.session.scalar(db.select(db.func.count(Response.id))) == n
-        first = json.loads(db.session.scalar(db.select(Response.bits).limit(1)))
+        assert stored_count() == n
+        first = stored_bits()[0]
         assert set(first) == {"cheated", "substances"} and set(first["substances"]) == {
             "alcohol",
             "tobacco",
         }
-        stored_yes = sum(
-            json.loads(bits)["cheated"] for bits in db.session.scalars(db.select(Response.bits))
-        )
+        stored_yes = sum(bits["cheated"] for bits in stored_bits())
         cheated = found.questions[0]
         assert (cheated.n, cheated.noisy_yes) == (n, stored_yes)
         for question, tally in [

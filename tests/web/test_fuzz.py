@@ -10,9 +10,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLE_SURVEY
+from tests.conftest import SAMPLE_SURVEY, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.models import Response, Survey
+from web.core.models import Survey
 from web.core.surveys.answers import AnswerError, Shape, check_answers
 from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
 
@@ -41,7 +41,7 @@ near_valid = st.fixed_dictionaries(
 def stored(app):
     with app.app_context():
         return (
-            db.session.scalar(db.select(db.func.count(Response.id))),
+            stored_count(),
             db.session.scalar(db.select(Survey.response_count)),
         )
 

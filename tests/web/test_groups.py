@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import rr
+from tests.conftest import stored_bits
 from web.core.infrastructure.extensions import db
-from web.core.models import GroupTally, Response
+from web.core.models import GroupTally
 from web.core.surveys.lookup import find_survey
 
 SURVEY = {
@@ -79,10 +80,7 @@ def test_a_direct_answer_is_stored_as_given_or_null(app, grouped):
         response = submit(app, bad, 0)
         assert response.status_code == 400 and "year" in response.json["error"]
     with app.app_context():
-        stored = sorted(
-            (json.loads(bits)["year"] or "")
-            for bits in db.session.scalars(db.select(Response.bits))
-        )
+        stored = sorted((bits["year"] or "") for bits in stored_bits())
     assert stored == ["", "first"]
 
 
@@ -180,7 +178,7 @@ def test_a_few_responses_then_a_bulk_simulation_count_every_cell_once(app, runne
         == 0
     )
     with app.app_context():
-        rows = [json.loads(bits) for bits in db.session.scalars(db.select(Response.bits))]
+        rows = stored_bits()
         tallies = db.session.scalars(
             db.select(GroupTally).where(GroupTally.item_kind == "question")
         ).all()

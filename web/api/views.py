@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, request
 from flask_babel import gettext as _
@@ -12,11 +14,11 @@ from flask_limiter.util import get_remote_address
 
 import rr
 from web.core.infrastructure.extensions import limiter
-from web.core.models import ApiToken
+from web.core.models import ApiToken, Survey
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
-from web.core.results.cache import ResultsCache, survey_stamp
+from web.core.results.cache import Built, ResultsCache, SurveyStamp, survey_stamp
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.synthetic import (
@@ -176,10 +178,14 @@ def results(slug: str):
     stamp, received = readable_stamp(slug)
     by = request.args.get("by")
     settings = requested_bayes()
-    key = (stamp.version, current_app.config["RESULTS_MIN_N"], by, settings)
-    body = results_cache().document(key, lambda: serialized(results_document(slug, by, settings)))
+    rest = (current_app.config["RESULTS_MIN_N"], by, settings)
+    built = published(slug, stamp, rest, lambda survey: serialized(
+        results_document(survey, by, settings)
+    ))  # fmt: skip
+    if built.version != stamp.version:  # a publication came between the stamp and the build
+        received = built.received
     # The document is serialized once per version; the running total is added per request.
-    response = make_response(f'{body[:-1]},"received":{int(received)}}}')
+    response = make_response(f'{built.document[:-1]},"received":{int(received)}}}')
     response.mimetype = "application/json"
     return response
 
@@ -216,19 +222,12 @@ def regression(slug: str):
         part.partition(":")[::2] for part in request.args.get("reference", "").split(",") if part
     )
     levels = tuple(sorted(reference.items()))
-    key = (
-        "regression",
-        stamp.version,
-        current_app.config["RESULTS_MIN_N"],
-        item,
-        tuple(on),
-        levels,
-    )
-    return results_cache().document(
-        key,
-        lambda: analysed(
-            lambda survey, min_n: analysis.regression(survey, item, on, min_n, reference), slug
-        ),
+    rest = ("regression", current_app.config["RESULTS_MIN_N"], item, tuple(on), levels)
+    return analysed(
+        slug,
+        stamp,
+        rest,
+        lambda survey, min_n: analysis.regression(survey, item, on, min_n, reference),
     )
 
 
@@ -240,21 +239,13 @@ def difference(slug: str):
     groups = request.args.get("groups", "").split(",")
     if len(groups) != 2:
         abort(400, "groups must name two options of the direct question, e.g. groups=first,fourth")
-    key = (
-        "difference",
-        stamp.version,
-        current_app.config["RESULTS_MIN_N"],
-        item,
-        by,
-        tuple(groups),
-    )
-    return results_cache().document(
-        key,
-        lambda: analysed(
-            lambda survey, min_n: analysis.group_difference(
-                survey, item, by, groups[0], groups[1], min_n
-            ),
-            slug,
+    rest = ("difference", current_app.config["RESULTS_MIN_N"], item, by, tuple(groups))
+    return analysed(
+        slug,
+        stamp,
+        rest,
+        lambda survey, min_n: analysis.group_difference(
+            survey, item, by, groups[0], groups[1], min_n
         ),
     )
 
@@ -266,10 +257,8 @@ def joint(slug: str):
     yes/no items P(B | A) and their correlation; 400 with the reason when it cannot be given."""
     stamp, _received = readable_stamp(slug)
     names = [name for name in request.args.get("items", "").split(",") if name]
-    key = ("joint", stamp.version, current_app.config["RESULTS_MIN_N"], tuple(names))
-    return results_cache().document(
-        key, lambda: analysed(lambda survey, min_n: joint_document(survey, names, min_n), slug)
-    )
+    rest = ("joint", current_app.config["RESULTS_MIN_N"], tuple(names))
+    return analysed(slug, stamp, rest, lambda survey, min_n: joint_document(survey, names, min_n))
 
 
 @bp.get("/surveys/<slug>/synthetic.csv")
@@ -278,9 +267,9 @@ def synthetic_file(slug: str):
     minimum n."""
     stamp, _received = readable_stamp(slug)
     m, seed = synthetic_request()
-    key = ("synthetic.csv", stamp.version, current_app.config["RESULTS_MIN_N"], m, seed)
-    body = results_cache().document(key, lambda: synthetic_csv(synthesized(slug, m, seed)))
-    response = make_response(body)
+    rest = ("synthetic.csv", current_app.config["RESULTS_MIN_N"], m, seed)
+    built = published(slug, stamp, rest, lambda survey: synthetic_csv(synthesized(survey, m, seed)))
+    response = make_response(built.document)
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{slug}-synthetic.csv"'
     return response
@@ -292,11 +281,13 @@ def synthetic_utility(slug: str):
     pair by pair (interval overlap)."""
     stamp, _received = readable_stamp(slug)
     m, seed = synthetic_request()
-    key = ("synthetic", stamp.version, current_app.config["RESULTS_MIN_N"], m, seed)
-    return results_cache().document(
-        key,
-        lambda: utility(synthesized(slug, m, seed), published_results(survey_or_404(slug))),
-    )
+    rest = ("synthetic", current_app.config["RESULTS_MIN_N"], m, seed)
+    return published(
+        slug,
+        stamp,
+        rest,
+        lambda survey: utility(synthesized(survey, m, seed), published_results(survey)),
+    ).document
 
 
 def synthetic_request() -> tuple[int, int]:
@@ -310,22 +301,39 @@ def synthetic_request() -> tuple[int, int]:
     return m, seed
 
 
-def synthesized(slug: str, m: int, seed: int):
+def synthesized(survey: Survey, m: int, seed: int):
     """The survey's synthetic data, or the refusal: 409 below the minimum n, 400 otherwise."""
     try:
-        return synthetic_data(survey_or_404(slug), m, seed, current_app.config["RESULTS_MIN_N"])
+        return synthetic_data(survey, m, seed, current_app.config["RESULTS_MIN_N"])
     except SyntheticUnavailable as error:
         abort(409, str(error))
     except GroupingError as error:
         abort(400, str(error))
 
 
-def analysed(compute, slug: str) -> dict:
-    """``compute(survey, min_n)``, or a 400 with its reason."""
-    try:
-        return compute(survey_or_404(slug), current_app.config["RESULTS_MIN_N"])
-    except GroupingError as error:
-        abort(400, str(error))
+def analysed(slug: str, stamp: SurveyStamp, rest: tuple, compute) -> dict:
+    """``compute(survey, min_n)`` of the published snapshot (kept as :func:`published` keeps
+    it), or a 400 with its reason."""
+
+    def computed(survey: Survey) -> dict:
+        try:
+            return compute(survey, current_app.config["RESULTS_MIN_N"])
+        except GroupingError as error:
+            abort(400, str(error))
+
+    return published(slug, stamp, rest, computed).document
+
+
+def published(slug: str, stamp: SurveyStamp, rest: tuple, build: Callable[[Survey], Any]) -> Built:
+    """``build(survey)`` of the survey's published results, read in one snapshot and kept under
+    the version that snapshot holds (``rest`` says which document); the stamp's version the
+    first time is looked up."""
+
+    def built() -> Built:
+        survey = survey_or_404(slug, one_snapshot=True)
+        return Built(survey.results_version, survey.response_count, build(survey))
+
+    return results_cache().published(stamp.version, rest, built)
 
 
 def readable_stamp(slug: str):
@@ -339,10 +347,9 @@ def readable_stamp(slug: str):
     return found
 
 
-def results_document(slug: str, by: str | None, settings: BayesSettings | None = None) -> dict:
+def results_document(survey: Survey, by: str | None, settings: BayesSettings | None = None) -> dict:
     """The published results, with every randomized item per group of direct question ``by``,
     and each item's posterior with ``settings``."""
-    survey = survey_or_404(slug)
     results = published_results(survey)
     document = results.to_dict()
     if by is not None:

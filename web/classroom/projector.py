@@ -14,10 +14,12 @@ bp.before_request(require_login)
 @bp.get("/<slug>/present")
 def present(slug: str):
     """The projector view: join code and QR large, a live count, results behind a reveal switch."""
-    return with_panel("surveys/present.html", researcher_survey(slug))
+    return with_panel("surveys/present.html", researcher_survey(slug, one_snapshot=True))
 
 
 @bp.get("/<slug>/present/panel")
 def present_panel(slug: str):
     """The projector's live part, fetched again every second."""
-    return versioned(with_panel("surveys/_present_panel.html", researcher_survey(slug)))
+    return versioned(
+        with_panel("surveys/_present_panel.html", researcher_survey(slug, one_snapshot=True))
+    )

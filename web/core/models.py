@@ -214,6 +214,12 @@ class Survey(Model):
     )
 
     @property
+    def results_version(self) -> tuple[int, int, int]:
+        """The version of its published results as loaded: id, publication and edits (what
+        :class:`web.core.results.cache.SurveyStamp` reads in one statement)."""
+        return (self.id, self.publication, self.edits)
+
+    @property
     def epsilon_total(self) -> float:
         """The survey's privacy cost: the sum of its questions' costs."""
         return rr.survey_epsilon(
@@ -660,20 +666,32 @@ class GroupTally(Model):
 
 
 class Response(Model):
-    # Publication finds a survey's unpublished rows through this index, not by reading them all.
-    __table_args__ = (Index("ix_response_survey_id_published", "survey_id", "published"),)
+    """One respondent's reported bits in the published snapshot, as JSON keyed by question and
+    option id. Nothing else: no time, no address, no browser.
 
-    """One respondent's reported bits, as JSON keyed by question and option id. Nothing else:
-    no time, no address, no browser.
+    A response waits in :class:`PendingResponse` until the publication that takes it moves it
+    here with the rest of its batch, in the order of their random keys
+    (:mod:`web.core.results.publication`): so neither the key nor the order in which the database
+    keeps rows says more about when a response came in than which batch it was published in, which
+    the published snapshots say anyway. Each response is written twice, once in each table."""
 
-    The key is random (:func:`web.core.results.publication.response_key`), so neither it nor the order in
-    which the database keeps rows follows the order of submissions: on SQLite the key is the
-    rowid, which orders the table. ``published`` says whether the response is in the survey's
-    published snapshot."""
-
+    __table_args__ = (Index("ix_response_survey_id", "survey_id"),)
     id: Mapped[int] = mapped_column(
         BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False
     )
     survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"))
     bits: Mapped[str] = mapped_column(Text)
-    published: Mapped[bool] = mapped_column(default=False)
+
+
+class PendingResponse(Model):
+    """A stored response that no publication has taken yet: the same columns as
+    :class:`Response`, with the same random key. Only the writer adds rows, and only the
+    publication removes them, so the table holds at most a batch or so per survey."""
+
+    __tablename__ = "pending_response"
+    __table_args__ = (Index("ix_pending_response_survey_id", "survey_id"),)
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False
+    )
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"))
+    bits: Mapped[str] = mapped_column(Text)

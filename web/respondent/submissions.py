@@ -144,7 +144,7 @@ def simulate_responses(
     sql = submissions().statements
     # n responses at once make a batch of their own if n reaches the survey's batch size: they are
     # stored published (their counts per group added here), and publish_if_due below has only
-    # earlier unpublished rows to flag.
+    # earlier pending rows to move.
     published = n >= survey.results_batch
     connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
@@ -176,11 +176,8 @@ def simulate_responses(
         rows = list(zip(*columns, strict=True))
         keys = all_keys[start : start + size].tolist()
         connection.exec_driver_sql(
-            sql["insert"],
-            [
-                (key, survey.id, template % tuple(row), published)
-                for key, row in zip(keys, rows, strict=True)
-            ],
+            sql["insert_published" if published else "insert"],
+            [(key, survey.id, template % tuple(row)) for key, row in zip(keys, rows, strict=True)],
         )
     connection.exec_driver_sql(sql["count"], (n, survey.id))
     for table in TALLY_TABLES:

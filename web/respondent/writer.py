@@ -6,19 +6,26 @@ per group instead of one per student, and each request still returns only after 
 holds its response. The writer keeps one driver connection outside the pool: only the leading
 thread uses it, and neither a pool checkout nor a reset on return sits on the hot path.
 
-Each group's transaction starts with a guarded claim per survey and revision:
+Each group's transaction first writes its rows into ``pending_response`` (each with a random
+key), then makes a guarded claim per survey and revision:
 
     UPDATE survey SET response_count = response_count + k
     WHERE id = ? AND status = 'open' AND revision = ?
       AND (opens_at IS NULL OR opens_at <= now) AND (closes_at IS NULL OR closes_at > now)
       AND (target_n IS NULL OR response_count + k <= target_n)
+    RETURNING completion_code, completion_url, response_count, published_count, results_batch
 
 so responses are stored only while the survey is open at the revision they were checked against,
 inside its schedule and up to its target (a group that would pass the target is claimed one
-response at a time, so the target is met exactly). Each stored response gets the survey's
-completion code and address as they are in that transaction (:class:`Receipt`).
-Each response gets a random key, and the group's transaction ends by publishing the survey's
-snapshot when a batch of new responses is in (:mod:`web.core.results.publication`).
+response at a time, so the target is met exactly, and the rows of those refused are taken out
+again). Each stored response gets the survey's completion code and address as they are in that
+transaction (:class:`Receipt`). The group's transaction ends by adding to the tallies and
+publishing the survey's snapshot when a batch of new responses is in
+(:mod:`web.core.results.publication`).
+
+The claim locks the survey's row until the commit, and every writer of the survey, in this process
+or another, waits for it: so the rows are written before the claim, and everything after it is a
+fixed handful of statements (the claim, one per tally table, a publication once per batch).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from web.core.infrastructure import sqlite_guard
-from web.core.models import Option, Question, Response, Survey
+from web.core.models import Option, PendingResponse, Question, Response, Survey
 from web.core.results import publication
 from web.core.results.publication import response_key
 from web.core.surveys.fielding import completion_link
@@ -58,6 +65,7 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
     """The hot path's statements in the driver's own SQL, rendered once per dialect."""
     mark = "?" if paramstyle == "qmark" else "%s"
     survey, response = quote(Survey.__tablename__), quote(Response.__tablename__)
+    pending = quote(PendingResponse.__tablename__)
     return {
         "mark": mark,
         "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
@@ -65,10 +73,11 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
         f"WHERE id = {mark} AND status = 'open' AND revision = {mark} "
         f"AND (opens_at IS NULL OR opens_at <= {mark}) AND (closes_at IS NULL OR closes_at > {mark}) "
-        f"AND (target_n IS NULL OR response_count + {mark} <= target_n)",
-        "completion": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
-        "insert": f"INSERT INTO {response} (id, survey_id, bits, published) "
-        f"VALUES ({mark}, {mark}, {mark}, {mark})",
+        f"AND (target_n IS NULL OR response_count + {mark} <= target_n) "
+        f"RETURNING completion_code, completion_url, response_count, published_count, results_batch",
+        "insert": f"INSERT INTO {pending} (id, survey_id, bits) VALUES ({mark}, {mark}, {mark})",
+        "insert_published": f"INSERT INTO {response} (id, survey_id, bits) "
+        f"VALUES ({mark}, {mark}, {mark})",
         "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
         **{
             kind: f"UPDATE {quote(table)} SET {n} = {n} + {mark}, {yes} = {yes} + {mark} WHERE id = {mark}"
@@ -80,7 +89,8 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
             f"FROM tally WHERE {quote(table)}.id = tally.id"
             for kind, (table, n, yes) in TALLY_COLUMNS.items()
         },
-        "insert_rows": f"INSERT INTO {response} (id, survey_id, bits, published) VALUES {{rows}}",
+        "insert_rows": f"INSERT INTO {pending} (id, survey_id, bits) VALUES {{rows}}",
+        "withdraw_rows": f"DELETE FROM {pending} WHERE id IN ({{rows}})",
     }
 
 
@@ -108,10 +118,11 @@ class Receipt(NamedTuple):
 class _Pending:
     """One submission waiting for the transaction that stores it."""
 
-    __slots__ = ("plan", "bits", "wake", "leads", "receipt", "error")
+    __slots__ = ("plan", "bits", "key", "wake", "leads", "receipt", "error")
 
     def __init__(self, plan: Plan, bits: dict):
         self.plan, self.bits = plan, bits
+        self.key = response_key()
         # Released once: when the entry is stored or has failed, or when it is handed the lead.
         self.wake = threading.Lock()
         self.wake.acquire()
@@ -194,33 +205,35 @@ class GroupCommit:
             self._drop_connection()
 
     def _write(self, group: list[_Pending]) -> None:
-        """Store a group in one transaction: per plan a guarded claim, then the rows and the summed
-        tallies. Wakes every entry, stored or not, or with the error that stopped the group."""
+        """Store a group in one transaction: its rows, then per plan a guarded claim, then the
+        summed tallies and the publication if due. Wakes every entry, stored or not, or with the
+        error that stopped the group."""
         by_plan: dict[Plan, list[_Pending]] = {}
         for entry in group:
             by_plan.setdefault(entry.plan, []).append(entry)
         try:
             connection = self._open()
             cursor = connection.cursor()
-            accepted = []
+            self._insert(cursor, group)
+            accepted, refused = [], []
             now = int(time.time())
-            receipts = {}
+            receipts, states = {}, {}
             for plan, entries in by_plan.items():
-                claimed = self._claim(cursor, plan, entries, now)
+                claimed, state = self._claim(cursor, plan, entries, now)
+                accepted.extend(claimed)
+                refused.extend(entries[len(claimed) :])
                 if claimed:
-                    accepted.extend(claimed)
-                    cursor.execute(self._sql["completion"], (plan.survey_id,))
-                    receipts[plan] = receipt(*cursor.fetchone())
-            if accepted:
-                self._insert(cursor, accepted)
-                for table, tallies in _summed_tallies(accepted).items():
-                    if tallies:
-                        rows = [
-                            value for item, (n, yes) in tallies.items() for value in (item, n, yes)
-                        ]
-                        cursor.execute(self._rows(f"{table}_rows", 3, len(tallies)), rows)
-                for survey_id in {entry.plan.survey_id for entry in accepted}:
-                    publication.publish_if_due(cursor.execute, self._publication, survey_id)
+                    receipts[plan] = receipt(state[0], state[1])
+                    states[plan.survey_id] = state[2:]
+            self._withdraw(cursor, refused)
+            for table, tallies in _summed_tallies(accepted).items():
+                if tallies:
+                    rows = [value for item, (n, yes) in tallies.items() for value in (item, n, yes)]
+                    cursor.execute(self._rows(f"{table}_rows", 3, len(tallies)), rows)
+            for survey_id, state in states.items():
+                publication.publish_if_due(
+                    cursor.execute, self._publication, survey_id, state=state
+                )
             connection.commit()
             for entry in accepted:
                 entry.receipt = receipts[entry.plan]
@@ -235,29 +248,42 @@ class GroupCommit:
                 if not entry.leads:
                     entry.wake.release()
 
-    def _claim(self, cursor, plan: Plan, entries: list[_Pending], now: int) -> list[_Pending]:
-        """The entries the survey takes: all at once, or, when that fails (a target it would
-        pass, say), one at a time until one is refused."""
+    def _claim(self, cursor, plan: Plan, entries: list[_Pending], now: int):
+        """The entries the survey takes (the first ones: all at once, or, when that fails, a
+        target it would pass say, one at a time until one is refused), and the survey's row as
+        the last claim returned it (completion code and address, received, published, batch)."""
         sql = self._sql["claim"]
         cursor.execute(sql, (len(entries), plan.survey_id, plan.revision, now, now, len(entries)))
-        if cursor.rowcount == 1:
-            return entries
+        state = cursor.fetchone()
+        if state is not None:
+            return entries, state
         claimed: list[_Pending] = []
         if len(entries) > 1:
             for entry in entries:
                 cursor.execute(sql, (1, plan.survey_id, plan.revision, now, now, 1))
-                if cursor.rowcount != 1:
+                found = cursor.fetchone()
+                if found is None:
                     break
                 claimed.append(entry)
-        return claimed
+                state = found
+        return claimed, state
 
-    def _insert(self, cursor, accepted: list[_Pending]) -> None:
-        for start in range(0, len(accepted), ROWS_PER_INSERT):
-            chunk = accepted[start : start + ROWS_PER_INSERT]
+    def _insert(self, cursor, entries: list[_Pending]) -> None:
+        for start in range(0, len(entries), ROWS_PER_INSERT):
+            chunk = entries[start : start + ROWS_PER_INSERT]
             values: list[object] = []
             for entry in chunk:
-                values += (response_key(), entry.plan.survey_id, _compact_json(entry.bits), False)
-            cursor.execute(self._rows("insert_rows", 4, len(chunk)), values)
+                values += (entry.key, entry.plan.survey_id, _compact_json(entry.bits))
+            cursor.execute(self._rows("insert_rows", 3, len(chunk)), values)
+
+    def _withdraw(self, cursor, refused: list[_Pending]) -> None:
+        """Take out the rows of entries no survey took (closed, past its target, another
+        revision): written before the claim, they must not stay."""
+        for start in range(0, len(refused), ROWS_PER_INSERT):
+            chunk = refused[start : start + ROWS_PER_INSERT]
+            cursor.execute(
+                self._rows("withdraw_rows", 1, len(chunk)), [entry.key for entry in chunk]
+            )
 
     def _rows(self, name: str, width: int, count: int) -> str:
         return _many(self._sql[name], self._sql["mark"], width, count)

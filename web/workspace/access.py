@@ -18,9 +18,10 @@ def require_login():
     return None
 
 
-def researcher_survey(slug: str) -> Survey:
-    """The survey if the logged-in researcher may see it; 404 otherwise, as if it did not exist."""
-    survey = survey_or_404(slug)
+def researcher_survey(slug: str, one_snapshot: bool = False) -> Survey:
+    """The survey if the logged-in researcher may see it; 404 otherwise, as if it did not exist.
+    A page of published results asks for ``one_snapshot`` (:func:`find_survey`)."""
+    survey = survey_or_404(slug, one_snapshot=one_snapshot)
     if not survey.visible_to(current_user):
         security_event("access.refused", account=current_user.id, survey=slug)
         abort(404)

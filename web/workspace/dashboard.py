@@ -59,13 +59,13 @@ def surveys():
 @bp.get("/<slug>")
 def survey(slug: str):
     """Results, controls and exports of one survey."""
-    return with_panel("surveys/dashboard.html", researcher_survey(slug))
+    return with_panel("surveys/dashboard.html", researcher_survey(slug, one_snapshot=True))
 
 
 @bp.get("/<slug>/groups")
 def groups(slug: str):
     """One randomized item by group of a direct question: estimates, a difference, a regression."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     page = group_analysis(survey, request.args, current_app.config["RESULTS_MIN_N"])
     return render_template(
         "surveys/groups.html", survey=survey, page=page, min_n=current_app.config["RESULTS_MIN_N"]
@@ -75,7 +75,7 @@ def groups(slug: str):
 @bp.get("/<slug>/joint")
 def joint(slug: str):
     """Two yes/no answers together: their true 2 × 2 table, P(B | A) and their correlation."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     page = joint_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
     return render_template("surveys/joint.html", survey=survey, page=page)
 
@@ -83,7 +83,7 @@ def joint(slug: str):
 @bp.get("/<slug>/synthetic")
 def synthetic(slug: str):
     """Synthetic microdata to share: how close they come to the estimates, and the download."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     page = synthetic_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
     return render_template("surveys/synthetic.html", survey=survey, page=page)
 
@@ -91,7 +91,7 @@ def synthetic(slug: str):
 @bp.get("/<slug>/panel")
 def panel(slug: str):
     """The results panel alone, which the dashboard fetches again while the survey is open."""
-    return versioned(with_panel("surveys/_panel.html", researcher_survey(slug)))
+    return versioned(with_panel("surveys/_panel.html", researcher_survey(slug, one_snapshot=True)))
 
 
 @bp.post("/<slug>/status")

@@ -46,7 +46,7 @@ def survey_workbook(slug: str):
 @bp.get("/<slug>/responses.csv")
 def responses(slug: str):
     """Reported bits of the published snapshot, one row per response, in random order."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     body = stream_with_context(responses_csv(survey, current_app.config["RESULTS_MIN_N"]))
     return attachment(body, "text/csv", f"{slug}-responses.csv")
 
@@ -55,7 +55,7 @@ def responses(slug: str):
 def estimates(slug: str):
     """Estimates with their intervals, one row per yes/no question and per option (and per group
     of a direct question with ``?by=``)."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     results = published_results(survey)
     by = request.args.get("by")
     if by is None:
@@ -78,7 +78,7 @@ def estimates(slug: str):
 @bp.get("/<slug>/synthetic.csv")
 def synthetic(slug: str):
     """m synthetic datasets of the published snapshot (``m``, ``seed``), one CSV."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     m = request.args.get("m", 5, type=int)
     seed = request.args.get("seed", 1, type=int)
     if not (2 <= m <= MAX_M and 0 <= seed < 2**32):
@@ -95,7 +95,7 @@ def synthetic(slug: str):
 @bp.get("/<slug>/codebook.json")
 def codebook_file(slug: str):
     """Each question's ε, procedure and p, and how to recompute every estimate."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, one_snapshot=True)
     return attachment(
         json.dumps(codebook(survey, published_results(survey)), ensure_ascii=False, indent=2),
         "application/json",

@@ -4,6 +4,7 @@ stored responses (made before migrations existed) upgrades with every row intact
 import datetime
 import json
 
+import flask_migrate
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -22,9 +23,10 @@ from sqlalchemy import (
     inspect,
 )
 
-from web.core.infrastructure.database import upgrade_database
+from tests.conftest import ON_POSTGRES
+from web.core.infrastructure.database import MIGRATIONS, upgrade_database
 from web.core.infrastructure.extensions import db
-from web.core.models import ApiToken, Option, Question, Response, Survey, User
+from web.core.models import ApiToken, Option, PendingResponse, Question, Response, Survey, User
 from web.core.results.figures import survey_results
 
 
@@ -47,7 +49,7 @@ def test_the_migrations_make_the_schema_of_the_models(app):
         with db.engine.connect() as connection:
             differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
         assert differences == []
-        assert current_revision() == "0008"
+        assert current_revision() == "0009"
 
 
 def first_release_schema() -> MetaData:
@@ -236,13 +238,12 @@ def test_a_database_of_the_first_release_upgrades_with_its_data(app):
             None,
             2,
         )
-        stored = db.session.execute(db.select(Response.id, Response.bits, Response.published))
-        rows = list(stored)
+        rows = list(db.session.execute(db.select(Response.id, Response.bits)))
         # Re-keyed at random: the same rows, all published, keys no longer 1, 2, 3, …
         assert sorted(json.dumps(json.loads(row.bits), sort_keys=True) for row in rows) == sorted(
             json.dumps(response, sort_keys=True) for response in RESPONSES
         )
-        assert all(row.published for row in rows)
+        assert db.session.scalar(db.select(db.func.count()).select_from(PendingResponse)) == 0
         assert sorted(row.id for row in rows) != list(range(1, len(rows) + 1))
         assert [
             (q.key, q.n, q.noisy_yes)
@@ -257,7 +258,7 @@ def test_a_database_of_the_first_release_upgrades_with_its_data(app):
         assert results.n == 2 and results.publication == 1
         assert results.questions[0].items[0].n == 2 and results.questions[1].items[1].noisy_yes == 2
         upgrade_database()  # a second upgrade finds nothing to do
-        assert current_revision() == "0008"
+        assert current_revision() == "0009"
 
 
 @pytest.mark.parametrize("columns", ["with", "without"])
@@ -270,3 +271,26 @@ def test_an_unversioned_database_is_recognised_by_its_columns(app, columns):
         upgrade_database()
         names = {column["name"] for column in inspect(db.engine).get_columns("survey")}
         assert {"revision", "join_code"} <= names
+
+
+def test_unpublished_responses_move_to_the_pending_table(app, survey):
+    # A database at 0008 kept every response in one table, flagged published or not.
+    with app.app_context():
+        survey_id = db.session.scalar(db.select(Survey.id).filter_by(slug=survey))
+        db.session.remove()
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0008")
+        flag = {True: "TRUE", False: "FALSE"} if ON_POSTGRES else {True: "1", False: "0"}
+        with db.engine.begin() as connection:
+            for key, published in ((11, True), (12, True), (13, False)):
+                connection.exec_driver_sql(
+                    "INSERT INTO response (id, survey_id, bits, published) "
+                    f"VALUES ({key}, {survey_id}, '{{\"key\": {key}}}', {flag[published]})"
+                )
+
+        upgrade_database()
+
+        assert sorted(db.session.scalars(db.select(Response.id))) == [11, 12]
+        assert list(db.session.execute(db.select(PendingResponse.id, PendingResponse.bits))) == [
+            (13, '{"key": 13}')
+        ]
+        assert current_revision() == "0009"

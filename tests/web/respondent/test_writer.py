@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from tests.conftest import SAMPLE_SURVEY
+from tests.conftest import SAMPLE_SURVEY, stored_bits, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.models import Option, Question, Response, Survey
+from web.core.models import Option, Question, Survey
 from web.respondent import writer as writer_module
 from web.respondent.writer import GroupCommit
 
@@ -26,7 +26,7 @@ def plan_of(app, slug):
 
 def counts(app):
     with app.app_context():
-        rows = db.session.scalar(db.select(db.func.count()).select_from(Response))
+        rows = stored_count()
         surveys = dict(db.session.execute(db.select(Survey.slug, Survey.response_count)).all())
         questions = {q.key: (q.n, q.noisy_yes) for q in db.session.scalars(db.select(Question))}
         options = {o.key: (o.n, o.noisy_yes) for o in db.session.scalars(db.select(Option))}
@@ -110,10 +110,7 @@ def test_a_group_larger_than_one_insert_is_stored_whole(app, survey, monkeypatch
     results = submit_all(writer, [(plan, bits) for bits in mixed])
     assert stored_flags(results) == [True] * 31 and held.groups == [1, 30]
     with app.app_context():
-        stored = sorted(
-            json.dumps(json.loads(bits), sort_keys=True)
-            for bits in db.session.scalars(db.select(Response.bits))
-        )
+        stored = sorted(json.dumps(bits, sort_keys=True) for bits in stored_bits())
     assert stored == sorted(json.dumps(bits, sort_keys=True) for bits in mixed)
     rows, _, questions, options = counts(app)
     assert rows == 31 and questions["cheated"] == (31, 15) and options["alcohol"] == (31, 11)

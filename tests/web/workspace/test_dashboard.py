@@ -10,7 +10,7 @@ import pytest
 import rr
 from tests.conftest import LATER_QUESTION, VALID_ANSWERS
 from web.core.infrastructure.extensions import db
-from web.core.models import Question, Response, Survey
+from web.core.models import PendingResponse, Question, Response, Survey
 from web.core.surveys.lookup import find_survey
 
 
@@ -244,7 +244,7 @@ def test_a_survey_is_deleted_with_every_response(app, researcher, runner, survey
     assert "“Campus life” and its 12 responses were deleted." in listing
     assert researcher.get(f"/surveys/{survey}").status_code == 404
     with app.app_context():
-        for model in (Survey, Question, Response):
+        for model in (Survey, Question, Response, PendingResponse):
             assert db.session.scalar(db.select(db.func.count()).select_from(model)) == 0
 
 

@@ -4,6 +4,11 @@ A survey's published results change only when its snapshot moves (``Survey.publi
 it is edited (``Survey.edits``): both are counters in the database, so every process agrees on
 the version without talking to the others. A document is built once per version and minimum n,
 then served from memory; a few hundred versions are kept, the least recently read dropped first.
+
+A document is built from reads in one snapshot (:mod:`web.core.infrastructure.snapshot`), and kept
+under the version that snapshot holds, which a publication committed since the request read its
+stamp may have moved on: so a document never mixes two publications, and never sits under a
+version other than its own.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from web.core.infrastructure.extensions import db
 from web.core.models import readable_by
@@ -76,6 +81,15 @@ def _instant(seconds: int | None) -> datetime | None:
     return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
 
 
+class Built(NamedTuple):
+    """A document and what it was built from: the version and the running total read in the
+    same snapshot."""
+
+    version: tuple[int, int, int]
+    received: int
+    document: Any
+
+
 class ResultsCache(Generic[T]):
     """Documents by key, built on first use; safe to share between request threads."""
 
@@ -86,15 +100,36 @@ class ResultsCache(Generic[T]):
 
     def document(self, key: Hashable, build: Callable[[], T]) -> T:
         """The document for ``key``, from ``build()`` the first time (shared: do not change it)."""
+        found = self._found(key)
+        if found is not None:
+            return found
+        # Built outside the lock: two threads may both build a new version, and both get it.
+        built = build()
+        self._keep(key, built)
+        return built
+
+    def published(
+        self, version: tuple[int, int, int], rest: tuple, build: Callable[[], Built]
+    ) -> Built:
+        """A :class:`Built` document of a survey's published results at ``version`` (``rest``
+        says which document), from ``build()`` the first time. ``build`` reads the survey in one
+        snapshot and says which version that was: the document is kept under that one."""
+        found = self._found((version, *rest))
+        if isinstance(found, Built):
+            return found
+        built = build()
+        self._keep((built.version, *rest), built)  # type: ignore[arg-type]
+        return built
+
+    def _found(self, key: Hashable) -> T | None:
         with self._lock:
             found = self._documents.get(key)
             if found is not None:
                 self._documents.move_to_end(key)
-                return found
-        # Built outside the lock: two threads may both build a new version, and both get it.
-        built = build()
+            return found
+
+    def _keep(self, key: Hashable, document: T) -> None:
         with self._lock:
-            self._documents[key] = built
+            self._documents[key] = document
             while len(self._documents) > self._size:
                 self._documents.popitem(last=False)
-        return built

@@ -108,7 +108,7 @@ def reported_patterns(survey: Survey, items: list[JointItem]) -> np.ndarray:
     counts = np.zeros(tuple(len(item.levels) for item in items))
     rows = db.session.execute(
         db.select(Response.bits)
-        .where(Response.survey_id == survey.id, Response.published)
+        .where(Response.survey_id == survey.id)
         .execution_options(yield_per=5000)
     )
     for (bits,) in rows:

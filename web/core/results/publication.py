@@ -5,11 +5,18 @@ snapshot, never the running tallies. The snapshot moves only once at least ``res
 responses are stored (then it takes them all), and when the survey closes: a change between two
 publications covers several responses, so no single one can be read off it.
 
-Nothing stored orders responses in time either. A response's key is random, so on SQLite, where
-the key is the rowid, the table is kept in random order. PostgreSQL keeps rows in its heap in the
-order they were written; so at a publication the survey's rows are written again in key order
-(every time while the survey is small, then whenever it has grown by 5%), which leaves the rows a
-plain ``SELECT`` meets in random order, the few newest since the last rewrite apart.
+Nothing stored orders responses in time either, at a cost that does not grow with the survey. A
+response is written with a random key into ``pending_response``; the publication that takes it
+moves its whole batch into ``response`` in one statement, in key order. A table's physical order
+(SQLite's rowid is the key; PostgreSQL's heap is filled in the order rows are written) then says
+at most which batch a response was published in, which the published snapshots say anyway. Each
+response is written twice, never more: once when it is stored and once when it is published.
+
+The publication runs in a transaction that has already updated the survey's row (the writer's
+claim, a close, the bulk simulation), so it holds that row's lock. Every transaction that stores
+a response for the survey claims it on that row before it commits (:mod:`web.respondent.writer`),
+so none can commit one, or publish, until this one ends: the rows moved are exactly those the
+survey's counts hold.
 
 The statements run on whatever executes SQL: the writer's own driver cursor, or a SQLAlchemy
 connection's ``exec_driver_sql``.
@@ -17,18 +24,14 @@ connection's ``exec_driver_sql``.
 
 from __future__ import annotations
 
-import math
 import secrets
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from web.core.infrastructure.extensions import db
-from web.core.models import GroupTally, Option, Question, Response, Survey
+from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
 from web.core.results.cells import cell_counts, layout
-
-REWRITE_EVERY_TIME_UP_TO = 5000  # responses; past it, rewrite once the survey grows by 5%
-GROWTH_PER_REWRITE = 1.05
 
 Execute = Callable[..., Any]  # (sql, parameters) -> a cursor or a result with fetchone()
 
@@ -39,13 +42,12 @@ def response_key() -> int:
 
 
 @lru_cache(maxsize=8)
-def _sql(paramstyle: str, quote, dialect: str) -> dict[str, str]:
+def _sql(paramstyle: str, quote, dialect: str) -> dict:
     mark = "?" if paramstyle == "qmark" else "%s"
     survey, question = quote(Survey.__tablename__), quote(Question.__tablename__)
     option, response = quote(Option.__tablename__), quote(Response.__tablename__)
-    group = quote(GroupTally.__tablename__)
+    pending, group = quote(PendingResponse.__tablename__), quote(GroupTally.__tablename__)
     return {
-        "dialect": dialect,
         "state": f"SELECT response_count, published_count, results_batch FROM {survey} "
         f"WHERE id = {mark}",
         "survey": f"UPDATE {survey} SET published_count = response_count, "
@@ -57,50 +59,67 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict[str, str]:
         "layout": f"SELECT q.id, q.key, q.kind, q.procedure, o.id, o.key FROM {question} q "
         f"LEFT JOIN {option} o ON o.question_id = q.id WHERE q.survey_id = {mark} "
         f"ORDER BY q.position, o.position",
-        "unpublished": f"SELECT bits FROM {response} WHERE survey_id = {mark} AND published = {mark}",
+        "unpublished": f"SELECT bits FROM {pending} WHERE survey_id = {mark}",
         "group": f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, published_n, published_yes) "
         f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}, {mark}) "
         f"ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET "
         f"published_n = {group}.published_n + excluded.published_n, "
         f"published_yes = {group}.published_yes + excluded.published_yes",
-        "rows": f"UPDATE {response} SET published = {mark} "
-        f"WHERE survey_id = {mark} AND published = {mark}",
-        "rewrite": f"WITH moved AS (DELETE FROM {response} WHERE survey_id = {mark} "
-        f"RETURNING id, survey_id, bits, published) "
-        f"INSERT INTO {response} (id, survey_id, bits, published) "
-        f"SELECT id, survey_id, bits, published FROM moved ORDER BY id",
+        # The batch moves in key order. PostgreSQL does it in one statement; SQLite, which cannot
+        # take rows out in a WITH, in two, which only its one writer runs.
+        "move": (
+            f"WITH moved AS (DELETE FROM {pending} WHERE survey_id = {mark} "
+            f"RETURNING id, survey_id, bits) INSERT INTO {response} (id, survey_id, bits) "
+            f"SELECT id, survey_id, bits FROM moved ORDER BY id",
+        )
+        if dialect == "postgresql"
+        else (
+            f"INSERT INTO {response} (id, survey_id, bits) "
+            f"SELECT id, survey_id, bits FROM {pending} WHERE survey_id = {mark} ORDER BY id",
+            f"DELETE FROM {pending} WHERE survey_id = {mark}",
+        ),
     }
 
 
-def statements(engine) -> dict[str, str]:
+def statements(engine) -> dict:
     """The publication statements in ``engine``'s driver's SQL."""
     dialect = engine.dialect
     return _sql(dialect.paramstyle, dialect.identifier_preparer.quote, dialect.name)
 
 
-def publish_if_due(execute: Execute, sql: dict[str, str], survey_id: int, *, all_in=False) -> bool:
+def publish_if_due(
+    execute: Execute,
+    sql: dict,
+    survey_id: int,
+    *,
+    all_in=False,
+    state: tuple[int, int, int] | None = None,
+) -> bool:
     """Publish the survey's snapshot if a batch of new responses is in (any new response with
-    ``all_in``, when the survey closes); whether it moved. Runs in the caller's transaction."""
-    received, published, batch = execute(sql["state"], (survey_id,)).fetchone()
+    ``all_in``, when the survey closes); whether it moved. ``state`` is the survey's (received,
+    published, batch) when the caller has just read it under the row's lock. Runs in the
+    caller's transaction, which has updated the survey's row (see the module docstring)."""
+    if state is None:
+        state = execute(sql["state"], (survey_id,)).fetchone()
+    received, published, batch = state
     if received - published < (1 if all_in else batch):
         return False
     execute(sql["survey"], (survey_id,))
     execute(sql["questions"], (survey_id,))
     execute(sql["options"], (survey_id,))
     publish_groups(execute, sql, survey_id)
-    execute(sql["rows"], (True, survey_id, False))
-    if sql["dialect"] == "postgresql" and _rewrite_due(published, received):
-        execute(sql["rewrite"], (survey_id,))
+    for statement in sql["move"]:
+        execute(statement, (survey_id,))
     return True
 
 
-def publish_groups(execute: Execute, sql: dict[str, str], survey_id: int) -> None:
+def publish_groups(execute: Execute, sql: dict, survey_id: int) -> None:
     """Add the rows about to be published to the counts per cell of direct answers; nothing to do
     for a survey without direct questions. Costs one pass over the new rows only."""
     direct, tallies = layout(execute(sql["layout"], (survey_id,)).fetchall())
     if not direct or not tallies:
         return
-    rows = execute(sql["unpublished"], (survey_id, False)).fetchall()
+    rows = execute(sql["unpublished"], (survey_id,)).fetchall()
     for (kind, item, cell), (n, yes) in cell_counts(rows, direct, tallies).items():
         execute(sql["group"], (survey_id, kind, item, cell, n, yes))
 
@@ -115,12 +134,3 @@ def publish_in_session(survey_id: int, *, all_in=False) -> bool:
     if moved:
         db.session.expire_all()  # the snapshot's counts changed under the loaded objects
     return moved
-
-
-def _rewrite_due(before: int, after: int) -> bool:
-    """Whether PostgreSQL's rows of a survey growing from ``before`` to ``after`` published
-    responses are written again in key order (assumes after > before)."""
-    if after <= REWRITE_EVERY_TIME_UP_TO:
-        return True
-    step = math.log(GROWTH_PER_REWRITE)
-    return math.floor(math.log(after) / step) > math.floor(math.log(max(before, 1)) / step)
