@@ -182,9 +182,9 @@ def recount(url: str) -> dict:
     kinds = {row[0]: (row[1], row[2]) for row in questions}
     mismatched = []
     for _, key, kind, n, yes in questions:
-        if kind in ("yesno", "number"):
-            if (n, yes) != (len(rows), sum(row[key] for row in rows)):
-                mismatched.append(key)
+        counted = sum(row[key] for row in rows) if kind in ("yesno", "number") else yes
+        if kind in ("yesno", "number") and (n, yes) != (len(rows), counted):
+            mismatched.append(key)
     for question_id, key, n, yes in options:
         question, kind = kinds[question_id]
         if kind == "multi":
@@ -293,7 +293,9 @@ def report(name: str, figures: dict) -> None:
     shown = [0, *range(4, len(blocks), 5)]
     print(
         "rate per thousand (responses/s): "
-        + ", ".join(f"{(i + 1) * BLOCK // 1000}k: {blocks[i]:.0f}" for i in shown if i < len(blocks))
+        + ", ".join(
+            f"{(i + 1) * BLOCK // 1000}k: {blocks[i]:.0f}" for i in shown if i < len(blocks)
+        )
     )
     inserted = sum(written[table][0] for table in ("response", "pending_response"))
     deleted = sum(written[table][2] for table in ("response", "pending_response"))

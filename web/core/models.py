@@ -27,6 +27,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 import rr
+from web.core.infrastructure.driver_sql import placeholder
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
 from web.core.surveys.designs import (
@@ -151,7 +152,7 @@ class ApiToken(Model):
         SQL on a pooled connection (every results request asks it; through the ORM it took a
         third of the request)."""
         engine = db.engine
-        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        mark = placeholder(engine.dialect.paramstyle)
         with engine.connect() as connection:
             row = connection.exec_driver_sql(
                 f"SELECT user_id, revoked FROM {cls.__tablename__} WHERE token_hash = {mark}",

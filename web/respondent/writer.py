@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from web.core.infrastructure import sqlite_guard
+from web.core.infrastructure.driver_sql import many_rows, placeholder
 from web.core.models import Option, PendingResponse, Question, Response, Survey
 from web.core.results import publication
 from web.core.results.publication import response_key
@@ -63,7 +64,7 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, n
 @lru_cache(maxsize=8)
 def _sql(paramstyle: str, quote) -> dict[str, str]:
     """The hot path's statements in the driver's own SQL, rendered once per dialect."""
-    mark = "?" if paramstyle == "qmark" else "%s"
+    mark = placeholder(paramstyle)
     survey, response = quote(Survey.__tablename__), quote(Response.__tablename__)
     pending = quote(PendingResponse.__tablename__)
     return {
@@ -98,13 +99,6 @@ def statements(engine) -> dict[str, str]:
     """The submission statements for ``engine``'s driver."""
     dialect = engine.dialect
     return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
-
-
-@lru_cache(maxsize=256)
-def _many(template: str, mark: str, width: int, count: int) -> str:
-    """``template`` with ``count`` rows of ``width`` parameters: one statement for many rows."""
-    row = "(" + ", ".join([mark] * width) + ")"
-    return template.format(rows=", ".join([row] * count))
 
 
 class Receipt(NamedTuple):
@@ -286,7 +280,7 @@ class GroupCommit:
             )
 
     def _rows(self, name: str, width: int, count: int) -> str:
-        return _many(self._sql[name], self._sql["mark"], width, count)
+        return many_rows(self._sql[name], self._sql["mark"], width, count)
 
     def _open(self):
         if self._guarded_file:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from web.core.infrastructure.driver_sql import placeholder
 from web.core.infrastructure.extensions import db
 from web.core.models import readable_by
 from web.core.surveys.schedule import close_if_due, due_to_close
@@ -69,7 +70,7 @@ def _stamp_row(slug: str):
 
 @lru_cache(maxsize=4)
 def _stamp_sql(paramstyle: str) -> str:
-    mark = "?" if paramstyle == "qmark" else "%s"
+    mark = placeholder(paramstyle)
     return (
         "SELECT id, owner_id, publication, edits, response_count, status, closes_at, target_n, "
         f"opens_at FROM survey WHERE slug = {mark}"

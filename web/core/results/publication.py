@@ -29,9 +29,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from web.core.infrastructure.driver_sql import many_rows, placeholder
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
 from web.core.results.cells import cell_counts, layout
+
+# Counts per cell added in one statement per this many cells (SQLite takes 32,766 parameters).
+ROWS_PER_STATEMENT = 500
 
 Execute = Callable[..., Any]  # (sql, parameters) -> a cursor or a result with fetchone()
 
@@ -43,7 +47,7 @@ def response_key() -> int:
 
 @lru_cache(maxsize=8)
 def _sql(paramstyle: str, quote, dialect: str) -> dict:
-    mark = "?" if paramstyle == "qmark" else "%s"
+    mark = placeholder(paramstyle)
     survey, question = quote(Survey.__tablename__), quote(Question.__tablename__)
     option, response = quote(Option.__tablename__), quote(Response.__tablename__)
     pending, group = quote(PendingResponse.__tablename__), quote(GroupTally.__tablename__)
@@ -60,9 +64,14 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict:
         f"LEFT JOIN {option} o ON o.question_id = q.id WHERE q.survey_id = {mark} "
         f"ORDER BY q.position, o.position",
         "unpublished": f"SELECT bits FROM {pending} WHERE survey_id = {mark}",
+        "mark": mark,
         "group": f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, published_n, published_yes) "
         f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}, {mark}) "
         f"ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET "
+        f"published_n = {group}.published_n + excluded.published_n, "
+        f"published_yes = {group}.published_yes + excluded.published_yes",
+        "group_rows": f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, published_n, "
+        f"published_yes) VALUES {{rows}} ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET "
         f"published_n = {group}.published_n + excluded.published_n, "
         f"published_yes = {group}.published_yes + excluded.published_yes",
         # The batch moves in key order. PostgreSQL does it in one statement; SQLite, which cannot
@@ -120,8 +129,15 @@ def publish_groups(execute: Execute, sql: dict, survey_id: int) -> None:
     if not direct or not tallies:
         return
     rows = execute(sql["unpublished"], (survey_id,)).fetchall()
-    for (kind, item, cell), (n, yes) in cell_counts(rows, direct, tallies).items():
-        execute(sql["group"], (survey_id, kind, item, cell, n, yes))
+    cells = list(cell_counts(rows, direct, tallies).items())
+    for start in range(0, len(cells), ROWS_PER_STATEMENT):
+        chunk = cells[start : start + ROWS_PER_STATEMENT]
+        values = tuple(
+            value
+            for (kind, item, cell), (n, yes) in chunk
+            for value in (survey_id, kind, item, cell, n, yes)
+        )
+        execute(many_rows(sql["group_rows"], sql["mark"], 6, len(chunk)), values)
 
 
 def publish_in_session(survey_id: int, *, all_in=False) -> bool:
