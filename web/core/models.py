@@ -649,11 +649,12 @@ class Option(Tally, Model):
         self.text, self.translations = texts.to_store(self.question.survey.language_list)
 
 
-class GroupTally(Model):
-    """The published counts of one randomized tally (a yes/no question, or one option) among the
+class GroupTally(Tally, Model):
+    """The counts of one randomized tally (a yes/no question, or one option) among the
     respondents of one *cell*: one combination of answers to the survey's direct questions
     (``cell`` is that combination as sorted JSON, null where a respondent preferred not to say).
-    Moved only when the snapshot moves (:mod:`web.core.results.cells`), from the rows it publishes, so
+    Like every tally, ``n`` and ``noisy_yes`` run with every response (the writer adds its group's
+    cells, :mod:`web.core.results.cells`) and the ``published_`` pair moves with the snapshot, so
     results by group cost O(cells) whatever the number of responses."""
 
     __table_args__ = (UniqueConstraint("item_kind", "item_id", "cell"),)
@@ -662,8 +663,6 @@ class GroupTally(Model):
     item_kind: Mapped[str] = mapped_column(String(10))  # "question" or "option": the tally's table
     item_id: Mapped[int]
     cell: Mapped[str] = mapped_column(Text)
-    published_n: Mapped[int] = mapped_column(default=0)
-    published_yes: Mapped[int] = mapped_column(default=0)
 
 
 class Response(Model):

@@ -32,3 +32,6 @@ class Plan:
     revision: int
     shapes: tuple[Shape, ...]
     tallies: tuple[Tallied, ...]
+    # The direct questions' keys: a response's answers to them name its cell, in which each of
+    # its randomized tallies is counted too.
+    direct: tuple[str, ...] = ()

@@ -19,16 +19,18 @@ from flask import Flask, current_app
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from web.core.infrastructure.driver_sql import many_rows
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.results.cells import cell_key
 from web.core.results.publication import publish_in_session
-from web.core.results.publication import statements as statements_for_publication
 from web.core.surveys.questions import Tallied
 from web.respondent.plan import Plan, SurveyState
-from web.respondent.writer import TALLY_TABLES, GroupCommit, Receipt, statements
+from web.respondent.storing import TALLY_TABLES, statements
+from web.respondent.writer import GroupCommit, Receipt
 
 BULK_CHUNK = 20_000
+CELLS_PER_STATEMENT = 500  # SQLite takes at most 32,766 parameters in one statement
 
 
 class Submissions:
@@ -93,6 +95,9 @@ class Submissions:
                 revision,
                 tuple(survey.shapes),
                 tuple(Tallied.of(question, option) for question, option in survey.spins()),
+                tuple(
+                    question.key for question in survey.questions if not question.type.randomized
+                ),
             )
 
 
@@ -143,8 +148,8 @@ def simulate_responses(
     cells = CellCounter(direct)
     sql = submissions().statements
     # n responses at once make a batch of their own if n reaches the survey's batch size: they are
-    # stored published (their counts per group added here), and publish_if_due below has only
-    # earlier pending rows to move.
+    # stored published, and publish_if_due below has only earlier pending rows to move (and the
+    # running counts, these included, to copy to the published ones).
     published = n >= survey.results_batch
     connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
@@ -170,7 +175,7 @@ def simulate_responses(
             ):
                 totals[spin][0] += size if weights is None else int(weights.sum())
                 totals[spin][1] += int(column.sum())
-                if published and question.type.randomized:
+                if question.type.randomized:
                     cells.add(spin, cell, column, weights)
             columns.extend(column.tolist() for column in kind.template_values(reported, options))
         rows = list(zip(*columns, strict=True))
@@ -184,9 +189,15 @@ def simulate_responses(
         counts = [(n, yes, item) for (name, item), (n, yes) in totals.items() if name == table]
         if counts:
             connection.exec_driver_sql(sql[table], counts)
-    group_sql = statements_for_publication(db.engine)["group"]
-    for (kind, item), cell, count, yes in cells.entries():
-        connection.exec_driver_sql(group_sql, (survey.id, kind, item, cell, count, yes))
+    entries = [
+        value
+        for (kind, item), cell, count, yes in cells.entries()
+        for value in (survey.id, kind, item, cell, count, yes)
+    ]
+    for start in range(0, len(entries), 6 * CELLS_PER_STATEMENT):
+        chunk = tuple(entries[start : start + 6 * CELLS_PER_STATEMENT])
+        statement = many_rows(sql["cells"], sql["mark"], 6, len(chunk) // 6)
+        connection.exec_driver_sql(statement, chunk)
     publish_in_session(survey.id)
     db.session.commit()
     if db.engine.dialect.name == "sqlite":
@@ -220,7 +231,7 @@ def _direct_answers(direct, size: int, true_proportion: float, by, rng):
 
 
 class CellCounter:
-    """Published counts per cell of direct answers for rows the bulk simulation stores published."""
+    """Counts per cell of direct answers of the rows the bulk simulation stores."""
 
     def __init__(self, direct):
         self.direct = direct

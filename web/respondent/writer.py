@@ -6,99 +6,28 @@ per group instead of one per student, and each request still returns only after 
 holds its response. The writer keeps one driver connection outside the pool: only the leading
 thread uses it, and neither a pool checkout nor a reset on return sits on the hot path.
 
-Each group's transaction first writes its rows into ``pending_response`` (each with a random
-key), then makes a guarded claim per survey and revision:
-
-    UPDATE survey SET response_count = response_count + k
-    WHERE id = ? AND status = 'open' AND revision = ?
-      AND (opens_at IS NULL OR opens_at <= now) AND (closes_at IS NULL OR closes_at > now)
-      AND (target_n IS NULL OR response_count + k <= target_n)
-    RETURNING completion_code, completion_url, response_count, published_count, results_batch
-
-so responses are stored only while the survey is open at the revision they were checked against,
-inside its schedule and up to its target (a group that would pass the target is claimed one
-response at a time, so the target is met exactly, and the rows of those refused are taken out
-again). Each stored response gets the survey's completion code and address as they are in that
-transaction (:class:`Receipt`). The group's transaction ends by adding to the tallies and
-publishing the survey's snapshot when a batch of new responses is in
-(:mod:`web.core.results.publication`).
-
-The claim locks the survey's row until the commit, and every writer of the survey, in this process
-or another, waits for it: so the rows are written before the claim, and everything after it is a
-fixed handful of statements (the claim, one per tally table, a publication once per batch).
+Each group is one transaction (:mod:`web.respondent.storing`): per survey and revision a guarded
+claim, so that responses are stored only while the survey is open at the revision they were
+checked against, inside its schedule and up to its target; the rows and the tallies where the
+claim held; the publication when a batch of new responses is in. A group that would pass a target
+is stored again one response at a time, so the target is met exactly. Each stored response gets
+the survey's completion code and address as they are in that transaction (:class:`Receipt`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 import time
 from functools import lru_cache
 from typing import NamedTuple
 
 from web.core.infrastructure import sqlite_guard
-from web.core.infrastructure.driver_sql import many_rows, placeholder
-from web.core.models import Option, PendingResponse, Question, Response, Survey
 from web.core.results import publication
 from web.core.results.publication import response_key
 from web.core.surveys.fielding import completion_link
+from web.respondent import storing
 from web.respondent.plan import Plan
-
-# Each statement costs the writer a release and re-acquisition of the GIL, and under load every
-# re-acquisition waits for another request thread's switch interval (up to 5 ms): so a group is
-# stored in a fixed handful of statements (multi-row INSERT, one UPDATE … FROM per tally table),
-# whatever its size.
-ROWS_PER_INSERT = 200
-# Each kind of tally: the table its row is in, and its respondents' and reports' columns (the
-# second arm of a cheating-detection question is counted on the question's own row).
-TALLY_COLUMNS = {
-    "question": (Question.__tablename__, "n", "noisy_yes"),
-    "option": (Option.__tablename__, "n", "noisy_yes"),
-    "arm": (Question.__tablename__, "arm_n", "arm_yes"),
-}
-TALLY_TABLES = tuple(TALLY_COLUMNS)
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
-
-
-@lru_cache(maxsize=8)
-def _sql(paramstyle: str, quote) -> dict[str, str]:
-    """The hot path's statements in the driver's own SQL, rendered once per dialect."""
-    mark = placeholder(paramstyle)
-    survey, response = quote(Survey.__tablename__), quote(Response.__tablename__)
-    pending = quote(PendingResponse.__tablename__)
-    return {
-        "mark": mark,
-        "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
-        f"FROM {survey} WHERE slug = {mark}",
-        "claim": f"UPDATE {survey} SET response_count = response_count + {mark} "
-        f"WHERE id = {mark} AND status = 'open' AND revision = {mark} "
-        f"AND (opens_at IS NULL OR opens_at <= {mark}) AND (closes_at IS NULL OR closes_at > {mark}) "
-        f"AND (target_n IS NULL OR response_count + {mark} <= target_n) "
-        f"RETURNING completion_code, completion_url, response_count, published_count, results_batch",
-        "insert": f"INSERT INTO {pending} (id, survey_id, bits) VALUES ({mark}, {mark}, {mark})",
-        "insert_published": f"INSERT INTO {response} (id, survey_id, bits) "
-        f"VALUES ({mark}, {mark}, {mark})",
-        "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
-        **{
-            kind: f"UPDATE {quote(table)} SET {n} = {n} + {mark}, {yes} = {yes} + {mark} WHERE id = {mark}"
-            for kind, (table, n, yes) in TALLY_COLUMNS.items()
-        },
-        **{
-            f"{kind}_rows": f"WITH tally (id, n, yes) AS (VALUES {{rows}}) UPDATE {quote(table)} "
-            f"SET {n} = {quote(table)}.{n} + tally.n, {yes} = {quote(table)}.{yes} + tally.yes "
-            f"FROM tally WHERE {quote(table)}.id = tally.id"
-            for kind, (table, n, yes) in TALLY_COLUMNS.items()
-        },
-        "insert_rows": f"INSERT INTO {pending} (id, survey_id, bits) VALUES {{rows}}",
-        "withdraw_rows": f"DELETE FROM {pending} WHERE id IN ({{rows}})",
-    }
-
-
-def statements(engine) -> dict[str, str]:
-    """The submission statements for ``engine``'s driver."""
-    dialect = engine.dialect
-    return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
 
 
 class Receipt(NamedTuple):
@@ -136,8 +65,10 @@ class GroupCommit:
 
     def __init__(self, engine, sql: dict[str, str] | None = None):
         self._engine = engine
-        self._sql = sql or statements(engine)
+        self._sql = sql or storing.statements(engine)
         self._publication = publication.statements(engine)
+        # PostgreSQL stores a group in one round trip; SQLite, in this process, a step at a time.
+        self._pipelined = engine.dialect.name == "postgresql"
         self._lock = threading.Lock()
         self._queue: list[_Pending] = []
         self._writing = False
@@ -199,42 +130,35 @@ class GroupCommit:
             self._drop_connection()
 
     def _write(self, group: list[_Pending]) -> None:
-        """Store a group in one transaction: its rows, then per plan a guarded claim, then the
-        summed tallies and the publication if due. Wakes every entry, stored or not, or with the
-        error that stopped the group."""
+        """Store a group in one transaction. Wakes every entry, stored or not, or with the error
+        that stopped the group."""
         by_plan: dict[Plan, list[_Pending]] = {}
         for entry in group:
             by_plan.setdefault(entry.plan, []).append(entry)
+        decided: set[int] = set()  # entries stored or refused, whatever happens next
         try:
             connection = self._open()
-            cursor = connection.cursor()
-            self._insert(cursor, group)
-            accepted, refused = [], []
-            now = int(time.time())
-            receipts, states = {}, {}
-            for plan, entries in by_plan.items():
-                claimed, state = self._claim(cursor, plan, entries, now)
-                accepted.extend(claimed)
-                refused.extend(entries[len(claimed) :])
-                if claimed:
-                    receipts[plan] = receipt(state[0], state[1])
-                    states[plan.survey_id] = state[2:]
-            self._withdraw(cursor, refused)
-            for table, tallies in _summed_tallies(accepted).items():
-                if tallies:
-                    rows = [value for item, (n, yes) in tallies.items() for value in (item, n, yes)]
-                    cursor.execute(self._rows(f"{table}_rows", 3, len(tallies)), rows)
-            for survey_id, state in states.items():
-                publication.publish_if_due(
-                    cursor.execute, self._publication, survey_id, state=state
-                )
-            connection.commit()
-            for entry in accepted:
-                entry.receipt = receipts[entry.plan]
+            claims = self._store(connection, list(by_plan.items()))
+            for (plan, entries), claimed in zip(by_plan.items(), claims, strict=True):
+                if claimed is not None or len(entries) == 1:
+                    for entry in entries:
+                        entry.receipt = None if claimed is None else receipt(*claimed)
+                        decided.add(id(entry))
+                    continue
+                # Refused as a whole: a target it would pass, say. One at a time up to it, each
+                # committed on its own.
+                for entry in entries:
+                    (claimed,) = self._store(connection, [(plan, [entry])])
+                    entry.receipt = None if claimed is None else receipt(*claimed)
+                    decided.add(id(entry))
+                    if claimed is None:
+                        decided.update(id(other) for other in entries)
+                        break
         except Exception as error:
-            # Every waiting request must learn that its response was not stored.
+            # Every request still waiting must learn that its response was not stored.
             for entry in group:
-                entry.error = error
+                if id(entry) not in decided:
+                    entry.error = error
             # A connection in an unknown state (a lost server, say) is not reused.
             self._drop_connection()
         finally:
@@ -242,45 +166,22 @@ class GroupCommit:
                 if not entry.leads:
                     entry.wake.release()
 
-    def _claim(self, cursor, plan: Plan, entries: list[_Pending], now: int):
-        """The entries the survey takes (the first ones: all at once, or, when that fails, a
-        target it would pass say, one at a time until one is refused), and the survey's row as
-        the last claim returned it (completion code and address, received, published, batch)."""
-        sql = self._sql["claim"]
-        cursor.execute(sql, (len(entries), plan.survey_id, plan.revision, now, now, len(entries)))
-        state = cursor.fetchone()
-        if state is not None:
-            return entries, state
-        claimed: list[_Pending] = []
-        if len(entries) > 1:
-            for entry in entries:
-                cursor.execute(sql, (1, plan.survey_id, plan.revision, now, now, 1))
-                found = cursor.fetchone()
-                if found is None:
-                    break
-                claimed.append(entry)
-                state = found
-        return claimed, state
-
-    def _insert(self, cursor, entries: list[_Pending]) -> None:
-        for start in range(0, len(entries), ROWS_PER_INSERT):
-            chunk = entries[start : start + ROWS_PER_INSERT]
-            values: list[object] = []
-            for entry in chunk:
-                values += (entry.key, entry.plan.survey_id, _compact_json(entry.bits))
-            cursor.execute(self._rows("insert_rows", 3, len(chunk)), values)
-
-    def _withdraw(self, cursor, refused: list[_Pending]) -> None:
-        """Take out the rows of entries no survey took (closed, past its target, another
-        revision): written before the claim, they must not stay."""
-        for start in range(0, len(refused), ROWS_PER_INSERT):
-            chunk = refused[start : start + ROWS_PER_INSERT]
-            cursor.execute(
-                self._rows("withdraw_rows", 1, len(chunk)), [entry.key for entry in chunk]
-            )
-
-    def _rows(self, name: str, width: int, count: int) -> str:
-        return many_rows(self._sql[name], self._sql["mark"], width, count)
+    def _store(self, connection, work: list[tuple[Plan, list[_Pending]]]) -> list:
+        """Store each plan's entries in one committed transaction; each plan's claim (completion
+        code and address), or None where its survey did not take them."""
+        now = int(time.time())
+        rows = [
+            (plan, [entry.key for entry in entries], [entry.bits for entry in entries])
+            for plan, entries in work
+        ]
+        if self._pipelined:
+            return storing.store_pipelined(connection, self._sql, self._publication, rows, now)
+        claims = [
+            storing.store_stepwise(connection, self._sql, self._publication, *row, now)
+            for row in rows
+        ]
+        connection.commit()
+        return claims
 
     def _open(self):
         if self._guarded_file:
@@ -305,15 +206,3 @@ class GroupCommit:
 def receipt(code: str | None, url: str | None) -> Receipt:
     """A survey's receipt, from its stored completion code and address."""
     return Receipt(code, completion_link(url, code))
-
-
-def _summed_tallies(entries: list[_Pending]) -> dict[str, dict[int, list[int]]]:
-    """Reports and yes counts per tally row over a group."""
-    tallies: dict[str, dict[int, list[int]]] = {table: {} for table in TALLY_TABLES}
-    for entry in entries:
-        for tally in entry.plan.tallies:
-            counts = tallies[tally.table].setdefault(tally.row_id, [0, 0])
-            respondents, yes = tally.count(entry.bits)
-            counts[0] += respondents
-            counts[1] += yes
-    return tallies

@@ -72,12 +72,12 @@ def cell_key(answers: dict, direct: list[str]) -> str:
 
 
 def cell_counts(
-    bits_rows, direct: list[str], tallies: list[Tallied]
+    answers_of_responses, direct: list[str], tallies: list[Tallied]
 ) -> dict[tuple[str, int, str], list[int]]:
-    """(tally table, tally id, cell) → [responses, reported yes] over the rows' stored bits."""
+    """(tally table, tally id, cell) → [responses, reported yes] over the responses' answers
+    (as stored, parsed)."""
     counts: dict[tuple[str, int, str], list[int]] = {}
-    for (bits,) in bits_rows:
-        answers = json.loads(bits)
+    for answers in answers_of_responses:
         cell = cell_key(answers, direct)
         for tally in tallies:
             if tally.question_key not in answers:

@@ -29,13 +29,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from web.core.infrastructure.driver_sql import many_rows, placeholder
+from web.core.infrastructure.driver_sql import placeholder
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
-from web.core.results.cells import cell_counts, layout
-
-# Counts per cell added in one statement per this many cells (SQLite takes 32,766 parameters).
-ROWS_PER_STATEMENT = 500
 
 Execute = Callable[..., Any]  # (sql, parameters) -> a cursor or a result with fetchone()
 
@@ -51,29 +47,23 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict:
     survey, question = quote(Survey.__tablename__), quote(Question.__tablename__)
     option, response = quote(Option.__tablename__), quote(Response.__tablename__)
     pending, group = quote(PendingResponse.__tablename__), quote(GroupTally.__tablename__)
+    of_survey = f"question_id IN (SELECT id FROM {question} WHERE survey_id = {mark})"
+    # A tally's counts change only with its n, so rows whose n stood still are not written again.
+    copies = {
+        "questions": f"UPDATE {question} SET published_n = n, published_yes = noisy_yes, "
+        f"published_arm_n = arm_n, published_arm_yes = arm_yes "
+        f"WHERE survey_id = {mark} AND published_n <> n",
+        "options": f"UPDATE {option} SET published_n = n, published_yes = noisy_yes "
+        f"WHERE {of_survey} AND published_n <> n",
+        "groups": f"UPDATE {group} SET published_n = n, published_yes = noisy_yes "
+        f"WHERE survey_id = {mark} AND published_n <> n",
+    }
     return {
         "state": f"SELECT response_count, published_count, results_batch FROM {survey} "
         f"WHERE id = {mark}",
         "survey": f"UPDATE {survey} SET published_count = response_count, "
         f"publication = publication + 1 WHERE id = {mark}",
-        "questions": f"UPDATE {question} SET published_n = n, published_yes = noisy_yes, "
-        f"published_arm_n = arm_n, published_arm_yes = arm_yes WHERE survey_id = {mark}",
-        "options": f"UPDATE {option} SET published_n = n, published_yes = noisy_yes "
-        f"WHERE question_id IN (SELECT id FROM {question} WHERE survey_id = {mark})",
-        "layout": f"SELECT q.id, q.key, q.kind, q.procedure, o.id, o.key FROM {question} q "
-        f"LEFT JOIN {option} o ON o.question_id = q.id WHERE q.survey_id = {mark} "
-        f"ORDER BY q.position, o.position",
-        "unpublished": f"SELECT bits FROM {pending} WHERE survey_id = {mark}",
-        "mark": mark,
-        "group": f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, published_n, published_yes) "
-        f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}, {mark}) "
-        f"ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET "
-        f"published_n = {group}.published_n + excluded.published_n, "
-        f"published_yes = {group}.published_yes + excluded.published_yes",
-        "group_rows": f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, published_n, "
-        f"published_yes) VALUES {{rows}} ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET "
-        f"published_n = {group}.published_n + excluded.published_n, "
-        f"published_yes = {group}.published_yes + excluded.published_yes",
+        **copies,
         # The batch moves in key order. PostgreSQL does it in one statement; SQLite, which cannot
         # take rows out in a WITH, in two, which only its one writer runs.
         "move": (
@@ -87,6 +77,21 @@ def _sql(paramstyle: str, quote, dialect: str) -> dict:
             f"SELECT id, survey_id, bits FROM {pending} WHERE survey_id = {mark} ORDER BY id",
             f"DELETE FROM {pending} WHERE survey_id = {mark}",
         ),
+        # PostgreSQL's whole publication in one statement, for the writer's pipeline: it moves
+        # only if a batch is in and the survey's row was updated by this very transaction (its
+        # claim), so that the row's lock was held before this statement's snapshot was taken and
+        # every response committed for the survey is in it.
+        "if_due": f"WITH published AS (UPDATE {survey} SET published_count = response_count, "
+        f"publication = publication + 1 WHERE id = {mark} "
+        f"AND response_count - published_count >= results_batch "
+        f"AND xmin = pg_current_xact_id()::xid RETURNING id), "
+        f"questions AS ({copies['questions']} AND EXISTS (SELECT FROM published)), "
+        f"options AS ({copies['options']} AND EXISTS (SELECT FROM published)), "
+        f"groups AS ({copies['groups']} AND EXISTS (SELECT FROM published)), "
+        f"moved AS (DELETE FROM {pending} WHERE survey_id = {mark} "
+        f"AND EXISTS (SELECT FROM published) RETURNING id, survey_id, bits) "
+        f"INSERT INTO {response} (id, survey_id, bits) "
+        f"SELECT id, survey_id, bits FROM moved ORDER BY id",
     }
 
 
@@ -96,48 +101,16 @@ def statements(engine) -> dict:
     return _sql(dialect.paramstyle, dialect.identifier_preparer.quote, dialect.name)
 
 
-def publish_if_due(
-    execute: Execute,
-    sql: dict,
-    survey_id: int,
-    *,
-    all_in=False,
-    state: tuple[int, int, int] | None = None,
-) -> bool:
+def publish_if_due(execute: Execute, sql: dict, survey_id: int, *, all_in=False) -> bool:
     """Publish the survey's snapshot if a batch of new responses is in (any new response with
-    ``all_in``, when the survey closes); whether it moved. ``state`` is the survey's (received,
-    published, batch) when the caller has just read it under the row's lock. Runs in the
-    caller's transaction, which has updated the survey's row (see the module docstring)."""
-    if state is None:
-        state = execute(sql["state"], (survey_id,)).fetchone()
-    received, published, batch = state
+    ``all_in``, when the survey closes); whether it moved. Runs in the caller's transaction,
+    which has updated the survey's row (see the module docstring)."""
+    received, published, batch = execute(sql["state"], (survey_id,)).fetchone()
     if received - published < (1 if all_in else batch):
         return False
-    execute(sql["survey"], (survey_id,))
-    execute(sql["questions"], (survey_id,))
-    execute(sql["options"], (survey_id,))
-    publish_groups(execute, sql, survey_id)
-    for statement in sql["move"]:
+    for statement in (sql["survey"], sql["questions"], sql["options"], sql["groups"], *sql["move"]):
         execute(statement, (survey_id,))
     return True
-
-
-def publish_groups(execute: Execute, sql: dict, survey_id: int) -> None:
-    """Add the rows about to be published to the counts per cell of direct answers; nothing to do
-    for a survey without direct questions. Costs one pass over the new rows only."""
-    direct, tallies = layout(execute(sql["layout"], (survey_id,)).fetchall())
-    if not direct or not tallies:
-        return
-    rows = execute(sql["unpublished"], (survey_id,)).fetchall()
-    cells = list(cell_counts(rows, direct, tallies).items())
-    for start in range(0, len(cells), ROWS_PER_STATEMENT):
-        chunk = cells[start : start + ROWS_PER_STATEMENT]
-        values = tuple(
-            value
-            for (kind, item, cell), (n, yes) in chunk
-            for value in (survey_id, kind, item, cell, n, yes)
-        )
-        execute(many_rows(sql["group_rows"], sql["mark"], 6, len(chunk)), values)
 
 
 def publish_in_session(survey_id: int, *, all_in=False) -> bool:

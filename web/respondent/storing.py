@@ -1,0 +1,249 @@
+"""How the writer stores one group of submissions: its SQL, stepwise or in one round trip.
+
+Per survey and revision the group makes a guarded claim,
+
+    UPDATE survey SET response_count = response_count + k
+    WHERE id = ? AND status = 'open' AND revision = ?
+      AND (opens_at IS NULL OR opens_at <= now) AND (closes_at IS NULL OR closes_at > now)
+      AND (target_n IS NULL OR response_count + k <= target_n)
+    RETURNING completion_code, completion_url
+
+and only where it matched does it write its rows (into ``pending_response``, with their random
+keys) and add to the tallies: per question, per option, per cell of direct answers. Then the
+survey's snapshot is published if a batch of new responses is in
+(:mod:`web.core.results.publication`), and the transaction commits.
+
+The claim locks the survey's row until the commit, and every writer of the survey, in this process
+or on another host, waits for it. So on PostgreSQL the whole group is sent in one round trip
+(psycopg's pipeline): one statement per survey and revision that claims, writes and counts
+(conditions on the claim inside it), one that publishes if due, and the commit. The lock is then
+held only while the server runs them back to back, never while this process waits for its turn
+at the interpreter. SQLite, whose one writer is this process, runs them one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from web.core.infrastructure.driver_sql import many_rows, placeholder
+from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
+from web.core.results import publication
+from web.core.results.cells import cell_key
+from web.respondent.plan import Plan
+
+# A group of more than this many responses is written in several INSERTs (SQLite's limit on
+# parameters; a group is as large as the requests that queued meanwhile).
+ROWS_PER_INSERT = 200
+# Each kind of tally: the table its row is in, and its respondents' and reports' columns (the
+# second arm of a cheating-detection question is counted on the question's own row).
+TALLY_COLUMNS = {
+    "question": (Question.__tablename__, "n", "noisy_yes"),
+    "option": (Option.__tablename__, "n", "noisy_yes"),
+    "arm": (Question.__tablename__, "arm_n", "arm_yes"),
+}
+TALLY_TABLES = tuple(TALLY_COLUMNS)
+# The parameters of one row of each part of a group: a response, a question's sums, an option's,
+# a cell's.
+WIDTHS = {"rows": 3, "questions": 5, "options": 3, "cells": 6}
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
+
+
+@lru_cache(maxsize=8)
+def _sql(paramstyle: str, quote) -> dict[str, str]:
+    """The statements in the driver's own SQL, rendered once per dialect; ``{rows}`` stands for
+    as many rows of parameters as a group has."""
+    mark = placeholder(paramstyle)
+    survey, response = quote(Survey.__tablename__), quote(Response.__tablename__)
+    pending, group = quote(PendingResponse.__tablename__), quote(GroupTally.__tablename__)
+    question, option = quote(Question.__tablename__), quote(Option.__tablename__)
+    question_sums = (
+        f"SET n = {question}.n + tally.n, noisy_yes = {question}.noisy_yes + tally.yes, "
+        f"arm_n = {question}.arm_n + tally.arm_n, arm_yes = {question}.arm_yes + tally.arm_yes "
+        f"FROM {{tally}} WHERE {question}.id = tally.id"
+    )
+    option_sums = (
+        f"SET n = {option}.n + tally.n, noisy_yes = {option}.noisy_yes + tally.yes "
+        f"FROM {{tally}} WHERE {option}.id = tally.id"
+    )
+    cells = (
+        f"INSERT INTO {group} (survey_id, item_kind, item_id, cell, n, noisy_yes, published_n, "
+        f"published_yes) SELECT survey_id, item_kind, item_id, cell, n, yes, 0, 0 FROM {{cells}} "
+        # SQLite needs a WHERE before an upsert's ON CONFLICT to tell them apart.
+        f"WHERE true ON CONFLICT (item_kind, item_id, cell) DO UPDATE SET n = {group}.n + excluded.n, "
+        f"noisy_yes = {group}.noisy_yes + excluded.noisy_yes"
+    )
+    claim = (
+        f"UPDATE {survey} SET response_count = response_count + {mark} "
+        f"WHERE id = {mark} AND status = 'open' AND revision = {mark} "
+        f"AND (opens_at IS NULL OR opens_at <= {mark}) AND (closes_at IS NULL OR closes_at > {mark}) "
+        f"AND (target_n IS NULL OR response_count + {mark} <= target_n) "
+        f"RETURNING completion_code, completion_url"
+    )
+    question_rows = "(VALUES {rows}) AS tally (id, n, yes, arm_n, arm_yes)"
+    option_rows = "(VALUES {rows}) AS tally (id, n, yes)"
+    cell_rows = "(VALUES {rows}) AS cell_counts (survey_id, item_kind, item_id, cell, n, yes)"
+    claimed = "EXISTS (SELECT FROM claimed)"
+    return {
+        "mark": mark,
+        "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
+        f"FROM {survey} WHERE slug = {mark}",
+        "claim": claim,
+        "insert": f"INSERT INTO {pending} (id, survey_id, bits) VALUES ({mark}, {mark}, {mark})",
+        "insert_published": f"INSERT INTO {response} (id, survey_id, bits) "
+        f"VALUES ({mark}, {mark}, {mark})",
+        "insert_rows": f"INSERT INTO {pending} (id, survey_id, bits) VALUES {{rows}}",
+        "count": f"UPDATE {survey} SET response_count = response_count + {mark} WHERE id = {mark}",
+        # The bulk simulation's updates, a tally at a time.
+        **{
+            kind: f"UPDATE {quote(table)} SET {n} = {n} + {mark}, {yes} = {yes} + {mark} WHERE id = {mark}"
+            for kind, (table, n, yes) in TALLY_COLUMNS.items()
+        },
+        # SQLite names the columns of VALUES in a WITH (it takes no column list after AS).
+        "questions": "WITH tally (id, n, yes, arm_n, arm_yes) AS (VALUES {rows}) "
+        f"UPDATE {question} " + question_sums.format(tally="tally"),
+        "options": "WITH tally (id, n, yes) AS (VALUES {rows}) "
+        f"UPDATE {option} " + option_sums.format(tally="tally"),
+        "cells": "WITH cell_counts (survey_id, item_kind, item_id, cell, n, yes) AS "
+        "(VALUES {rows}) " + cells.format(cells="cell_counts"),
+        # PostgreSQL: one statement claims, writes and counts, each part only if the claim held
+        # (see group_statement).
+        "group_claim": f"claimed AS ({claim})",
+        "group_rows": f"stored AS (INSERT INTO {pending} (id, survey_id, bits) "
+        f"SELECT id, survey_id, bits FROM (VALUES {{rows}}) AS new_rows (id, survey_id, bits) "
+        f"WHERE {claimed})",
+        "group_questions": f"questions AS (UPDATE {question} "
+        + question_sums.format(tally=question_rows)
+        + f" AND {claimed})",
+        "group_options": f"options AS (UPDATE {option} "
+        + option_sums.format(tally=option_rows)
+        + f" AND {claimed})",
+        "group_cells": "cells AS ("
+        + cells.format(cells=cell_rows).replace("WHERE true", f"WHERE {claimed}")
+        + ")",
+    }
+
+
+def statements(engine) -> dict[str, str]:
+    """The submission statements for ``engine``'s driver."""
+    dialect = engine.dialect
+    return _sql(dialect.paramstyle, dialect.identifier_preparer.quote)
+
+
+class Counts:
+    """What a group of responses to one survey adds: per question (n, yes, arm n, arm yes), per
+    option (n, yes), and per cell of direct answers (survey, kind, item, cell) → (n, yes)."""
+
+    def __init__(self, plan: Plan, answers: list[dict]):
+        self.questions: dict[int, list[int]] = {}
+        self.options: dict[int, list[int]] = {}
+        self.cells: dict[tuple[str, int, str], list[int]] = {}
+        for bits in answers:
+            cell = cell_key(bits, list(plan.direct)) if plan.direct else None
+            for tally in plan.tallies:
+                respondents, yes = tally.count(bits)
+                if tally.table == "option":
+                    counts = self.options.setdefault(tally.row_id, [0, 0])
+                    counts[0] += respondents
+                    counts[1] += yes
+                else:
+                    counts = self.questions.setdefault(tally.row_id, [0, 0, 0, 0])
+                    at = 2 if tally.table == "arm" else 0
+                    counts[at] += respondents
+                    counts[at + 1] += yes
+                if cell is not None and tally.type.randomized:
+                    entry = self.cells.setdefault((tally.table, tally.row_id, cell), [0, 0])
+                    entry[0] += respondents
+                    entry[1] += yes
+
+    def question_values(self) -> list:
+        return [value for row, counts in self.questions.items() for value in (row, *counts)]
+
+    def option_values(self) -> list:
+        return [value for row, counts in self.options.items() for value in (row, *counts)]
+
+    def cell_values(self, survey_id: int) -> list:
+        return [
+            value
+            for (kind, item, cell), (n, yes) in self.cells.items()
+            for value in (survey_id, kind, item, cell, n, yes)
+        ]
+
+
+def claim_parameters(plan: Plan, count: int, now: int) -> tuple:
+    return (count, plan.survey_id, plan.revision, now, now, count)
+
+
+def row_values(plan: Plan, keys: list[int], answers: list[dict]) -> list:
+    return [
+        value
+        for key, bits in zip(keys, answers, strict=True)
+        for value in (key, plan.survey_id, _compact_json(bits))
+    ]
+
+
+def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, now):
+    """Store one plan's responses statement by statement (SQLite); the claim's row (completion
+    code and address), or None when the survey did not take them. Commits nothing."""
+    cursor = connection.cursor()
+    cursor.execute(sql["claim"], claim_parameters(plan, len(answers), now))
+    claimed = cursor.fetchone()
+    if claimed is None:
+        return None
+    for start in range(0, len(answers), ROWS_PER_INSERT):
+        values = row_values(
+            plan, keys[start : start + ROWS_PER_INSERT], answers[start : start + ROWS_PER_INSERT]
+        )
+        cursor.execute(many_rows(sql["insert_rows"], sql["mark"], 3, len(values) // 3), values)
+    counts = Counts(plan, answers)
+    for name, values in (
+        ("questions", counts.question_values()),
+        ("options", counts.option_values()),
+        ("cells", counts.cell_values(plan.survey_id)),
+    ):
+        if values:
+            width = WIDTHS[name]
+            cursor.execute(many_rows(sql[name], sql["mark"], width, len(values) // width), values)
+    publication.publish_if_due(cursor.execute, published_sql, plan.survey_id)
+    return claimed
+
+
+def store_pipelined(connection, sql, published_sql, work, now) -> list:
+    """Store each (plan, keys, answers) of ``work`` in one transaction sent in one round trip
+    (PostgreSQL), and commit; each plan's claim row, or None where the survey did not take it."""
+    cursors = []
+    with connection.pipeline():
+        for plan, keys, answers in work:
+            counts = Counts(plan, answers)
+            parts = {
+                "rows": row_values(plan, keys, answers),
+                "questions": counts.question_values(),
+                "options": counts.option_values(),
+                "cells": counts.cell_values(plan.survey_id),
+            }
+            sizes = tuple((name, len(values) // WIDTHS[name]) for name, values in parts.items())
+            parameters = [*claim_parameters(plan, len(answers), now)]
+            for values in parts.values():
+                parameters += values
+            cursors.append(connection.execute(group_statement(sql, sizes), parameters))
+        for survey_id in {plan.survey_id for plan, _, _ in work}:
+            connection.execute(published_sql["if_due"], (survey_id,) * 5)
+        connection.commit()
+    return [cursor.fetchone() for cursor in cursors]
+
+
+def group_statement(sql: dict[str, str], sizes: tuple[tuple[str, int], ...]) -> str:
+    """PostgreSQL's statement for one survey's part of a group: the claim, then each part that
+    has rows (``sizes``: (part, rows) in the order the parameters come)."""
+    templates = tuple(sql[f"group_{name}"] for name, _ in sizes)
+    return _group_statement(sql["mark"], sql["group_claim"], templates, sizes)
+
+
+@lru_cache(maxsize=512)
+def _group_statement(mark: str, claim: str, templates: tuple[str, ...], sizes) -> str:
+    parts = [
+        many_rows(template, mark, WIDTHS[name], count)
+        for template, (name, count) in zip(templates, sizes, strict=True)
+        if count
+    ]
+    return f"WITH {claim}, {', '.join(parts)} SELECT completion_code, completion_url FROM claimed"
