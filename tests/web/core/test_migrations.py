@@ -26,7 +26,16 @@ from sqlalchemy import (
 from tests.conftest import ON_POSTGRES
 from web.core.infrastructure.database import MIGRATIONS, upgrade_database
 from web.core.infrastructure.extensions import db
-from web.core.models import ApiToken, Option, PendingResponse, Question, Response, Survey, User
+from web.core.models import (
+    ApiToken,
+    GroupTally,
+    Option,
+    PendingResponse,
+    Question,
+    Response,
+    Survey,
+    User,
+)
 from web.core.results.figures import survey_results
 
 
@@ -273,24 +282,57 @@ def test_an_unversioned_database_is_recognised_by_its_columns(app, columns):
         assert {"revision", "join_code"} <= names
 
 
-def test_unpublished_responses_move_to_the_pending_table(app, survey):
-    # A database at 0008 kept every response in one table, flagged published or not.
+GROUPED = {
+    "slug": "grouped-old",
+    "title": "Grouped",
+    "questions": [
+        {"id": "year", "type": "direct", "text": "Year?",
+         "options": [{"id": "first", "text": "First"}, {"id": "fourth", "text": "Fourth"}]},
+        {"id": "cheated", "type": "yesno", "text": "Cheated?", "epsilon": 1.0,
+         "procedure": "spinner_coin"},
+    ],
+}  # fmt: skip
+
+
+def test_unpublished_responses_move_to_the_pending_table_and_count_in_their_cells(
+    app, import_survey
+):
+    # A database at 0008 kept every response in one table, flagged published or not, and counted
+    # a response in its cell of direct answers only once it was published.
+    slug = import_survey(GROUPED)
     with app.app_context():
-        survey_id = db.session.scalar(db.select(Survey.id).filter_by(slug=survey))
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=slug))
+        survey_id, cheated = survey.id, survey.questions[1].id
         db.session.remove()
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0008")
         flag = {True: "TRUE", False: "FALSE"} if ON_POSTGRES else {True: "1", False: "0"}
+        rows = (
+            (11, '{"year":"first","cheated":1}', True),
+            (12, '{"year":"first","cheated":0}', True),
+            (13, '{"year":"fourth","cheated":0}', False),
+            (14, '{"year":"first","cheated":1}', False),
+        )
         with db.engine.begin() as connection:
-            for key, published in ((11, True), (12, True), (13, False)):
+            for key, bits, published in rows:
                 connection.exec_driver_sql(
                     "INSERT INTO response (id, survey_id, bits, published) "
-                    f"VALUES ({key}, {survey_id}, '{{\"key\": {key}}}', {flag[published]})"
+                    f"VALUES ({key}, {survey_id}, '{bits}', {flag[published]})"
                 )
+            connection.exec_driver_sql(
+                "INSERT INTO group_tally (survey_id, item_kind, item_id, cell, published_n, "
+                f"published_yes) VALUES ({survey_id}, 'question', {cheated}, "
+                """'{"year": "first"}', 2, 1)"""
+            )
 
         upgrade_database()
 
         assert sorted(db.session.scalars(db.select(Response.id))) == [11, 12]
-        assert list(db.session.execute(db.select(PendingResponse.id, PendingResponse.bits))) == [
-            (13, '{"key": 13}')
-        ]
+        assert sorted(db.session.scalars(db.select(PendingResponse.id))) == [13, 14]
+        cells = {
+            json.loads(tally.cell)["year"]: (
+                tally.n, tally.noisy_yes, tally.published_n, tally.published_yes
+            )
+            for tally in db.session.scalars(db.select(GroupTally))
+        }  # fmt: skip
+        assert cells == {"first": (3, 2, 2, 1), "fourth": (1, 0, 0, 0)}
         assert current_revision() == "0009"
