@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from sqlalchemy import func
 
 from web.core.infrastructure.extensions import db
+from web.core.infrastructure.formula_guard import csv_row
 from web.core.models import Response, Survey
 from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
@@ -235,8 +236,9 @@ def _cell(answers: dict, key: str, option: str | None):
 
 
 def _line(values) -> str:
+    """One CSV line; a text that a spreadsheet would take for a formula is made inert."""
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerow(
-        ["" if value is None else value for value in values]
+        csv_row("" if value is None else value for value in values)
     )
     return buffer.getvalue()

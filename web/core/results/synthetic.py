@@ -21,6 +21,7 @@ import numpy as np
 
 from rr.joint import bootstrap_tables, joint_em, joint_gibbs, margin_table
 from rr.synthetic import combine, expand, interval_overlap, synthesize
+from web.core.infrastructure.formula_guard import csv_row, csv_value
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
 from web.core.results.figures import significant
@@ -175,10 +176,12 @@ def synthetic_csv(data: SyntheticData) -> str:
     for note in data.notes:
         buffer.write(f"# {note}\n")  # in English: a file outlives the page's language
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([".imp", *(item.name for item in data.items)])
+    # Names and levels are the survey's keys, which may begin with "-": made inert as every text.
+    writer.writerow(csv_row([".imp", *(item.name for item in data.items)]))
+    levels = [[csv_value(level) for level in axis] for axis in data.levels]
     for index, counts in enumerate(data.counts, start=1):
         for row in expand(counts, seed=data.seed + index):
-            writer.writerow([index, *(data.levels[axis][level] for axis, level in enumerate(row))])
+            writer.writerow([index, *(levels[axis][level] for axis, level in enumerate(row))])
     return buffer.getvalue()
 
 

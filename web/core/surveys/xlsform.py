@@ -31,30 +31,40 @@ survey sheet column        meaning
 ``rr_unit::<L> (t)``       a number question's unit per language
 =========================  =================================================================
 
-The ``choices`` sheet has ``list_name``, ``name`` and a label per language. The ``settings`` sheet
-has ``form_id`` (the slug), ``form_title`` (per language: ``form_title::Korean (ko)``),
-``default_language`` and this app's own ``rr_description``, ``rr_consent``, ``rr_thanks`` (per
-language like the title), ``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``,
-``rr_opens_at``, ``rr_closes_at`` and ``rr_target_n``.
+The ``choices`` sheet has ``list_name`` (or ``list name``), ``name`` and a label per language.
+The ``settings`` sheet has ``form_id`` (the slug), ``form_title`` (one plain cell, the default
+language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``; a
+``form_title::…`` column is read too), ``default_language`` and this app's own
+``rr_description``, ``rr_consent``, ``rr_thanks`` (per language like the title),
+``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``, ``rr_opens_at``,
+``rr_closes_at`` and ``rr_target_n``. Without a settings sheet (or a ``form_id``), the slug and
+title come from the file's name. The ``rr_`` columns are ignored by XLSForm's converters, so the
+export converts with pyxform as it is.
 
 Reading builds a survey file's dictionary and hands it to :func:`web.core.surveys.surveyfile.parse_survey`,
-the one validator; its mistakes are named by sheet and row. Every other XLSForm question type
-(text, integer, date, note, groups, metadata such as ``start``) is refused with its row number:
-the app asks nothing it cannot randomize or mark as asked directly.
+the one validator; its mistakes are named by sheet and row. Select types are read in every
+spelling the specification gives (``select_one LIST``, ``select one LIST``, ``select one from
+LIST``, likewise multiple, ``select all that apply from LIST``). What the app cannot honour is
+refused, never dropped: every other question type (text, integer, date, note, calculate,
+metadata such as ``start``) and groups and repeats by row, and every filled cell of a column it
+does not read (``relevant``, ``constraint``, ``choice_filter``, ``hint``, media, …) by row and
+column. Workbooks are read within fixed bounds (:mod:`web.core.surveys.workbook`), and every text
+is written inert (:mod:`web.core.infrastructure.formula_guard`).
 """
 
 from __future__ import annotations
 
 import io
 import re
-import zipfile
+from pathlib import PurePath
 from typing import Any
 
 from flask_babel import gettext as _
-from openpyxl import Workbook, load_workbook
-from openpyxl.utils.exceptions import InvalidFileException
+from flask_babel import lazy_gettext
+from openpyxl import Workbook
 
 import rr
+from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
@@ -66,6 +76,7 @@ from web.core.surveys.designs import (
 )
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
+from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
 
 YES_NO_LIST = "yes_no"
 RANGE = "range"  # ODK's type for a number in a range: a number question
@@ -87,69 +98,146 @@ DESIGN_COLUMNS = (
     "rr_p_truth", "rr_p_forced_yes", "rr_p_forced_no", "rr_prevalence", "rr_randomizer", "rr_arms",
 )  # fmt: skip
 QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\](?:\.options\[(\d+)\])?")
-XLSX_MAGIC = b"PK\x03\x04"
+# The spellings of a select type the XLSForm documentation and pyxform accept.
+SELECT_TYPE = re.compile(
+    r"\A(?:select[ _](?P<kind>one|multiple)(?:[ _]from)?|select all that apply(?: from)?)"
+    r"\s+(?P<list>\S+)\Z"
+)
+HEADER_ALIASES = {"list name": "list_name"}
+# The columns read (a column's base name, before ``::language``); any other with a value in a
+# row is refused by row and column, never dropped.
+SURVEY_COLUMNS = frozenset(
+    ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_innocuous",
+     "rr_unit", *DESIGN_COLUMNS)
+)  # fmt: skip
+CHOICE_COLUMNS = frozenset(("list_name", "name", "label"))
+SETTINGS_COLUMNS = frozenset(
+    ("form_id", "form_title", "default_language", "version", "rr_title",
+     *(f"rr_{name}" for name in (*SETTINGS_TEXTS, *SURVEY_SETTINGS)))
+)  # fmt: skip
+# What the columns that XLSForm has and this app cannot honour would ask for.
+UNSUPPORTED = {
+    "choice_filter": lazy_gettext("cascading selects (choice_filter) are not supported"),
+    "relevant": lazy_gettext("skip logic (relevant) is not supported: every question is asked"),
+    "constraint": lazy_gettext("constraints are not supported"),
+    "constraint_message": lazy_gettext("constraints are not supported"),
+    "calculation": lazy_gettext("calculations are not supported"),
+    "default": lazy_gettext("default answers are not supported"),
+    "read_only": lazy_gettext("read-only questions are not supported"),
+    "repeat_count": lazy_gettext("repeats are not supported"),
+    "hint": lazy_gettext("hints are not shown by this app"),
+    "guidance_hint": lazy_gettext("hints are not shown by this app"),
+    "appearance": lazy_gettext("appearances are not supported"),
+    "required": lazy_gettext("every question is required in this app"),
+    "required_message": lazy_gettext("every question is required in this app"),
+    "image": lazy_gettext("media are not supported"),
+    "audio": lazy_gettext("media are not supported"),
+    "video": lazy_gettext("media are not supported"),
+    "big-image": lazy_gettext("media are not supported"),
+    "media": lazy_gettext("media are not supported"),
+    "trigger": lazy_gettext("triggers are not supported"),
+}
 
 
 def load_any_survey(filename: str, raw: bytes) -> SurveySpec:
     """A survey from a JSON file or an XLSForm workbook (told apart by their first bytes)."""
-    if raw.startswith(XLSX_MAGIC) or filename.lower().endswith(".xlsx"):
-        return load_xlsform(raw)
+    if (
+        raw.startswith(XLSX_MAGIC)
+        or is_legacy_excel(raw)
+        or filename.lower().endswith((".xlsx", ".xls"))
+    ):
+        return load_xlsform(raw, filename)
     return load_survey(raw)
 
 
 # Reading.
 
 
-def load_xlsform(raw: bytes) -> SurveySpec:
-    """Parse an XLSForm workbook; raises SurveyFileError naming every mistake by sheet and row."""
-    try:
-        book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError):
-        raise SurveyFileError([_("file: not an XLSForm workbook (.xlsx)")]) from None
+def load_xlsform(raw: bytes, filename: str = "") -> SurveySpec:
+    """Parse an XLSForm workbook; raises SurveyFileError naming every mistake by sheet and row,
+    and every column or row it cannot honour. ``filename`` gives the slug and title of a form
+    without them (as XLSForm takes ``form_id`` from the file's name)."""
+    book = open_workbook(raw)
     sheets = {name.strip().lower(): book[name] for name in book.sheetnames}
     if "survey" not in sheets:
         raise SurveyFileError([_("file: an XLSForm needs a sheet named survey")])
-    survey_rows = _rows(sheets["survey"])
-    choice_rows = _rows(sheets["choices"]) if "choices" in sheets else []
-    settings_rows = _rows(sheets["settings"]) if "settings" in sheets else []
+    survey_rows = _rows(sheets["survey"], "survey")
+    choice_rows = _rows(sheets["choices"], "choices") if "choices" in sheets else []
+    settings_rows = _rows(sheets["settings"], "settings") if "settings" in sheets else []
     settings = settings_rows[1][1] if len(settings_rows) > 1 else {}
+    problems = [
+        *_unsupported(survey_rows, "survey", SURVEY_COLUMNS),
+        *_unsupported(choice_rows, "choices", CHOICE_COLUMNS),
+        *_unsupported(settings_rows[:2], "settings", SETTINGS_COLUMNS),
+    ]
     languages = _languages(
         [header for _, row in survey_rows[:1] for header in row], settings.get("default_language")
     )
-    data, rows, problems = _survey_data(survey_rows, choice_rows, settings, languages)
-    if problems:
-        raise SurveyFileError(problems)
+    data, rows, mistakes = _survey_data(survey_rows, choice_rows, settings, languages, filename)
+    if problems or mistakes:
+        raise SurveyFileError(problems + mistakes)
     try:
         return parse_survey(data)
     except SurveyFileError as error:
         raise SurveyFileError([_by_row(problem, rows) for problem in error.problems]) from None
 
 
-def _rows(sheet) -> list[tuple[int, dict[str, Any]]]:
-    """The sheet's non-empty rows as (row number, {header: value}), headers lower-cased."""
-    values = list(sheet.iter_rows(values_only=True))
-    if not values:
+def _rows(sheet, name: str) -> list[tuple[int, dict[str, Any]]]:
+    """The sheet's non-empty rows as (row number, {header: value}), headers lower-cased and
+    spelled as :func:`_header_key` makes them; the first entry is the header row with every
+    header, even of columns left empty, so that languages are known from it."""
+    found = sheet_rows(sheet, name)
+    if not found:
         return []
-    headers = [str(cell).strip() if cell is not None else "" for cell in values[0]]
+    header_number, header_values = found[0]
+    headers = [str(cell).strip() if cell is not None else "" for cell in header_values]
     rows = []
-    for number, row in enumerate(values[1:], start=2):
+    for number, values in found[1:]:
         cells = {
             _header_key(header): (cell.strip() if isinstance(cell, str) else cell)
-            for header, cell in zip(headers, row, strict=False)
+            for header, cell in zip(headers, values, strict=False)
             if header and cell not in (None, "")
         }
         if cells:
             rows.append((number, cells))
-    # Every header, even of columns left empty, so that languages are known from the header row.
-    return [(1, dict.fromkeys(_header_key(header) for header in headers if header))] + rows
+    return [
+        (header_number, dict.fromkeys(_header_key(header) for header in headers if header))
+    ] + rows
+
+
+def _unsupported(rows, sheet: str, known) -> list[str]:
+    """Every filled cell of a column this app cannot honour, named by sheet, row and column (a
+    column that is only a header, with no value, asks for nothing)."""
+    problems = []
+    for number, cells in rows[1:]:
+        for column, value in cells.items():
+            base = column.split("::", 1)[0]
+            if base in known or (base == "required" and sheet == "survey" and _true(value)):
+                continue
+            reason = UNSUPPORTED.get(base.split(":", 1)[0]) or _("this app has no such column")
+            problems.append(
+                _(
+                    "%(sheet)s row %(row)d, column %(column)s: %(reason)s",
+                    sheet=sheet,
+                    row=number,
+                    column=column,
+                    reason=reason,
+                )
+            )
+    return problems
+
+
+def _true(value: Any) -> bool:
+    return value is True or str(value).strip().lower() in ("yes", "true", "true()", "1")
 
 
 def _header_key(header: str) -> str:
-    """``label::Korean (ko)`` → ``label::ko``; ``Type`` → ``type``."""
+    """``label::Korean (ko)`` → ``label::ko``; ``Type`` → ``type``; ``list name`` → ``list_name``."""
     match = LANGUAGE_HEADER.match(header)
     if match:
         return f"{match['name'].strip().lower()}::{(match['tag'] or match['bare']).strip()}"
-    return header.strip().lower()
+    key = header.strip().lower()
+    return HEADER_ALIASES.get(key, key)
 
 
 def _languages(headers: list[str], default: Any) -> list[str]:
@@ -174,7 +262,7 @@ def _text(cells: dict, name: str, languages: list[str]) -> Any:
     return found or None
 
 
-def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str]):
+def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str], filename: str):
     """The survey file's dictionary, the sheet row of each question, and structural mistakes."""
     problems: list[str] = []
     choices: dict[str, list[dict]] = {}
@@ -194,9 +282,10 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str])
         else:
             questions.append(question)
             rows.append(number)
+    stem = PurePath(filename).stem.strip()
     data: dict[str, Any] = {
-        "slug": settings.get("form_id"),
-        "title": _text(settings, "form_title", languages),
+        "slug": settings.get("form_id") or _slug_from(stem),
+        "title": _title(settings, languages, stem or settings.get("form_id")),
         "questions": questions,
     }
     if languages:
@@ -212,14 +301,43 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str])
     return data, rows, problems
 
 
+def _title(settings: dict, languages: list[str], fallback: Any) -> Any:
+    """The title per language: ``rr_title::tag`` (or ``form_title::tag``) where the form gives
+    one, else the plain ``form_title``, which XLSForm keeps in one cell, else ``fallback`` (the
+    file's name, as XLSForm takes it)."""
+    plain = settings.get("form_title") or fallback
+    if not languages:
+        return plain
+    found = {
+        code: str(settings.get(f"rr_title::{code}") or settings.get(f"form_title::{code}") or "")
+        or (str(plain) if plain is not None else "")
+        for code in languages
+    }
+    return {code: text for code, text in found.items() if text} or None
+
+
+def _slug_from(stem: str) -> str | None:
+    """A survey address made from a file's name, as XLSForm takes ``form_id`` from it."""
+    slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:64].strip("-")
+    return slug or None
+
+
 def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     """One survey-sheet row as a question of a survey file, or why it cannot be one."""
-    kind, _space, list_name = str(cells.get("type", "")).strip().partition(" ")
-    list_name = list_name.strip()
+    written = " ".join(str(cells.get("type", "")).split())
     procedure = cells.get("rr_procedure")
-    if kind == RANGE:
+    if written == RANGE:
         return _range_question(number, cells, languages, procedure)
-    if kind not in ("select_one", "select_multiple") or not list_name:
+    select = SELECT_TYPE.match(written)
+    kind = f"select_{select['kind'] or 'multiple'}" if select else written
+    list_name = select["list"] if select else ""
+    if written.startswith(("begin", "end")) and ("group" in written or "repeat" in written):
+        return None, _(
+            "survey row %(row)d: groups and repeats are not supported; every question is asked "
+            "on its own, in order",
+            row=number,
+        )
+    if not select:
         return None, _(
             "survey row %(row)d: type %(type)r cannot be randomized; this app asks select_one "
             "and select_multiple questions only",
@@ -396,19 +514,21 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     numbered = any(question.design.scale is not None for question in spec.questions)
     units = [f"rr_unit::{header.split('::', 1)[1]}" for header in headers]
     range_headers = ["parameters", *units] if numbered else []
-    survey.append(
-        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers, *range_headers]
+    append_row(
+        survey,
+        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers, *range_headers],
     )
     choices = book.create_sheet("choices")
-    choices.append(["list_name", "name", *headers])
+    append_row(choices, ["list_name", "name", *headers])
     if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
         for name, index in (("1", 0), ("0", 1)):
-            choices.append(
+            append_row(
+                choices,
                 [
                     YES_NO_LIST,
                     name,
                     *(YES_NO_LABELS.get(code, YES_NO_LABELS["en"])[index] for code in languages),
-                ]
+                ],
             )
     for question in spec.questions:
         kind = question.type
@@ -435,18 +555,21 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             ]
         if numbered:
             cells += _range_cells(scale, languages)
-        survey.append(cells)
+        append_row(survey, cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
-            choices.append([question.key, option.key, *texts])
+            append_row(choices, [question.key, option.key, *texts])
     settings = book.create_sheet("settings")
     file = spec.to_dict()
+    # XLSForm keeps the title in one plain cell (the default language's); the others go in
+    # rr_title columns, which the converters ignore.
     row: dict[str, Any] = {
         "form_id": spec.slug,
+        "form_title": spec.title.get(languages[0], ""),
         "default_language": headers[0].split("::", 1)[1],
         **{
-            f"form_title::{header.split('::', 1)[1]}": spec.title.get(code, "")
-            for header, code in zip(headers, languages, strict=True)
+            f"rr_title::{header.split('::', 1)[1]}": spec.title.get(code, "")
+            for header, code in zip(headers[1:], languages[1:], strict=True)
         },
     }
     for name in SETTINGS_TEXTS:
@@ -457,8 +580,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     for name in SURVEY_SETTINGS:
         if name in file:
             row[f"rr_{name}"] = file[name]
-    settings.append(list(row))
-    settings.append(list(row.values()))
+    append_row(settings, list(row))
+    append_row(settings, list(row.values()))
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()
