@@ -324,9 +324,7 @@ def _gibbs(noisy_mean, noisy_spread, n: int, scales, posterior: str, width: floa
             mean, tau_mean = _latent_mean(mean, noisy_mean, mu, lam, n, b_mean, tau_mean, rng)
         else:
             precision = lam * n + precision0
-            mu = rng.normal(
-                (lam * n * mean + mu0 * precision0) / precision, 1 / np.sqrt(precision)
-            )
+            mu = rng.normal((lam * n * mean + mu0 * precision0) / precision, 1 / np.sqrt(precision))
         rate = (n * spread + n * (mean - mu) ** 2) / 2 + beta0
         lam = rng.gamma(shape, 1 / rate)
         if aware:
@@ -363,8 +361,10 @@ def _latent_spread(spread, noisy, lam, n, b, tau, floor, rng):
     def log_ratio(value):
         # log target − log proposal, both up to constants; the likelihood term cancels.
         safe = np.maximum(value, floor)
-        return (shape - 1) * np.log(safe) - rate * safe + (safe - prior_mean) ** 2 / (
-            2 * prior_variance
+        return (
+            (shape - 1) * np.log(safe)
+            - rate * safe
+            + (safe - prior_mean) ** 2 / (2 * prior_variance)
         )
 
     accept = (proposal > floor) & (
