@@ -11,8 +11,18 @@ from flask_babel import gettext as _
 
 import rr
 from rr.mechanism import noise_line
+from rr.sanitized import ACCOUNTINGS, POSTERIORS
 from web.classroom.number_lab import number_class
-from web.classroom.report_lab import report_experiment, traces
+from web.classroom.report_lab import (
+    MAX_REPORT_RUNS,
+    REPORT_RUNS,
+    REPORT_SETTING,
+    repeated,
+    report_document,
+    report_experiment,
+    reproduction,
+    traces,
+)
 from web.core.infrastructure.extensions import limiter
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
 
@@ -39,6 +49,9 @@ def lab():
     if not low < high:
         abort(400, f"report_low must be below report_high, got {low:g} and {high:g}")
     runs = report_experiment(n, low, high)
+    repetitions = None  # the report's experiment repeated, only when asked (seconds of work)
+    if "reproduce" in request.args:
+        repetitions = int(_number("reproduce", REPORT_RUNS, 2, MAX_REPORT_RUNS))
     return render_template(
         "lab.html",
         messages=lab_messages(),
@@ -46,6 +59,8 @@ def lab():
         designs=designs_comparison(round(epsilon, 3)),
         design_priors=DESIGN_PRIORS,
         report={"n": n, "low": low, "high": high, "runs": runs, "traces": traces(runs)},
+        reproduced=reproduction(repetitions) if repetitions else None,
+        repetitions=repetitions or REPORT_RUNS,
     )
 
 
@@ -98,6 +113,31 @@ def _procedure() -> str:
     if procedure not in rr.PROCEDURES:
         abort(400, f"procedure must be one of {rr.PROCEDURES}, got {procedure!r}")
     return procedure
+
+
+@bp.get("/api/lab/report")
+def report():
+    """The reference report's experiment repeated ``runs`` times at ε = 0.1, 1 and 10 (defaults:
+    the report's setting and its own procedure), with the accounting and posterior named."""
+    setting = REPORT_SETTING
+    n = int(_number("n", setting["n"], 10, 10_000))
+    low = _number("low", setting["low"], -1e9, 1e9)
+    high = _number("high", setting["high"], -1e9, 1e9)
+    if not low < high:
+        abort(400, f"low must be below high, got {low:g} and {high:g}")
+    mean = _number("mean", setting["mean"], low, high)
+    variance = _number("variance", setting["variance"], 1e-12, (high - low) ** 2)
+    runs = int(_number("runs", REPORT_RUNS, 2, MAX_REPORT_RUNS))
+    accounting = _choice("accounting", "report", ACCOUNTINGS)
+    posterior = _choice("posterior", "naive", POSTERIORS)
+    return report_document(repeated(n, low, high, mean, variance, runs, accounting, posterior))
+
+
+def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = request.args.get(name, default)
+    if value not in allowed:
+        abort(400, f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
 
 
 @bp.get("/api/lab/distribution")

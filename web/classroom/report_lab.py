@@ -1,6 +1,7 @@
 """The lab's reproduction of the reference report's experiment (:mod:`rr.sanitized`): a simulated
-normal variable, its Bayesian sufficient statistics sanitized by the Laplace mechanism, Gibbs
-sampling and m synthetic sets, at ε = 0.1, 1 and 10."""
+normal variable, its Bayesian sufficient statistics sanitized once by the Laplace mechanism,
+Gibbs sampling and m synthetic sets, at ε = 0.1, 1 and 10; and the experiment repeated R times at
+the report's setting, its published figures beside the runs' range in both accountings."""
 
 from __future__ import annotations
 
@@ -8,9 +9,28 @@ from functools import lru_cache
 
 import numpy as np
 
-from rr.sanitized import BURN_IN, SWEEPS, SanitizedSynthesis, sanitized_synthesis
+from rr.sanitized import (
+    BURN_IN,
+    SWEEPS,
+    ReportRuns,
+    SanitizedSynthesis,
+    report_runs,
+    sanitized_synthesis,
+)
 
 EPSILONS = (0.1, 1.0, 10.0)
+# The report's setting: net income of 1,476 firms, in millions of won (its Tables 2 to 5).
+REPORT_SETTING = {
+    "n": 1476, "low": -31806.73, "high": 47003.02, "mean": 4356.87, "variance": 164224210.03,
+}  # fmt: skip
+# Its published figures per ε: Table 6's overlap, Table 4's posterior means of μ and 1/λ.
+PUBLISHED = {
+    0.1: {"overlap": 0.44, "mu": 4838.92, "variance": 152340333.14},
+    1.0: {"overlap": 0.84, "mu": 4468.82, "variance": 161545480.38},
+    10.0: {"overlap": 0.91, "mu": 4348.23, "variance": 164158464.03},
+}
+REPORT_RUNS = 100  # the default number of repetitions
+MAX_REPORT_RUNS = 200
 SETS = 5
 TRACE_STEP = 10  # every 10th sweep on the page's trace plots
 SEED = 2023
@@ -28,6 +48,69 @@ def report_experiment(n: int, low: float, high: float) -> tuple[SanitizedSynthes
         sanitized_synthesis(values, low, high, epsilon, m=SETS, seed=SEED + index)
         for index, epsilon in enumerate(EPSILONS)
     )
+
+
+@lru_cache(maxsize=64)
+def repeated(
+    n: int, low: float, high: float, mean: float, variance: float, runs: int, accounting: str,
+    posterior: str,
+) -> tuple[ReportRuns, ...]:  # fmt: skip
+    """The experiment repeated ``runs`` times at each ε, each on fresh data (fixed seeds: the same
+    settings give the same numbers)."""
+    return tuple(
+        report_runs(
+            n,
+            low,
+            high,
+            mean,
+            variance,
+            epsilon,
+            runs,
+            accounting=accounting,
+            posterior=posterior,
+            m=SETS,
+            seed=SEED + index,
+        )  # fmt: skip
+        for index, epsilon in enumerate(EPSILONS)
+    )
+
+
+def report_document(runs: tuple[ReportRuns, ...]) -> dict:
+    """The API's answer: per ε what it spends in all, the runs' overlap (median, 10th and 90th
+    percentiles), the medians of the posterior means, and the pooled interval's coverage."""
+    return {
+        "accounting": runs[0].accounting,
+        "posterior": runs[0].posterior,
+        "runs": runs[0].runs,
+        "epsilons": [
+            {
+                "epsilon": run.epsilon,
+                "total_epsilon": run.total_epsilon,
+                "overlap_median": run.overlap[0],
+                "overlap_p10": run.overlap[1],
+                "overlap_p90": run.overlap[2],
+                "mu_median": run.posterior_mu[0],
+                "variance_median": run.posterior_variance[0],
+                "coverage": run.coverage,
+                "published": PUBLISHED.get(run.epsilon),
+            }
+            for run in runs
+        ],
+    }
+
+
+def reproduction(runs: int) -> list[dict]:
+    """The page's table at the report's setting: per ε the report's overlap, the runs' range as
+    the report accounts (ε on each statistic, naive sampler) and spending ε once, and the pooled
+    interval's coverage with the naive and the noise-aware sampler (ε once)."""
+    as_report = repeated(**REPORT_SETTING, runs=runs, accounting="report", posterior="naive")
+    once = repeated(**REPORT_SETTING, runs=runs, accounting="total", posterior="naive")
+    aware = repeated(**REPORT_SETTING, runs=runs, accounting="total", posterior="noise_aware")
+    return [
+        {"epsilon": report.epsilon, "published": PUBLISHED[report.epsilon], "report": report,
+         "total": total, "aware": noise_aware}
+        for report, total, noise_aware in zip(as_report, once, aware, strict=True)
+    ]  # fmt: skip
 
 
 def traces(runs: tuple[SanitizedSynthesis, ...]) -> list[dict]:

@@ -42,6 +42,7 @@ LATIN_ALLOWED = {
     "e",
     "p",
     "n",
+    "R",  # the number of repetitions of the report's experiment, a symbol like n
     "k",
     "q",
     "b",
