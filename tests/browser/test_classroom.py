@@ -11,6 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.conftest import PASSWORD
 
@@ -372,4 +373,26 @@ def test_lab_draws_the_reports_trace_plots(browser, live_server):
     assert page.locator("#report-traces svg").count() == 6
     assert page.locator("#report-traces line.rule").count() == 6  # the end of burn-in
     assert page.locator("#report-overlap tbody tr").count() == 3
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_lab_runs_the_reports_experiment_again_when_asked(browser, live_server, locale):
+    context = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 1280, "height": 900}, locale=locale,
+        bypass_csp=True,  # for axe's injected script only
+    )  # fmt: skip
+    page = context.new_page()
+    page.goto(f"{live_server}/lab?report_n=300#report")
+    assert page.locator("#report-reproduction").count() == 0  # seconds of work: only when asked
+    page.fill("#reproduce", "4")
+    page.click("#reproduction-controls button")
+    page.wait_for_selector("#report-reproduction tbody tr", timeout=60_000)
+    rows = page.locator("#report-reproduction tbody tr")
+    assert rows.count() == 3
+    assert [rows.nth(i).locator("td").first.inner_text() for i in range(3)] == [
+        "0.44", "0.84", "0.91",
+    ]  # fmt: skip
+    assert ("2ε" in page.inner_text("#report-reproduction thead")) is True
+    assert violations(page) == []
     context.close()
