@@ -306,6 +306,8 @@ async function drawOnce(question, truth) {
     config.revision,
     new Map([...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }])),
   );
+  // In the same task as the commit: once the report is stored, the true answer leaves the screen.
+  clearTruth(views.get(question.id), true);
   await share(mirror.value);
   settled.add(question.id);
   return { changed: false, draws, remembered, shares };
