@@ -10,8 +10,10 @@ random bits, each on a keep-alive connection of its own, without cookies (each a
    rate late in a large survey can be read against the rate of its first thousand.
 2. **Two hosts**, the clients split between them: ``--two-host-responses`` responses; once half
    are acknowledged, the second host is killed with SIGKILL and its clients go on through the
-   first. The rate of the two hosts (before the kill) is read against the one host's over the
-   same range of responses.
+   first.
+3. **One host against two**, in ``--rounds`` alternating rounds of ``--round-responses`` on the
+   same two servers (one-host rounds post to the first only): the machine's speed drifts by a
+   third between runs minutes apart, so the ratio is read round by round, and its median given.
 
 After each run it prints what was sent, acknowledged, stored and published, whether every tally
 equals a recount of the stored rows, the rate per thousand responses, and the rows written per
@@ -29,6 +31,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -219,8 +222,8 @@ def rate_between(times: list[float], start: float, low: int, high: int) -> float
     return (high - low) / (times[high - 1] - begin)
 
 
-def run(arguments, hosts: int, total: int, logs: Path) -> dict:
-    """One run from an empty database; its figures."""
+def start_hosts(arguments, hosts: int, logs: Path) -> tuple[str, list[int], list]:
+    """An empty database with the demo survey, Redis, and ``hosts`` servers on it."""
     database = service("postgres", PG_TEST_DATABASE="rr_bench")
     redis = service("redis", REDIS_TEST_PORT="6393")
     settings = {
@@ -239,6 +242,42 @@ def run(arguments, hosts: int, total: int, logs: Path) -> dict:
         servers.append(start_gunicorn(port, log, **settings))
         # The first host migrates the database and adds the demo; the second starts after it.
         wait_until_serving(servers[-1], f"http://127.0.0.1:{port}/s/{SLUG}", logs / log.name)
+    return database, ports, servers
+
+
+def stop(servers) -> None:
+    for server in servers:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=120)
+
+
+def alternating(arguments, logs: Path) -> list[tuple[float, float]]:
+    """One host against two in alternating rounds on the same servers (the machine's speed
+    drifts by a third between runs here, so the two are compared round by round): in a one-host
+    round every client posts to the first host, in a two-host round half post to each. Each
+    round's responses per second, as (one host, two hosts) pairs, after a warm-up of both."""
+    database, ports, servers = start_hosts(arguments, 2, logs)
+    try:
+        asyncio.run(post_all(ports, Tally(1000), arguments.clients))  # warm-up
+        pairs = []
+        for round_number in range(arguments.rounds):
+            rates = {}
+            order = (1, 2) if round_number % 2 == 0 else (2, 1)
+            for hosts in order:
+                tally = Tally(arguments.round_responses)
+                start = time.monotonic()
+                asyncio.run(post_all(ports[:hosts], tally, arguments.clients))
+                rates[hosts] = tally.acknowledged / (time.monotonic() - start)
+            pairs.append((rates[1], rates[2]))
+    finally:
+        stop(servers)
+    return pairs
+
+
+def run(arguments, hosts: int, total: int, logs: Path) -> dict:
+    """One run from an empty database; its figures."""
+    database, ports, servers = start_hosts(arguments, hosts, logs)
     before = table_writes(database)
     tally = Tally(total)
     killed = []
@@ -251,10 +290,7 @@ def run(arguments, hosts: int, total: int, logs: Path) -> dict:
     start = time.monotonic()
     asyncio.run(post_all(ports, tally, arguments.clients, kill if hosts > 1 else None))
     elapsed = time.monotonic() - start
-    for server in servers:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=120)
+    stop(servers)
     after = table_writes(database)
     counted = recount(database)
     written = {
@@ -319,6 +355,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per host")
     parser.add_argument("--threads", type=int, default=16, help="threads per worker")
+    parser.add_argument("--rounds", type=int, default=6, help="alternating one/two-host rounds")
+    parser.add_argument("--round-responses", type=int, default=4000)
     arguments = parser.parse_args()
     logs = Path(os.environ.get("TMPDIR", "/tmp")) / "rr-bench-hosts"
     logs.mkdir(exist_ok=True)
@@ -343,9 +381,20 @@ def main() -> None:
     one_rate = rate_between(one["tally"].times, one["start"], 1000, half)
     if two_rate and one_rate:
         print(
-            f"\nresponses 1,000-{half:,}: two hosts {two_rate:.0f}/s, one host {one_rate:.0f}/s: "
-            f"two/one = {two_rate / one_rate:.2f}"
+            f"\nresponses 1,000-{half:,} (separate runs, minutes apart): two hosts "
+            f"{two_rate:.0f}/s, one host {one_rate:.0f}/s: two/one = {two_rate / one_rate:.2f}"
         )
+    pairs = alternating(arguments, logs)
+    ratios = [two / one for one, two in pairs]
+    print(
+        f"\n## One host against two, {len(pairs)} alternating rounds of "
+        f"{arguments.round_responses:,} responses on the same servers"
+    )
+    for index, (one_host, two_hosts) in enumerate(pairs, start=1):
+        print(f"round {index}: one host {one_host:.0f}/s, two hosts {two_hosts:.0f}/s: "
+              f"{two_hosts / one_host:.2f}")  # fmt: skip
+    print(f"two/one, median of rounds: {statistics.median(ratios):.2f} "
+          f"(from {min(ratios):.2f} to {max(ratios):.2f})")  # fmt: skip
 
 
 if __name__ == "__main__":
