@@ -43,9 +43,8 @@ TALLY_COLUMNS = {
     "arm": (Question.__tablename__, "arm_n", "arm_yes"),
 }
 TALLY_TABLES = tuple(TALLY_COLUMNS)
-# The parameters of one row of each part of a group: a response, a question's sums, an option's,
-# a cell's.
-WIDTHS = {"rows": 3, "questions": 5, "options": 3, "cells": 6}
+# The parameters of one row of each part of a group: a question's sums, an option's, a cell's.
+WIDTHS = {"questions": 5, "options": 3, "cells": 6}
 _compact_json = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not one per row
 
 
@@ -80,9 +79,6 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         f"AND (target_n IS NULL OR response_count + {mark} <= target_n) "
         f"RETURNING completion_code, completion_url"
     )
-    question_rows = "(VALUES {rows}) AS tally (id, n, yes, arm_n, arm_yes)"
-    option_rows = "(VALUES {rows}) AS tally (id, n, yes)"
-    cell_rows = "(VALUES {rows}) AS cell_counts (survey_id, item_kind, item_id, cell, n, yes)"
     claimed = "EXISTS (SELECT FROM claimed)"
     return {
         "mark": mark,
@@ -106,21 +102,29 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         f"UPDATE {option} " + option_sums.format(tally="tally"),
         "cells": "WITH cell_counts (survey_id, item_kind, item_id, cell, n, yes) AS "
         "(VALUES {rows}) " + cells.format(cells="cell_counts"),
-        # PostgreSQL: one statement claims, writes and counts, each part only if the claim held
-        # (see group_statement).
-        "group_claim": f"claimed AS ({claim})",
-        "group_rows": f"stored AS (INSERT INTO {pending} (id, survey_id, bits) "
-        f"SELECT id, survey_id, bits FROM (VALUES {{rows}}) AS new_rows (id, survey_id, bits) "
-        f"WHERE {claimed})",
-        "group_questions": f"questions AS (UPDATE {question} "
-        + question_sums.format(tally=question_rows)
-        + f" AND {claimed})",
-        "group_options": f"options AS (UPDATE {option} "
-        + option_sums.format(tally=option_rows)
-        + f" AND {claimed})",
-        "group_cells": "cells AS ("
-        + cells.format(cells=cell_rows).replace("WHERE true", f"WHERE {claimed}")
-        + ")",
+        # PostgreSQL: one statement claims, writes and counts, each part only if the claim held.
+        # Its parts take arrays, so that its text is the same for every group: prepared once per
+        # connection and planned once, however many rows a group has.
+        "group": f"WITH claimed AS ({claim}), "
+        f"stored AS (INSERT INTO {pending} (id, survey_id, bits) "
+        f"SELECT id, {mark}, bits FROM unnest({mark}::bigint[], {mark}::text[]) "
+        f"AS new_rows (id, bits) WHERE {claimed}), "
+        f"questions AS (UPDATE {question} "
+        + question_sums.format(
+            tally=f"unnest({mark}::int[], {mark}::int[], {mark}::int[], {mark}::int[], "
+            f"{mark}::int[]) AS tally (id, n, yes, arm_n, arm_yes)"
+        )
+        + f" AND {claimed}), options AS (UPDATE {option} "
+        + option_sums.format(
+            tally=f"unnest({mark}::int[], {mark}::int[], {mark}::int[]) AS tally (id, n, yes)"
+        )
+        + f" AND {claimed}), cells AS ("
+        + cells.format(
+            cells=f"unnest({mark}::int[], {mark}::text[], {mark}::int[], {mark}::text[], "
+            f"{mark}::int[], {mark}::int[]) AS cell_counts (survey_id, item_kind, item_id, cell, "
+            "n, yes)"
+        ).replace("WHERE true", f"WHERE {claimed}")
+        + ") SELECT completion_code, completion_url FROM claimed",
     }
 
 
@@ -215,35 +219,22 @@ def store_pipelined(connection, sql, published_sql, work, now) -> list:
     with connection.pipeline():
         for plan, keys, answers in work:
             counts = Counts(plan, answers)
-            parts = {
-                "rows": row_values(plan, keys, answers),
-                "questions": counts.question_values(),
-                "options": counts.option_values(),
-                "cells": counts.cell_values(plan.survey_id),
-            }
-            sizes = tuple((name, len(values) // WIDTHS[name]) for name, values in parts.items())
-            parameters = [*claim_parameters(plan, len(answers), now)]
-            for values in parts.values():
-                parameters += values
-            cursors.append(connection.execute(group_statement(sql, sizes), parameters))
+            parameters = [
+                *claim_parameters(plan, len(answers), now),
+                plan.survey_id,
+                keys,
+                [_compact_json(bits) for bits in answers],
+                *_columns(counts.question_values(), WIDTHS["questions"]),
+                *_columns(counts.option_values(), WIDTHS["options"]),
+                *_columns(counts.cell_values(plan.survey_id), WIDTHS["cells"]),
+            ]
+            cursors.append(connection.execute(sql["group"], parameters))
         for survey_id in {plan.survey_id for plan, _, _ in work}:
             connection.execute(published_sql["if_due"], (survey_id,) * 5)
         connection.commit()
     return [cursor.fetchone() for cursor in cursors]
 
 
-def group_statement(sql: dict[str, str], sizes: tuple[tuple[str, int], ...]) -> str:
-    """PostgreSQL's statement for one survey's part of a group: the claim, then each part that
-    has rows (``sizes``: (part, rows) in the order the parameters come)."""
-    templates = tuple(sql[f"group_{name}"] for name, _ in sizes)
-    return _group_statement(sql["mark"], sql["group_claim"], templates, sizes)
-
-
-@lru_cache(maxsize=512)
-def _group_statement(mark: str, claim: str, templates: tuple[str, ...], sizes) -> str:
-    parts = [
-        many_rows(template, mark, WIDTHS[name], count)
-        for template, (name, count) in zip(templates, sizes, strict=True)
-        if count
-    ]
-    return f"WITH {claim}, {', '.join(parts)} SELECT completion_code, completion_url FROM claimed"
+def _columns(values: list, width: int) -> list[list]:
+    """Row-major values as ``width`` columns, each one array parameter."""
+    return [values[column::width] for column in range(width)]

@@ -156,7 +156,9 @@ def test_a_failed_group_tells_every_submitter_and_rolls_back_its_claims(app, sur
     broken = dict(
         storing.statements(engine_of(app)),
         insert_rows="INSERT INTO nowhere {rows}",
-        group_rows="stored AS (INSERT INTO nowhere VALUES {rows})",
+        group=storing.statements(engine_of(app))["group"]
+        .replace('INSERT INTO "pending_response"', "INSERT INTO nowhere")
+        .replace("INSERT INTO pending_response", "INSERT INTO nowhere"),
     )
     failing = GroupCommit(engine_of(app), sql=broken)
     held = HeldFirstGroup(failing, others=5)
