@@ -29,7 +29,7 @@ from functools import lru_cache
 from web.core.infrastructure.driver_sql import many_rows, placeholder
 from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
 from web.core.results import publication
-from web.core.results.cells import cell_key
+from web.core.results.cells import cell_counts
 from web.respondent.plan import Plan
 
 # A group of more than this many responses is written in several INSERTs (SQLite's limit on
@@ -143,7 +143,6 @@ class Counts:
         self.options: dict[int, list[int]] = {}
         self.cells: dict[tuple[str, int, str], list[int]] = {}
         for bits in answers:
-            cell = cell_key(bits, list(plan.direct)) if plan.direct else None
             for tally in plan.tallies:
                 respondents, yes = tally.count(bits)
                 if tally.table == "option":
@@ -155,10 +154,9 @@ class Counts:
                     at = 2 if tally.table == "arm" else 0
                     counts[at] += respondents
                     counts[at + 1] += yes
-                if cell is not None and tally.type.randomized:
-                    entry = self.cells.setdefault((tally.table, tally.row_id, cell), [0, 0])
-                    entry[0] += respondents
-                    entry[1] += yes
+        if plan.direct:
+            randomized = [tally for tally in plan.tallies if tally.type.randomized]
+            self.cells = cell_counts(answers, list(plan.direct), randomized)
 
     def question_values(self) -> list:
         return [value for row, counts in self.questions.items() for value in (row, *counts)]
