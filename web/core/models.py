@@ -27,7 +27,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 import rr
-from web.core.infrastructure.driver_sql import placeholder
+from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
 from web.core.surveys.designs import (
@@ -153,11 +153,11 @@ class ApiToken(Model):
         third of the request)."""
         engine = db.engine
         mark = placeholder(engine.dialect.paramstyle)
-        with engine.connect() as connection:
-            row = connection.exec_driver_sql(
-                f"SELECT user_id, revoked FROM {cls.__tablename__} WHERE token_hash = {mark}",
-                (cls.digest(token),),
-            ).first()
+        row = first_row(
+            engine,
+            f"SELECT user_id, revoked FROM {cls.__tablename__} WHERE token_hash = {mark}",
+            (cls.digest(token),),
+        )
         return None if row is None or row[1] else row[0]
 
 

@@ -17,3 +17,18 @@ def many_rows(template: str, mark: str, width: int, count: int) -> str:
     GIL)."""
     row = "(" + ", ".join([mark] * width) + ")"
     return template.format(rows=", ".join([row] * count))
+
+
+def first_row(engine, sql: str, parameters: tuple):
+    """The first row of one read on a pooled connection, straight through the driver's cursor:
+    the two reads of every results request and survey page (through ``exec_driver_sql`` they
+    took a third of a cached results request)."""
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(sql, parameters)
+        row = cursor.fetchone()
+        cursor.close()
+        return row
+    finally:
+        connection.close()  # back to the pool, which ends the read transaction

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from web.core.infrastructure.driver_sql import placeholder
+from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import db
 from web.core.models import readable_by
 from web.core.surveys.schedule import close_if_due, due_to_close
@@ -64,8 +64,7 @@ def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
 
 def _stamp_row(slug: str):
     engine = db.engine
-    with engine.connect() as connection:
-        return connection.exec_driver_sql(_stamp_sql(engine.dialect.paramstyle), (slug,)).first()
+    return first_row(engine, _stamp_sql(engine.dialect.paramstyle), (slug,))
 
 
 @lru_cache(maxsize=4)
