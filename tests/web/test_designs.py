@@ -299,7 +299,7 @@ def test_the_design_is_frozen_once_answered_but_its_wording_is_not(app, designed
     assert researcher.post("/surveys/designs/questions/uq", data=reworded).status_code == 302
     with app.app_context():
         question = next(q for q in find_survey("designs").questions if q.key == "uq")
-        assert question.design.p_truth == 0.7
+        assert question.design.share("p_truth") == 0.7
         assert question.design.innocuous_text.default == "Born in the first quarter?"
 
 
@@ -323,7 +323,7 @@ def test_the_builder_adds_each_design_and_names_mistakes_beside_their_fields(app
         survey = find_survey("draft")
         fr, cw = survey.questions
         assert fr.procedure == "forced_response" and fr.epsilon == pytest.approx(math.log(8))
-        assert cw.design.prevalence == 0.25 and cw.own_randomizer
+        assert cw.design.share("prevalence") == 0.25 and cw.own_randomizer
         assert survey.epsilon_total == pytest.approx(math.log(8) + math.log(3))
 
 

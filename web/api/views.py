@@ -29,7 +29,7 @@ from web.core.results.synthetic import (
     utility,
 )
 from web.core.surveys.answers import AnswerError, check_answers
-from web.core.surveys.designs import DERIVED, PLAN_PARAMETERS, arms_from_text, plan_of_design
+from web.core.surveys.designs import SurveyDesign, find_design, known_designs
 from web.core.surveys.fielding import format_utc
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.surveys.schedule import close_if_due, now_seconds
@@ -374,14 +374,15 @@ def plan():
     epsilon = _number(request.args.get("epsilon", ""), float)
     n = _number(request.args.get("n", "100"), int)
     procedure = request.args.get("procedure", "spinner_coin")
-    if procedure in DERIVED:
-        return design_plan(procedure, n)
+    design = find_design(procedure)
+    if design is not None and design.derived:
+        return design_plan(design, n)
     if epsilon is None or not valid_epsilon(epsilon):
         abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
     if n is None or not 1 <= n <= MAX_PLANNED_N:
         abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
-    if procedure not in rr.PROCEDURES:
-        abort(400, f"procedure must be one of {', '.join(rr.PROCEDURES)}")
+    if design is None:
+        abort(400, f"procedure must be one of {', '.join(known_designs())}")
     if "k" in request.args:
         return choice_plan(epsilon, n, procedure)
     if "min" in request.args or "max" in request.args:
@@ -398,17 +399,12 @@ def plan():
     }
 
 
-def design_plan(procedure: str, n: int | None) -> dict:
+def design_plan(design: SurveyDesign, n: int | None) -> dict:
     """The plan of a yes/no question asked with a design, from the parameters in the query."""
     if n is None or not 1 <= n <= MAX_PLANNED_N:
         abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
-    numbers = {
-        name: _number(request.args[name], float) if name in request.args else None
-        for name in PLAN_PARAMETERS
-    }
-    numbers["arms"] = arms_from_text(request.args.get("arms", ""))
     try:
-        return plan_of_design(procedure, numbers, n)
+        return design.plan(design.plan_numbers(request.args), n)
     except ValueError as error:
         abort(400, str(error))
 

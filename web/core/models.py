@@ -9,7 +9,6 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext as _
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
@@ -31,19 +30,12 @@ from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
 from web.core.surveys.designs import (
-    CHEATING,
-    DERIVED,
-    DESIGNS,
     DesignParameters,
-    cheating_codebook,
-    cheating_model,
+    SurveyDesign,
+    design_of,
     face_ranges,
-    forced_sectors,
-    own_faces,
-    procedure_words,
-    uses_own_randomizer,
 )
-from web.core.surveys.designs import codebook as design_codebook
+from web.core.surveys.designs.base import own_faces
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
 from web.core.surveys.questions import ARM, QuestionType, question_type
@@ -442,26 +434,32 @@ class Question(Tally, Model):
         return rr.question_epsilon(self.epsilon, self.spins)
 
     @property
+    def option_count(self) -> int:
+        return len(self.options)
+
+    @property
+    def asked_with(self) -> SurveyDesign:
+        """Its design (web/core/surveys/designs/), which every design-dependent answer comes from;
+        a direct question is asked plainly."""
+        return design_of(self)
+
+    @property
     def light_fraction(self) -> float:
-        """The spinner's light share (a design's truth share; 0 for crosswise, which has none;
+        """The spinner's light share (a design's truth share; 0 where nothing tells the truth;
         the first arm's for cheating detection)."""
-        if self.procedure == CHEATING:
-            return self.design.arms[0][0]
-        if self.procedure in DESIGNS:
-            return self.design.p_truth or 0.0
-        return self.type.light_fraction(self.epsilon, self.procedure, len(self.options))
+        return self.asked_with.light_fraction(self)
 
     @property
     def truth_probability(self) -> float:
         """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε) for one
         yes/no spin, e^ε/(e^ε + k − 1) for one option among k."""
-        if self.procedure == CHEATING:
-            arms = cheating_model(self.design).arms
-            return min(min(arm.yes_given_yes, 1 - arm.yes_given_no) for arm in arms)
-        if self.procedure in DESIGNS:
-            design = self.item_design
-            return min(design.yes_given_yes, 1 - design.yes_given_no)
-        return self.type.truth_probability(self.epsilon, len(self.options))
+        return self.asked_with.truth_probability(self)
+
+    @property
+    def states_chance(self) -> bool:
+        """Whether the page tells how often the true answer is sent (not for a design that sends
+        no answer at all)."""
+        return self.asked_with.states_chance
 
     @property
     def design(self) -> DesignParameters:
@@ -470,15 +468,15 @@ class Question(Tally, Model):
 
     @property
     def own_randomizer(self) -> bool:
-        """Whether the respondent draws with their own die or coin, or needs none (crosswise):
-        the page then asks for the report only."""
-        return uses_own_randomizer(self.procedure, self.design)
+        """Whether the respondent draws with their own die or coin, or needs none: the page then
+        asks for the report only."""
+        return self.asked_with.own_randomizer(self.design)
 
     @property
     def drawn_under(self) -> str:
         """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
         and a design's parameters."""
-        if self.procedure not in DERIVED and self.design.scale is None:
+        if not self.asked_with.derived and self.design.scale is None:
             return self.procedure
         return f"{self.procedure}:{json.dumps(self.design.numbers())}"
 
@@ -487,64 +485,33 @@ class Question(Tally, Model):
         """The page's wheel for a design it draws: each sector's share and what it reports
         (``truth``, ``yes``, ``no`` or ``innocuous``), in order from the top; empty for the
         spinners' two-share wheel and for the respondent's own randomizer."""
-        design = self.design
-        if self.own_randomizer or self.procedure not in DESIGNS:
-            return []
-        return (
-            forced_sectors(design.p_truth, design.p_forced_yes, design.p_forced_no)
-            if (self.procedure == "forced_response")
-            else [
-                {"share": design.p_truth, "reports": "truth"},
-                {"share": 1 - design.p_truth, "reports": "innocuous"},
-            ]
-        )
+        return self.asked_with.sectors(self.design)
 
     @property
     def arm_sectors(self) -> list[list[dict]]:
-        """Cheating detection's two wheels, one per arm (empty for every other design)."""
-        if self.procedure != CHEATING:
-            return []
-        return [forced_sectors(*arm) for arm in self.design.arms]
+        """One wheel per arm (cheating detection's two; empty for every other design)."""
+        return self.asked_with.arm_sectors(self.design)
 
     @property
     def procedure_words(self) -> str:
         """Its design with its shares, for the researcher's pages."""
-        return procedure_words(self.procedure, self.design, self.light_fraction)
+        return self.asked_with.researcher_words(self.design, self.light_fraction)
 
     @property
     def design_words(self) -> str:
         """What decides the report, in the respondent's words."""
-        if self.procedure == CHEATING:
-            return _(
-                "a random one of two wheels; light: your true answer; the other sectors: a forced “yes” or “no”"
-            )
-        if self.procedure == "forced_response":
-            if self.own_randomizer:
-                return _(
-                    "your own die or coin decides: your true answer, or a forced “yes” or “no”"
-                )
-            return _("light: your true answer; the other sectors: a forced “yes” or “no”")
-        if self.procedure == "unrelated_question":
-            if self.own_randomizer:
-                return _("your own die or coin decides which question you answer")
-            return _("light: your true answer; dark: your answer to an everyday question")
-        return self.type.dark_words(self.procedure)
+        return self.asked_with.respondent_words(self)
 
     @property
     def respond_template(self) -> str:
-        """The respondent page's part for it: its type's, or a design's (the page's wheel, or the
-        respondent's own randomizer)."""
-        if self.own_randomizer:
-            return "respond/_own.html"
-        if self.procedure in DESIGNS:
-            return "respond/_designed.html"
-        return self.type.respond_template
+        """The respondent page's part for it: its design's (which may be its type's)."""
+        return self.asked_with.respond_template(self)
 
     @property
     def own_faces(self) -> tuple[int, list[str]]:
         """The respondent's own die or coin: its faces and the outcome of each (own randomizer
         only)."""
-        faces = own_faces(self.procedure, self.design)
+        faces = own_faces(self.asked_with.own_shares(self.design))
         assert faces is not None, "checked when the question was made"
         return faces
 
@@ -557,15 +524,7 @@ class Question(Tally, Model):
     def design_entry(self) -> dict:
         """How its reports were made, for the codebook and the regression's output: the design in
         the literature's words, its parameters and R's matching models."""
-        if self.procedure == CHEATING:
-            return cheating_codebook(self.design)
-        if self.procedure in DESIGNS:
-            return {
-                **design_codebook(self.procedure, self.item_design, self.design),
-                "recompute": "rr.Design(offset=noise_offset, slope=noise_slope).estimate("
-                "noisy_yes, n), or rr.<design>(parameters).estimate(noisy_yes, n)",
-            }
-        return self.type.design(self.procedure, len(self.options), self.light_fraction)
+        return self.asked_with.codebook(self)
 
     @property
     def scale_numbers(self) -> dict | None:
@@ -588,12 +547,7 @@ class Question(Tally, Model):
     def noise_line(self) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each of its tallies (cheating
         detection's first arm: its honest respondents' line)."""
-        if self.procedure == CHEATING:
-            first = cheating_model(self.design).arms[0]
-            return first.offset, first.slope
-        if self.procedure in DESIGNS:
-            return self.item_design.offset, self.item_design.slope
-        return self.type.noise_line(self.epsilon, len(self.options))
+        return self.asked_with.noise_line(self)
 
     @property
     def response_count(self) -> int:

@@ -18,11 +18,9 @@ from web.core.models import Question, Survey
 from web.core.results.cells import group_cells
 from web.core.surveys.designs import (
     ARM_FIELDS,
-    CHEATING,
-    DERIVED,
     NO_PARAMETERS,
-    PARAMETERS,
     DesignParameters,
+    find_design,
 )
 from web.core.surveys.editing import (
     EditError,
@@ -350,9 +348,10 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
     # A direct question has no ε and no procedure, whatever the hidden fields still hold; a
     # design's ε is derived from its parameters.
     procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
+    design = find_design(procedure)
     epsilon = (
         None
-        if procedure in DERIVED
+        if design is not None and design.derived
         else float(form.epsilon.data)
         if kind.randomized
         else DIRECT_EPSILON
@@ -381,11 +380,7 @@ def scale_from_form(form, languages: list[str]) -> DesignParameters:
 
 def design_data(design: DesignParameters) -> dict:
     """A design's stated numbers as form data (the defaults stay where it states none)."""
-    data = {
-        name: getattr(design, name)
-        for name in ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
-        if getattr(design, name) is not None
-    }
+    data = dict(design.shares)
     for number, arm in enumerate(design.arms or (), start=1):
         data |= {f"arm_{number}_{name}": value for name, value in zip(ARM_FIELDS, arm, strict=True)}
     return data | {"randomizer": design.randomizer}
@@ -400,26 +395,19 @@ def scale_data(scale: Scale | None) -> dict:
 
 def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
     """The parameters the chosen design states, from their fields (the others are ignored)."""
-    if procedure not in DERIVED:
+    design = find_design(procedure)  # none for a direct question
+    if design is None or not design.derived:
         return NO_PARAMETERS
-    if procedure == CHEATING:
-        arms = tuple(
-            tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)
-        )
-        return DesignParameters(arms=arms)
-    stated = set(PARAMETERS[procedure])
-    truth, forced_yes, forced_no = (
-        form[name].data if name in stated else None
-        for name in ("p_truth", "p_forced_yes", "p_forced_no")
+    arms = tuple(
+        tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)
     )
-    innocuous = "innocuous" in stated
-    return DesignParameters(
-        truth,
-        forced_yes,
-        forced_no,
-        form_texts(form, "innocuous", languages).stripped() if innocuous else Texts(),
-        form.prevalence.data if innocuous else None,
-        form.randomizer.data if procedure != "crosswise" else "page",
+    return DesignParameters.of(
+        **{name: form[name].data for name in design.share_names() if name != "arms"},
+        arms=arms if "arms" in design.parameters else None,
+        innocuous_text=form_texts(form, "innocuous", languages).stripped()
+        if design.asks_innocuous
+        else None,
+        randomizer=form.randomizer.data if design.own_allowed else None,
     )
 
 

@@ -31,7 +31,7 @@ from wtforms.validators import (
 
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.infrastructure.passwords import password_problem
-from web.core.surveys.designs import DERIVED
+from web.core.surveys.designs import default_design, find_design, registered
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     EMAIL,
@@ -234,7 +234,8 @@ def _spinner_only(validator):
     """``validator``, for a question asked with a spinner: a design's ε is derived."""
 
     def check(form, field):
-        if form.procedure.data not in DERIVED:
+        design = find_design(form.procedure.data)
+        if design is None or not design.derived:
             validator(form, field)
         else:
             field.errors[:] = []
@@ -264,19 +265,10 @@ class QuestionForm(FlaskForm):
     )
     procedure = SelectField(
         _l("Procedure"),
-        choices=[
-            SelectChoice("spinner_coin", _l("Spinner and coin: dark lets a coin decide")),
-            SelectChoice("spinner", _l("Spinner only: dark reports the opposite answer")),
-            SelectChoice("forced_response", _l("Forced response (yes/no only)")),
-            SelectChoice("unrelated_question", _l("Unrelated question (yes/no only)")),
-            SelectChoice("crosswise", _l("Crosswise: “are both answers the same?” (yes/no only)")),
-            SelectChoice(
-                "cheating_detection",
-                _l("Cheating detection: two forced-response arms (yes/no only)"),
-            ),
-        ],
+        default=default_design().name,
+        choices=[SelectChoice(design.name, design.label) for design in registered()],
     )
-    # A design's parameters (web/core/surveys/designs.py): checked by the shared rules.
+    # A design's parameters (web/core/surveys/designs/): checked by the shared rules.
     p_truth = FloatField(_l("Share answering truthfully"), validators=[Optional()], default=0.75)
     p_forced_yes = FloatField(_l("Share told to say “yes”"), validators=[Optional()], default=1 / 6)
     p_forced_no = FloatField(_l("Share told to say “no”"), validators=[Optional()], default=1 / 12)

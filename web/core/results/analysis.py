@@ -11,7 +11,7 @@ from rr.difference import Difference
 from web.core.models import Option, Question, Survey
 from web.core.results.by_group import GroupingError, direct_question, published_cells
 from web.core.results.figures import significant
-from web.core.surveys.designs import cheating_model
+from web.core.surveys.designs.cheating_detection import cheating_model
 from web.core.surveys.questions import ARM, Tallied
 
 

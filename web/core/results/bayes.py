@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import rr
 from web.core.results.figures import QuestionResult, SurveyResults, significant
-from web.core.surveys.designs import cheating_model
+from web.core.surveys.designs.cheating_detection import cheating_model
 from web.core.surveys.questions import question_type
 
 FIELDS = ("posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high")

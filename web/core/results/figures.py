@@ -16,7 +16,7 @@ from typing import Any
 from flask import current_app
 
 from web.core.models import Question, Survey
-from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, procedure_words
+from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, design_named, find_design
 from web.core.surveys.questions import ARM
 from web.core.surveys.texts import Texts
 
@@ -86,7 +86,7 @@ class QuestionResult:
     sums_to_one: bool = False
     # Whether its answers went through a spinner; a direct question's figures are plain shares.
     randomized: bool = True
-    # A design's parameters (forced response, unrelated question, crosswise), else none.
+    # A design's parameters (web/core/surveys/designs/), else none.
     design: DesignParameters = NO_PARAMETERS
     # What its type adds to the figures (cheating detection's cheaters and arms).
     extra: dict = field(default_factory=dict)
@@ -98,7 +98,7 @@ class QuestionResult:
     @property
     def procedure_words(self) -> str:
         """Its design with its shares, for the researcher's pages."""
-        return procedure_words(self.procedure, self.design, self.light_fraction)
+        return design_named(self.procedure).researcher_words(self.design, self.light_fraction)
 
     def to_dict(self, languages: list[str]) -> dict:
         """The API's form: a yes/no question's figures beside its parameters, a question with
@@ -115,11 +115,15 @@ class QuestionResult:
             "epsilon": self.epsilon,
             "epsilon_total": significant(self.epsilon_total),
             "light_fraction": significant(self.light_fraction),
-            **self.design.for_file(self.procedure, languages),
         }
+        design = find_design(self.procedure)  # none for a direct question
+        if design is not None:
+            data |= design.file_fields(self.design, languages)
+        if self.design.scale is not None:
+            data |= self.design.scale.for_file(languages)
         if "arms" in data:  # cheating detection's: "arms" gives each arm's counts below
             data["arm_parameters"] = data.pop("arms")
-        if self.procedure == "crosswise":
+        if design is not None and not design.draws:
             del data["light_fraction"]  # no spinner: the respondent answers one question
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures

@@ -27,13 +27,14 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.estimate import clopper_pearson
 from web.core.surveys.designs import (
-    CHEATING,
     NO_PARAMETERS,
-    YESNO_PROCEDURES,
     DesignParameters,
-    binary_design,
-    cheating_model,
+    design_named,
+    find_design,
+    known_designs,
+    registered,
 )
+from web.core.surveys.designs.cheating_detection import cheating_model
 from web.core.surveys.limits import MAX_OPTIONS
 
 T = TypeVar("T")
@@ -78,7 +79,9 @@ class QuestionType:
     # choices it uses, if any (else a list of its own options).
     # The procedures it may be asked with: the two spinners; a yes/no question also the designs
     # of web/core/surveys/designs.py.
-    procedures: ClassVar[tuple[str, ...]] = rr.PROCEDURES
+    procedures: ClassVar[tuple[str, ...]] = tuple(
+        design.name for design in registered() if design.every_type
+    )
     xlsform_select: ClassVar[str] = "select_one"
     xlsform_list: ClassVar[str | None] = None
 
@@ -104,7 +107,7 @@ class QuestionType:
         P(report 1 | not true) as an :class:`rr.Design`, whose line every estimate, group
         difference and regression of the tally uses (``rr.design``). A yes/no question may be
         asked with a design of :mod:`web.core.surveys.designs` (``design`` its parameters)."""
-        return binary_design(procedure, epsilon, design)
+        return design_named(procedure).rr_design(epsilon, design)
 
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each tally."""
@@ -177,7 +180,7 @@ class QuestionType:
         ``cheating`` of respondents says no whatever they are told (cheating detection's)."""
         spins = len(self.spun([None] * option_count))
         truth = rng.random((size, spins)) < true_proportion
-        if procedure in rr.PROCEDURES:
+        if design_named(procedure).every_type:  # a spinner: the mechanism's own draw
             return rr.perturb(truth, epsilon, procedure, rng=rng)
         return self.item_design(epsilon, procedure, option_count, parameters).perturb(truth, rng)
 
@@ -233,7 +236,7 @@ class YesNo(QuestionType):
     """One true answer, yes or no, reported through one spin."""
 
     name = "yesno"
-    procedures: ClassVar[tuple[str, ...]] = YESNO_PROCEDURES
+    procedures: ClassVar[tuple[str, ...]] = known_designs()
     xlsform_list: ClassVar[str | None] = "yes_no"
     label = _l("Yes / no")
     has_options = False
@@ -267,7 +270,8 @@ class Cheating(QuestionType):
     xlsform_list = YesNo.xlsform_list
     label = YesNo.label
     has_options = False
-    procedures = (CHEATING,)
+    variant = "arms"
+    procedures = tuple(design.name for design in registered() if design.yesno_variant == "arms")
     answer_shape = "arm"
     respond_template = "respond/_cheating.html"
 
@@ -388,7 +392,7 @@ class Number(YesNo):
     label = _l("Number (one spin)")
     answer_shape = "number"
     respond_template = "respond/_number.html"
-    procedures = rr.PROCEDURES
+    procedures = QuestionType.procedures  # the spinners only: a design reports one bit of yes/no
     has_range = True
 
     def options_problem(self, count: int) -> str | None:
@@ -727,14 +731,17 @@ class Tallied:
 QUESTION_TYPES: dict[str, QuestionType] = {
     kind.name: kind for kind in (YesNo(), Number(), Multi(), Choice(), Direct())
 }
-CHEATING_TYPE = Cheating()
+# Yes/no questions whose design reports more than one bit, by the design's ``yesno_variant``.
+VARIANTS: dict[str, QuestionType] = {kind.variant: kind for kind in (Cheating(),)}
 
 
 def question_type(kind: str, procedure: str | None = None) -> QuestionType:
-    """The type a question behaves as: its kind's, but a yes/no question asked with cheating
-    detection reports an arm with its bit (:class:`Cheating`)."""
-    if procedure == CHEATING and kind == YesNo.name:
-        return CHEATING_TYPE
+    """The type a question behaves as: its kind's, but a yes/no question whose design reports
+    more than one bit behaves as that design's variant (cheating detection's :class:`Cheating`
+    reports an arm with its bit)."""
+    design = find_design(procedure) if kind == YesNo.name else None
+    if design is not None and design.yesno_variant is not None:
+        return VARIANTS[design.yesno_variant]
     return QUESTION_TYPES[kind]
 
 

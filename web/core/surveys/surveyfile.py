@@ -31,13 +31,14 @@ from flask_babel import gettext as _
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
-    DERIVED,
     DESIGN_FIELDS,
     NO_PARAMETERS,
-    YESNO_PROCEDURES,
+    SHARE_NAMES,
     DesignParameters,
-    derived_epsilon,
-    design_problems,
+    SurveyDesign,
+    design_named,
+    design_of,
+    find_design,
 )
 from web.core.surveys.fielding import Fielding, fielding_problems, parse_moment
 from web.core.surveys.limits import (
@@ -118,7 +119,7 @@ class QuestionSpec:
     epsilon: float | None  # None: a design's, derived from its parameters
     procedure: str
     options: tuple[OptionSpec, ...] = ()
-    # A design's parameters (forced response, unrelated question, crosswise), else none.
+    # A design's parameters (web/core/surveys/designs/), else none.
     design: DesignParameters = NO_PARAMETERS
 
     @property
@@ -126,13 +127,18 @@ class QuestionSpec:
         return question_type(self.kind, self.procedure)
 
     @property
+    def option_count(self) -> int:
+        return len(self.options)
+
+    @property
+    def asked_with(self) -> SurveyDesign:
+        return design_of(self)
+
+    @property
     def derived_epsilon(self) -> float:
         """ε as collected: the stated one for a spinner, the design's own for the others (a
         stated one was checked against it); assumes a checked question."""
-        if self.procedure in DERIVED:
-            return derived_epsilon(self.procedure, self.design)
-        assert self.epsilon is not None, "a checked spinner question states its epsilon"
-        return self.epsilon
+        return self.asked_with.epsilon_of(self.epsilon, self.design)
 
 
 @dataclass(frozen=True)
@@ -173,7 +179,9 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
     }
     if question.type.randomized:
         data |= {"epsilon": question.derived_epsilon, "procedure": question.procedure}
-        data |= question.design.for_file(question.procedure, languages)
+        data |= question.asked_with.file_fields(question.design, languages)
+        if question.design.scale is not None:
+            data |= question.design.scale.for_file(languages)
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}
@@ -330,7 +338,7 @@ def question_problems(
     problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
     if kind is not None and not kind.randomized:
         problems += _direct_problems(spec, where)
-    elif not (spec.procedure in DERIVED and spec.epsilon is None) and not valid_epsilon(
+    elif not (_derived(spec.procedure) and spec.epsilon is None) and not valid_epsilon(
         spec.epsilon
     ):
         problems.append(
@@ -365,6 +373,12 @@ def question_problems(
     return problems
 
 
+def _derived(procedure) -> bool:
+    """Whether ``procedure`` names a design whose ε comes from its parameters."""
+    design = find_design(procedure)
+    return design is not None and design.derived
+
+
 def _procedure_problems(
     spec: QuestionSpec, kind: QuestionType | None, where: str, languages, complete: bool
 ) -> list[Problem]:
@@ -372,7 +386,7 @@ def _procedure_problems(
     the designs (forced response, unrelated question, crosswise) a yes/no question."""
     if kind is not None and not kind.randomized:
         return []
-    allowed = YESNO_PROCEDURES if kind is None else kind.procedures
+    allowed = QUESTION_TYPES["yesno"].procedures if kind is None else kind.procedures
     if spec.procedure not in allowed:
         return [
             Problem(
@@ -384,21 +398,23 @@ def _procedure_problems(
                 ),
             )
         ]
-    if spec.procedure not in DERIVED:
+    design = design_named(spec.procedure)
+    if not design.derived:
+        stated = [name for name, _value in spec.design.shares]
+        stated += ["arms"] if spec.design.arms is not None else []
         return [
-            Problem(f"{where}.{name}", _("only a design's question has %(name)r", name=name))
-            for name, value in (
-                ("p_truth", spec.design.p_truth),
-                ("p_forced_yes", spec.design.p_forced_yes),
-                ("p_forced_no", spec.design.p_forced_no),
-                ("innocuous", spec.design.prevalence),
-                ("arms", spec.design.arms),
+            Problem(
+                f"{where}.{'innocuous' if name == 'prevalence' else name}",
+                _(
+                    "only a design's question has %(name)r",
+                    name="innocuous" if name == "prevalence" else name,
+                ),
             )
-            if value is not None
+            for name in stated
         ]
     problems = [
         Problem(f"{where}.{field}", message)
-        for field, message in design_problems(spec.procedure, spec.epsilon, spec.design)
+        for field, message in design.problems(spec.epsilon, spec.design)
     ]
     if spec.design.innocuous_text:
         problems += texts_problems(
@@ -684,15 +700,15 @@ class _Reader:
             self.problems += _unknown_fields(
                 innocuous, {"text", "prevalence"}, f"{where}.innocuous"
             )
-        return DesignParameters(
-            item.get("p_truth"),
-            item.get("p_forced_yes"),
-            item.get("p_forced_no"),
-            self.texts(innocuous, "text", f"{where}.innocuous") if innocuous else Texts(),
-            innocuous.get("prevalence"),
-            item.get("randomizer", "page"),
-            self.arms(item, where),
-            self.scale(item, where),
+        return DesignParameters.of(
+            **{name: item.get(name) for name in SHARE_NAMES if name != "prevalence"},
+            prevalence=innocuous.get("prevalence"),
+            innocuous_text=self.texts(innocuous, "text", f"{where}.innocuous")
+            if innocuous
+            else None,
+            randomizer=item.get("randomizer", "page"),
+            arms=self.arms(item, where),
+            scale=self.scale(item, where),
         )
 
     def scale(self, item: dict, where: str) -> Scale | None:

@@ -63,17 +63,16 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from openpyxl import Workbook
 
-import rr
 from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
-    DERIVED,
-    DESIGNS,
-    PARAMETERS,
-    YESNO_PROCEDURES,
-    arms_from_text,
+    SHARE_NAMES,
+    design_named,
+    find_design,
+    known_designs,
 )
+from web.core.surveys.designs.cheating_detection import arms_from_text
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
@@ -94,9 +93,8 @@ SURVEY_SETTINGS = (
 )
 SETTINGS_TEXTS = ("description", "consent", "thanks")
 # A design's columns in the survey sheet (the innocuous wording's, per language, after the third).
-DESIGN_COLUMNS = (
-    "rr_p_truth", "rr_p_forced_yes", "rr_p_forced_no", "rr_prevalence", "rr_randomizer", "rr_arms",
-)  # fmt: skip
+SHARE_COLUMNS = tuple(f"rr_{name}" for name in SHARE_NAMES if name != "prevalence")
+DESIGN_COLUMNS = (*SHARE_COLUMNS, "rr_prevalence", "rr_randomizer", "rr_arms")
 QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\](?:\.options\[(\d+)\])?")
 # The spellings of a select type the XLSForm documentation and pyxform accept.
 SELECT_TYPE = re.compile(
@@ -344,12 +342,12 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
             row=number,
             type=cells.get("type", ""),
         )
-    if procedure not in (*YESNO_PROCEDURES, "direct"):
+    if procedure not in (*known_designs(), "direct"):
         return None, _(
-            "survey row %(row)d: rr_procedure must say how it is asked (spinner_coin, spinner, "
-            "forced_response, unrelated_question, crosswise, cheating_detection, or direct for a "
-            "question asked plainly), got %(value)r",
+            "survey row %(row)d: rr_procedure must say how it is asked (%(names)s, or direct for "
+            "a question asked plainly), got %(value)r",
             row=number,
+            names=", ".join(known_designs()),
             value=procedure,
         )
     if list_name not in choices and list_name != YES_NO_LIST:
@@ -378,20 +376,21 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     if procedure != "direct":
         question["procedure"] = procedure
         epsilon = _number(cells.get("rr_epsilon"))
-        if procedure not in DERIVED or epsilon is not None:
+        if not design_named(procedure).derived or epsilon is not None:
             question["epsilon"] = epsilon
-    if procedure in DERIVED:
-        question |= _design(cells, procedure, languages)
+        if design_named(procedure).derived:
+            question |= _design(cells, procedure, languages)
     return question, None
 
 
 def _range_question(number: int, cells: dict, languages: list[str], procedure: Any):
     """A ``range`` row as a number question: its ``parameters`` (start, end, step) are the range."""
-    if procedure not in rr.PROCEDURES:
+    spinners = QUESTION_TYPES["number"].procedures
+    if procedure not in spinners:
         return None, _(
-            "survey row %(row)d: a range question is asked with spinner_coin or spinner, got "
-            "%(value)r",
+            "survey row %(row)d: a range question is asked with %(names)s, got %(value)r",
             row=number,
+            names=" or ".join(spinners),
             value=procedure,
         )
     parameters = dict(
@@ -416,7 +415,7 @@ def _range_question(number: int, cells: dict, languages: list[str], procedure: A
 def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
     """A design's parameters from their ``rr_`` columns, as a survey file states them."""
     design: dict[str, Any] = {}
-    for name in PARAMETERS[procedure]:
+    for name in design_named(procedure).parameters:
         if name == "innocuous":
             design["innocuous"] = {
                 "text": _text(cells, "rr_innocuous", languages),
@@ -429,6 +428,11 @@ def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
     if cells.get("rr_randomizer") is not None:
         design["randomizer"] = str(cells["rr_randomizer"])
     return design
+
+
+def _derived(procedure: str) -> bool:
+    design = find_design(procedure)
+    return design is not None and design.derived
 
 
 def _number(value: Any) -> Any:
@@ -507,9 +511,10 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     book.remove(book.worksheets[0])
     survey = book.create_sheet("survey")
     # A design's columns only where a question has a design: a plain survey's sheet stays plain.
-    designed = any(question.procedure in DERIVED for question in spec.questions)
+    designed = any(_derived(question.procedure) for question in spec.questions)
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
-    design_headers = [*DESIGN_COLUMNS[:3], *innocuous, *DESIGN_COLUMNS[3:]] if designed else []
+    design_headers = [*SHARE_COLUMNS, *innocuous, *DESIGN_COLUMNS[len(SHARE_COLUMNS) :]]
+    design_headers = design_headers if designed else []
     # The range columns only where a question is a number.
     numbered = any(question.design.scale is not None for question in spec.questions)
     units = [f"rr_unit::{header.split('::', 1)[1]}" for header in headers]
@@ -537,17 +542,14 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         epsilon = question.derived_epsilon if kind.randomized else None
         list_name = kind.xlsform_list or question.key
         design = question.design
-        randomizer = (
-            design.randomizer if procedure in DESIGNS and design.randomizer != "page" else None
-        )
+        randomizer = design.randomizer if design.randomizer != "page" else None
         scale = design.scale
         kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
         cells = [kind_cell, question.key, *wording, procedure, epsilon]
         if designed:
-            cells += [_exact(design.p_truth), _exact(design.p_forced_yes)]
-            cells += [_exact(design.p_forced_no)]
+            cells += [_exact(design.share(column[3:])) for column in SHARE_COLUMNS]
             cells += [design.innocuous_text.get(code) for code in languages]
-            cells += [_exact(design.prevalence), randomizer]
+            cells += [_exact(design.share("prevalence")), randomizer]
             cells += [
                 ";".join(",".join(repr(float(share)) for share in arm) for arm in design.arms)
                 if design.arms

@@ -1,0 +1,94 @@
+"""The designs a question can be asked with: one module each, registered by name.
+
+Every design turns a true answer into a report with two probabilities (:mod:`rr.design`). Its
+module says everything about it: the parameters a file, an XLSForm and the builder state, their
+check, the :class:`rr.Design` they make, what the respondent's page draws and says, the
+researcher's words and the codebook's entry with R's models. The rest of the app asks
+:func:`design_named` and never compares a design's name.
+
+- the spinners (``spinner_coin``, ``spinner``): ε is stated; every randomized question type.
+- ``forced_response``, ``unrelated_question``, ``crosswise``, ``cheating_detection``: ε is derived
+  from the design's parameters; yes/no questions.
+
+A new design is a new module here, imported below.
+"""
+
+from __future__ import annotations
+
+# Imported for their registration, in the order their names are listed to researchers.
+# isort: off
+from web.core.surveys.designs import spinner  # noqa: F401
+from web.core.surveys.designs import spinner_coin  # noqa: F401
+from web.core.surveys.designs import forced_response  # noqa: F401
+from web.core.surveys.designs import unrelated_question  # noqa: F401
+from web.core.surveys.designs import crosswise  # noqa: F401
+from web.core.surveys.designs import cheating_detection  # noqa: F401
+
+# isort: on
+from web.core.surveys.designs.base import (
+    SurveyDesign,
+    UnknownDesign,
+    design_named,
+    face_ranges,
+    find_design,
+    known_designs,
+    registered,
+)
+from web.core.surveys.designs.parameters import (
+    ARM_FIELDS,
+    NO_PARAMETERS,
+    DesignParameters,
+)
+from web.core.surveys.designs.plain import ASKED_PLAINLY
+
+# Every parameter any design states in a survey file, and the randomizer.
+DESIGN_FIELDS = (
+    *dict.fromkeys(name for design in registered() for name in design.parameters),
+    "randomizer",
+)
+# Every share any design states, by name (``innocuous`` states ``prevalence``).
+SHARE_NAMES = tuple(
+    dict.fromkeys(
+        name
+        for design in registered()
+        if design.derived
+        for name in design.share_names()
+        if name != "arms"
+    )
+)
+
+
+def design_of(question) -> SurveyDesign:
+    """The design ``question`` (a stored question or a file's) is asked with: its procedure's,
+    or plainly for a question whose type is not randomized."""
+    return design_named(question.procedure) if question.type.randomized else ASKED_PLAINLY
+
+
+def default_design() -> SurveyDesign:
+    """The design a new question starts with (the builder's first choice)."""
+    return next(design for design in registered() if design.default)
+
+
+def derived_designs() -> tuple[str, ...]:
+    """The designs whose ε comes from their parameters."""
+    return tuple(design.name for design in registered() if design.derived)
+
+
+__all__ = [
+    "ARM_FIELDS",
+    "ASKED_PLAINLY",
+    "DESIGN_FIELDS",
+    "NO_PARAMETERS",
+    "SHARE_NAMES",
+    "DesignParameters",
+    "SurveyDesign",
+    "UnknownDesign",
+    "default_design",
+    "derived_designs",
+    "design_of",
+    "design_named",
+    "face_ranges",
+    "find_design",
+    "known_designs",
+    "registered",
+]

@@ -1,0 +1,358 @@
+"""What every design a question can be asked with answers, and the registry that names them.
+
+A design is one class in one module of this package, registered with :func:`register`; the rest
+of the app asks :func:`design_named` for the question's design and calls its methods, never
+compares its name. An unknown name is refused with the list of known ones: there is no default
+design anywhere.
+
+``question`` arguments below are anything with a question's ``type`` (its
+:class:`~web.core.surveys.questions.QuestionType`), ``epsilon``, ``option_count`` and ``design``
+(its :class:`DesignParameters`): a stored question or a survey file's.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from flask_babel import gettext as _
+
+import rr
+from web.core.surveys.designs.parameters import (
+    NO_PARAMETERS,
+    RANDOMIZERS,
+    DesignParameters,
+    is_probability,
+)
+from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
+
+# The faces of the respondent's own randomizer: a die's six or a coin's two.
+OWN_FACES = (2, 6)
+_REGISTRY: dict[str, SurveyDesign] = {}
+# How the codebook says to recompute a design's estimate from a column of reports.
+LINE_RECOMPUTE = (
+    "rr.Design(offset=noise_offset, slope=noise_slope).estimate(noisy_yes, n), or "
+    "rr.<design>(parameters).estimate(noisy_yes, n)"
+)
+
+
+class UnknownDesign(ValueError):
+    """A design name no module of this package registers; the message lists the known ones."""
+
+    def __init__(self, name):
+        self.name = name
+        super().__init__(f"unknown design {name!r} (known: {', '.join(known_designs())})")
+
+
+def register(cls: type[SurveyDesign]) -> type[SurveyDesign]:
+    """Class decorator: make ``cls`` the design called ``cls.name``."""
+    if cls.name in _REGISTRY:
+        raise ValueError(f"two designs are called {cls.name!r}")
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def design_named(name) -> SurveyDesign:
+    """The registered design called ``name``; :class:`UnknownDesign` for any other."""
+    found = find_design(name)
+    if found is None:
+        raise UnknownDesign(name)
+    return found
+
+
+def find_design(name) -> SurveyDesign | None:
+    """The design called ``name``, or None: for checks that report an unknown name themselves."""
+    return _REGISTRY.get(name) if isinstance(name, str) else None
+
+
+def known_designs() -> tuple[str, ...]:
+    """Every registered design's name, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def registered() -> tuple[SurveyDesign, ...]:
+    """Every registered design, in registration order."""
+    return tuple(_REGISTRY.values())
+
+
+class SurveyDesign:
+    """A way of turning a true answer into a report, as a survey states and shows it."""
+
+    name: ClassVar[str]
+    label: ClassVar[object]  # a lazily translated name for the builder's list of procedures
+    # The parameters it states in a survey file (``innocuous`` is an object of its text and
+    # prevalence, ``arms`` a list); the builder has a field for each share.
+    parameters: ClassVar[tuple[str, ...]] = ()
+    # Whether a new question starts with it (exactly one design says so).
+    default: ClassVar[bool] = False
+    # Whether its ε comes from its parameters (every design but the spinners, whose ε is stated).
+    derived: ClassVar[bool] = True
+    # Whether every randomized question type may use it (the spinners) or a yes/no question only.
+    every_type: ClassVar[bool] = False
+    # Whether the respondent may draw with their own die or coin (``"randomizer": "own"``).
+    own_allowed: ClassVar[bool] = False
+    # Whether it asks an innocuous question (a file's ``innocuous``: its text and prevalence).
+    asks_innocuous: ClassVar[bool] = False
+    # Whether anything is drawn (a design with no randomizer has no light share to show).
+    draws: ClassVar[bool] = True
+    # Whether the page says how often the true answer is sent (not where none is ever sent).
+    states_chance: ClassVar[bool] = True
+    # The variant of a yes/no question it makes, when its reports carry more than one bit
+    # (:data:`web.core.surveys.questions.VARIANTS`); None for one bit.
+    yesno_variant: ClassVar[str | None] = None
+
+    # --- the numbers ---------------------------------------------------------------------------
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        """The :class:`rr.Design` one report goes through; assumes checked parameters."""
+        raise NotImplementedError
+
+    def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
+        """ε of one report: derived from the parameters, or the stated one for the spinners."""
+        return self.rr_design(0.0, parameters).epsilon
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        """Mistakes in its parameters, each as (field, message), in the viewer's language."""
+        raise NotImplementedError
+
+    def light_fraction(self, question) -> float:
+        """The share of the wheel that tells the truth (0 where none does)."""
+        return question.design.share("p_truth") or 0.0
+
+    def truth_probability(self, question) -> float:
+        """How often the report is the true answer, at the least likely of the two."""
+        design = self.rr_design(question.epsilon, question.design)
+        return min(design.yes_given_yes, 1 - design.yes_given_no)
+
+    def noise_line(self, question) -> tuple[float, float]:
+        """Offset and slope of E[reported share] = a + b·π for each of the question's tallies."""
+        design = self.rr_design(question.epsilon, question.design)
+        return design.offset, design.slope
+
+    # --- the respondent's page -----------------------------------------------------------------
+
+    def own_randomizer(self, parameters: DesignParameters) -> bool:
+        """Whether the page asks only for the report (the respondent draws, or nothing is drawn)."""
+        return self.own_allowed and parameters.randomizer == "own"
+
+    def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
+        """The outcomes of the respondent's own draw and their shares (own randomizer only)."""
+        return []
+
+    def sectors(self, parameters: DesignParameters) -> list[dict]:
+        """The page's wheel: each sector's share and what it reports, from the top; empty where
+        the page draws no wheel of the design's own."""
+        return []
+
+    def arm_sectors(self, parameters: DesignParameters) -> list[list[dict]]:
+        """One wheel per arm, for a design with arms; empty for every other."""
+        return []
+
+    def respond_template(self, question) -> str:
+        """The respondent page's part for the question."""
+        if self.own_randomizer(question.design):
+            return "respond/_own.html"
+        return "respond/_designed.html"
+
+    def respondent_words(self, question) -> str:
+        """What decides the report, in the respondent's words."""
+        raise NotImplementedError
+
+    # --- the researcher's pages, the codebook and R --------------------------------------------
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        """How the reports were made, with its shares, for the researcher's pages."""
+        raise NotImplementedError
+
+    def codebook(self, question) -> dict:
+        """The design in the literature's words, with R's matching models."""
+        raise NotImplementedError
+
+    def file_fields(self, parameters: DesignParameters, languages: list[str]) -> dict:
+        """The fields a survey file writes beside ``procedure``."""
+        data: dict[str, Any] = {}
+        for name in self.parameters:
+            if name == "innocuous":
+                data["innocuous"] = {
+                    "text": parameters.innocuous_text.for_file(languages),
+                    "prevalence": parameters.share("prevalence"),
+                }
+            else:
+                data[name] = parameters.share(name)
+        if self.own_allowed and parameters.randomizer != "page":
+            data["randomizer"] = parameters.randomizer
+        return data
+
+    def share_names(self) -> tuple[str, ...]:
+        """Its numbers as shares are named (``innocuous`` states ``prevalence``)."""
+        return tuple("prevalence" if name == "innocuous" else name for name in self.parameters)
+
+    def plan(self, numbers: dict, n: int) -> dict:
+        """What the builder previews: ε, the report probabilities, the margin of error for ``n``
+        respondents and the sample sizes for three margins.
+
+        Raises
+        ------
+        ValueError
+            Naming every mistake in ``numbers`` (shares by name, ``arms``).
+        """
+        parameters = self.planned(numbers)
+        problems = self.problems(None, parameters)
+        if problems:
+            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+        design = self.rr_design(0.0, parameters)
+        return {
+            "procedure": self.name,
+            **{name: numbers[name] for name in self.share_names()},
+            "epsilon": design.epsilon,
+            "n": n,
+            "yes_given_yes": design.yes_given_yes,
+            "yes_given_no": design.yes_given_no,
+            "margin_of_error": design.margin_of_error(n),
+            "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
+        }
+
+    def plan_numbers(self, query) -> dict:
+        """The numbers a plan's query states (``query`` a mapping of strings): each share as a
+        number, or None where it is missing or not one."""
+        return {name: _float_or_none(query.get(name)) for name in self.share_names()}
+
+    def planned(self, numbers: dict) -> DesignParameters:
+        """The parameters a plan's ``numbers`` state (an innocuous question stands in)."""
+        from web.core.surveys.texts import Texts
+
+        return DesignParameters.of(
+            **{name: numbers.get(name) for name in self.share_names()},
+            innocuous_text=Texts.one("en", "innocuous") if self.asks_innocuous else None,
+        )
+
+    # --- shared checks, for the designs' own ``problems`` --------------------------------------
+
+    def share_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
+        """Each stated share out of [0, 1], an innocuous question without text, a bad randomizer."""
+        problems = []
+        for name in self.parameters:
+            field = "innocuous.prevalence" if name == "innocuous" else name
+            value = parameters.share("prevalence" if name == "innocuous" else name)
+            if not is_probability(value):
+                problems.append(
+                    (field, _("must be a number from 0 to 1, got %(value)r", value=value))
+                )
+        if self.asks_innocuous:
+            if not parameters.innocuous_text:
+                problems.append(("innocuous.text", _("the innocuous question needs its text")))
+            elif any(len(text) > MAX_TEXT for text in parameters.innocuous_text.values()):
+                problems.append(
+                    ("innocuous.text", _("at most %(limit)d characters", limit=MAX_TEXT))
+                )
+        if parameters.randomizer not in RANDOMIZERS:
+            problems.append(
+                (
+                    "randomizer",
+                    _("must be 'page' or 'own', got %(value)r", value=parameters.randomizer),
+                )
+            )
+        return problems
+
+    def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
+        """An own randomizer whose shares are not a die's or a coin's faces."""
+        if self.own_randomizer(parameters) and own_faces(self.own_shares(parameters)) is None:
+            return [
+                (
+                    "randomizer",
+                    _(
+                        "with the respondent's own die or coin, the probabilities must be "
+                        "multiples of 1/6 or of 1/2"
+                    ),
+                )
+            ]
+        return []
+
+
+def epsilon_problems(derived: float, stated) -> list[tuple[str, str]]:
+    """A derived ε above the app's limit, or a stated one that is not the derived one."""
+    if derived > MAX_EPSILON:
+        return [
+            (
+                "procedure",
+                _(
+                    "these parameters give epsilon %(epsilon).3g, above the limit of %(limit)g: "
+                    "a report would give the true answer away almost surely",
+                    epsilon=derived,
+                    limit=MAX_EPSILON,
+                ),
+            )
+        ]
+    if stated is not None and not (
+        isinstance(stated, (int, float))
+        and not isinstance(stated, bool)
+        and abs(stated - derived) <= rr.design.TOLERANCE * max(abs(derived), 1e-300)
+    ):
+        return [
+            (
+                "epsilon",
+                _(
+                    "epsilon is %(derived)r for this design's parameters, but %(stated)r "
+                    "was stated",
+                    derived=derived,
+                    stated=stated,
+                ),
+            )
+        ]
+    return []
+
+
+def own_faces(shares: list[tuple[str, float]]) -> tuple[int, list[str]] | None:
+    """A coin's or a die's faces for outcomes with these shares: (faces, outcome per face); None
+    when the shares are not multiples of 1/2 or 1/6."""
+    for faces in OWN_FACES:
+        counts = [Fraction(share).limit_denominator(faces) * faces for _, share in shares]
+        exact = all(
+            count.denominator == 1 and abs(float(count) / faces - share) < 1e-9
+            for count, (_, share) in zip(counts, shares, strict=True)
+        )
+        if exact and sum(counts) == faces:
+            return faces, [
+                outcome
+                for count, (outcome, _) in zip(counts, shares, strict=True)
+                for _ in range(int(count))
+            ]
+    return None
+
+
+def face_ranges(faces: list[str]) -> list[tuple[int, int, str]]:
+    """Consecutive faces with the same outcome, numbered from 1: [(first, last, outcome)]."""
+    ranges: list[tuple[int, int, str]] = []
+    for number, outcome in enumerate(faces, start=1):
+        if ranges and ranges[-1][2] == outcome:
+            ranges[-1] = (ranges[-1][0], number, outcome)
+        else:
+            ranges.append((number, number, outcome))
+    return ranges
+
+
+def _float_or_none(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def share_words(value) -> str:
+    """A share as the researcher's pages print it."""
+    return f"{value:.3g}"
+
+
+__all__ = [
+    "NO_PARAMETERS",
+    "SurveyDesign",
+    "UnknownDesign",
+    "design_named",
+    "epsilon_problems",
+    "face_ranges",
+    "find_design",
+    "known_designs",
+    "own_faces",
+    "register",
+    "registered",
+]

@@ -1,0 +1,164 @@
+"""Cheating detection (Clark & Desharnais 1998): two forced-response arms, one drawn per
+respondent by the page, and respondents who answer "no" whatever they are told. The arms' two
+lines identify both the honest "yes" share and the share of cheaters
+(:class:`rr.CheatingDetection`; RRreg "CDMsym"). ε is the larger arm's."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import SurveyDesign, epsilon_problems, register, share_words
+from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
+from web.core.surveys.designs.parameters import ARM_FIELDS, DesignParameters, is_probability
+
+
+def arms_from_text(text: str) -> list[tuple] | None:
+    """Arms written ``t,f_yes,f_no;t,f_yes,f_no`` (a spreadsheet cell, a query), each share a
+    number or, where it is not one, the text as written; None when the text is not of that form."""
+    arms = []
+    for arm in text.split(";"):
+        shares: list[float | str] = []
+        for share in arm.split(","):
+            try:
+                shares.append(float(share))
+            except ValueError:
+                shares.append(share.strip())
+        if len(shares) != len(ARM_FIELDS):
+            return None
+        arms.append(tuple(shares))
+    return arms
+
+
+def cheating_model(parameters: DesignParameters) -> rr.CheatingDetection:
+    """The two arms of a cheating-detection question; assumes checked parameters."""
+    return rr.cheating_detection(parameters.arms)
+
+
+@register
+class CheatingDetection(SurveyDesign):
+    name = "cheating_detection"
+    label = _l("Cheating detection: two forced-response arms (yes/no only)")
+    parameters = ("arms",)
+    yesno_variant = "arms"  # each report goes with its arm
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        raise ValueError(
+            "a cheating-detection question has two arms and a share of cheaters: it has no single "
+            "line to regress on"
+        )
+
+    def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
+        return cheating_model(parameters).epsilon
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        arms = parameters.arms
+        if (
+            not isinstance(arms, (list, tuple))
+            or len(arms) != 2
+            or not all(isinstance(arm, (list, tuple)) and len(arm) == 3 for arm in arms)
+        ):
+            return [("arms", _("needs two arms, each with p_truth, p_forced_yes and p_forced_no"))]
+        problems = [
+            (f"arms[{index}].{name}", _("must be a number from 0 to 1, got %(value)r", value=value))
+            for index, arm in enumerate(arms)
+            for name, value in zip(ARM_FIELDS, arm, strict=True)
+            if not is_probability(value)
+        ]
+        if parameters.randomizer != "page":
+            problems.append(("randomizer", _("cheating detection's arms are drawn by the page")))
+        if problems:
+            return problems
+        problems = [
+            (f"arms[{index}]", refusal)
+            for index, arm in enumerate(arms)
+            if (refusal := forced_refusal(*arm)) is not None
+        ]
+        if problems:
+            return problems
+        try:
+            model = cheating_model(parameters)
+        except ValueError:
+            return [
+                (
+                    "arms",
+                    _(
+                        "the two arms must differ: with t1·f2 = t2·f1 an honest “no” and a "
+                        "cheater cannot be told apart"
+                    ),
+                )
+            ]
+        return epsilon_problems(model.epsilon, epsilon)
+
+    def light_fraction(self, question) -> float:
+        return question.design.arms[0][0]
+
+    def truth_probability(self, question) -> float:
+        arms = cheating_model(question.design).arms
+        return min(min(arm.yes_given_yes, 1 - arm.yes_given_no) for arm in arms)
+
+    def noise_line(self, question) -> tuple[float, float]:
+        first = cheating_model(question.design).arms[0]  # its honest respondents' line
+        return first.offset, first.slope
+
+    def arm_sectors(self, parameters: DesignParameters) -> list[list[dict]]:
+        return [forced_sectors(*arm) for arm in parameters.arms]
+
+    def respond_template(self, question) -> str:
+        return question.type.respond_template
+
+    def respondent_words(self, question) -> str:
+        return _(
+            "a random one of two wheels; light: your true answer; the other sectors: a forced “yes” or “no”"
+        )
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        first, second = parameters.arms
+        return _(
+            "Cheating detection: arms (truth, forced yes, forced no) %(first)s and %(second)s",
+            first=" / ".join(share_words(value) for value in first),
+            second=" / ".join(share_words(value) for value in second),
+        )
+
+    def file_fields(self, parameters: DesignParameters, languages: list[str]) -> dict:
+        return {"arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms or ()]}
+
+    def codebook(self, question) -> dict:
+        """In the literature's words, with RRreg's symmetric model: its ``p`` is (forced yes,
+        forced no) of the first arm then the second, and its group is the arm + 1."""
+        parameters = question.design
+        model = cheating_model(parameters)
+        return {
+            "design": self.name,
+            "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],
+            "p_report_1_given_yes": [arm.yes_given_yes for arm in model.arms],
+            "p_report_1_given_no": [arm.yes_given_no for arm in model.arms],
+            "cheaters": "say no whatever they are told",
+            "column_meaning": "<id>.reported: the report (0/1); <id>.arm: its arm (0/1, drawn half "
+            "and half by the page)",
+            "RRreg_model": "CDMsym",
+            "RRreg_p": [value for arm in parameters.arms for value in (arm[1], arm[2])],
+            "RRreg_group": "<id>.arm + 1",
+            "randomizer": "page",
+            "recompute": "rr.cheating_detection(arms).estimate([yes in arm 0, yes in arm 1], "
+            "[n in arm 0, n in arm 1])",
+        }
+
+    def plan_numbers(self, query) -> dict:
+        return {"arms": arms_from_text(query.get("arms", ""))}
+
+    def plan(self, numbers: dict, n: int) -> dict:
+        parameters = DesignParameters(arms=numbers.get("arms"))
+        problems = self.problems(None, parameters)
+        if problems:
+            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+        model = cheating_model(parameters)
+        return {
+            "procedure": self.name,
+            "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],
+            "epsilon": model.epsilon,
+            "n": n,
+            # The half-width for π at ½ with no cheaters (a planning figure, normal interval).
+            "margin_of_error": model.margin_of_error(max(n, 2)),
+        }

@@ -1,0 +1,82 @@
+"""The crosswise model (Yu, Tian & Tang 2008): with an innocuous question of known prevalence
+q ≠ ½, the respondent reports only whether the two true answers are the same (report 1) or
+differ; nothing is drawn, so the page asks for the report alone. λ₁ = q, λ₀ = 1 − q
+(:func:`rr.crosswise`; RRreg "Crosswise")."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import (
+    LINE_RECOMPUTE,
+    SurveyDesign,
+    epsilon_problems,
+    register,
+    share_words,
+)
+from web.core.surveys.designs.parameters import DesignParameters
+
+
+@register
+class Crosswise(SurveyDesign):
+    name = "crosswise"
+    label = _l("Crosswise: “are both answers the same?” (yes/no only)")
+    parameters = ("innocuous",)
+    asks_innocuous = True
+    states_chance = False
+    draws = False
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.crosswise(parameters.share("prevalence"))
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        problems = self.share_problems(parameters)
+        if problems:
+            return problems
+        prevalence = parameters.share("prevalence")
+        if prevalence in (0, 1):
+            return [("procedure", _("the innocuous prevalence must be strictly between 0 and 1"))]
+        if prevalence == 0.5:
+            return [
+                (
+                    "procedure",
+                    _(
+                        "a prevalence of 0.5 gives no information: 'the same' is then as likely "
+                        "under either true answer"
+                    ),
+                )
+            ]
+        return epsilon_problems(self.epsilon_of(None, parameters), epsilon)
+
+    def own_randomizer(self, parameters: DesignParameters) -> bool:
+        return True  # nothing is drawn: the respondent states the sameness
+
+    def light_fraction(self, question) -> float:
+        return 0.0
+
+    def respond_template(self, question) -> str:
+        return "respond/_crosswise.html"
+
+    def respondent_words(self, question) -> str:
+        return _(
+            "Your answer is never sent: only whether it matches your answer to an everyday question"
+        )
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        return _("Crosswise: innocuous yes %(q)s", q=share_words(parameters.share("prevalence")))
+
+    def codebook(self, question) -> dict:
+        parameters = question.design
+        design = self.rr_design(question.epsilon, parameters)
+        return {
+            "design": self.name,
+            "p_report_1_given_yes": design.yes_given_yes,
+            "p_report_1_given_no": design.yes_given_no,
+            "RRreg_model": "Crosswise",
+            "RRreg_p": parameters.share("prevalence"),
+            "column": "1 = both answers the same (both yes or both no), 0 = different",
+            "randomizer": "respondent's own",
+            "recompute": LINE_RECOMPUTE,
+        }

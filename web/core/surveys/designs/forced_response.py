@@ -1,0 +1,108 @@
+"""Forced response (Boruch 1971): the truth with probability t, a forced "yes" with f₁, a forced
+"no" with f₀ (t + f₁ + f₀ = 1, each forced share > 0). On the page: one wheel of three sectors;
+with the respondent's own die or coin, faces for each outcome. λ₁ = t + f₁, λ₀ = f₁
+(:func:`rr.forced_response`; RRreg "FR", rr "forced-known")."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import (
+    LINE_RECOMPUTE,
+    SurveyDesign,
+    epsilon_problems,
+    register,
+    share_words,
+)
+from web.core.surveys.designs.parameters import DesignParameters
+
+SHARES = ("p_truth", "p_forced_yes", "p_forced_no")
+
+
+def forced_sectors(p_truth: float, p_forced_yes: float, p_forced_no: float) -> list[dict]:
+    """A forced-response wheel for the page: truth, then "yes", then "no", clockwise."""
+    return [
+        {"share": p_truth, "reports": "truth"},
+        {"share": p_forced_yes, "reports": "yes"},
+        {"share": p_forced_no, "reports": "no"},
+    ]
+
+
+def forced_refusal(p_truth: float, p_forced_yes: float, p_forced_no: float) -> str | None:
+    """Why shares in [0, 1] still make no forced-response design, in the viewer's language."""
+    total = p_truth + p_forced_yes + p_forced_no
+    if abs(total - 1) > rr.design.TOLERANCE:
+        return _("p_truth + p_forced_yes + p_forced_no must be 1, got %(total)g", total=total)
+    if min(p_forced_yes, p_forced_no) == 0:
+        return _(
+            "each forced share must be above 0: otherwise one report can come from only one "
+            "true answer (infinite epsilon)"
+        )
+    if p_truth == 0:
+        return _("p_truth must be above 0: otherwise the reports say nothing")
+    return None
+
+
+@register
+class ForcedResponse(SurveyDesign):
+    name = "forced_response"
+    label = _l("Forced response (yes/no only)")
+    parameters = SHARES
+    own_allowed = True
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.forced_response(*(parameters.share(name) for name in SHARES))
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        problems = self.share_problems(parameters)
+        if problems:
+            return problems
+        refusal = forced_refusal(*(parameters.share(name) for name in SHARES))
+        if refusal is not None:
+            return [("procedure", refusal)]
+        return epsilon_problems(self.epsilon_of(None, parameters), epsilon) or self.own_problems(
+            parameters
+        )
+
+    def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
+        return [
+            (outcome, parameters.share(name))
+            for outcome, name in zip(("truth", "yes", "no"), SHARES, strict=True)
+        ]
+
+    def sectors(self, parameters: DesignParameters) -> list[dict]:
+        if self.own_randomizer(parameters):
+            return []
+        return forced_sectors(*(parameters.share(name) for name in SHARES))
+
+    def respondent_words(self, question) -> str:
+        if self.own_randomizer(question.design):
+            return _("your own die or coin decides: your true answer, or a forced “yes” or “no”")
+        return _("light: your true answer; the other sectors: a forced “yes” or “no”")
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        words = _(
+            "Forced response: truth %(truth)s, forced yes %(yes)s, forced no %(no)s",
+            truth=share_words(parameters.share("p_truth")),
+            yes=share_words(parameters.share("p_forced_yes")),
+            no=share_words(parameters.share("p_forced_no")),
+        )
+        if self.own_randomizer(parameters):
+            words += _(" (the respondent's own die or coin)")
+        return words
+
+    def codebook(self, question) -> dict:
+        parameters = question.design
+        design = self.rr_design(question.epsilon, parameters)
+        return {
+            "design": self.name,
+            "p_report_1_given_yes": design.yes_given_yes,
+            "p_report_1_given_no": design.yes_given_no,
+            "RRreg_model": "FR",
+            "RRreg_p": [parameters.share("p_forced_no"), parameters.share("p_forced_yes")],
+            "rr_design": "forced-known",
+            "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
+            "recompute": LINE_RECOMPUTE,
+        }

@@ -1,0 +1,101 @@
+"""A design's parameters as a survey states them: named shares, an innocuous question, who draws,
+cheating detection's arms and a number question's range. Which names a design states is the
+design's own business (its module in this package); this holds any of them."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from web.core.surveys.scales import Scale
+from web.core.surveys.texts import Texts
+
+# Cheating detection's arms: each (p_truth, p_forced_yes, p_forced_no) as stated.
+ARM_FIELDS = ("p_truth", "p_forced_yes", "p_forced_no")
+RANDOMIZERS = ("page", "own")
+# The shares in the order a respondent's memo keys a draw by (``DesignParameters.numbers``):
+# memos already kept in browsers must keep matching, so later shares only ever go after these.
+FIRST_SHARES = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
+_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale")
+
+
+@dataclass(frozen=True)
+class DesignParameters:
+    """A design's parameters as stated (anything, until the design's check passes them).
+
+    ``shares`` are the design's named numbers (``p_truth``, ``prevalence`` …) as (name, value)
+    pairs; :meth:`share` reads one (None where it is not stated)."""
+
+    shares: tuple[tuple[str, Any], ...] = ()
+    innocuous_text: Texts = Texts()
+    randomizer: str = "page"
+    arms: Any = None
+    # A number question's range (web/core/surveys/scales.py): its estimates are read through it.
+    scale: Scale | None = None
+
+    def __post_init__(self):
+        # One order whatever order they were stated in, so that equal parameters are equal.
+        object.__setattr__(self, "shares", tuple(sorted(self.shares)))
+
+    @classmethod
+    def of(cls, **stated) -> DesignParameters:
+        """Parameters from keywords: the fields above, and every other keyword a share (None
+        values are left out)."""
+        shares = tuple(
+            (name, value)
+            for name, value in stated.items()
+            if name not in _NOT_SHARES and value is not None
+        )
+        rest = {name: stated[name] for name in _NOT_SHARES if stated.get(name) is not None}
+        return cls(shares, **rest)
+
+    def share(self, name: str):
+        """The share called ``name`` as stated, or None."""
+        return dict(self.shares).get(name)
+
+    def numbers(self) -> tuple:
+        """What the reports depend on (frozen once a question has responses): not the wording."""
+        stated = dict(self.shares)
+        first = tuple(stated.pop(name, None) for name in FIRST_SHARES)
+        scale = self.scale.numbers() if self.scale is not None else None
+        later = tuple(sorted(stated.items()))
+        return (*first, self.randomizer, self.arms, scale, *((later,) if later else ()))
+
+    # In the database: one JSON object, the innocuous question's text by language.
+
+    def to_store(self) -> dict:
+        stored: dict[str, Any] = dict(self.shares)
+        if self.innocuous_text:
+            stored["innocuous_text"] = dict(self.innocuous_text)
+        if self.randomizer != "page":
+            stored["randomizer"] = self.randomizer
+        if self.arms is not None:
+            stored["arms"] = [list(arm) for arm in self.arms]
+        if self.scale is not None:
+            stored["scale"] = self.scale.to_store()
+        return stored
+
+    @classmethod
+    def stored(cls, data: dict | None) -> DesignParameters:
+        data = data or {}
+        return cls(
+            tuple((name, value) for name, value in data.items() if name not in _NOT_SHARES),
+            Texts(data.get("innocuous_text") or {}),
+            data.get("randomizer", "page"),
+            tuple(tuple(arm) for arm in data["arms"]) if data.get("arms") else None,
+            Scale.stored(data["scale"]) if data.get("scale") else None,
+        )
+
+
+NO_PARAMETERS = DesignParameters()
+
+
+def is_probability(value) -> bool:
+    """Whether ``value`` is a real number (not a bool) in [0, 1]."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and 0 <= value <= 1
+    )

@@ -1,0 +1,24 @@
+"""The spinner alone: light (p = e^ε/(1 + e^ε)) reports the true answer, dark the opposite one
+(Warner 1965, :func:`rr.spinner`)."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import register, share_words
+from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.spun import TypeSpun
+
+
+@register
+class Spinner(TypeSpun):
+    name = "spinner"
+    label = _l("Spinner only: dark reports the opposite answer")
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.spinner(epsilon)
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        return _("Spinner only, p = %(p)s", p=share_words(light))

@@ -1,0 +1,25 @@
+"""The spinner and coin: light (p = tanh(ε/2)) reports the true answer, dark a fair coin's toss
+(heads = yes). Its reports are Warner's at ε (:func:`rr.spinner_coin`)."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import register, share_words
+from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.spun import TypeSpun
+
+
+@register
+class SpinnerCoin(TypeSpun):
+    name = "spinner_coin"
+    default = True  # the app's usual procedure: light tells the truth, a coin decides on dark
+    label = _l("Spinner and coin: dark lets a coin decide")
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.spinner_coin(epsilon)
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        return _("Spinner and coin, p = %(p)s", p=share_words(light))

@@ -1,0 +1,46 @@
+"""What the two spinners share: their ε is stated, every randomized question type may use them,
+and what a report means depends on the question's type (one bit, an option among k, a value), so
+the numbers and words come from the type (:mod:`web.core.surveys.questions`)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from web.core.surveys.designs.base import SurveyDesign
+from web.core.surveys.designs.parameters import DesignParameters
+
+
+class TypeSpun(SurveyDesign):
+    """A spinner whose dark share does one thing; the question's type does the rest."""
+
+    derived: ClassVar[bool] = False
+    every_type: ClassVar[bool] = True
+
+    def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
+        assert epsilon is not None, "a spinner's ε is stated"
+        return epsilon
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        return []  # ε and the range are checked with the question's type
+
+    def light_fraction(self, question) -> float:
+        return question.type.light_fraction(question.epsilon, self.name, question.option_count)
+
+    def truth_probability(self, question) -> float:
+        return question.type.truth_probability(question.epsilon, question.option_count)
+
+    def noise_line(self, question) -> tuple[float, float]:
+        return question.type.noise_line(question.epsilon, question.option_count)
+
+    def respond_template(self, question) -> str:
+        return question.type.respond_template
+
+    def respondent_words(self, question) -> str:
+        return question.type.dark_words(self.name)
+
+    def codebook(self, question) -> dict:
+        light = self.light_fraction(question)
+        return question.type.design(self.name, question.option_count, light)
+
+    def plan(self, numbers: dict, n: int) -> dict:
+        raise ValueError(f"{self.name}'s plan is read with its ε (GET /api/plan?epsilon=…)")

@@ -1,0 +1,92 @@
+"""The unrelated question (Greenberg et al. 1969): the sensitive question with probability t,
+otherwise an innocuous one whose prevalence q is known. On the page: light → the true answer,
+dark → the true answer to the innocuous question. λ₁ = t + (1 − t)q, λ₀ = (1 − t)q
+(:func:`rr.unrelated_question`; RRreg "UQTknown", rr "unrelated-known")."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import (
+    LINE_RECOMPUTE,
+    SurveyDesign,
+    epsilon_problems,
+    register,
+    share_words,
+)
+from web.core.surveys.designs.parameters import DesignParameters
+
+
+@register
+class UnrelatedQuestion(SurveyDesign):
+    name = "unrelated_question"
+    label = _l("Unrelated question (yes/no only)")
+    parameters = ("p_truth", "innocuous")
+    own_allowed = True
+    asks_innocuous = True
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.unrelated_question(parameters.share("p_truth"), parameters.share("prevalence"))
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        problems = self.share_problems(parameters)
+        if problems:
+            return problems
+        refusal = self._refusal(parameters.share("p_truth"), parameters.share("prevalence"))
+        if refusal is not None:
+            return [("procedure", refusal)]
+        return epsilon_problems(self.epsilon_of(None, parameters), epsilon) or self.own_problems(
+            parameters
+        )
+
+    @staticmethod
+    def _refusal(p_truth: float, prevalence: float) -> str | None:
+        """Why shares in [0, 1] still make no design; assumes shares in range."""
+        if p_truth == 1:
+            return _("p_truth must be below 1: at 1 every report is the true answer")
+        if p_truth == 0:
+            return _("p_truth must be above 0: otherwise the reports say nothing")
+        if prevalence in (0, 1):
+            return _("the innocuous prevalence must be strictly between 0 and 1")
+        return None
+
+    def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
+        truth = parameters.share("p_truth")
+        return [("truth", truth), ("innocuous", 1 - truth)]
+
+    def sectors(self, parameters: DesignParameters) -> list[dict]:
+        if self.own_randomizer(parameters):
+            return []
+        truth = parameters.share("p_truth")
+        return [{"share": truth, "reports": "truth"}, {"share": 1 - truth, "reports": "innocuous"}]
+
+    def respondent_words(self, question) -> str:
+        if self.own_randomizer(question.design):
+            return _("your own die or coin decides which question you answer")
+        return _("light: your true answer; dark: your answer to an everyday question")
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        words = _(
+            "Unrelated question: truth %(truth)s, innocuous yes %(q)s",
+            truth=share_words(parameters.share("p_truth")),
+            q=share_words(parameters.share("prevalence")),
+        )
+        if self.own_randomizer(parameters):
+            words += _(" (the respondent's own die or coin)")
+        return words
+
+    def codebook(self, question) -> dict:
+        parameters = question.design
+        design = self.rr_design(question.epsilon, parameters)
+        return {
+            "design": self.name,
+            "p_report_1_given_yes": design.yes_given_yes,
+            "p_report_1_given_no": design.yes_given_no,
+            "RRreg_model": "UQTknown",
+            "RRreg_p": [parameters.share("p_truth"), parameters.share("prevalence")],
+            "rr_design": "unrelated-known",
+            "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
+            "recompute": LINE_RECOMPUTE,
+        }
