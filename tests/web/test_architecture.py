@@ -65,3 +65,61 @@ def test_no_two_modules_import_each_other():
         if first < second and first in imports[second]
     )
     assert circles == []
+
+
+def design_names() -> tuple[str, ...]:
+    from web.core.surveys.designs import known_designs
+
+    return known_designs()
+
+
+def quoted_strings(path) -> list[str]:
+    """The string constants of a Python file that are not docstrings."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "web").rglob("*.py")), ids=lambda path: str(path.relative_to(ROOT))
+)
+def test_only_a_design_s_own_module_names_it(path):
+    if path.name == "passwords.py":
+        return  # "spinner" there is a word an attacker guesses first, not a design
+    own = path.parent == ROOT / "web" / "core" / "surveys" / "designs" and path.stem
+    named = sorted(
+        {text for text in quoted_strings(path) if text in design_names() and text != own}
+    )
+    assert named == [], f"{path.relative_to(ROOT)} names designs {named}: ask the registry"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "templates").rglob("*.html")), ids=lambda path: path.name
+)
+def test_no_template_compares_a_design_s_name(path):
+    text = path.read_text(encoding="utf-8")
+    named = [name for name in design_names() if re.search(rf"""==\s*["']{name}["']""", text)]
+    assert named == [], f"{path.name} compares designs {named}: ask the question's design"
+
+
+def test_an_unknown_design_is_refused_with_the_known_ones():
+    from web.core.surveys.designs import UnknownDesign, design_named
+
+    with pytest.raises(UnknownDesign) as refused:
+        design_named("coin_only")
+    assert "'coin_only'" in str(refused.value)
+    assert all(name in str(refused.value) for name in design_names())

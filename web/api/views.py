@@ -29,7 +29,7 @@ from web.core.results.synthetic import (
     utility,
 )
 from web.core.surveys.answers import AnswerError, check_answers
-from web.core.surveys.designs import SurveyDesign, find_design, known_designs
+from web.core.surveys.designs import SurveyDesign, default_design, find_design, known_designs
 from web.core.surveys.fielding import format_utc
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
 from web.core.surveys.schedule import close_if_due, now_seconds
@@ -373,7 +373,7 @@ def plan():
     """Spinner and planning figures for ε, procedure and a planned n: what the builder previews."""
     epsilon = _number(request.args.get("epsilon", ""), float)
     n = _number(request.args.get("n", "100"), int)
-    procedure = request.args.get("procedure", "spinner_coin")
+    procedure = request.args.get("procedure", default_design().name)
     design = find_design(procedure)
     if design is not None and design.derived:
         return design_plan(design, n)

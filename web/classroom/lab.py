@@ -24,6 +24,7 @@ from web.classroom.report_lab import (
     traces,
 )
 from web.core.infrastructure.extensions import limiter
+from web.core.surveys.designs import default_design
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
 
 bp = Blueprint("lab", __name__)
@@ -109,7 +110,7 @@ def _number(name: str, default: float, low: float, high: float) -> float:
 
 
 def _procedure() -> str:
-    procedure = request.args.get("procedure", "spinner_coin")
+    procedure = request.args.get("procedure", default_design().name)
     if procedure not in rr.PROCEDURES:
         abort(400, f"procedure must be one of {rr.PROCEDURES}, got {procedure!r}")
     return procedure

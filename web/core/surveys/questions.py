@@ -29,6 +29,7 @@ from rr.estimate import clopper_pearson
 from web.core.surveys.designs import (
     NO_PARAMETERS,
     DesignParameters,
+    default_design,
     design_named,
     find_design,
     known_designs,
@@ -111,18 +112,19 @@ class QuestionType:
 
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         """Offset and slope of E[reported share] = a + b·π for each tally."""
-        design = self.item_design(epsilon, "spinner_coin", option_count)
+        # Both spinners report on the same line at a given ε.
+        design = self.item_design(epsilon, default_design().name, option_count)
         return design.offset, design.slope
 
     def dark_words(self, procedure: str) -> str:
         """What the spinner's dark share does, in the respondent's words."""
-        if procedure == "spinner_coin":
+        if _coin_on_dark(procedure):
             return _("light: your true answer; dark: a coin decides")
         return _("light: your true answer; dark: the opposite answer")
 
     def design(self, procedure: str, option_count: int, light: float) -> dict:
         """How the reports were made, for the codebook: what dark does, and how to recompute."""
-        if procedure == "spinner_coin":
+        if _coin_on_dark(procedure):
             # Light (p) tells the truth; dark (1 − p) is a fair coin: forced yes or no, half each.
             design = {
                 "design": "forced response",
@@ -423,12 +425,12 @@ class Number(YesNo):
         ]
 
     def dark_words(self, procedure: str) -> str:
-        if procedure == "spinner_coin":
+        if _coin_on_dark(procedure):
             return _("a value wheel sized to your number; light: its answer; dark: a coin decides")
         return _("a value wheel sized to your number; light: its answer; dark: the opposite")
 
     def design(self, procedure: str, option_count: int, light: float) -> dict:
-        dark = "a fair coin" if procedure == "spinner_coin" else "the opposite of the value wheel"
+        dark = "a fair coin" if _coin_on_dark(procedure) else "the opposite of the value wheel"
         return {
             "design": "one-bit mean (Ding, Kulkarni & Yekhanin 2017)",
             "value_wheel": "yes with share (x - min)/(max - min) of the respondent's value x",
@@ -554,14 +556,14 @@ class Choice(OneOption):
         return rr.mechanism.noise_line(epsilon, option_count)
 
     def dark_words(self, procedure: str) -> str:
-        if procedure == "spinner_coin":
+        if _coin_on_dark(procedure):
             return _("light: your true answer; dark: a die picks any option")
         return _("light: your true answer; dark: a die picks one of the other options")
 
     def design(self, procedure: str, option_count: int, light: float) -> dict:
         die = (
             f"a fair {option_count}-sided die over all options"
-            if procedure == "spinner_coin"
+            if _coin_on_dark(procedure)
             else f"a fair {option_count - 1}-sided die over the other options"
         )
         return {
@@ -752,6 +754,12 @@ def _cheating_estimate(counts: Sequence[tuple[int, int]], parameters: DesignPara
     if arm_n == 0 or n - arm_n == 0:
         return None
     return cheating_model(parameters).estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n])
+
+
+def _coin_on_dark(procedure: str) -> bool:
+    """Whether the spinner ``procedure`` lets a coin decide on dark (else dark reports the
+    opposite)."""
+    return design_named(procedure).coin_on_dark
 
 
 def _fields(estimate) -> tuple[float, ...]:

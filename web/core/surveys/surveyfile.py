@@ -36,6 +36,7 @@ from web.core.surveys.designs import (
     SHARE_NAMES,
     DesignParameters,
     SurveyDesign,
+    default_design,
     design_named,
     design_of,
     find_design,
@@ -580,7 +581,7 @@ def parse_survey(data) -> SurveySpec:
                 _field(item, "type"),
                 reader.texts(item, "text", where),
                 _field(item, "epsilon", DIRECT_EPSILON if direct else None),
-                _field(item, "procedure", DIRECT_PROCEDURE if direct else "spinner_coin"),
+                _field(item, "procedure", DIRECT_PROCEDURE if direct else default_design().name),
                 options,
                 reader.design(item, where),
             )

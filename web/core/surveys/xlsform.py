@@ -390,7 +390,7 @@ def _range_question(number: int, cells: dict, languages: list[str], procedure: A
         return None, _(
             "survey row %(row)d: a range question is asked with %(names)s, got %(value)r",
             row=number,
-            names=" or ".join(spinners),
+            names=", ".join(spinners),
             value=procedure,
         )
     parameters = dict(

@@ -15,6 +15,7 @@ from web.core.surveys.designs.spun import TypeSpun
 @register
 class SpinnerCoin(TypeSpun):
     name = "spinner_coin"
+    coin_on_dark = True
     default = True  # the app's usual procedure: light tells the truth, a coin decides on dark
     label = _l("Spinner and coin: dark lets a coin decide")
 
