@@ -33,13 +33,14 @@ from .design import (
     crosswise,
     design_epsilon,
     designs_at_epsilon,
+    estimate_proportion,
     forced_response,
     spinner,
     spinner_coin,
     unrelated_question,
 )
 from .difference import Difference, difference, simulate_difference_coverage
-from .estimate import Estimate, estimate_proportion
+from .estimate import Estimate
 from .joint import JointFit, joint_em, joint_gibbs
 from .linear import LinearResult
 from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances

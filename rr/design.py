@@ -42,7 +42,13 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ._validate import as_int_array, check_count, check_epsilon, check_probability
+from ._validate import (
+    as_int_array,
+    check_count,
+    check_epsilon,
+    check_probability,
+    check_procedure,
+)
 from .difference import Difference, difference_on_line
 from .estimate import Estimate, clopper_pearson, line_estimate
 from .mechanism import noise_line
@@ -338,6 +344,45 @@ def designs_at_epsilon(epsilon) -> dict[str, Design]:
     }
 
 
+def estimate_proportion(
+    noisy_yes, n, epsilon, procedure: str = "spinner_coin", confidence: float = 0.95
+) -> Estimate:
+    """Estimate the true share of yes from ``noisy_yes`` reported yes among ``n`` reports.
+
+    Parameters
+    ----------
+    noisy_yes : int or array_like of int
+        Reported yes answers, 0 ≤ noisy_yes ≤ n.
+    n : int or array_like of int
+        Reports, n ≥ 1; broadcast against ``noisy_yes``.
+    epsilon : float
+        Privacy loss of each spin the reports were collected under.
+    procedure : {"spinner_coin", "spinner"}
+        The procedure the reports were collected under. Both give the same numbers at equal ε.
+    confidence : float
+        Nominal coverage of the interval, in (0, 1).
+
+    Returns
+    -------
+    Estimate
+        Scalars for scalar input, arrays for array input.
+
+    Raises
+    ------
+    ValueError
+        If a count is not a whole number, n < 1, noisy_yes is outside [0, n], ε is not finite and
+        > 0, the procedure is unknown or the confidence is outside (0, 1).
+
+    Examples
+    --------
+    >>> estimate_proportion(60, 100, epsilon=1.0)
+    Estimate(estimate=0.7164, std_error=0.1060, ci=[0.4940, 0.9257] at 95%, n=100, noisy_yes=60)
+    """
+    check_procedure(procedure)
+    # Both procedures report through the same design at equal ε: one estimator serves them.
+    return spinner_coin(epsilon).estimate(noisy_yes, n, confidence)
+
+
 def check_stated_epsilon(design: Design, stated) -> None:
     """Refuse a stated ε that differs from the design's by more than 1e-9 (relative), naming both."""
     if abs(stated - design.epsilon) > TOLERANCE * max(abs(design.epsilon), 1e-300):
@@ -352,6 +397,7 @@ __all__ = [
     "crosswise",
     "design_epsilon",
     "designs_at_epsilon",
+    "estimate_proportion",
     "forced_response",
     "spinner",
     "spinner_coin",

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_procedure
 from .mechanism import noise_line
 
 
@@ -70,47 +69,6 @@ class Estimate:
                 f"n={self.n}, noisy_yes={self.noisy_yes})"
             )
         return f"Estimate(shape={np.shape(self.estimate)}, confidence={self.confidence:.0%})"
-
-
-def estimate_proportion(
-    noisy_yes, n, epsilon, procedure: str = "spinner_coin", confidence: float = 0.95
-) -> Estimate:
-    """Estimate the true share of yes from ``noisy_yes`` reported yes among ``n`` reports.
-
-    Parameters
-    ----------
-    noisy_yes : int or array_like of int
-        Reported yes answers, 0 ≤ noisy_yes ≤ n.
-    n : int or array_like of int
-        Reports, n ≥ 1; broadcast against ``noisy_yes``.
-    epsilon : float
-        Privacy loss of each spin the reports were collected under.
-    procedure : {"spinner_coin", "spinner"}
-        The procedure the reports were collected under. Both give the same numbers at equal ε.
-    confidence : float
-        Nominal coverage of the interval, in (0, 1).
-
-    Returns
-    -------
-    Estimate
-        Scalars for scalar input, arrays for array input.
-
-    Raises
-    ------
-    ValueError
-        If a count is not a whole number, n < 1, noisy_yes is outside [0, n], ε is not finite and
-        > 0, the procedure is unknown or the confidence is outside (0, 1).
-
-    Examples
-    --------
-    >>> estimate_proportion(60, 100, epsilon=1.0)
-    Estimate(estimate=0.7164, std_error=0.1060, ci=[0.4940, 0.9257] at 95%, n=100, noisy_yes=60)
-    """
-    from .design import spinner_coin  # the design module builds on this one
-
-    check_procedure(procedure)
-    # Both procedures report through the same design at equal ε: one estimator serves them.
-    return spinner_coin(epsilon).estimate(noisy_yes, n, confidence)
 
 
 def _estimate(yes: np.ndarray, total: np.ndarray, epsilon: float, confidence: float, k: int = 2):
@@ -164,4 +122,4 @@ def clopper_pearson(yes: np.ndarray, total: np.ndarray, confidence: float):
     return low, high
 
 
-__all__ = ["Estimate", "clopper_pearson", "estimate_proportion", "line_estimate"]
+__all__ = ["Estimate", "clopper_pearson", "line_estimate"]
