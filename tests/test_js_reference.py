@@ -78,54 +78,56 @@ def test_single_choice_spinner_and_die_report_with_rr_probabilities(choice_rows)
         assert row["dieOnDark"], row
 
 
-DESIGNS = [
-    ["forced_response", {"pTruth": 0.75, "pForcedYes": 0.15, "pForcedNo": 0.1}],
-    ["forced_response", {"pTruth": 4 / 6, "pForcedYes": 1 / 6, "pForcedNo": 1 / 6}],
-    ["unrelated_question", {"pTruth": 0.7, "prevalence": 0.25}],
-    ["unrelated_question", {"pTruth": 0.2, "prevalence": 0.9}],
-    ["crosswise", {"prevalence": 0.25}],
-    ["crosswise", {"prevalence": 0.8}],
+# Designs the page draws a wheel for, with their parameters as a survey states them.
+WHEELS = [
+    ("forced_response", {"p_truth": 0.75, "p_forced_yes": 0.15, "p_forced_no": 0.1}),
+    ("forced_response", {"p_truth": 4 / 6, "p_forced_yes": 1 / 6, "p_forced_no": 1 / 6}),
+    ("unrelated_question", {"p_truth": 0.7, "prevalence": 0.25}),
+    ("unrelated_question", {"p_truth": 0.2, "prevalence": 0.9}),
 ]
 
 
-def python_design(procedure: str, parameters: dict) -> rr.Design:
-    if procedure == "forced_response":
-        return rr.forced_response(
-            parameters["pTruth"], parameters["pForcedYes"], parameters["pForcedNo"]
-        )
-    if procedure == "unrelated_question":
-        return rr.unrelated_question(parameters["pTruth"], parameters["prevalence"])
-    return rr.crosswise(parameters["prevalence"])
+def wheel_cases():
+    """Each design with its parameters, its wheel as the registry describes it to the page, and
+    the rr.Design its reports must follow."""
+    from web.core.surveys.designs import DesignParameters, design_named
+
+    cases = []
+    for name, shares in WHEELS:
+        design = design_named(name)
+        parameters = DesignParameters.of(**shares)
+        cases.append((design.sectors(parameters), design.rr_design(0.0, parameters), shares))
+    return cases
 
 
 @pytest.fixture(scope="module")
 def design_rows():
-    return node_rows("tests/js/design_dump.js", DESIGNS)
-
-
-def test_each_designs_probabilities_and_epsilon_match(design_rows):
-    for row in design_rows:
-        design = python_design(row["procedure"], row["parameters"])
-        assert row["yesGivenYes"] == pytest.approx(design.yes_given_yes, rel=1e-12)
-        assert row["yesGivenNo"] == pytest.approx(design.yes_given_no, rel=1e-12)
-        assert row["epsilon"] == pytest.approx(design.epsilon, rel=1e-12)
+    cases = wheel_cases()
+    return list(
+        zip(cases, node_rows("tests/js/design_dump.js", [c[0] for c in cases]), strict=True)
+    )
 
 
 def test_each_designs_wheel_reports_with_its_probabilities(design_rows):
-    # A forced-response wheel ignores the innocuous answer; the unrelated question's reports the
-    # innocuous answer on dark: P(1 | truth t, innocuous i) = p·t + (1 − p)·i.
-    for row in design_rows:
-        if not row["sectors"]:
-            continue
-        parameters = row["parameters"]
-        for key, yes in row["reports"].items():
-            truth, innocuous = int(key[0]), int(key[1])
-            if row["procedure"] == "forced_response":
-                expected = parameters["pTruth"] * truth + parameters["pForcedYes"]
-            else:
-                expected = parameters["pTruth"] * truth + (1 - parameters["pTruth"]) * innocuous
-            tolerance = 4.5 * math.sqrt(max(expected * (1 - expected), 1e-6) / DRAWS)
-            assert abs(yes / DRAWS - expected) < tolerance, (row["procedure"], key)
+    # P(1 | truth t, innocuous i) is the wheel's share that reports 1 given t and i; averaged over
+    # the innocuous answer (yes with its prevalence) it is the design's λ_t.
+    for (sectors, design, shares), row in design_rows:
+        prevalence = shares.get("prevalence", 0.5)
+        for truth in (0, 1):
+            by_innocuous = []
+            for innocuous in (0, 1):
+                outcome = {"truth": truth, "opposite": 1 - truth, "yes": 1, "no": 0}
+                expected = sum(
+                    sector["share"] * outcome.get(sector["reports"], innocuous)
+                    for sector in sectors
+                )
+                by_innocuous.append(expected)
+                yes = row["reports"][f"{truth}{innocuous}"]
+                tolerance = 4.5 * math.sqrt(max(expected * (1 - expected), 1e-6) / DRAWS)
+                assert abs(yes / DRAWS - expected) < tolerance, (shares, truth, innocuous)
+            averaged = (1 - prevalence) * by_innocuous[0] + prevalence * by_innocuous[1]
+            wanted = design.yes_given_yes if truth else design.yes_given_no
+            assert averaged == pytest.approx(wanted, rel=1e-12), shares
 
 
 NUMBERS = [[0.5, 0, 30, 0], [1.0, 0, 30, 12], [2.0, 0, 30, 30], [1.0, -5, 5, 1.5], [4.0, 1, 7, 6]]

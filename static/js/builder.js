@@ -3,7 +3,7 @@
  * the survey's total ε, and the margin of error for a planned number of respondents.
  * @module builder
  */
-import { choiceLightFraction, designFigures, lightFraction, truthProbability } from "./procedure.js";
+import { choiceLightFraction, lightFraction, truthProbability } from "./procedure.js";
 import { createSpinner } from "./spinner.js";
 
 /**
@@ -63,104 +63,75 @@ function start() {
   const out = (id) => document.getElementById(id);
   let marginRequest = 0;
 
-  const designs = ["forced_response", "unrelated_question", "crosswise", "cheating_detection"];
+  // Where a design's field sits: a share's or the randomizer's own field, the innocuous
+  // question's translations, or the arms' fieldset.
+  const places = { innocuous: ".translations:has(#innocuous)", arms: "#arms" };
+  const place = (name) => places[name] ?? `.field:has(#${name})`;
+  const everyField = [...new Set(Object.values(config.designs).flatMap((design) => design.fields))];
   /** A design's fields shown for it alone; its preview in place of the spinner's. Whether shown. */
   const showDesign = (direct) => {
-    const procedure = field("procedure").value;
-    const design = !direct && designs.includes(procedure);
+    const design = direct ? undefined : config.designs[field("procedure").value];
+    const derived = Boolean(design?.derived);
     const show = (selector, visible) => form.querySelector(selector)?.toggleAttribute("hidden", !visible);
-    show("#design-parameters", design);
-    show(".field:has(#epsilon)", !direct && !design);
-    const cheating = procedure === "cheating_detection";
-    show(".field:has(#p_truth)", procedure !== "crosswise" && !cheating);
-    for (const name of ["p_forced_yes", "p_forced_no"]) show(`.field:has(#${name})`, procedure === "forced_response");
-    const innocuous = procedure === "unrelated_question" || procedure === "crosswise";
-    show(".translations:has(#innocuous)", innocuous);
-    show(".field:has(#prevalence)", innocuous);
-    show(".field:has(#randomizer)", procedure === "forced_response" || procedure === "unrelated_question");
-    show("#arms", cheating);
-    return design;
+    show("#design-parameters", derived);
+    show(".field:has(#epsilon)", !direct && !derived);
+    for (const name of everyField) show(place(name), derived && design.fields.includes(name));
+    return derived;
   };
 
+  /** The plan of the chosen design from the server (the one place its formulas live). */
   const showDesignPreview = () => {
     const procedure = field("procedure").value;
-    const number = (name) => Number.parseFloat(field(name).value);
-    if (procedure === "cheating_detection") return showCheatingPreview(number);
-    const design = designFigures(procedure, {
-      pTruth: number("p_truth"), pForcedYes: number("p_forced_yes"), pForcedNo: number("p_forced_no"), prevalence: number("prevalence"),
-    });
-    for (const id of ["preview-compare"]) out(id).textContent = "";
-    if (!design) {
-      out("preview-light").textContent = config.messages.designInvalid;
-      for (const id of ["preview-cost", "preview-total", "preview-margin"]) out(id).textContent = "";
-      out("preview-spinner").replaceChildren();
-      return;
-    }
-    if (design.sectors.length) {
-      createSpinner(out("preview-spinner"), design.sectors[0].share, {
-        label: fill(config.messages.spinnerLabel, { percent: Math.round(design.sectors[0].share * 1000) / 10 }),
-        lightLabel: `${Math.round(design.sectors[0].share * 100)}%`,
-        sectorWords: config.messages.sectorWords,
-      }, design.sectors);
-    } else out("preview-spinner").replaceChildren();
-    const percent = (value) => Math.round(value * 1000) / 10;
-    out("preview-light").textContent = fill(config.messages.design, {
-      epsilon: short(design.epsilon), ratio: short(Math.exp(design.epsilon)),
-      yes: percent(design.yesGivenYes), no: percent(design.yesGivenNo),
-    });
-    out("preview-cost").textContent = fill(config.messages.costOne, { cost: short(design.epsilon) });
-    out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + design.epsilon) });
     const n = Number.parseInt(planned.value, 10);
-    if (!(n >= 1)) return;
+    const query = new URLSearchParams({ procedure, n: String(n >= 1 ? n : 1) });
+    for (const name of config.designs[procedure].fields) {
+      if (name === "arms") {
+        const arm = (number) => ["p_truth", "p_forced_yes", "p_forced_no"].map((share) => field(`arm_${number}_${share}`).value).join(",");
+        query.set("arms", `${arm(1)};${arm(2)}`);
+      } else if (name !== "innocuous" && name !== "randomizer") query.set(name, field(name).value);
+    }
     const request = ++marginRequest;
-    const query = new URLSearchParams({ procedure, n: String(n) });
-    for (const name of ["p_truth", "p_forced_yes", "p_forced_no", "prevalence"]) query.set(name, field(name).value);
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : null))
       .then((plan) => {
-        if (!plan || request !== marginRequest) return;
-        out("preview-margin").textContent = fill(config.messages.margin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
+        if (request === marginRequest) showPlan(plan, n);
       })
       .catch(() => {});
   };
 
-  /** Cheating detection: each arm a forced-response design; ε is the larger arm's. */
-  const showCheatingPreview = (number) => {
-    const arms = [1, 2].map((arm) => designFigures("forced_response", {
-      pTruth: number(`arm_${arm}_p_truth`), pForcedYes: number(`arm_${arm}_p_forced_yes`), pForcedNo: number(`arm_${arm}_p_forced_no`),
-    }));
+  /** @param {any} plan the design's plan, or null where its parameters make none */
+  const showPlan = (plan, n) => {
     for (const id of ["preview-compare", "preview-margin"]) out(id).textContent = "";
-    if (arms.some((arm) => !arm)) {
+    if (!plan) {
       out("preview-light").textContent = config.messages.designInvalid;
       for (const id of ["preview-cost", "preview-total"]) out(id).textContent = "";
       out("preview-spinner").replaceChildren();
       return;
     }
-    const epsilon = Math.max(...arms.map((arm) => arm.epsilon));
     const percent = (value) => Math.round(value * 1000) / 10;
-    createSpinner(out("preview-spinner"), arms[0].sectors[0].share, {
-      label: fill(config.messages.spinnerLabel, { percent: percent(arms[0].sectors[0].share) }),
-      lightLabel: `${Math.round(arms[0].sectors[0].share * 100)}%`,
-      sectorWords: config.messages.sectorWords,
-    }, arms[0].sectors);
-    out("preview-light").textContent = fill(config.messages.cheating, {
-      epsilon: short(epsilon),
-      yes1: percent(arms[0].yesGivenYes), no1: percent(arms[0].yesGivenNo),
-      yes2: percent(arms[1].yesGivenYes), no2: percent(arms[1].yesGivenNo),
-    });
-    out("preview-cost").textContent = fill(config.messages.costOne, { cost: short(epsilon) });
-    out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + epsilon) });
-    const n = Number.parseInt(planned.value, 10);
-    if (!(n >= 2)) return;
-    const request = ++marginRequest;
-    const written = [1, 2].map((arm) => ["p_truth", "p_forced_yes", "p_forced_no"].map((name) => field(`arm_${arm}_${name}`).value).join(",")).join(";");
-    fetch(`${config.planUrl}?${new URLSearchParams({ procedure: "cheating_detection", arms: written, n: String(n) })}`, { credentials: "same-origin" })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((plan) => {
-        if (!plan || request !== marginRequest) return;
-        out("preview-margin").textContent = fill(config.messages.cheatingMargin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
+    if (plan.sectors.length) {
+      const light = plan.sectors[0].share;
+      createSpinner(out("preview-spinner"), light, {
+        label: fill(config.messages.spinnerLabel, { percent: percent(light) }),
+        lightLabel: `${Math.round(light * 100)}%`,
+        sectorWords: config.messages.sectorWords,
+      }, plan.sectors);
+    } else out("preview-spinner").replaceChildren();
+    const arms = plan.arm_probabilities;
+    out("preview-light").textContent = arms
+      ? fill(config.messages.cheating, {
+        epsilon: short(plan.epsilon),
+        yes1: percent(arms[0][0]), no1: percent(arms[0][1]), yes2: percent(arms[1][0]), no2: percent(arms[1][1]),
       })
-      .catch(() => {});
+      : fill(config.messages.design, {
+        epsilon: short(plan.epsilon), ratio: short(Math.exp(plan.epsilon)),
+        yes: percent(plan.yes_given_yes), no: percent(plan.yes_given_no),
+      });
+    out("preview-cost").textContent = fill(config.messages.costOne, { cost: short(plan.epsilon) });
+    out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + plan.epsilon) });
+    if (!(n >= (arms ? 2 : 1))) return;
+    const margin = (plan.margin_of_error * 100).toFixed(1);
+    out("preview-margin").textContent = fill(arms ? config.messages.cheatingMargin : config.messages.margin, { n, margin });
   };
 
   const update = () => {

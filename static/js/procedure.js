@@ -94,8 +94,9 @@ export function draw(truth, procedure, light, random = cryptoUint32) {
 /**
  * @typedef {object} Sector
  * @property {number} share Its share of the wheel, in (0, 1].
- * @property {"truth" | "yes" | "no" | "innocuous"} reports What landing on it reports: the true
- *   answer, a forced "yes" or "no", or the true answer to the innocuous question.
+ * @property {"truth" | "opposite" | "yes" | "no" | "innocuous"} reports What landing on it
+ *   reports: the true answer, the opposite one, a forced "yes" or "no", or the true answer to the
+ *   innocuous question.
  */
 
 /**
@@ -108,12 +109,14 @@ export function draw(truth, procedure, light, random = cryptoUint32) {
  */
 
 /**
- * One spin of a design's wheel (forced response, unrelated question): sectors laid clockwise from
- * the top in order, the report decided by the one under the pointer. Mirrors `rr.Design.perturb`:
- * P(report 1 | yes) = share of truth + share of "yes" (+ innocuous share × innocuous answer).
+ * One spin of a design's wheel, as the server describes it (its sectors come from the design's
+ * module): sectors laid clockwise from the top in order, the report decided by the one under the
+ * pointer. Mirrors `rr.Design.perturb`: P(report 1 | yes) = share of truth + share of "yes"
+ * (+ innocuous share × innocuous answer), P(report 1 | no) = share of opposite + share of "yes"
+ * (+ the same).
  * @param {Bit} truth
  * @param {Sector[]} sectors
- * @param {Bit | null} [innocuous] The true answer to the innocuous question (unrelated question).
+ * @param {Bit | null} [innocuous] The true answer to the innocuous question, where a sector asks it.
  * @param {import("./random.js").Uint32Source} [random]
  * @returns {DesignDraw}
  */
@@ -135,43 +138,10 @@ export function drawDesign(truth, sectors, innocuous = null, random = cryptoUint
     }
   }
   const sector = sectors[index].reports;
-  const reported = sector === "truth" ? truth : sector === "yes" ? 1 : sector === "no" ? 0 : innocuous;
+  const reports = { truth, opposite: 1 - truth, yes: 1, no: 0, innocuous };
+  if (!(sector in reports)) throw new RangeError(`unknown sector ${sector}`);
+  const reported = /** @type {Bit} */ (reports[sector]);
   return { position, light: index === 0, heads: null, sector, reported };
-}
-
-/**
- * A design's report probabilities, its ε and its wheel, from the parameters a survey states
- * (mirrors `rr.forced_response`, `rr.unrelated_question`, `rr.crosswise` and `rr.design_epsilon`):
- * forced response λ₁ = t + f₁, λ₀ = f₁; unrelated question λ₁ = t + (1 − t)q, λ₀ = (1 − t)q;
- * crosswise λ₁ = q, λ₀ = 1 − q; ε = max(|ln(λ₁/λ₀)|, |ln((1 − λ₁)/(1 − λ₀))|). Null for parameters
- * that make no design (out of range, not adding up to 1, no information, infinite ε).
- * @param {string} procedure
- * @param {{pTruth?: number, pForcedYes?: number, pForcedNo?: number, prevalence?: number}} p
- * @returns {{yesGivenYes: number, yesGivenNo: number, epsilon: number, sectors: Sector[]} | null}
- */
-export function designFigures(procedure, { pTruth, pForcedYes, pForcedNo, prevalence }) {
-  const share = (value) => Number.isFinite(value) && value >= 0 && value <= 1;
-  let yesGivenYes;
-  let yesGivenNo;
-  let sectors = [];
-  if (procedure === "forced_response") {
-    if (![pTruth, pForcedYes, pForcedNo].every(share) || Math.abs(pTruth + pForcedYes + pForcedNo - 1) > 1e-9) return null;
-    [yesGivenYes, yesGivenNo] = [pTruth + pForcedYes, pForcedYes];
-    sectors = [{ share: pTruth, reports: "truth" }, { share: pForcedYes, reports: "yes" }, { share: pForcedNo, reports: "no" }];
-  } else if (procedure === "unrelated_question") {
-    if (!share(pTruth) || !share(prevalence)) return null;
-    [yesGivenYes, yesGivenNo] = [pTruth + (1 - pTruth) * prevalence, (1 - pTruth) * prevalence];
-    sectors = [{ share: pTruth, reports: "truth" }, { share: 1 - pTruth, reports: "innocuous" }];
-  } else if (procedure === "crosswise") {
-    if (!share(prevalence)) return null;
-    [yesGivenYes, yesGivenNo] = [prevalence, 1 - prevalence];
-  } else {
-    return null;
-  }
-  const loss = (a, b) => (a === b ? 0 : a === 0 || b === 0 ? Infinity : Math.abs(Math.log(a) - Math.log(b)));
-  const epsilon = Math.max(loss(yesGivenYes, yesGivenNo), loss(1 - yesGivenYes, 1 - yesGivenNo));
-  if (yesGivenYes === yesGivenNo || !Number.isFinite(epsilon)) return null;
-  return { yesGivenYes, yesGivenNo, epsilon, sectors };
 }
 
 /**

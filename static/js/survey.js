@@ -39,7 +39,7 @@ const form = document.getElementById("survey-form");
  * @typedef {object} ItemView
  * @property {HTMLElement} box
  * @property {import("./spinner.js").Spinner | null} spinner None where the respondent draws with
- *   their own die or coin, or needs none (crosswise): the page then records the report only.
+ *   their own die or coin, or needs none: the page then records the report only.
  * @property {import("./coin.js").Coin | null} coin
  * @property {import("./die.js").Die | null} die
  * @property {HTMLElement | null} valueBox A number question's value wheel, drawn once the value
@@ -194,7 +194,7 @@ function setUpQuestion(question) {
 function truthOf(question, root) {
   const named = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]`);
   const picked = (name) => root.querySelector(`input[name="${CSS.escape(`${name}-${question.id}`)}"]:checked`);
-  // The respondent's own die, coin or crosswise question: the report itself, never the truth.
+  // The respondent's own die or coin, or a design that draws nothing: the report itself, never the truth.
   if (question.mode === "report") {
     const report = picked("report");
     return report ? new Map([[question.id, report.value === "1" ? 1 : 0]]) : null;
@@ -446,9 +446,8 @@ function answerText(question, value) {
   if (question.answer === "option" || question.answer === "direct") {
     return question.options.find((option) => option.id === value)?.text ?? "";
   }
-  if (question.procedure === "crosswise") return value === 1 ? text.same : text.different;
-  if (question.answer === "arm") return value?.reported === 1 ? text.yes : text.no;
-  return value === 1 ? text.yes : text.no;
+  const bit = question.answer === "arm" ? value?.reported : value;
+  return question.reportWords[bit === 1 ? 1 : 0];
 }
 
 function allSpun() {

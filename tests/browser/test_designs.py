@@ -141,7 +141,10 @@ def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
     )
     assert page.locator("#preview-spinner path.sector-no").count() == 1
     page.fill("#p_forced_no", "0.2")
-    assert "Enter the design's parameters" in page.inner_text("#preview-light")
+    # The preview is the server's plan, which refuses shares that do not add up to 1.
+    page.wait_for_function(
+        "() => document.getElementById('preview-light').textContent.includes('Enter the design')"
+    )
     page.select_option("#procedure", "cheating_detection")
     assert page.is_visible("#arm_2_p_forced_no") and page.is_hidden("#p_truth")
     # Arms (0.6, 0.3, 0.1) and (0.6, 0.1, 0.3): each ε = ln(0.7/0.1) = ln 7.

@@ -4,7 +4,6 @@ import { describe, it, mock } from "node:test";
 import {
   checkedValue,
   choiceLightFraction,
-  designFigures,
   draw,
   drawChoice,
   drawDesign,
@@ -186,6 +185,13 @@ describe("drawDesign", () => {
     assert.equal(drawDesign(1, sectors, 0, random).reported, 1);
     assert.equal(drawDesign(1, sectors, 0, random).reported, 0);
   });
+  it("reports the opposite answer on an opposite sector", () => {
+    const opposite = [{ share: 0.5, reports: "truth" }, { share: 0.5, reports: "opposite" }];
+    const random = evenGrid(4);
+    const reports = [0, 1, 2, 3].map(() => drawDesign(1, opposite, null, random).reported);
+    assert.deepEqual(reports, [1, 1, 0, 0]);
+    assert.throws(() => drawDesign(1, [{ share: 1, reports: "maybe" }]), /unknown sector/);
+  });
   it("refuses a missing truth or innocuous answer and an empty wheel", () => {
     assert.throws(() => drawDesign(2, forced), RangeError);
     assert.throws(() => drawDesign(1, [{ share: 1, reports: "innocuous" }]), /innocuous/);
@@ -197,32 +203,6 @@ describe("drawDesign", () => {
     assert.ok(spy.mock.callCount() >= 1);
     spy.mock.restore();
   });
-});
-
-describe("designFigures", () => {
-  it("gives forced response's probabilities, epsilon and wheel", () => {
-    const figures = designFigures("forced_response", { pTruth: 0.7, pForcedYes: 0.2, pForcedNo: 0.1 });
-    assert.ok(Math.abs(figures.yesGivenYes - 0.9) < 1e-15 && Math.abs(figures.yesGivenNo - 0.2) < 1e-15);
-    assert.ok(Math.abs(figures.epsilon - Math.log(8)) < 1e-12);
-    assert.deepEqual(figures.sectors.map((sector) => sector.reports), ["truth", "yes", "no"]);
-  });
-  it("gives the crosswise model's epsilon |ln(q/(1 − q))| and no wheel", () => {
-    const figures = designFigures("crosswise", { prevalence: 0.25 });
-    assert.ok(Math.abs(figures.epsilon - LN3) < 1e-12);
-    assert.deepEqual(figures.sectors, []);
-  });
-  for (const [procedure, parameters] of [
-    ["forced_response", { pTruth: 0.7, pForcedYes: 0.2, pForcedNo: 0.2 }],
-    ["forced_response", { pTruth: 0.8, pForcedYes: 0.2, pForcedNo: 0 }],
-    ["unrelated_question", { pTruth: 1, prevalence: 0.3 }],
-    ["crosswise", { prevalence: 0.5 }],
-    ["crosswise", { prevalence: Number.NaN }],
-    ["spinner", { pTruth: 0.5 }],
-  ]) {
-    it(`is null for ${procedure} ${JSON.stringify(parameters)}`, () => {
-      assert.equal(designFigures(procedure, parameters), null);
-    });
-  }
 });
 
 describe("number draws", () => {

@@ -493,6 +493,11 @@ class Question(Tally, Model):
         return self.asked_with.arm_sectors(self.design)
 
     @property
+    def report_words(self) -> tuple[str, str]:
+        """A report of 0 and of 1, in the respondent's words."""
+        return self.asked_with.report_words()
+
+    @property
     def procedure_words(self) -> str:
         """Its design with its shares, for the researcher's pages."""
         return self.asked_with.researcher_words(self.design, self.light_fraction)

@@ -106,6 +106,8 @@ def page_config(survey, preview: bool = False) -> dict:
                 # crosswise question gave (report).
                 "mode": "report" if question.own_randomizer else "spin",
                 "sectors": question.sectors,
+                # What a report of 0 and of 1 say (yes and no, or the design's own words).
+                "reportWords": question.report_words,
                 # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
                 "armSectors": question.arm_sectors,
                 # A number question's range: what the field takes and the value wheel's scale.
@@ -137,8 +139,6 @@ def messages() -> dict:
         "dieLabel": _("Die: {count} equal sectors, one per option, numbered as the options"),
         "yes": _("Yes"),
         "no": _("No"),
-        "same": _("Both the same"),
-        "different": _("Different"),
         "forcedYes": _("“yes”"),
         "forcedNo": _("“no”"),
         "chooseReport": _("Choose what you report first."),

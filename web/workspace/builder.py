@@ -20,6 +20,8 @@ from web.core.surveys.designs import (
     ARM_FIELDS,
     NO_PARAMETERS,
     DesignParameters,
+    builder_descriptors,
+    builder_share_fields,
     find_design,
 )
 from web.core.surveys.editing import (
@@ -432,13 +434,15 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
         direct_types=[name for name, kind in QUESTION_TYPES.items() if not kind.randomized],
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
+        designs=builder_descriptors(),
+        share_fields=list(builder_share_fields()),
     )
 
 
 # Which form field each part of a question is entered in.
 FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"}
 FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
-FORM_FIELDS |= {name: name for name in ("p_truth", "p_forced_yes", "p_forced_no", "randomizer")}
+FORM_FIELDS |= {name: name for name in (*builder_share_fields(), "randomizer")}
 FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")

@@ -31,7 +31,12 @@ from wtforms.validators import (
 
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.infrastructure.passwords import password_problem
-from web.core.surveys.designs import default_design, find_design, registered
+from web.core.surveys.designs import (
+    builder_share_fields,
+    default_design,
+    find_design,
+    registered,
+)
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     EMAIL,
@@ -268,10 +273,8 @@ class QuestionForm(FlaskForm):
         default=default_design().name,
         choices=[SelectChoice(design.name, design.label) for design in registered()],
     )
-    # A design's parameters (web/core/surveys/designs/): checked by the shared rules.
-    p_truth = FloatField(_l("Share answering truthfully"), validators=[Optional()], default=0.75)
-    p_forced_yes = FloatField(_l("Share told to say “yes”"), validators=[Optional()], default=1 / 6)
-    p_forced_no = FloatField(_l("Share told to say “no”"), validators=[Optional()], default=1 / 12)
+    # A design's parameters (web/core/surveys/designs/): checked by the shared rules. Each
+    # design's own shares are added below, from the registry.
     innocuous = TextAreaField(
         _l("Innocuous question"),
         description=_l(
@@ -328,6 +331,11 @@ class QuestionForm(FlaskForm):
             "Leave a line empty to make the id from the option's text."
         ),
     )
+
+
+# Each design's own shares, as its module names and labels them.
+for _name, (_label, _default) in builder_share_fields().items():
+    setattr(QuestionForm, _name, FloatField(_label, validators=[Optional()], default=_default))
 
 
 class ImportForm(FlaskForm):

@@ -64,6 +64,25 @@ def design_of(question) -> SurveyDesign:
     return design_named(question.procedure) if question.type.randomized else ASKED_PLAINLY
 
 
+def builder_share_fields() -> dict[str, tuple[object, float]]:
+    """Every design's builder field for a share, by name (the first design to declare a name
+    gives its label and default)."""
+    fields: dict[str, tuple[object, float]] = {}
+    for design in registered():
+        for name, field in design.share_fields.items():
+            fields.setdefault(name, field)
+    return fields
+
+
+def builder_descriptors() -> dict[str, dict]:
+    """What the builder's script needs of each design: whether its ε is derived, and the
+    fields it shows."""
+    return {
+        design.name: {"derived": design.derived, "fields": design.builder_fields()}
+        for design in registered()
+    }
+
+
 def default_design() -> SurveyDesign:
     """The design a new question starts with (the builder's first choice)."""
     return next(design for design in registered() if design.default)
@@ -83,6 +102,8 @@ __all__ = [
     "DesignParameters",
     "SurveyDesign",
     "UnknownDesign",
+    "builder_descriptors",
+    "builder_share_fields",
     "default_design",
     "derived_designs",
     "design_of",

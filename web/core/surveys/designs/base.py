@@ -93,6 +93,9 @@ class SurveyDesign:
     every_type: ClassVar[bool] = False
     # Whether the respondent may draw with their own die or coin (``"randomizer": "own"``).
     own_allowed: ClassVar[bool] = False
+    # The builder's field for each share it states besides an innocuous question's prevalence:
+    # name → (lazily translated label, default).
+    share_fields: ClassVar[dict[str, tuple[object, float]]] = {}
     # Whether it asks an innocuous question (a file's ``innocuous``: its text and prevalence).
     asks_innocuous: ClassVar[bool] = False
     # Whether anything is drawn (a design with no randomizer has no light share to show).
@@ -160,6 +163,10 @@ class SurveyDesign:
         """What decides the report, in the respondent's words."""
         raise NotImplementedError
 
+    def report_words(self) -> tuple[str, str]:
+        """A report of 0 and of 1, in the respondent's words."""
+        return _("No"), _("Yes")
+
     # --- the researcher's pages, the codebook and R --------------------------------------------
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
@@ -184,6 +191,14 @@ class SurveyDesign:
         if self.own_allowed and parameters.randomizer != "page":
             data["randomizer"] = parameters.randomizer
         return data
+
+    def builder_fields(self) -> list[str]:
+        """The builder's fields it shows: its shares, then an innocuous question's text and
+        prevalence, the randomizer, the arms."""
+        fields = list(self.share_fields)
+        fields += ["innocuous", "prevalence"] if self.asks_innocuous else []
+        fields += ["randomizer"] if self.own_allowed else []
+        return fields + (["arms"] if "arms" in self.parameters else [])
 
     def share_names(self) -> tuple[str, ...]:
         """Its numbers as shares are named (``innocuous`` states ``prevalence``)."""
@@ -212,6 +227,7 @@ class SurveyDesign:
             "yes_given_no": design.yes_given_no,
             "margin_of_error": design.margin_of_error(n),
             "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
+            "sectors": self.sectors(parameters),
         }
 
     def plan_numbers(self, query) -> dict:

@@ -161,4 +161,6 @@ class CheatingDetection(SurveyDesign):
             "n": n,
             # The half-width for π at ½ with no cheaters (a planning figure, normal interval).
             "margin_of_error": model.margin_of_error(max(n, 2)),
+            "arm_probabilities": [[arm.yes_given_yes, arm.yes_given_no] for arm in model.arms],
+            "sectors": forced_sectors(*parameters.arms[0]),
         }

@@ -49,6 +49,11 @@ def forced_refusal(p_truth: float, p_forced_yes: float, p_forced_no: float) -> s
 class ForcedResponse(SurveyDesign):
     name = "forced_response"
     label = _l("Forced response (yes/no only)")
+    share_fields = {
+        "p_truth": (_l("Share answering truthfully"), 0.75),
+        "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
+        "p_forced_no": (_l("Share told to say “no”"), 1 / 12),
+    }
     parameters = SHARES
     own_allowed = True
 

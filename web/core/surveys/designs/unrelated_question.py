@@ -23,6 +23,7 @@ from web.core.surveys.designs.parameters import DesignParameters
 class UnrelatedQuestion(SurveyDesign):
     name = "unrelated_question"
     label = _l("Unrelated question (yes/no only)")
+    share_fields = {"p_truth": (_l("Share answering truthfully"), 0.75)}
     parameters = ("p_truth", "innocuous")
     own_allowed = True
     asks_innocuous = True
