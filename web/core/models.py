@@ -33,9 +33,8 @@ from web.core.surveys.designs import (
     DesignParameters,
     SurveyDesign,
     design_of,
-    face_ranges,
 )
-from web.core.surveys.designs.base import own_faces
+from web.core.surveys.designs.base import OwnDraw
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
 from web.core.surveys.questions import ARM, QuestionType, question_type
@@ -513,17 +512,9 @@ class Question(Tally, Model):
         return self.asked_with.respond_template(self)
 
     @property
-    def own_faces(self) -> tuple[int, list[str]]:
-        """The respondent's own die or coin: its faces and the outcome of each (own randomizer
-        only)."""
-        faces = own_faces(self.asked_with.own_shares(self.design))
-        assert faces is not None, "checked when the question was made"
-        return faces
-
-    @property
-    def face_ranges(self) -> list[tuple[int, int, str]]:
-        """The faces with one outcome, as the page lists them: (first, last, outcome)."""
-        return face_ranges(self.own_faces[1])
+    def own_draw(self) -> OwnDraw:
+        """How the respondent draws with their own randomizer (own randomizer only)."""
+        return self.asked_with.own_draw(self.design)
 
     @property
     def design_entry(self) -> dict:

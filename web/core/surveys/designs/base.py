@@ -12,6 +12,7 @@ design anywhere.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -34,6 +35,29 @@ LINE_RECOMPUTE = (
     "rr.Design(offset=noise_offset, slope=noise_slope).estimate(noisy_yes, n), or "
     "rr.<design>(parameters).estimate(noisy_yes, n)"
 )
+
+
+@dataclass(frozen=True)
+class OwnStep:
+    """One line of how the respondent draws with their own randomizer: a label (faces, a deck)
+    and what it means, in the respondent's words; ``innocuous`` when the innocuous question's
+    wording follows."""
+
+    label: str
+    text: str
+    innocuous: bool = False
+
+
+@dataclass(frozen=True)
+class OwnDraw:
+    """How the respondent draws for themselves: what to do first (followed by the innocuous
+    question's wording where ``innocuous``), one line per outcome, and what to do then (each in
+    the respondent's words)."""
+
+    before: str
+    steps: tuple[OwnStep, ...] = ()
+    after: str = ""
+    innocuous: bool = False
 
 
 class UnknownDesign(ValueError):
@@ -143,6 +167,32 @@ class SurveyDesign:
     def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
         """The outcomes of the respondent's own draw and their shares (own randomizer only)."""
         return []
+
+    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
+        """How the respondent draws with their own randomizer (own randomizer only): by default
+        a die or a coin whose faces stand for :meth:`own_shares`' outcomes."""
+        faces = own_faces(self.own_shares(parameters))
+        assert faces is not None, "checked when the question was made"
+        count, outcomes = faces
+        words = {
+            "truth": _("answer the question above truthfully"),
+            "yes": _("answer “yes”, whatever the truth"),
+            "no": _("answer “no”, whatever the truth"),
+            "innocuous": _("answer this everyday question instead:"),
+        }
+        steps = []
+        for first, last, outcome in face_ranges(outcomes):
+            if count == 2:
+                label = _("Heads") if first == 1 else _("Tails")
+            else:
+                label = str(first) if first == last else f"{first}–{last}"
+            steps.append(OwnStep(label, words[outcome], innocuous=outcome == "innocuous"))
+        before = (
+            _("Roll a die where nobody can see it.")
+            if count == 6
+            else _("Toss a coin where nobody can see it.")
+        )
+        return OwnDraw(before, tuple(steps))
 
     def sectors(self, parameters: DesignParameters) -> list[dict]:
         """The page's wheel: each sector's share and what it reports, from the top; empty where
@@ -363,6 +413,8 @@ def share_words(value) -> str:
 
 __all__ = [
     "NO_PARAMETERS",
+    "OwnDraw",
+    "OwnStep",
     "SurveyDesign",
     "UnknownDesign",
     "design_named",

@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import (
     LINE_RECOMPUTE,
+    OwnDraw,
     SurveyDesign,
     epsilon_problems,
     register,
@@ -56,8 +57,18 @@ class Crosswise(SurveyDesign):
     def light_fraction(self, question) -> float:
         return 0.0
 
-    def respond_template(self, question) -> str:
-        return "respond/_crosswise.html"
+    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
+        return OwnDraw(
+            _(
+                "Think of your true answer to the question above and to this everyday question, "
+                "without writing either down:"
+            ),
+            after=_(
+                "Then report only whether the two answers are the same (both yes or both no) or "
+                "different."
+            ),
+            innocuous=True,
+        )
 
     def respondent_words(self, question) -> str:
         return _(
