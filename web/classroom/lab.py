@@ -24,7 +24,7 @@ from web.classroom.report_lab import (
     traces,
 )
 from web.core.infrastructure.extensions import limiter
-from web.core.surveys.designs import default_design
+from web.core.surveys.designs import default_design, registered
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
 
 bp = Blueprint("lab", __name__)
@@ -75,6 +75,7 @@ class DesignRow(NamedTuple):
     per respondent (n·Var) at each true share, by formula and over simulated surveys."""
 
     name: str
+    title: object
     design: rr.Design
     formula: tuple[float, ...]
     simulated: tuple[float, ...]
@@ -82,18 +83,21 @@ class DesignRow(NamedTuple):
 
 @lru_cache(maxsize=64)
 def designs_comparison(epsilon: float) -> tuple[DesignRow, ...]:
-    """Each design of :func:`rr.designs_at_epsilon` at ``epsilon``; simulated with a fixed seed,
-    so the same ε always shows the same numbers (and is computed once)."""
+    """Each design with a lab entry (web/core/surveys/designs/) at ``epsilon``; simulated with a
+    fixed seed, so the same ε always shows the same numbers (and is computed once)."""
     rows = []
     rng = np.random.default_rng(2026)
-    for name, design in rr.designs_at_epsilon(epsilon).items():
+    for entry in registered():
+        if entry.lab_title is None:
+            continue
+        name, design = entry.name, entry.at_epsilon(epsilon)
         formula = tuple(design.variance(pi, 1) for pi in DESIGN_PRIORS)
         simulated = []
         for pi in DESIGN_PRIORS:
             counts = design.simulate_counts(pi, DESIGN_RESPONDENTS, DESIGN_SURVEYS, seed=rng)
             estimates = (counts / DESIGN_RESPONDENTS - design.offset) / design.slope
             simulated.append(float(estimates.var(ddof=1)) * DESIGN_RESPONDENTS)
-        rows.append(DesignRow(name, design, formula, tuple(simulated)))
+        rows.append(DesignRow(name, entry.lab_title, design, formula, tuple(simulated)))
     return tuple(rows)
 
 

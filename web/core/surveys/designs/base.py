@@ -294,6 +294,16 @@ class SurveyDesign:
             innocuous_text=Texts.one("en", "innocuous") if self.asks_innocuous else None,
         )
 
+    # --- the classroom lab -------------------------------------------------------------------
+
+    # Its row in the lab's comparison of designs at one ε (None: it has no row).
+    lab_title: ClassVar[object] = None
+
+    def at_epsilon(self, epsilon: float) -> rr.Design:
+        """One of its kind whose ε is ``epsilon``, for the lab's comparison (designs with a
+        ``lab_title``)."""
+        raise NotImplementedError
+
     # --- shared checks, for the designs' own ``problems`` --------------------------------------
 
     def share_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:

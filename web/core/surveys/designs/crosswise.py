@@ -5,6 +5,8 @@ differ; nothing is drawn, so the page asks for the report alone. λ₁ = q, λ�
 
 from __future__ import annotations
 
+import math
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -24,6 +26,7 @@ from web.core.surveys.designs.parameters import DesignParameters
 class Crosswise(SurveyDesign):
     name = "crosswise"
     label = _l("Crosswise: “are both answers the same?” (yes/no only)")
+    lab_title = _l("Crosswise: “are both answers the same?”, no spinner")
     parameters = ("innocuous",)
     asks_innocuous = True
     states_chance = False
@@ -94,3 +97,6 @@ class Crosswise(SurveyDesign):
             "randomizer": "respondent's own",
             "recompute": LINE_RECOMPUTE,
         }
+
+    def at_epsilon(self, epsilon: float) -> rr.Design:
+        return rr.crosswise(1 / (1 + math.exp(-epsilon)))

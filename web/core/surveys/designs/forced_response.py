@@ -49,6 +49,7 @@ def forced_refusal(p_truth: float, p_forced_yes: float, p_forced_no: float) -> s
 class ForcedResponse(SurveyDesign):
     name = "forced_response"
     label = _l("Forced response (yes/no only)")
+    lab_title = _l("Forced response, a forced “yes” twice as likely as a forced “no”")
     share_fields = {
         "p_truth": (_l("Share answering truthfully"), 0.75),
         "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
@@ -111,3 +112,8 @@ class ForcedResponse(SurveyDesign):
             "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
             "recompute": LINE_RECOMPUTE,
         }
+
+    def at_epsilon(self, epsilon: float) -> rr.Design:
+        return rr.design.with_epsilon(
+            lambda t: rr.forced_response(t, 2 * (1 - t) / 3, (1 - t) / 3), epsilon
+        )

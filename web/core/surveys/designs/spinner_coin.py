@@ -15,12 +15,16 @@ from web.core.surveys.designs.spun import TypeSpun
 @register
 class SpinnerCoin(TypeSpun):
     name = "spinner_coin"
+    label = _l("Spinner and coin: dark lets a coin decide")
+    lab_title = _l("Spinner (the same as symmetric forced response)")
     coin_on_dark = True
     default = True  # the app's usual procedure: light tells the truth, a coin decides on dark
-    label = _l("Spinner and coin: dark lets a coin decide")
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.spinner_coin(epsilon)
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         return _("Spinner and coin, p = %(p)s", p=share_words(light))
+
+    def at_epsilon(self, epsilon: float) -> rr.Design:
+        return rr.spinner_coin(epsilon)

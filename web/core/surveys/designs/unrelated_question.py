@@ -23,6 +23,7 @@ from web.core.surveys.designs.parameters import DesignParameters
 class UnrelatedQuestion(SurveyDesign):
     name = "unrelated_question"
     label = _l("Unrelated question (yes/no only)")
+    lab_title = _l("Unrelated question, innocuous prevalence 25%")
     share_fields = {"p_truth": (_l("Share answering truthfully"), 0.75)}
     parameters = ("p_truth", "innocuous")
     own_allowed = True
@@ -91,3 +92,6 @@ class UnrelatedQuestion(SurveyDesign):
             "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
             "recompute": LINE_RECOMPUTE,
         }
+
+    def at_epsilon(self, epsilon: float) -> rr.Design:
+        return rr.design.with_epsilon(lambda t: rr.unrelated_question(t, 0.25), epsilon)
