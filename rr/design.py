@@ -26,6 +26,8 @@ The designs (each a :class:`Design`):
 - :func:`unrelated_question`: the sensitive question with probability t, otherwise an innocuous
   one whose prevalence q is known: λ₁ = t + (1 − t)q, λ₀ = (1 − t)q (Greenberg et al. 1969;
   RRreg "UQTknown", rr "unrelated-known").
+- :func:`kuk`: a card drawn from one of two decks, the deck chosen by the true answer, its colour
+  reported: λ₁ = θ₁, λ₀ = θ₂, the decks' shares of red (Kuk 1990; RRreg "Kuk").
 - :func:`crosswise`: "are your answers to both questions the same?", with an innocuous question of
   known prevalence q ≠ ½: λ₁ = q, λ₀ = 1 − q, ε = |ln(q/(1 − q))| (Yu, Tian & Tang 2008; Jann,
   Jerke & Krumpal 2012; RRreg "Crosswise").
@@ -288,6 +290,23 @@ def unrelated_question(p_truth, prevalence) -> Design:
     return _checked("unrelated_question", innocuous, truth, (("p_truth", truth), ("prevalence", q)))
 
 
+def kuk(theta_yes, theta_no) -> Design:
+    """Kuk's card design: two decks with known shares of red cards, θ₁ (the deck a true "yes"
+    draws from) and θ₂ (a true "no"); the respondent reports the colour drawn (1 = red):
+    λ₁ = θ₁, λ₀ = θ₂ (Kuk 1990; RRreg "Kuk" with p = c(θ₁, θ₂)).
+
+    Raises
+    ------
+    ValueError
+        If a share is not in (0, 1) (a deck of one colour gives a report away: infinite ε) or
+        θ₁ = θ₂ (both decks alike: the colour says nothing).
+    """
+    red_yes = check_probability(theta_yes, "theta_yes", closed=False)
+    red_no = check_probability(theta_no, "theta_no", closed=False)
+    parameters = (("theta_yes", red_yes), ("theta_no", red_no))
+    return _checked("kuk", red_no, red_yes - red_no, parameters)
+
+
 def crosswise(prevalence) -> Design:
     """The crosswise model with a known innocuous prevalence q: report 1 ("both answers the
     same") with λ₁ = q, λ₀ = 1 − q; ε = |ln(q/(1 − q))|.
@@ -410,6 +429,7 @@ __all__ = [
     "designs_at_epsilon",
     "estimate_proportion",
     "forced_response",
+    "kuk",
     "spinner",
     "spinner_coin",
     "unrelated_question",

@@ -13,6 +13,7 @@ from rr.design import (
     crosswise,
     design_epsilon,
     forced_response,
+    kuk,
     spinner,
     spinner_coin,
     unrelated_question,
@@ -26,6 +27,8 @@ DESIGNS = {
     "crosswise (q < 1/2)": (crosswise(0.25), (0.25, 0.75)),
     "crosswise (q > 1/2)": (crosswise(0.85), (0.85, 0.15)),
     "spinner_coin": (spinner_coin(1.0), (math.e / (1 + math.e), 1 / (1 + math.e))),
+    "kuk (redder yes deck)": (kuk(0.7, 0.2), (0.7, 0.2)),
+    "kuk (redder no deck)": (kuk(0.25, 0.6), (0.25, 0.6)),
 }
 
 
@@ -104,6 +107,9 @@ def test_sample_size_is_the_least_n_reaching_the_margin():
         (lambda: forced_response(0.8, 0.2, 0.0), "p_forced_no must be > 0"),
         (lambda: forced_response(0.5, 0.3, 0.3), "must be 1, got 0.5 + 0.3 + 0.3 = 1.1"),
         (lambda: crosswise(1.0), "prevalence"),
+        (lambda: kuk(0.4, 0.4), "gives no information"),
+        (lambda: kuk(1.0, 0.4), "theta_yes must lie in"),
+        (lambda: kuk(0.4, 0.0), "theta_no must lie in"),
     ],
 )
 def test_designs_that_cannot_be_used_are_refused_with_the_reason(make, message):
@@ -245,3 +251,14 @@ def test_cheating_detections_planned_margin_matches_simulated_spread():
     assert abs(1.96 * np.std(estimates) / margin - 1) < 0.05
     with pytest.raises(ValueError, match="honest_yes"):
         model.margin_of_error(100, honest_yes=0.8, cheating=0.3)
+
+
+def test_kuk_estimates_the_known_numbers():
+    # θ₁ = 0.7, θ₂ = 0.2: π̂ = (θ̂ − 0.2)/0.5; 220 red of 500 → θ̂ = 0.44, π̂ = 0.48,
+    # SE = √(0.44·0.56/500)/0.5 = 0.0444; ε = max(ln 3.5, ln(0.8/0.3)) = ln 3.5.
+    design = kuk(0.7, 0.2)
+    found = design.estimate(220, 500)
+    assert found.estimate == pytest.approx(0.48, abs=1e-12)
+    assert found.std_error == pytest.approx(math.sqrt(0.44 * 0.56 / 500) / 0.5, rel=1e-12)
+    assert design.epsilon == pytest.approx(math.log(3.5), rel=1e-12)
+    assert dict(design.parameters) == {"theta_yes": 0.7, "theta_no": 0.2}
