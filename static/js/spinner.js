@@ -121,7 +121,7 @@ export function createSpinner(container, light, text, sectors = []) {
 
 /**
  * A design's sectors, clockwise from the top: the truth sector light, a forced "yes" or "no"
- * sector marked with its word, an innocuous-question sector dark.
+ * sector marked with its word, an innocuous-question or opposite-answer sector dark.
  * @param {import("./procedure.js").Sector[]} sectors
  * @param {Record<string, string>} words The word written on each kind of forced sector.
  * @returns {SVGElement[]}
@@ -131,7 +131,7 @@ function designSectors(sectors, words) {
   let start = 0;
   for (const sector of sectors) {
     const end = Math.min(1, start + sector.share);
-    const kind = sector.reports === "truth" ? "light" : sector.reports === "innocuous" ? "dark" : sector.reports;
+    const kind = sector.reports === "truth" ? "light" : ["innocuous", "opposite"].includes(sector.reports) ? "dark" : sector.reports;
     parts.push(element("path", { class: `sector-${kind}`, d: sectorPath(start, end) }));
     if (words[sector.reports]) {
       const [x, y] = pointAt((start + end) / 2, RADIUS * 0.68);

@@ -494,7 +494,7 @@ class Question(Tally, Model):
     @property
     def report_words(self) -> tuple[str, str]:
         """A report of 0 and of 1, in the respondent's words."""
-        return self.asked_with.report_words()
+        return self.asked_with.report_words(self.design)
 
     @property
     def procedure_words(self) -> str:

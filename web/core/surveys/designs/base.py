@@ -213,7 +213,7 @@ class SurveyDesign:
         """What decides the report, in the respondent's words."""
         raise NotImplementedError
 
-    def report_words(self) -> tuple[str, str]:
+    def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
         """A report of 0 and of 1, in the respondent's words."""
         return _("No"), _("Yes")
 

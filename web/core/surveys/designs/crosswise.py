@@ -78,7 +78,7 @@ class Crosswise(SurveyDesign):
             "Your answer is never sent: only whether it matches your answer to an everyday question"
         )
 
-    def report_words(self) -> tuple[str, str]:
+    def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
         return _("Different"), _("Both the same")
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
