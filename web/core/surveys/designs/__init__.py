@@ -3,28 +3,19 @@
 Every design turns a true answer into a report with two probabilities (:mod:`rr.design`). Its
 module says everything about it: the parameters a file, an XLSForm and the builder state, their
 check, the :class:`rr.Design` they make, what the respondent's page draws and says, the
-researcher's words and the codebook's entry with R's models. The rest of the app asks
-:func:`design_named` and never compares a design's name.
+researcher's words, the codebook's entry with R's models and the lab's entry. The rest of the app
+asks :func:`design_named` and never compares a design's name.
 
-- the spinners (``spinner_coin``, ``spinner``): ε is stated; every randomized question type.
-- ``forced_response``, ``unrelated_question``, ``crosswise``, ``cheating_detection``: ε is derived
-  from the design's parameters; yes/no questions.
-
-A new design is a new module here, imported below.
+The two spinners state their ε and serve every randomized question type; every other design
+derives its ε from its parameters and serves yes/no questions. A new design is a new module
+here: every module of the package is imported below, and each design registers itself.
 """
 
 from __future__ import annotations
 
-# Imported for their registration, in the order their names are listed to researchers.
-# isort: off
-from web.core.surveys.designs import spinner  # noqa: F401
-from web.core.surveys.designs import spinner_coin  # noqa: F401
-from web.core.surveys.designs import forced_response  # noqa: F401
-from web.core.surveys.designs import unrelated_question  # noqa: F401
-from web.core.surveys.designs import crosswise  # noqa: F401
-from web.core.surveys.designs import cheating_detection  # noqa: F401
+import importlib
+import pkgutil
 
-# isort: on
 from web.core.surveys.designs.base import (
     SurveyDesign,
     UnknownDesign,
@@ -40,6 +31,11 @@ from web.core.surveys.designs.parameters import (
     DesignParameters,
 )
 from web.core.surveys.designs.plain import ASKED_PLAINLY
+
+# Every module of this package, so that each design registers itself: a new design is a new
+# module here and nothing else.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
 
 # Every parameter any design states in a survey file, and the randomizer.
 DESIGN_FIELDS = (

@@ -90,19 +90,21 @@ def find_design(name) -> SurveyDesign | None:
 
 
 def known_designs() -> tuple[str, ...]:
-    """Every registered design's name, in registration order."""
-    return tuple(_REGISTRY)
+    """Every registered design's name, in the order researchers see them."""
+    return tuple(design.name for design in registered())
 
 
 def registered() -> tuple[SurveyDesign, ...]:
-    """Every registered design, in registration order."""
-    return tuple(_REGISTRY.values())
+    """Every registered design, in the order researchers see them (``listed``, then name)."""
+    return tuple(sorted(_REGISTRY.values(), key=lambda design: (design.listed, design.name)))
 
 
 class SurveyDesign:
     """A way of turning a true answer into a report, as a survey states and shows it."""
 
     name: ClassVar[str]
+    # Where it comes in the lists researchers see (the builder's, the error messages').
+    listed: ClassVar[int] = 100
     label: ClassVar[object]  # a lazily translated name for the builder's list of procedures
     # The parameters it states in a survey file (``innocuous`` is an object of its text and
     # prevalence, ``arms`` a list); the builder has a field for each share.

@@ -39,6 +39,7 @@ def cheating_model(parameters: DesignParameters) -> rr.CheatingDetection:
 @register
 class CheatingDetection(SurveyDesign):
     name = "cheating_detection"
+    listed = 60
     label = _l("Cheating detection: two forced-response arms (yes/no only)")
     parameters = ("arms",)
     yesno_variant = "arms"  # each report goes with its arm

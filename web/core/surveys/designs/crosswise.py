@@ -25,6 +25,7 @@ from web.core.surveys.designs.parameters import DesignParameters
 @register
 class Crosswise(SurveyDesign):
     name = "crosswise"
+    listed = 50
     label = _l("Crosswise: “are both answers the same?” (yes/no only)")
     lab_title = _l("Crosswise: “are both answers the same?”, no spinner")
     parameters = ("innocuous",)

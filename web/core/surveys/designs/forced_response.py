@@ -48,6 +48,7 @@ def forced_refusal(p_truth: float, p_forced_yes: float, p_forced_no: float) -> s
 @register
 class ForcedResponse(SurveyDesign):
     name = "forced_response"
+    listed = 30
     label = _l("Forced response (yes/no only)")
     lab_title = _l("Forced response, a forced “yes” twice as likely as a forced “no”")
     share_fields = {

@@ -15,6 +15,7 @@ from web.core.surveys.designs.spun import TypeSpun
 @register
 class Spinner(TypeSpun):
     name = "spinner"
+    listed = 10
     label = _l("Spinner only: dark reports the opposite answer")
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:

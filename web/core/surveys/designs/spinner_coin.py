@@ -15,6 +15,7 @@ from web.core.surveys.designs.spun import TypeSpun
 @register
 class SpinnerCoin(TypeSpun):
     name = "spinner_coin"
+    listed = 20
     label = _l("Spinner and coin: dark lets a coin decide")
     lab_title = _l("Spinner (the same as symmetric forced response)")
     coin_on_dark = True

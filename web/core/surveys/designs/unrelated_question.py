@@ -22,6 +22,7 @@ from web.core.surveys.designs.parameters import DesignParameters
 @register
 class UnrelatedQuestion(SurveyDesign):
     name = "unrelated_question"
+    listed = 40
     label = _l("Unrelated question (yes/no only)")
     lab_title = _l("Unrelated question, innocuous prevalence 25%")
     share_fields = {"p_truth": (_l("Share answering truthfully"), 0.75)}
