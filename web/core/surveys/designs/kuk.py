@@ -1,0 +1,176 @@
+"""Kuk's cards (Kuk 1990): two decks with known shares of red cards, θ₁ for the deck a true "yes"
+draws from and θ₂ for a true "no". The respondent draws one card from the deck their true answer
+points to and reports only its colour (report 1 = red): λ₁ = θ₁, λ₀ = θ₂ (:func:`rr.kuk`;
+RRreg "Kuk" with p = c(θ₁, θ₂)).
+
+With the respondent's own cards (``"randomizer": "own"``) the page says how to build both decks
+from one standard pack (26 red, 26 black) and asks only for the colour. When the page draws, it
+draws the same chances as one wheel: with θ₁ > θ₂, θ₂ of it reports "yes" whatever the truth,
+1 − θ₁ "no", and θ₁ − θ₂ the true answer (the opposite answer when θ₁ < θ₂).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import (
+    LINE_RECOMPUTE,
+    OwnDraw,
+    OwnStep,
+    SurveyDesign,
+    epsilon_problems,
+    register,
+    share_words,
+)
+from web.core.surveys.designs.parameters import DesignParameters
+
+SHARES = ("theta_yes", "theta_no")
+# A standard pack: both decks are built from its red and its black cards.
+PACK_RED = PACK_BLACK = 26
+
+
+def decks(theta_yes: float, theta_no: float) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The smallest decks (red, black) with exactly these shares of red that one standard pack
+    can make together; None when its 26 red and 26 black cards cannot."""
+    found = []
+    for share in (theta_yes, theta_no):
+        fraction = Fraction(share).limit_denominator(PACK_RED + PACK_BLACK)
+        if abs(float(fraction) - share) > 1e-9:
+            return None
+        found.append((fraction.numerator, fraction.denominator - fraction.numerator))
+    (red_yes, black_yes), (red_no, black_no) = found
+    if red_yes + red_no > PACK_RED or black_yes + black_no > PACK_BLACK:
+        return None
+    return (red_yes, black_yes), (red_no, black_no)
+
+
+@register
+class Kuk(SurveyDesign):
+    name = "kuk"
+    listed = 55
+    label = _l("Kuk's cards: a card from the deck the answer points to (yes/no only)")
+    lab_title = _l("Kuk's cards, decks of opposite mixes (Warner's numbers)")
+    share_fields = {
+        "theta_yes": (_l("Share of red cards in the “yes” deck"), 0.7),
+        "theta_no": (_l("Share of red cards in the “no” deck"), 0.3),
+    }
+    parameters = SHARES
+    own_allowed = True
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.kuk(*(parameters.share(name) for name in SHARES))
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        problems = self.share_problems(parameters)
+        if problems:
+            return problems
+        theta_yes, theta_no = (parameters.share(name) for name in SHARES)
+        for name, share in zip(SHARES, (theta_yes, theta_no), strict=True):
+            if share in (0, 1):
+                return [
+                    (
+                        name,
+                        _(
+                            "must be strictly between 0 and 1: a deck of one colour gives the "
+                            "answer away"
+                        ),
+                    )
+                ]
+        if theta_yes == theta_no:
+            return [
+                ("procedure", _("the two decks must differ: otherwise the colour says nothing"))
+            ]
+        problems = epsilon_problems(self.epsilon_of(None, parameters), epsilon)
+        if not problems and self.own_randomizer(parameters) and decks(theta_yes, theta_no) is None:
+            problems = [
+                (
+                    "randomizer",
+                    _(
+                        "with the respondent's own cards, both decks must come from one pack of "
+                        "26 red and 26 black cards: use shares such as 0.7 and 0.3"
+                    ),
+                )
+            ]
+        return problems
+
+    def light_fraction(self, question) -> float:
+        return abs(question.design.share("theta_yes") - question.design.share("theta_no"))
+
+    def sectors(self, parameters: DesignParameters) -> list[dict]:
+        if self.own_randomizer(parameters):
+            return []
+        theta_yes, theta_no = (parameters.share(name) for name in SHARES)
+        low, high = sorted((theta_yes, theta_no))
+        return [
+            {"share": high - low, "reports": "truth" if theta_yes > theta_no else "opposite"},
+            {"share": low, "reports": "yes"},
+            {"share": 1 - high, "reports": "no"},
+        ]
+
+    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
+        found = decks(*(parameters.share(name) for name in SHARES))
+        assert found is not None, "checked when the question was made"
+        (red_yes, black_yes), (red_no, black_no) = found
+        return OwnDraw(
+            _("Take a standard pack of playing cards and make two face-down decks:"),
+            (
+                OwnStep(
+                    _("The “yes” deck"),
+                    _("%(red)d red and %(black)d black cards", red=red_yes, black=black_yes),
+                ),
+                OwnStep(
+                    _("The “no” deck"),
+                    _("%(red)d red and %(black)d black cards", red=red_no, black=black_no),
+                ),
+            ),
+            _(
+                "Shuffle each deck. Where nobody can see, draw one card from the deck of your "
+                "true answer to the question above, and report only its colour."
+            ),
+        )
+
+    def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
+        if self.own_randomizer(parameters):
+            return _("Black"), _("Red")
+        return _("No"), _("Yes")
+
+    def respondent_words(self, question) -> str:
+        if self.own_randomizer(question.design):
+            return _("your own cards decide: a card from the deck your answer points to")
+        return _(
+            "a card from the deck your answer points to, drawn as one wheel with the same "
+            "chances; light: your true answer; the other sectors: a forced “yes” or “no”"
+        )
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        words = _(
+            "Kuk's cards: red share %(yes)s in the “yes” deck, %(no)s in the “no” deck",
+            yes=share_words(parameters.share("theta_yes")),
+            no=share_words(parameters.share("theta_no")),
+        )
+        if self.own_randomizer(parameters):
+            words += _(" (the respondent's own cards)")
+        return words
+
+    def codebook(self, question) -> dict:
+        parameters = question.design
+        design = self.rr_design(question.epsilon, parameters)
+        return {
+            "design": self.name,
+            "p_report_1_given_yes": design.yes_given_yes,
+            "p_report_1_given_no": design.yes_given_no,
+            "RRreg_model": "Kuk",
+            "RRreg_p": [parameters.share("theta_yes"), parameters.share("theta_no")],
+            "column": "1 = a red card, 0 = a black card",
+            "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
+            "recompute": LINE_RECOMPUTE,
+        }
+
+    def at_epsilon(self, epsilon: float) -> rr.Design:
+        red = 1 / (1 + math.exp(-epsilon))
+        return rr.kuk(red, 1 - red)
