@@ -1,0 +1,77 @@
+"""Kuk's cards in the browser: the page draws the decks' chances as one wheel, the respondent's
+own cards are reported as a colour, only the reports go on the wire, and the page passes axe."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.browser.axe import violations
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
+from tests.conftest import stored_bits
+from tests.web.test_kuk import SURVEY
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def cards(import_survey):
+    return import_survey(SURVEY)
+
+
+def answer_both(page, truth: int):
+    page.check("input[name='direct-year'][value='fourth']")
+    page.check(f"input[name='truth-kp'][value='{truth}']")
+    page.click("section[data-question='kp'] .spin-button")
+    page.check("input[name='report-ko'][value='1']")
+    page.click("section[data-question='ko'] .spin-button")
+    for item in ("kp", "ko"):
+        page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=60_000)
+
+
+def test_kuk_sends_the_wheels_report_and_the_cards_colour_alone(app, context, live_server, cards):
+    page = context.new_page()
+    # Every draw at the very end of the wheel: the last sector, a forced "no" (1 − θ₁ = 0.3).
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    posted = []
+    page.on(
+        "request",
+        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
+    )
+    page.goto(f"{live_server}/s/{cards}")
+    assert page.locator("input[name='truth-ko']").count() == 0
+    assert "3 red and 7 black cards" in page.inner_text("section[data-question='ko']")
+    assert page.locator("[data-item='kp'] path.sector-yes").count() == 1
+    answer_both(page, truth=1)
+    assert page.get_attribute("[data-item='kp']", "data-reported") == "0"
+    assert "Red" in page.inner_text("[data-item='ko'] .outcome")
+    assert page.evaluate("window.draws") == 1  # the wheel's; the cards are the respondent's
+    assert page.locator("fieldset.truth:not(.direct) input:checked").count() == 0
+    stored = memo(page, cards)["reported"]
+    assert {item: entry["bit"] for item, entry in stored.items()} == {"kp": 0, "ko": 1}
+    assert stored["kp"]["procedure"].startswith("kuk:")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    expected = {"year": "fourth", "kp": 0, "ko": 1}
+    assert [json.loads(body)["answers"] for body in posted] == [expected]
+    with app.app_context():
+        assert stored_bits() == [expected]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_a_kuk_survey_fits_a_phone_and_passes_axe(browser, live_server, cards, locale):
+    context = browser.new_context(
+        locale=locale,
+        bypass_csp=True,
+        reduced_motion="reduce",
+        viewport={"width": 320, "height": 800},
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{cards}")
+    assert violations(page) == []
+    answer_both(page, truth=0)
+    assert violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    context.close()
