@@ -12,17 +12,16 @@ survey sheet column        meaning
                            direct question), ``select_multiple LIST`` (multi-select)
 ``name``                   the question's id
 ``label::<Language> (tag)``  its wording per language
-``rr_procedure``           ``spinner_coin``, ``spinner``, ``forced_response``,
-                           ``unrelated_question``, ``crosswise`` (yes/no only), or ``direct``
-                           (asked plainly). Required: nothing is left unprotected by a missing
-                           cell.
+``rr_procedure``           a registered design's name (web/core/surveys/designs/; all but the
+                           spinners yes/no only), or ``direct`` (asked plainly). Required:
+                           nothing is left unprotected by a missing cell.
 ``rr_epsilon``             ε per spin (not for ``direct``; for a design, derived from its
                            parameters and optional: a stated one must match)
-``rr_p_truth``,            a design's shares (forced response: all three; unrelated question:
-``rr_p_forced_yes``,       ``rr_p_truth``)
-``rr_p_forced_no``
-``rr_innocuous::<L> (t)``  the innocuous question's wording per language (unrelated question,
-                           crosswise)
+``rr_<share>``             a design's shares, one column for each share any registered design
+                           states (``rr_p_truth``, ``rr_p_forced_yes``, ``rr_p_forced_no``,
+                           ``rr_theta_yes``, ``rr_theta_no``); each design reads its own
+``rr_innocuous::<L> (t)``  the innocuous question's wording per language (a design that asks
+                           an innocuous question)
 ``rr_prevalence``          its known share of yes
 ``rr_randomizer``          ``page`` (default) or ``own``: the respondent's own die or coin
 ``rr_arms``                cheating detection's two arms, ``t,f_yes,f_no;t,f_yes,f_no``
