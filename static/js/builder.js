@@ -11,18 +11,18 @@ import { createSpinner } from "./spinner.js";
  * `limits` are the server's (the page config's `limits`): ε outside them shows no preview.
  * A single-choice question (`oneOf`) spins once whatever its k options, and tells the truth with
  * probability e^ε/(e^ε + k − 1); a multi-select question spins once per option.
- * @param {{epsilon: number, procedure: string, hasOptions: boolean, oneOf?: boolean, optionLines: string,
- *   otherCost: number, limits: {minEpsilon: number, maxEpsilon: number}}} input
+ * @param {{epsilon: number, dark: import("./procedure.js").Dark, hasOptions: boolean, oneOf?: boolean,
+ *   optionLines: string, otherCost: number, limits: {minEpsilon: number, maxEpsilon: number}}} input
  * @returns {{light: number, truth: number, spins: number, options: number, cost: number, total: number} | null}
  */
-export function previewFigures({ epsilon, procedure, hasOptions, oneOf = false, optionLines, otherCost, limits }) {
+export function previewFigures({ epsilon, dark, hasOptions, oneOf = false, optionLines, otherCost, limits }) {
   if (!(Number.isFinite(epsilon) && epsilon >= limits.minEpsilon && epsilon <= limits.maxEpsilon)) return null;
   const options = hasOptions ? optionLines.split("\n").filter((line) => line.trim()).length : 0;
   const k = Math.max(2, options);
   const spins = oneOf || !hasOptions ? 1 : Math.max(1, options);
   const cost = spins * epsilon;
   return {
-    light: oneOf ? choiceLightFraction(epsilon, k, procedure) : lightFraction(epsilon, procedure),
+    light: oneOf ? choiceLightFraction(epsilon, k, dark) : lightFraction(epsilon, dark),
     truth: oneOf ? 1 / (1 + (k - 1) * Math.exp(-epsilon)) : truthProbability(epsilon),
     spins,
     options,
@@ -154,7 +154,7 @@ function start() {
     }
     const figures = previewFigures({
       epsilon: Number.parseFloat(field("epsilon").value),
-      procedure: field("procedure").value,
+      dark: config.designs[field("procedure").value].dark,
       hasOptions: config.typesWithOptions.includes(field("kind").value),
       oneOf: config.singleChoiceTypes.includes(field("kind").value),
       optionLines: field("options").value,

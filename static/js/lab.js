@@ -9,14 +9,21 @@ import { choiceLightFraction, draw, drawChoice, lightFraction, reportProbabiliti
 import { cryptoUint32, uniform } from "./random.js";
 
 /**
- * What one spin reveals, for both procedures.
- * @param {number} epsilon
+ * @typedef {object} Spinner
+ * @property {string} name The procedure's name, as the server lists it.
+ * @property {import("./procedure.js").Dark} dark What its dark share does.
  */
-export function privacyRows(epsilon) {
-  return ["spinner_coin", "spinner"].map((procedure) => {
-    const { yesGivenYes, yesGivenNo } = reportProbabilities(epsilon, procedure);
+
+/**
+ * What one spin reveals, for each spinner.
+ * @param {number} epsilon
+ * @param {Spinner[]} spinners
+ */
+export function privacyRows(epsilon, spinners) {
+  return spinners.map(({ name, dark }) => {
+    const { yesGivenYes, yesGivenNo } = reportProbabilities(epsilon, dark);
     return {
-      procedure, p: lightFraction(epsilon, procedure), yesGivenYes, yesGivenNo,
+      procedure: name, p: lightFraction(epsilon, dark), yesGivenYes, yesGivenNo,
       ratio: yesGivenYes / yesGivenNo, truth: truthProbability(epsilon),
     };
   });
@@ -27,14 +34,14 @@ export function privacyRows(epsilon) {
  * @param {number} n
  * @param {number} share
  * @param {number} epsilon
- * @param {"spinner" | "spinner_coin"} procedure
+ * @param {import("./procedure.js").Dark} dark
  * @param {import("./random.js").Uint32Source} [random]
  */
-export function simulateClass(n, share, epsilon, procedure, random = cryptoUint32) {
-  const p = lightFraction(epsilon, procedure);
+export function simulateClass(n, share, epsilon, dark, random = cryptoUint32) {
+  const p = lightFraction(epsilon, dark);
   return Array.from({ length: n }, () => {
     const truth = uniform(random) < share ? 1 : 0;
-    return { truth, ...draw(truth, procedure, p, random) };
+    return { truth, ...draw(truth, dark, p, random) };
   });
 }
 
@@ -75,14 +82,14 @@ export function classOptions(shares, n) {
  * @param {number[]} truths
  * @param {number} k
  * @param {number} epsilon
- * @param {"spinner" | "spinner_coin"} procedure
+ * @param {import("./procedure.js").Dark} dark
  * @param {import("./random.js").Uint32Source} [random]
  * @returns {number[]}
  */
-export function simulateChoiceClass(truths, k, epsilon, procedure, random = cryptoUint32) {
-  const light = choiceLightFraction(epsilon, k, procedure);
+export function simulateChoiceClass(truths, k, epsilon, dark, random = cryptoUint32) {
+  const light = choiceLightFraction(epsilon, k, dark);
   const counts = new Array(k).fill(0);
-  for (const truth of truths) counts[drawChoice(truth, k, procedure, light, random).reported] += 1;
+  for (const truth of truths) counts[drawChoice(truth, k, dark, light, random).reported] += 1;
   return counts;
 }
 
@@ -103,6 +110,8 @@ function start() {
   const decimal = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 3 });
   const controls = document.getElementById("lab-controls");
   const value = (id) => document.getElementById(id).value;
+  /** @param {string} procedure */
+  const darkOf = (procedure) => config.spinners.find((spinner) => spinner.name === procedure).dark;
   const settings = () => ({
     share: Number(value("share")),
     epsilon: Number(value("epsilon")),
@@ -124,7 +133,7 @@ function start() {
     const { epsilon, options, share } = settings();
     document.getElementById("share-out").textContent = percent.format(share);
     document.getElementById("epsilon-out").textContent = decimal.format(epsilon);
-    for (const row of privacyRows(epsilon)) {
+    for (const row of privacyRows(epsilon, config.spinners)) {
       const cells = document.querySelector(`#privacy-table tr[data-procedure="${row.procedure}"]`);
       cells.querySelector(".p").textContent = decimal.format(row.p);
       cells.querySelector(".yy").textContent = decimal.format(row.yesGivenYes);
@@ -150,7 +159,7 @@ function start() {
   const runClass = async () => {
     if (!classSizeOk()) return;
     const { n, share, epsilon, procedure } = settings();
-    const people = simulateClass(n, share, epsilon, procedure);
+    const people = simulateClass(n, share, epsilon, darkOf(procedure));
     const grid = document.getElementById("class-grid");
     grid.replaceChildren(...people.map((person, index) => {
       const cell = document.createElement("span");
@@ -215,7 +224,7 @@ function start() {
     const truths = classOptions(shares, n);
     for (const panel of document.querySelectorAll(".choice-panel")) {
       const procedure = panel.dataset.procedure;
-      const counts = simulateChoiceClass(truths, k, epsilon, procedure);
+      const counts = simulateChoiceClass(truths, k, epsilon, darkOf(procedure));
       const result = await getJson(config.choiceUrl, { counts: counts.join(","), epsilon, procedure });
       const bars = counts.map((count, i) => ({ x0: i + 0.1, x1: i + 0.9, y: count / n }));
       const intervals = result.estimate.map((estimate, i) => ({

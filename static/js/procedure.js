@@ -7,48 +7,52 @@
  */
 import { cryptoUint32, uniform, uniformInt } from "./random.js";
 
-/** @typedef {"spinner" | "spinner_coin"} Procedure */
+/**
+ * What a spinner's dark share does: a fair coin decides ("coin"), or the opposite answer is
+ * reported ("opposite"). The server says which for each question (its design's `coin_on_dark`).
+ * @typedef {"coin" | "opposite"} Dark
+ */
 /** @typedef {0 | 1} Bit */
 /**
  * @typedef {object} Draw
  * @property {number} position Where the spinner stopped, as a fraction of a turn in [0, 1).
  * @property {boolean} light Whether it stopped on the light share (position < p).
- * @property {boolean | null} heads The coin, when one was flipped (spinner_coin on dark), else null.
+ * @property {boolean | null} heads The coin, when one was flipped (dark: coin), else null.
  * @property {Bit} reported The answer that will be sent.
  */
 
-export const PROCEDURES = Object.freeze(["spinner", "spinner_coin"]);
+export const DARK = Object.freeze(["coin", "opposite"]);
 
 /**
  * The spinner's light share p for a privacy loss ε.
- * spinner_coin: tanh(ε/2) = (e^ε − 1)/(e^ε + 1); spinner: e^ε/(1 + e^ε).
+ * dark coin: tanh(ε/2) = (e^ε − 1)/(e^ε + 1); dark opposite: e^ε/(1 + e^ε).
  * @param {number} epsilon
- * @param {Procedure} [procedure]
+ * @param {Dark} [dark]
  * @returns {number}
  */
-export function lightFraction(epsilon, procedure = "spinner_coin") {
+export function lightFraction(epsilon, dark = "coin") {
   if (!(Number.isFinite(epsilon) && epsilon > 0)) {
     throw new RangeError(`epsilon must be finite and > 0, got ${epsilon}`);
   }
-  checkProcedure(procedure);
-  return procedure === "spinner_coin" ? Math.tanh(epsilon / 2) : 1 / (1 + Math.exp(-epsilon));
+  checkDark(dark);
+  return dark === "coin" ? Math.tanh(epsilon / 2) : 1 / (1 + Math.exp(-epsilon));
 }
 
 /**
  * P(report yes | true yes) and P(report yes | true no) of one spin, from the procedure's own steps
- * (spinner_coin: p + d/2 and d/2; spinner: p and d, with the dark share d). Mirrors
+ * (dark coin: p + d/2 and d/2; dark opposite: p and d, with the dark share d). Mirrors
  * `rr.report_probabilities`: d is computed directly, not as 1 − p, so it keeps its precision.
  * @param {number} epsilon
- * @param {Procedure} [procedure]
+ * @param {Dark} [dark]
  * @returns {{yesGivenYes: number, yesGivenNo: number}}
  */
-export function reportProbabilities(epsilon, procedure = "spinner_coin") {
-  const p = lightFraction(epsilon, procedure);
+export function reportProbabilities(epsilon, dark = "coin") {
+  const p = lightFraction(epsilon, dark);
   const tail = Math.exp(-epsilon);
-  const dark = procedure === "spinner_coin" ? (2 * tail) / (1 + tail) : tail / (1 + tail);
-  return procedure === "spinner_coin"
-    ? { yesGivenYes: p + dark / 2, yesGivenNo: dark / 2 }
-    : { yesGivenYes: p, yesGivenNo: dark };
+  const share = dark === "coin" ? (2 * tail) / (1 + tail) : tail / (1 + tail);
+  return dark === "coin"
+    ? { yesGivenYes: p + share / 2, yesGivenNo: share / 2 }
+    : { yesGivenYes: p, yesGivenNo: share };
 }
 
 /**
@@ -57,38 +61,38 @@ export function reportProbabilities(epsilon, procedure = "spinner_coin") {
  * @returns {number}
  */
 export function truthProbability(epsilon) {
-  return reportProbabilities(epsilon, "spinner").yesGivenYes;
+  return reportProbabilities(epsilon, "opposite").yesGivenYes;
 }
 
 /**
  * The answer that is reported, given the truth and what the spinner and coin showed.
  * @param {Bit} truth
- * @param {Procedure} procedure
+ * @param {Dark} dark
  * @param {boolean} light
  * @param {boolean | null} heads
  * @returns {Bit}
  */
-export function reportedAnswer(truth, procedure, light, heads) {
+export function reportedAnswer(truth, dark, light, heads) {
   if (light) return truth;
-  if (procedure === "spinner_coin") return heads ? 1 : 0;
+  if (dark === "coin") return heads ? 1 : 0;
   return truth === 1 ? 0 : 1;
 }
 
 /**
- * Spin (and on dark, for spinner_coin, flip the coin) and work out the reported answer.
+ * Spin (and on dark, where a coin decides, flip it) and work out the reported answer.
  * @param {Bit} truth
- * @param {Procedure} procedure
+ * @param {Dark} dark
  * @param {number} light The light share p, in (0, 1).
  * @param {import("./random.js").Uint32Source} [random]
  * @returns {Draw}
  */
-export function draw(truth, procedure, light, random = cryptoUint32) {
-  checkProcedure(procedure);
+export function draw(truth, dark, light, random = cryptoUint32) {
+  checkDark(dark);
   if (truth !== 0 && truth !== 1) throw new RangeError(`truth must be 0 or 1, got ${truth}`);
   const position = uniform(random);
   const onLight = position < light;
-  const heads = !onLight && procedure === "spinner_coin" ? (random() & 1) === 1 : null;
-  return { position, light: onLight, heads, reported: reportedAnswer(truth, procedure, onLight, heads) };
+  const heads = !onLight && dark === "coin" ? (random() & 1) === 1 : null;
+  return { position, light: onLight, heads, reported: reportedAnswer(truth, dark, onLight, heads) };
 }
 
 /**
@@ -155,49 +159,47 @@ export function drawDesign(truth, sectors, innocuous = null, random = cryptoUint
 
 /**
  * The light share q of a single-choice question of k options (generalized randomized response).
- * spinner_coin: (e^ε − 1)/(e^ε + k − 1), the die then picks any option; spinner: e^ε/(e^ε + k − 1),
+ * dark coin: (e^ε − 1)/(e^ε + k − 1), the die then picks any option; dark opposite: e^ε/(e^ε + k − 1),
  * the die then picks one of the other options. For k = 2 these are the yes/no light shares.
  * @param {number} epsilon
  * @param {number} k
- * @param {Procedure} [procedure]
+ * @param {Dark} [dark]
  * @returns {number}
  */
-export function choiceLightFraction(epsilon, k, procedure = "spinner_coin") {
-  lightFraction(epsilon, procedure);
+export function choiceLightFraction(epsilon, k, dark = "coin") {
+  lightFraction(epsilon, dark);
   if (!(Number.isInteger(k) && k >= 2)) throw new RangeError(`k must be a whole number >= 2, got ${k}`);
   const tail = Math.exp(-epsilon);
   const scale = 1 + (k - 1) * tail;
-  return procedure === "spinner_coin" ? -Math.expm1(-epsilon) / scale : 1 / scale;
+  return dark === "coin" ? -Math.expm1(-epsilon) / scale : 1 / scale;
 }
 
 /**
  * Spin for one true option among k and, on dark, roll the die: over all k options
- * (spinner_coin) or over the k − 1 others (spinner). The die is drawn as a wheel of k equal
+ * (dark coin) or over the k − 1 others (dark opposite). The die is drawn as a wheel of k equal
  * sectors; the spinner-only die never lands on the true option's sector.
  * @param {number} truth The true option's index, in [0, k).
  * @param {number} k
- * @param {Procedure} procedure
+ * @param {Dark} dark
  * @param {number} light The light share q, in (0, 1).
  * @param {import("./random.js").Uint32Source} [random]
  * @returns {ChoiceDraw}
  */
-export function drawChoice(truth, k, procedure, light, random = cryptoUint32) {
-  checkProcedure(procedure);
+export function drawChoice(truth, k, dark, light, random = cryptoUint32) {
+  checkDark(dark);
   if (!(Number.isInteger(truth) && truth >= 0 && truth < k)) throw new RangeError(`truth must be an option index below ${k}, got ${truth}`);
   const position = uniform(random);
   const onLight = position < light;
   if (onLight) return { position, light: true, die: null, diePosition: 0, reported: truth };
-  let die = procedure === "spinner_coin" ? uniformInt(k, random) : uniformInt(k - 1, random);
-  if (procedure === "spinner" && die >= truth) die += 1;
+  let die = dark === "coin" ? uniformInt(k, random) : uniformInt(k - 1, random);
+  if (dark === "opposite" && die >= truth) die += 1;
   const diePosition = (die + uniform(random)) / k;
   return { position, light: false, die, diePosition, reported: die };
 }
 
-/** @param {string} procedure */
-function checkProcedure(procedure) {
-  if (!PROCEDURES.includes(procedure)) {
-    throw new RangeError(`procedure must be one of ${PROCEDURES.join(", ")}, got ${procedure}`);
-  }
+/** @param {string} dark */
+function checkDark(dark) {
+  if (!DARK.includes(dark)) throw new RangeError(`dark must be one of ${DARK.join(", ")}, got ${dark}`);
 }
 
 /**
@@ -222,16 +224,16 @@ export function valueShare(value, scale) {
  * share, and its answer goes through the spinner as a yes/no answer would. So
  * P(report 1) = a + b·share on the spinner's own line, for both procedures.
  * @param {number} share The value wheel's yes share, in [0, 1].
- * @param {Procedure} procedure
+ * @param {Dark} dark
  * @param {number} light The spinner's light share p.
  * @param {import("./random.js").Uint32Source} [random]
  * @returns {NumberDraw}
  */
-export function drawNumber(share, procedure, light, random = cryptoUint32) {
+export function drawNumber(share, dark, light, random = cryptoUint32) {
   if (!(share >= 0 && share <= 1)) throw new RangeError(`share must lie in [0, 1], got ${share}`);
   const valuePosition = uniform(random);
   const valueYes = valuePosition < share ? 1 : 0;
-  return { valuePosition, valueYes, ...draw(valueYes, procedure, light, random) };
+  return { valuePosition, valueYes, ...draw(valueYes, dark, light, random) };
 }
 
 /**

@@ -353,9 +353,9 @@ function drawItem(question, value) {
     const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
     return drawDesign(truth, question.sectors, innocuous);
   }
-  if (question.answer === "number") return drawNumber(value, question.procedure, question.lightFraction);
-  if (question.answer !== "option") return draw(value, question.procedure, question.lightFraction);
-  return drawChoice(value, question.options.length, question.procedure, question.lightFraction);
+  if (question.answer === "number") return drawNumber(value, question.dark, question.lightFraction);
+  if (question.answer !== "option") return draw(value, question.dark, question.lightFraction);
+  return drawChoice(value, question.options.length, question.dark, question.lightFraction);
 }
 
 /**

@@ -8,7 +8,7 @@ const LIMITS = { minEpsilon: 1e-6, maxEpsilon: 10 };
 
 describe("builder preview", () => {
   it("costs a yes/no question its ε and adds it to the rest of the survey", () => {
-    const figures = previewFigures({ epsilon: Math.log(3), procedure: "spinner_coin", hasOptions: false, optionLines: "", otherCost: 1.5, limits: LIMITS });
+    const figures = previewFigures({ epsilon: Math.log(3), dark: "coin", hasOptions: false, optionLines: "", otherCost: 1.5, limits: LIMITS });
     assert.ok(Math.abs(figures.light - 0.5) < 1e-12);
     assert.ok(Math.abs(figures.truth - 0.75) < 1e-12);
     assert.equal(figures.spins, 1);
@@ -16,14 +16,14 @@ describe("builder preview", () => {
   });
 
   it("costs a multi-select question one ε per non-empty option line", () => {
-    const figures = previewFigures({ epsilon: 0.5, procedure: "spinner", hasOptions: true, optionLines: "a\n\n b \nc\n", otherCost: 0, limits: LIMITS });
+    const figures = previewFigures({ epsilon: 0.5, dark: "opposite", hasOptions: true, optionLines: "a\n\n b \nc\n", otherCost: 0, limits: LIMITS });
     assert.equal(figures.spins, 3);
     assert.equal(figures.cost, 1.5);
   });
 
   for (const epsilon of [0, -1, 1e-7, 10.5, NaN]) {
     it(`shows nothing for ε = ${epsilon}`, () => {
-      assert.equal(previewFigures({ epsilon, procedure: "spinner", hasOptions: false, optionLines: "", otherCost: 0, limits: LIMITS }), null);
+      assert.equal(previewFigures({ epsilon, dark: "opposite", hasOptions: false, optionLines: "", otherCost: 0, limits: LIMITS }), null);
     });
   }
 

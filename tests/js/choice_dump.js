@@ -7,13 +7,13 @@ const cases = JSON.parse(process.argv[2]);
 const n = Number(process.argv[3]);
 const rows = [];
 for (const [epsilon, k] of cases) {
-  for (const procedure of ["spinner", "spinner_coin"]) {
-    const q = choiceLightFraction(epsilon, k, procedure);
+  for (const [procedure, dark] of [["spinner", "opposite"], ["spinner_coin", "coin"]]) {
+    const q = choiceLightFraction(epsilon, k, dark);
     const random = seeded(Math.round(epsilon * 1000) + 31 * k + procedure.length);
     const reports = new Array(k).fill(0);
     let dieOnDark = true;
     for (let i = 0; i < n; i += 1) {
-      const result = drawChoice(0, k, procedure, q, random);
+      const result = drawChoice(0, k, dark, q, random);
       reports[result.reported] += 1;
       if (!result.light) {
         const sector = Math.floor(result.diePosition * k);

@@ -10,7 +10,7 @@ import { seeded } from "./seeded.js";
 describe("lab", () => {
   for (const epsilon of [0.2, 1, Math.log(3), 4]) {
     it(`both procedures give ratio e^ε and the same truth probability at ε = ${epsilon.toFixed(3)}`, () => {
-      const [coin, spinner] = privacyRows(epsilon);
+      const [coin, spinner] = privacyRows(epsilon, [{ name: "spinner_coin", dark: "coin" }, { name: "spinner", dark: "opposite" }]);
       assert.ok(Math.abs(coin.ratio - Math.exp(epsilon)) < 1e-9 * Math.exp(epsilon));
       assert.ok(Math.abs(spinner.ratio - Math.exp(epsilon)) < 1e-9 * Math.exp(epsilon));
       assert.ok(Math.abs(coin.truth - spinner.truth) < 1e-12);
@@ -18,8 +18,8 @@ describe("lab", () => {
   }
 
   it("simulates a class with the respondents' own draw, repeatably with a seed", () => {
-    const first = simulateClass(200, 0.3, 1, "spinner_coin", seeded(3));
-    const again = simulateClass(200, 0.3, 1, "spinner_coin", seeded(3));
+    const first = simulateClass(200, 0.3, 1, "coin", seeded(3));
+    const again = simulateClass(200, 0.3, 1, "coin", seeded(3));
     assert.deepEqual(first, again);
     assert.equal(first.length, 200);
     for (const person of first) {
@@ -30,7 +30,7 @@ describe("lab", () => {
 
   it("draws true answers with the chosen share (seeded, within 4 standard errors)", () => {
     const n = 20_000;
-    const people = simulateClass(n, 0.3, 1, "spinner", seeded(9));
+    const people = simulateClass(n, 0.3, 1, "opposite", seeded(9));
     const share = people.filter((person) => person.truth).length / n;
     assert.ok(Math.abs(share - 0.3) < 4 * Math.sqrt(0.21 / n));
   });
@@ -58,7 +58,7 @@ describe("lab: single choice", () => {
 
   it("reports each option with GRR's probabilities when the class really spins (seeded)", () => {
     const n = 40_000;
-    const counts = simulateChoiceClass(new Array(n).fill(0), 4, 1, "spinner", seeded(12));
+    const counts = simulateChoiceClass(new Array(n).fill(0), 4, 1, "opposite", seeded(12));
     const truth = Math.E / (Math.E + 3);
     assert.equal(counts.reduce((a, b) => a + b, 0), n);
     assert.ok(Math.abs(counts[0] / n - truth) < 4.5 * Math.sqrt((truth * (1 - truth)) / n));

@@ -7,12 +7,12 @@ const cases = JSON.parse(process.argv[2]);
 const n = Number(process.argv[3]);
 const rows = [];
 for (const [epsilon, min, max, value] of cases) {
-  for (const procedure of ["spinner", "spinner_coin"]) {
-    const light = lightFraction(epsilon, procedure);
+  for (const [procedure, dark] of [["spinner", "opposite"], ["spinner_coin", "coin"]]) {
+    const light = lightFraction(epsilon, dark);
     const share = valueShare(value, { min, max });
     const random = seeded(Math.round(epsilon * 1000) + 7 * value + procedure.length);
     let ones = 0;
-    for (let i = 0; i < n; i += 1) ones += drawNumber(share, procedure, light, random).reported;
+    for (let i = 0; i < n; i += 1) ones += drawNumber(share, dark, light, random).reported;
     rows.push({ epsilon, min, max, value, procedure, share, ones });
   }
 }

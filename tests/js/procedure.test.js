@@ -21,32 +21,32 @@ const LN3 = Math.log(3);
 
 describe("lightFraction", () => {
   it("matches the hand values at e^ε = 3", () => {
-    assert.ok(Math.abs(lightFraction(LN3, "spinner_coin") - 0.5) < 1e-15);
-    assert.ok(Math.abs(lightFraction(LN3, "spinner") - 0.75) < 1e-15);
+    assert.ok(Math.abs(lightFraction(LN3, "coin") - 0.5) < 1e-15);
+    assert.ok(Math.abs(lightFraction(LN3, "opposite") - 0.75) < 1e-15);
   });
   it("defaults to spinner_coin", () => {
-    assert.equal(lightFraction(1), lightFraction(1, "spinner_coin"));
+    assert.equal(lightFraction(1), lightFraction(1, "coin"));
   });
   for (const bad of [0, -1, NaN, Infinity, "1"]) {
     it(`refuses epsilon ${String(bad)}`, () => {
       assert.throws(() => lightFraction(bad), RangeError);
     });
   }
-  it("refuses an unknown procedure", () => {
-    assert.throws(() => lightFraction(1, "coin"), /procedure/);
+  it("refuses an unknown dark share", () => {
+    assert.throws(() => lightFraction(1, "dice"), /dark/);
   });
 });
 
 describe("reportedAnswer", () => {
   const cases = [
     // truth, procedure, light, heads, reported
-    [1, "spinner_coin", true, null, 1],
-    [0, "spinner_coin", true, null, 0],
-    [1, "spinner_coin", false, false, 0],
-    [0, "spinner_coin", false, true, 1],
-    [1, "spinner", true, null, 1],
-    [1, "spinner", false, null, 0],
-    [0, "spinner", false, null, 1],
+    [1, "coin", true, null, 1],
+    [0, "coin", true, null, 0],
+    [1, "coin", false, false, 0],
+    [0, "coin", false, true, 1],
+    [1, "opposite", true, null, 1],
+    [1, "opposite", false, null, 0],
+    [0, "opposite", false, null, 1],
   ];
   for (const [truth, procedure, light, heads, expected] of cases) {
     it(`${procedure}: truth ${truth}, ${light ? "light" : "dark"}, coin ${heads} -> ${expected}`, () => {
@@ -61,7 +61,7 @@ describe("draw", () => {
     for (const p of [0.05, 0.4621171572600098, 0.731, 0.99]) {
       const source = evenGrid(n);
       let light = 0;
-      for (let i = 0; i < n; i += 1) light += draw(1, "spinner", p, source).light ? 1 : 0;
+      for (let i = 0; i < n; i += 1) light += draw(1, "opposite", p, source).light ? 1 : 0;
       assert.ok(Math.abs(light / n - p) <= 1 / n, `p=${p}: ${light / n}`);
     }
   });
@@ -69,16 +69,16 @@ describe("draw", () => {
   it("flips a coin only on dark, and only for spinner_coin", () => {
     const random = seeded(1);
     for (let i = 0; i < 2000; i += 1) {
-      const coin = draw(1, "spinner_coin", 0.5, random);
+      const coin = draw(1, "coin", 0.5, random);
       assert.equal(coin.heads === null, coin.light);
-      assert.equal(draw(1, "spinner", 0.5, random).heads, null);
+      assert.equal(draw(1, "opposite", 0.5, random).heads, null);
     }
   });
 
   for (const epsilon of [0.5, 1, 2]) {
-    for (const procedure of ["spinner", "spinner_coin"]) {
+    for (const procedure of ["opposite", "coin"]) {
       it(`${procedure} at ε=${epsilon} reports yes with the right probabilities (seeded)`, () => {
-        const random = seeded(1000 + epsilon * 10 + procedure.length);
+        const random = seeded(1000 + epsilon * 10 + (procedure === "coin" ? 12 : 7));
         const p = lightFraction(epsilon, procedure);
         const truthProbability = Math.exp(epsilon) / (1 + Math.exp(epsilon));
         const n = 100_000;
@@ -96,8 +96,8 @@ describe("draw", () => {
   }
 
   it("refuses a truth that is not 0 or 1", () => {
-    assert.throws(() => draw(2, "spinner", 0.5), RangeError);
-    assert.throws(() => draw(true, "spinner", 0.5), RangeError);
+    assert.throws(() => draw(2, "opposite", 0.5), RangeError);
+    assert.throws(() => draw(true, "opposite", 0.5), RangeError);
   });
 });
 
@@ -109,7 +109,7 @@ describe("randomness", () => {
     });
     assert.equal(cryptoUint32(), 2147483648);
     assert.equal(uniform(), 0.5);
-    const result = draw(1, "spinner_coin", 0.4);
+    const result = draw(1, "coin", 0.4);
     assert.equal(result.position, 0.5);
     assert.equal(result.light, false);
     assert.ok(spy.mock.callCount() >= 4);
@@ -124,7 +124,7 @@ describe("randomness", () => {
 mock.restoreAll();
 
 describe("report probabilities", () => {
-  for (const procedure of ["spinner", "spinner_coin"]) {
+  for (const procedure of ["opposite", "coin"]) {
     it(`${procedure}: P(yes|yes) = e^ε/(1+e^ε), P(yes|no) = 1/(1+e^ε), kept precise at ε = 50`, () => {
       for (const epsilon of [0.5, Math.log(3), 4, 50]) {
         const { yesGivenYes, yesGivenNo } = reportProbabilities(epsilon, procedure);
@@ -147,18 +147,18 @@ describe("single-choice draw", () => {
   it("on dark the spinner-only die never lands on the true option", () => {
     const random = seeded(5);
     for (let i = 0; i < 2000; i += 1) {
-      const result = drawChoice(2, 4, "spinner", 0.3, random);
+      const result = drawChoice(2, 4, "opposite", 0.3, random);
       if (!result.light) assert.notEqual(result.reported, 2);
     }
   });
 
   it("on light reports the truth with no die", () => {
-    const result = drawChoice(1, 3, "spinner_coin", 0.99, () => 0);
+    const result = drawChoice(1, 3, "coin", 0.99, () => 0);
     assert.deepEqual([result.light, result.die, result.reported], [true, null, 1]);
   });
 
   it("has the yes/no light shares at k = 2, and refuses k < 2", () => {
-    for (const procedure of ["spinner", "spinner_coin"]) {
+    for (const procedure of ["opposite", "coin"]) {
       assert.ok(Math.abs(choiceLightFraction(1.3, 2, procedure) - lightFraction(1.3, procedure)) < 1e-15);
     }
     assert.throws(() => choiceLightFraction(1, 1), RangeError);
@@ -214,13 +214,13 @@ describe("number draws", () => {
   });
   it("says yes on the value wheel below the share, then goes through the spinner", () => {
     const at = (value) => () => value;
-    const low = drawNumber(0.4, "spinner_coin", 0.5, at(0));
+    const low = drawNumber(0.4, "coin", 0.5, at(0));
     assert.deepEqual([low.valueYes, low.light, low.reported], [1, true, 1]);
-    const high = drawNumber(0.4, "spinner", 0.75, at(0xfffffffe));
+    const high = drawNumber(0.4, "opposite", 0.75, at(0xfffffffe));
     assert.deepEqual([high.valueYes, high.light, high.reported], [0, false, 1]);
-    assert.equal(drawNumber(0, "spinner_coin", 0.5, at(0)).valueYes, 0);
-    assert.equal(drawNumber(1, "spinner_coin", 0.5, at(0xffffffff)).valueYes, 1);
-    assert.throws(() => drawNumber(1.2, "spinner_coin", 0.5), RangeError);
+    assert.equal(drawNumber(0, "coin", 0.5, at(0)).valueYes, 0);
+    assert.equal(drawNumber(1, "coin", 0.5, at(0xffffffff)).valueYes, 1);
+    assert.throws(() => drawNumber(1.2, "coin", 0.5), RangeError);
   });
   it("takes a typed value only inside the range and on its steps", () => {
     const scale = { min: 0, max: 10, step: 0.5 };

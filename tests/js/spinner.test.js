@@ -41,7 +41,7 @@ describe("spinner geometry", () => {
     const random = seeded(42);
     for (const p of [0.12, 0.46, 0.73, 0.96]) {
       for (let i = 0; i < 5000; i += 1) {
-        const result = draw(1, "spinner", p, random);
+        const result = draw(1, "opposite", p, random);
         const shown = positionUnderPointer(stopRotation(result.position));
         assert.equal(isLight(shown, p), result.light, `p=${p} position=${result.position}`);
       }

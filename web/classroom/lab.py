@@ -59,6 +59,7 @@ def lab():
         limits=limits,
         designs=designs_comparison(round(epsilon, 3)),
         design_priors=DESIGN_PRIORS,
+        spinners=[design for design in registered() if design.every_type],
         report={"n": n, "low": low, "high": high, "runs": runs, "traces": traces(runs)},
         reproduced=reproduction(repetitions) if repetitions else None,
         repetitions=repetitions or REPORT_RUNS,
@@ -115,8 +116,9 @@ def _number(name: str, default: float, low: float, high: float) -> float:
 
 def _procedure() -> str:
     procedure = request.args.get("procedure", default_design().name)
-    if procedure not in rr.PROCEDURES:
-        abort(400, f"procedure must be one of {rr.PROCEDURES}, got {procedure!r}")
+    spinners = [design.name for design in registered() if design.every_type]
+    if procedure not in spinners:
+        abort(400, f"procedure must be one of {spinners}, got {procedure!r}")
     return procedure
 
 

@@ -105,6 +105,8 @@ def page_config(survey, preview: bool = False) -> dict:
                 # The page draws (spin) or the respondent reports what their own die, coin or
                 # crosswise question gave (report).
                 "mode": "report" if question.own_randomizer else "spin",
+                # A spinner's: what its dark share does ("coin" or "opposite").
+                "dark": question.asked_with.descriptor.get("dark"),
                 "sectors": question.sectors,
                 # What a report of 0 and of 1 say (yes and no, or the design's own words).
                 "reportWords": question.report_words,

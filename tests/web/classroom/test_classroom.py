@@ -197,7 +197,7 @@ def test_the_lab_compares_the_designs_at_one_epsilon(client):
     html = client.get("/lab?designs_epsilon=2").get_data(as_text=True)
     table = html.split('id="designs-table"')[1].split("</table>")[0]
     rows = re.findall(r'<tr data-design="([a-z_]+)">', table)
-    assert rows == ["spinner_coin", "forced_response", "unrelated_question", "crosswise"]
+    assert rows == ["spinner_coin", "forced_response", "unrelated_question", "crosswise", "kuk"]
     spinner_row = table.split('data-design="spinner_coin"')[1].split("</tr>")[0]
     # n·Var at π = 0.5 and ε = 2: θ(1 − θ)/b² = 0.25/tanh(1)² = 0.431.
     assert "0.43 <span" in spinner_row and "88.1%" in spinner_row

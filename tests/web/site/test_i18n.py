@@ -24,6 +24,9 @@ LATIN_ALLOWED = {
     "https",
     "code",
     "XLSForm",
+    # Authors of designs, named as in the literature.
+    "Kuk",
+    "Warner",
     "Var",
     "xlsx",
     "survey",

@@ -74,7 +74,8 @@ def builder_descriptors() -> dict[str, dict]:
     """What the builder's script needs of each design: whether its ε is derived, and the
     fields it shows."""
     return {
-        design.name: {"derived": design.derived, "fields": design.builder_fields()}
+        design.name: design.descriptor
+        | {"derived": design.derived, "fields": design.builder_fields()}
         for design in registered()
     }
 

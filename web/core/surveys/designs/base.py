@@ -244,6 +244,11 @@ class SurveyDesign:
             data["randomizer"] = parameters.randomizer
         return data
 
+    @property
+    def descriptor(self) -> dict:
+        """What the page's scripts need of it (a spinner adds what its dark share does)."""
+        return {"name": self.name}
+
     def builder_fields(self) -> list[str]:
         """The builder's fields it shows: its shares, then an innocuous question's text and
         prevalence, the randomizer, the arms."""

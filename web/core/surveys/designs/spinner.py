@@ -17,6 +17,8 @@ class Spinner(TypeSpun):
     name = "spinner"
     listed = 10
     label = _l("Spinner only: dark reports the opposite answer")
+    short_label = _l("Spinner only")
+    choice_label = _l("Spinner only: dark lets a die pick one of the other options")
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.spinner(epsilon)

@@ -17,6 +17,8 @@ class SpinnerCoin(TypeSpun):
     name = "spinner_coin"
     listed = 20
     label = _l("Spinner and coin: dark lets a coin decide")
+    short_label = _l("Spinner and coin")
+    choice_label = _l("Spinner and die: dark lets a die pick any option")
     lab_title = _l("Spinner (the same as symmetric forced response)")
     coin_on_dark = True
     default = True  # the app's usual procedure: light tells the truth, a coin decides on dark

@@ -15,6 +15,20 @@ class TypeSpun(SurveyDesign):
 
     derived: ClassVar[bool] = False
     every_type: ClassVar[bool] = True
+    # The lab's names for it: in its table of what one spin reveals, and for a single-choice
+    # question (a die on dark).
+    short_label: ClassVar[object]
+    choice_label: ClassVar[object]
+
+    @property
+    def dark(self) -> str:
+        """What its dark share does, as the page's script names it: "coin" or "opposite"."""
+        return "coin" if self.coin_on_dark else "opposite"
+
+    @property
+    def descriptor(self) -> dict:
+        """What the page's scripts need of it: its name and what dark does."""
+        return {"name": self.name, "dark": self.dark}
 
     def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
         assert epsilon is not None, "a spinner's ε is stated"
