@@ -33,7 +33,7 @@ from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError
 from web.core.surveys.xlsform import load_any_survey, survey_xlsform
-from web.respondent.submissions import simulate_responses
+from web.simulation import simulate_responses
 
 
 def init_app(app: Flask) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -28,14 +27,10 @@ from web.core.results.synthetic import (
     synthetic_data,
     utility,
 )
-from web.core.surveys.answers import AnswerError, check_answers
 from web.core.surveys.designs import SurveyDesign, default_design, find_design, known_designs
-from web.core.surveys.fielding import format_utc
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
-from web.core.surveys.schedule import close_if_due, now_seconds
 from web.respondent.answered import answered_slugs, remember_answered
-from web.respondent.plan import Plan, SurveyState
-from web.respondent.submissions import submissions
+from web.respondent.submit import Refused, submit
 from web.respondent.writer import Receipt
 from web.site.logs import security_event
 from web.site.lookup import survey_or_404
@@ -70,32 +65,21 @@ def submit_response(slug: str):
 
 
 def store_submission(slug: str):
-    """The submission itself, without the rate limit."""
+    """The submission itself, without the rate limit: the body in, the reply and cookie out."""
     limit = current_app.config["SUBMISSION_MAX_BYTES"]
     if (request.content_length or 0) > limit:
         abort(413, f"the body is larger than {limit} bytes")
     request.max_content_length = limit
-    service = submissions()
-    # A kept survey state may only say yes: every refusal is decided on a fresh read.
-    for fresh in (False, True):
-        try:
-            plan = service.plan(accepting_state(service.state(slug, fresh=fresh)))
-            bits = checked_bits(plan)
-        except Refusal as refusal:
-            if fresh:
-                abort(refusal.status, refusal.message)
-            continue
-        answered = answered_slugs()
-        if slug in answered:
-            abort(409, _("This browser has already answered this survey."))
-        receipt = service.record(plan, bits)
-        if receipt is not None:
-            response = current_app.response_class(
-                stored_body(receipt), 201, mimetype="application/json"
-            )
-            remember_answered(response, answered, slug)
-            return response
-    abort(409, changed_after_loading())
+    answered = answered_slugs()
+    revision = request.headers.get("X-Survey-Revision")
+    outcome = submit(slug, request.get_data(), request.is_json, revision, answered)
+    if isinstance(outcome, Refused):
+        abort(outcome.status, outcome.reason)
+    response = current_app.response_class(
+        stored_body(outcome.receipt), 201, mimetype="application/json"
+    )
+    remember_answered(response, answered, slug)
+    return response
 
 
 _limited_submission = limiter.limit(
@@ -103,72 +87,6 @@ _limited_submission = limiter.limit(
     key_func=address_and_survey,
     scope="submissions",
 )(store_submission)
-
-
-class Refusal(Exception):
-    """A submission this survey does not take: the status and message of the 4xx reply."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status, self.message = status, message
-
-
-def accepting_state(state: SurveyState | None) -> SurveyState:
-    """The state of a survey that takes answers from this page; refuses otherwise. A survey
-    found past its closing time or target is closed here (publishing its last batch)."""
-    if state is None or state.status == "draft":
-        raise Refusal(404, _("No such survey."))
-    if state.status == "closed":
-        raise Refusal(409, _("This survey is closed."))
-    refusal = schedule_refusal(state)
-    if refusal is not None:
-        raise Refusal(409, refusal)
-    revision = request.headers.get("X-Survey-Revision")
-    if revision is not None and revision != str(state.revision):
-        raise Refusal(409, changed_after_loading())
-    return state
-
-
-def schedule_refusal(state: SurveyState) -> str | None:
-    """Why an open survey takes no answer now (not yet open, past its closing time or target),
-    or None. Closing a survey found past its time or target is left to a fresh read."""
-    now = now_seconds()
-    if state.opens_at is not None and now < state.opens_at:
-        return _(
-            "This survey is not open yet: it opens at %(time)s.", time=utc_text(state.opens_at)
-        )
-    if state.closes_at is not None and now >= state.closes_at:
-        close_if_due(state.id)
-        return _("This survey is closed: it closed at %(time)s.", time=utc_text(state.closes_at))
-    if state.target_n is not None and state.response_count >= state.target_n:
-        close_if_due(state.id)
-        return _(
-            "This survey is closed: it has reached its target of %(n)d responses.", n=state.target_n
-        )
-    return None
-
-
-def utc_text(seconds: int) -> str:
-    return format_utc(datetime.fromtimestamp(seconds, UTC))
-
-
-def changed_after_loading() -> str:
-    return _("This survey changed after the page was loaded. Reload the page to answer it.")
-
-
-def checked_bits(plan: Plan) -> dict:
-    """The body's reported bits checked against the plan; refuses a body that does not fit."""
-    if not request.is_json:
-        raise Refusal(415, "send the answers as application/json")
-    try:
-        body = json.loads(request.get_data())
-    except (ValueError, RecursionError):
-        # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
-        raise Refusal(400, "the body is not valid JSON") from None
-    try:
-        return check_answers(body, plan.shapes)
-    except AnswerError as error:
-        raise Refusal(400, str(error)) from None
 
 
 @bp.get("/surveys/<slug>/results")

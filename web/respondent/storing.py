@@ -30,6 +30,7 @@ from web.core.infrastructure.driver_sql import many_rows, placeholder
 from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
 from web.core.results import publication
 from web.core.results.cells import cell_counts
+from web.core.surveys.schedule import ACCEPTING_SQL
 from web.respondent.plan import Plan
 
 # A group of more than this many responses is written in several INSERTs (SQLite's limit on
@@ -75,8 +76,7 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
     claim = (
         f"UPDATE {survey} SET response_count = response_count + {mark} "
         f"WHERE id = {mark} AND status = 'open' AND revision = {mark} "
-        f"AND (opens_at IS NULL OR opens_at <= {mark}) AND (closes_at IS NULL OR closes_at > {mark}) "
-        f"AND (target_n IS NULL OR response_count + {mark} <= target_n) "
+        f"AND {ACCEPTING_SQL.format(now=mark, k=mark)} "
         f"RETURNING completion_code, completion_url"
     )
     claimed = "EXISTS (SELECT FROM claimed)"

@@ -11,14 +11,28 @@ the target, whichever process or kept state took it.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 
-from sqlalchemy import CursorResult, and_, or_
+from sqlalchemy import CursorResult, text
 
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.results.publication import publish_in_session
+
+# Why an open survey takes no response now (the one rule, below).
+NOT_OPEN_YET, PAST_CLOSING, TARGET_REACHED = "not open yet", "past closing", "target reached"
+# The same rule as SQL over the survey's row, for ``k`` more responses at ``now`` (in this order
+# of parameters: now, now, k): the writer's claim (web/respondent/storing.py) holds it in the
+# statement that counts them, and closing a survey that is due (below) takes its negation.
+ACCEPTING_SQL = (
+    "(opens_at IS NULL OR opens_at <= {now}) AND (closes_at IS NULL OR closes_at > {now}) "
+    "AND (target_n IS NULL OR response_count + {k} <= target_n)"
+)
+# Due to close: open already, and taking not one more response.
+DUE_SQL = (
+    f"(opens_at IS NULL OR opens_at <= :now) AND NOT ({ACCEPTING_SQL.format(now=':now', k=1)})"
+)
 
 
 def now_seconds() -> int:
@@ -26,9 +40,33 @@ def now_seconds() -> int:
     return int(time.time())
 
 
+def schedule_refusal(
+    opens_at: int | None,
+    closes_at: int | None,
+    target_n: int | None,
+    response_count: int,
+    now: int,
+) -> str | None:
+    """Why an open survey takes no response at ``now`` (times in seconds since 1970), or None:
+    before its opening time, from its closing time on, or once it has its target. The page, the
+    API, looking a survey up and the writer's claim (:data:`ACCEPTING_SQL`) all apply this rule."""
+    if opens_at is not None and now < opens_at:
+        return NOT_OPEN_YET
+    if closes_at is not None and now >= closes_at:
+        return PAST_CLOSING
+    if target_n is not None and response_count >= target_n:
+        return TARGET_REACHED
+    return None
+
+
+def _seconds(moment: datetime | None) -> int | None:
+    return None if moment is None else int(moment.timestamp())
+
+
 def not_yet_open(opens_at: datetime | None, now: int | None = None) -> bool:
     """Whether an open survey is still waiting for its opening time."""
-    return opens_at is not None and (now_seconds() if now is None else now) < opens_at.timestamp()
+    moment = now_seconds() if now is None else now
+    return schedule_refusal(_seconds(opens_at), None, None, 0, moment) == NOT_OPEN_YET
 
 
 def due_to_close(
@@ -39,21 +77,16 @@ def due_to_close(
     now: int | None = None,
 ) -> bool:
     """Whether an open survey has passed its closing time or reached its target."""
-    if status != "open":
-        return False
     moment = now_seconds() if now is None else now
-    past_time = closes_at is not None and moment >= closes_at.timestamp()
-    return past_time or (target_n is not None and response_count >= target_n)
+    refusal = schedule_refusal(None, _seconds(closes_at), target_n, response_count, moment)
+    return status == "open" and refusal in (PAST_CLOSING, TARGET_REACHED)
 
 
 def close_if_due(survey_id: int) -> bool:
     """Close the survey if it is open and past its closing time or target, publishing every
     response as a manual close does; whether it closed. One guarded UPDATE decides, so two
     requests that meet the moment together close it once."""
-    due = or_(
-        and_(Survey.closes_at.is_not(None), Survey.closes_at <= datetime.now(UTC)),
-        and_(Survey.target_n.is_not(None), Survey.response_count >= Survey.target_n),
-    )
+    due = text(DUE_SQL).bindparams(now=now_seconds())
     try:
         closed: CursorResult = db.session.execute(  # type: ignore[assignment]
             db.update(Survey)

@@ -1,0 +1,125 @@
+"""One submission from its body to its outcome: stored (with the survey's receipt) or refused
+(with a status and a reason in the respondent's language).
+
+A kept survey state may only say yes: every refusal is decided on a fresh read. A survey found
+past its closing time or target is closed on the way (:func:`web.core.surveys.schedule
+.close_if_due`). That commits the request's ORM session in the middle of the submission, and it
+is safe: the submission path writes through its own connections (:mod:`web.respondent.writer`),
+so the session holds nothing of this submission, and a refused submission stores nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from flask_babel import gettext as _
+
+from web.core.surveys.answers import AnswerError, check_answers
+from web.core.surveys.fielding import format_utc
+from web.core.surveys.schedule import (
+    NOT_OPEN_YET,
+    PAST_CLOSING,
+    close_if_due,
+    now_seconds,
+    schedule_refusal,
+)
+from web.respondent.plan import Plan, SurveyState
+from web.respondent.submissions import submissions
+from web.respondent.writer import Receipt
+
+
+class Stored(NamedTuple):
+    """A stored submission: what the reply tells the respondent (completion code and address)."""
+
+    receipt: Receipt
+
+
+class Refused(NamedTuple):
+    """A submission the survey does not take: the reply's status and reason."""
+
+    status: int
+    reason: str
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.refused = Refused(status, reason)
+
+
+def submit(
+    slug: str, body: bytes, is_json: bool, revision: str | None, answered: Collection[str]
+) -> Stored | Refused:
+    """Check ``body`` (a JSON object of reported bits) against the survey's current revision and
+    store it once; ``revision`` is the one the page was loaded with (if it says), ``answered``
+    the surveys this browser has answered."""
+    service = submissions()
+    for fresh in (False, True):
+        try:
+            plan = service.plan(accepting_state(service.state(slug, fresh=fresh), revision))
+            bits = checked_bits(body, is_json, plan)
+        except _Refusal as refusal:
+            if fresh:
+                return refusal.refused
+            continue
+        if slug in answered:
+            return Refused(409, _("This browser has already answered this survey."))
+        receipt = service.record(plan, bits)
+        if receipt is not None:
+            return Stored(receipt)
+    return Refused(409, changed_after_loading())
+
+
+def accepting_state(state: SurveyState | None, revision: str | None) -> SurveyState:
+    """The state of a survey that takes answers from this page; refuses otherwise."""
+    if state is None or state.status == "draft":
+        raise _Refusal(404, _("No such survey."))
+    if state.status == "closed":
+        raise _Refusal(409, _("This survey is closed."))
+    why = schedule_refusal(
+        state.opens_at, state.closes_at, state.target_n, state.response_count, now_seconds()
+    )
+    if why == NOT_OPEN_YET:
+        when = utc_text(state.opens_at)
+        raise _Refusal(409, _("This survey is not open yet: it opens at %(time)s.", time=when))
+    if why is not None:
+        close_if_due(state.id)
+        if why == PAST_CLOSING:
+            when = utc_text(state.closes_at)
+            raise _Refusal(409, _("This survey is closed: it closed at %(time)s.", time=when))
+        raise _Refusal(
+            409,
+            _(
+                "This survey is closed: it has reached its target of %(n)d responses.",
+                n=state.target_n,
+            ),
+        )
+    if revision is not None and revision != str(state.revision):
+        raise _Refusal(409, changed_after_loading())
+    return state
+
+
+def checked_bits(body: bytes, is_json: bool, plan: Plan) -> dict:
+    """The body's reported bits checked against the plan; refuses a body that does not fit."""
+    if not is_json:
+        raise _Refusal(415, "send the answers as application/json")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
+        raise _Refusal(400, "the body is not valid JSON") from None
+    try:
+        return check_answers(data, plan.shapes)
+    except AnswerError as error:
+        raise _Refusal(400, str(error)) from None
+
+
+def utc_text(seconds) -> str:
+    return format_utc(datetime.fromtimestamp(seconds, UTC))
+
+
+def changed_after_loading() -> str:
+    return _("This survey changed after the page was loaded. Reload the page to answer it.")
