@@ -41,11 +41,12 @@ from .linear import linear_on_line
 class MeanEstimate(NamedTuple):
     """An estimated mean in the question's units, with its standard error and interval.
 
-    ``mean`` is the raw unbiased estimate (it can fall outside [low, high]); ``ci_low`` and
-    ``ci_high`` lie inside [low, high].
+    ``estimate`` is the raw unbiased estimate of the mean (it can fall outside [low, high]);
+    ``ci_low`` and ``ci_high`` lie inside [low, high]. The fields are named as every estimate of
+    rr names them (:class:`rr.Estimate`).
     """
 
-    mean: float
+    estimate: float
     std_error: float
     ci_low: float
     ci_high: float
@@ -57,7 +58,7 @@ class MeanEstimate(NamedTuple):
 
     def __repr__(self) -> str:
         return (
-            f"MeanEstimate(mean={self.mean:.4g}, std_error={self.std_error:.4g}, "
+            f"MeanEstimate(estimate={self.estimate:.4g}, std_error={self.std_error:.4g}, "
             f"ci=[{self.ci_low:.4g}, {self.ci_high:.4g}] at {self.confidence:.0%}, n={self.n}, "
             f"noisy_yes={self.noisy_yes}, range=[{self.low:g}, {self.high:g}])"
         )
@@ -242,7 +243,7 @@ def bounded_mean(low, high, epsilon, procedure: str = "spinner_coin") -> Bounded
     --------
     >>> drinks = bounded_mean(0, 30, 1.0)
     >>> drinks.estimate(350, 1000)
-    MeanEstimate(mean=5.262, std_error=0.9792, ci=[3.342, 7.24] at 95%, n=1000, noisy_yes=350, range=[0, 30])
+    MeanEstimate(estimate=5.262, std_error=0.9792, ci=[3.342, 7.24] at 95%, n=1000, noisy_yes=350, range=[0, 30])
     """
     bounds = []
     for name, value in (("low", low), ("high", high)):

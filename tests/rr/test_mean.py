@@ -37,7 +37,7 @@ def test_estimate_matches_the_closed_forms(epsilon, noisy_yes):
     }
     for procedure, expected in closed.items():
         found = bounded_mean(LOW, HIGH, epsilon, procedure).estimate(noisy_yes, n)
-        assert found.mean == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        assert found.estimate == pytest.approx(expected, rel=1e-12, abs=1e-12)
         theta = min(max(share, (1 - coin) / 2), (1 + coin) / 2)
         assert found.std_error == pytest.approx(
             width * math.sqrt(theta * (1 - theta) / n) / coin, rel=1e-12
@@ -133,10 +133,10 @@ def test_intercept_only_regression_is_the_survey_wide_estimate():
     mean = bounded_mean(1, 7, 2.0, "spinner")
     fit = mean.regression([[1.0], [1.0]], [120, 80], [70, 35])
     found = mean.estimate(105, 200)
-    assert fit.coefficients[0].estimate == pytest.approx(found.mean, rel=1e-12)
+    assert fit.coefficients[0].estimate == pytest.approx(found.estimate, rel=1e-12)
     prediction = fit.predict([1.0])
-    assert prediction.estimate == pytest.approx(found.mean, rel=1e-12)
-    assert prediction.ci_low < found.mean < prediction.ci_high
+    assert prediction.estimate == pytest.approx(found.estimate, rel=1e-12)
+    assert prediction.ci_low < found.estimate < prediction.ci_high
 
 
 def test_regression_refuses_what_it_cannot_fit():

@@ -415,11 +415,11 @@ class Number(YesNo):
             None
             if estimate is None
             else Figures(
-                estimate.mean,
+                estimate.estimate,
                 estimate.std_error,
                 estimate.ci_low,
                 estimate.ci_high,
-                estimate.mean * estimate.n,
+                estimate.estimate * estimate.n,
             )  # fmt: skip
             for estimate in found
         ]
