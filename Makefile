@@ -1,7 +1,8 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
 # `make test`: install everything (Debian's chromium, PostgreSQL and Redis included) and run the
-# whole test suite: the JavaScript tests, lint and types, every Python test on SQLite, then again
-# on PostgreSQL (with Redis) every test that touches a database (tests/web and tests/browser;
+# whole test suite: the JavaScript tests, lint and types, then at the same time (one per core;
+# each suite's output is printed whole when it ends) every Python test on SQLite, and on
+# PostgreSQL (with Redis) every test that touches a database (tests/web and tests/browser;
 # tests/rr has none).
 PYTHON ?= python3
 VENV := .venv
@@ -64,4 +65,5 @@ test-postgres: install-dev browser
 	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" TEST_REDIS_URL="$$(bash .ci/redis | tail -n 1)" \
 		$(BIN)/python -m pytest $(DATABASE_TESTS)
 
-test: test-js lint test-py test-postgres
+test: test-js lint
+	$(MAKE) -j2 --output-sync=target test-py test-postgres
