@@ -229,6 +229,20 @@ class SurveyDesign:
         """The design in the literature's words, with R's matching models."""
         raise NotImplementedError
 
+    def line_codebook(self, question, **models) -> dict:
+        """The codebook entry of a design with one line: its report probabilities, R's models
+        (``models``: ``RRreg_model``, ``RRreg_p``, ``rr_design``, a ``column`` note), who draws,
+        and how to recompute the estimate."""
+        design = self.rr_design(question.epsilon, question.design)
+        return {
+            "design": self.name,
+            "p_report_1_given_yes": design.yes_given_yes,
+            "p_report_1_given_no": design.yes_given_no,
+            **models,
+            "randomizer": "respondent's own" if self.own_randomizer(question.design) else "page",
+            "recompute": LINE_RECOMPUTE,
+        }
+
     def file_fields(self, parameters: DesignParameters, languages: list[str]) -> dict:
         """The fields a survey file writes beside ``procedure``."""
         data: dict[str, Any] = {}

@@ -12,7 +12,6 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs.base import (
-    LINE_RECOMPUTE,
     OwnDraw,
     SurveyDesign,
     epsilon_problems,
@@ -86,18 +85,12 @@ class Crosswise(SurveyDesign):
         return _("Crosswise: innocuous yes %(q)s", q=share_words(parameters.share("prevalence")))
 
     def codebook(self, question) -> dict:
-        parameters = question.design
-        design = self.rr_design(question.epsilon, parameters)
-        return {
-            "design": self.name,
-            "p_report_1_given_yes": design.yes_given_yes,
-            "p_report_1_given_no": design.yes_given_no,
-            "RRreg_model": "Crosswise",
-            "RRreg_p": parameters.share("prevalence"),
-            "column": "1 = both answers the same (both yes or both no), 0 = different",
-            "randomizer": "respondent's own",
-            "recompute": LINE_RECOMPUTE,
-        }
+        return self.line_codebook(
+            question,
+            RRreg_model="Crosswise",
+            RRreg_p=question.design.share("prevalence"),
+            column="1 = both answers the same (both yes or both no), 0 = different",
+        )
 
     def at_epsilon(self, epsilon: float) -> rr.Design:
         return rr.crosswise(1 / (1 + math.exp(-epsilon)))

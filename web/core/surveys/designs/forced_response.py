@@ -10,7 +10,6 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs.base import (
-    LINE_RECOMPUTE,
     SurveyDesign,
     epsilon_problems,
     register,
@@ -102,17 +101,12 @@ class ForcedResponse(SurveyDesign):
 
     def codebook(self, question) -> dict:
         parameters = question.design
-        design = self.rr_design(question.epsilon, parameters)
-        return {
-            "design": self.name,
-            "p_report_1_given_yes": design.yes_given_yes,
-            "p_report_1_given_no": design.yes_given_no,
-            "RRreg_model": "FR",
-            "RRreg_p": [parameters.share("p_forced_no"), parameters.share("p_forced_yes")],
-            "rr_design": "forced-known",
-            "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
-            "recompute": LINE_RECOMPUTE,
-        }
+        return self.line_codebook(
+            question,
+            RRreg_model="FR",
+            RRreg_p=[parameters.share("p_forced_no"), parameters.share("p_forced_yes")],
+            rr_design="forced-known",
+        )
 
     def at_epsilon(self, epsilon: float) -> rr.Design:
         return rr.design.with_epsilon(

@@ -19,7 +19,6 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs.base import (
-    LINE_RECOMPUTE,
     OwnDraw,
     OwnStep,
     SurveyDesign,
@@ -159,17 +158,12 @@ class Kuk(SurveyDesign):
 
     def codebook(self, question) -> dict:
         parameters = question.design
-        design = self.rr_design(question.epsilon, parameters)
-        return {
-            "design": self.name,
-            "p_report_1_given_yes": design.yes_given_yes,
-            "p_report_1_given_no": design.yes_given_no,
-            "RRreg_model": "Kuk",
-            "RRreg_p": [parameters.share("theta_yes"), parameters.share("theta_no")],
-            "column": "1 = a red card, 0 = a black card",
-            "randomizer": "respondent's own" if self.own_randomizer(parameters) else "page",
-            "recompute": LINE_RECOMPUTE,
-        }
+        return self.line_codebook(
+            question,
+            RRreg_model="Kuk",
+            RRreg_p=[parameters.share("theta_yes"), parameters.share("theta_no")],
+            column="1 = a red card, 0 = a black card",
+        )
 
     def at_epsilon(self, epsilon: float) -> rr.Design:
         red = 1 / (1 + math.exp(-epsilon))
