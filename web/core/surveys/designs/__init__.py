@@ -20,7 +20,6 @@ from web.core.surveys.designs.base import (
     SurveyDesign,
     UnknownDesign,
     design_named,
-    face_ranges,
     find_design,
     known_designs,
     registered,
@@ -85,11 +84,6 @@ def default_design() -> SurveyDesign:
     return next(design for design in registered() if design.default)
 
 
-def derived_designs() -> tuple[str, ...]:
-    """The designs whose ε comes from their parameters."""
-    return tuple(design.name for design in registered() if design.derived)
-
-
 __all__ = [
     "ARM_FIELDS",
     "ASKED_PLAINLY",
@@ -102,10 +96,8 @@ __all__ = [
     "builder_descriptors",
     "builder_share_fields",
     "default_design",
-    "derived_designs",
     "design_of",
     "design_named",
-    "face_ranges",
     "find_design",
     "known_designs",
     "registered",
