@@ -26,6 +26,7 @@ from web.core.surveys.designs.parameters import (
     is_probability,
 )
 from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
+from web.core.surveys.texts import Texts
 
 # The faces of the respondent's own randomizer: a die's six or a coin's two.
 OWN_FACES = (2, 6)
@@ -143,8 +144,23 @@ class SurveyDesign:
         return self.rr_design(0.0, parameters).epsilon
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
-        """Mistakes in its parameters, each as (field, message), in the viewer's language."""
-        raise NotImplementedError
+        """Mistakes in its parameters, each as (field, message), in the viewer's language: shares
+        out of range (:meth:`share_problems`), then shares in range that still make no design
+        (:meth:`refusal`), then an ε above the limit or unlike a stated one, then an own
+        randomizer the shares do not fit (:meth:`own_problems`)."""
+        problems = self.share_problems(parameters)
+        if problems:
+            return problems
+        refusal = self.refusal(parameters)
+        if refusal is not None:
+            return [refusal]
+        derived = epsilon_problems(self.epsilon_of(None, parameters), epsilon)
+        return derived or self.own_problems(parameters)
+
+    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
+        """Why shares in range still make no design, as (field, message); assumes every share
+        in [0, 1]."""
+        return None
 
     def light_fraction(self, question) -> float:
         """The share of the wheel that tells the truth (0 where none does)."""
@@ -308,8 +324,6 @@ class SurveyDesign:
 
     def planned(self, numbers: dict) -> DesignParameters:
         """The parameters a plan's ``numbers`` state (an innocuous question stands in)."""
-        from web.core.surveys.texts import Texts
-
         return DesignParameters.of(
             **{name: numbers.get(name) for name in self.share_names()},
             innocuous_text=Texts.one("en", "innocuous") if self.asks_innocuous else None,
@@ -355,7 +369,8 @@ class SurveyDesign:
 
     def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
         """An own randomizer whose shares are not a die's or a coin's faces."""
-        if self.own_randomizer(parameters) and own_faces(self.own_shares(parameters)) is None:
+        own = self.own_allowed and self.own_randomizer(parameters)
+        if own and own_faces(self.own_shares(parameters)) is None:
             return [
                 (
                     "randomizer",

@@ -14,7 +14,6 @@ import rr
 from web.core.surveys.designs.base import (
     OwnDraw,
     SurveyDesign,
-    epsilon_problems,
     register,
     share_words,
 )
@@ -35,24 +34,16 @@ class Crosswise(SurveyDesign):
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.crosswise(parameters.share("prevalence"))
 
-    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
-        problems = self.share_problems(parameters)
-        if problems:
-            return problems
+    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
         prevalence = parameters.share("prevalence")
         if prevalence in (0, 1):
-            return [("procedure", _("the innocuous prevalence must be strictly between 0 and 1"))]
+            return "procedure", _("the innocuous prevalence must be strictly between 0 and 1")
         if prevalence == 0.5:
-            return [
-                (
-                    "procedure",
-                    _(
-                        "a prevalence of 0.5 gives no information: 'the same' is then as likely "
-                        "under either true answer"
-                    ),
-                )
-            ]
-        return epsilon_problems(self.epsilon_of(None, parameters), epsilon)
+            return "procedure", _(
+                "a prevalence of 0.5 gives no information: 'the same' is then as likely under "
+                "either true answer"
+            )
+        return None
 
     def own_randomizer(self, parameters: DesignParameters) -> bool:
         return True  # nothing is drawn: the respondent states the sameness

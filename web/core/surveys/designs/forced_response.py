@@ -11,7 +11,6 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import (
     SurveyDesign,
-    epsilon_problems,
     register,
     share_words,
 )
@@ -61,16 +60,9 @@ class ForcedResponse(SurveyDesign):
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.forced_response(*(parameters.share(name) for name in SHARES))
 
-    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
-        problems = self.share_problems(parameters)
-        if problems:
-            return problems
+    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
         refusal = forced_refusal(*(parameters.share(name) for name in SHARES))
-        if refusal is not None:
-            return [("procedure", refusal)]
-        return epsilon_problems(self.epsilon_of(None, parameters), epsilon) or self.own_problems(
-            parameters
-        )
+        return None if refusal is None else ("procedure", refusal)
 
     def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
         return [

@@ -22,7 +22,6 @@ from web.core.surveys.designs.base import (
     OwnDraw,
     OwnStep,
     SurveyDesign,
-    epsilon_problems,
     register,
     share_words,
 )
@@ -64,29 +63,22 @@ class Kuk(SurveyDesign):
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.kuk(*(parameters.share(name) for name in SHARES))
 
-    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
-        problems = self.share_problems(parameters)
-        if problems:
-            return problems
+    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
         theta_yes, theta_no = (parameters.share(name) for name in SHARES)
         for name, share in zip(SHARES, (theta_yes, theta_no), strict=True):
             if share in (0, 1):
-                return [
-                    (
-                        name,
-                        _(
-                            "must be strictly between 0 and 1: a deck of one colour gives the "
-                            "answer away"
-                        ),
-                    )
-                ]
+                return name, _(
+                    "must be strictly between 0 and 1: a deck of one colour gives the answer away"
+                )
         if theta_yes == theta_no:
+            return "procedure", _("the two decks must differ: otherwise the colour says nothing")
+        return None
+
+    def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
+        """Own cards whose shares one standard pack cannot make."""
+        shares = (parameters.share(name) for name in SHARES)
+        if self.own_randomizer(parameters) and decks(*shares) is None:
             return [
-                ("procedure", _("the two decks must differ: otherwise the colour says nothing"))
-            ]
-        problems = epsilon_problems(self.epsilon_of(None, parameters), epsilon)
-        if not problems and self.own_randomizer(parameters) and decks(theta_yes, theta_no) is None:
-            problems = [
                 (
                     "randomizer",
                     _(
@@ -95,7 +87,7 @@ class Kuk(SurveyDesign):
                     ),
                 )
             ]
-        return problems
+        return []
 
     def light_fraction(self, question) -> float:
         return abs(question.design.share("theta_yes") - question.design.share("theta_no"))

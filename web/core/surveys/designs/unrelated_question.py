@@ -11,7 +11,6 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import (
     SurveyDesign,
-    epsilon_problems,
     register,
     share_words,
 )
@@ -32,26 +31,14 @@ class UnrelatedQuestion(SurveyDesign):
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.unrelated_question(parameters.share("p_truth"), parameters.share("prevalence"))
 
-    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
-        problems = self.share_problems(parameters)
-        if problems:
-            return problems
-        refusal = self._refusal(parameters.share("p_truth"), parameters.share("prevalence"))
-        if refusal is not None:
-            return [("procedure", refusal)]
-        return epsilon_problems(self.epsilon_of(None, parameters), epsilon) or self.own_problems(
-            parameters
-        )
-
-    @staticmethod
-    def _refusal(p_truth: float, prevalence: float) -> str | None:
-        """Why shares in [0, 1] still make no design; assumes shares in range."""
+    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
+        p_truth, prevalence = parameters.share("p_truth"), parameters.share("prevalence")
         if p_truth == 1:
-            return _("p_truth must be below 1: at 1 every report is the true answer")
+            return "procedure", _("p_truth must be below 1: at 1 every report is the true answer")
         if p_truth == 0:
-            return _("p_truth must be above 0: otherwise the reports say nothing")
+            return "procedure", _("p_truth must be above 0: otherwise the reports say nothing")
         if prevalence in (0, 1):
-            return _("the innocuous prevalence must be strictly between 0 and 1")
+            return "procedure", _("the innocuous prevalence must be strictly between 0 and 1")
         return None
 
     def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
