@@ -12,6 +12,7 @@ from app import create_app, with_driver
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
+from web.core.surveys.lookup import find_survey
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
@@ -169,6 +170,22 @@ def import_survey(runner, tmp_path):
         result = runner.invoke(args=["import-survey", str(path)])
         assert result.exit_code == 0, result.output
         return data["slug"]
+
+    return make
+
+
+@pytest.fixture
+def import_in_batches(app, import_survey):
+    """Import a survey given as a dict whose results show from 2 responses and move every
+    ``batch`` responses (2 unless said), so that a test sees its few submissions; its slug."""
+
+    def make(data: dict, batch: int = 2) -> str:
+        slug = import_survey(data)
+        app.config["RESULTS_MIN_N"] = 2
+        with app.app_context():
+            find_survey(slug).results_batch = batch
+            db.session.commit()
+        return slug
 
     return make
 

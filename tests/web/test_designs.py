@@ -13,7 +13,6 @@ import math
 import pytest
 
 import rr
-from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
@@ -75,13 +74,8 @@ DESIGNS = {
 
 
 @pytest.fixture
-def designed(app, import_survey):
-    import_survey(SURVEY)
-    app.config["RESULTS_MIN_N"] = 2
-    with app.app_context():
-        find_survey("designs").results_batch = 2
-        db.session.commit()
-    return "designs"
+def designed(import_in_batches):
+    return import_in_batches(SURVEY)
 
 
 def answers(year="first", **bits):
@@ -386,13 +380,8 @@ MODEL = rr.cheating_detection([tuple(arm.values()) for arm in ARMS])
 
 
 @pytest.fixture
-def cheaters(app, import_survey):
-    import_survey(CHEATING_SURVEY)
-    app.config["RESULTS_MIN_N"] = 2
-    with app.app_context():
-        find_survey("cheaters").results_batch = 2
-        db.session.commit()
-    return "cheaters"
+def cheaters(import_in_batches):
+    return import_in_batches(CHEATING_SURVEY)
 
 
 def cheating_api(app, token, path, **query):

@@ -14,7 +14,6 @@ import rr
 from tests.conftest import stored_bits
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally
-from web.core.surveys.lookup import find_survey
 
 SURVEY = {
     "slug": "groups",
@@ -50,13 +49,8 @@ SURVEY = {
 
 
 @pytest.fixture
-def grouped(app, import_survey):
-    import_survey(SURVEY)
-    app.config["RESULTS_MIN_N"] = 2
-    with app.app_context():
-        find_survey("groups").results_batch = 3
-        db.session.commit()
-    return "groups"
+def grouped(import_in_batches):
+    return import_in_batches(SURVEY, batch=3)
 
 
 def submit(app, year, cheated, times="never"):

@@ -13,9 +13,9 @@ import math
 import pytest
 
 import rr
-from web.core.infrastructure.extensions import db
+from tests.web.test_designs import problems, with_question
 from web.core.surveys.lookup import find_survey
-from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
 
 YEAR = {
@@ -39,13 +39,8 @@ DESIGNS = {"kp": rr.kuk(0.7, 0.2), "ko": rr.kuk(0.3, 0.7)}
 
 
 @pytest.fixture
-def cards(app, import_survey):
-    import_survey(SURVEY)
-    app.config["RESULTS_MIN_N"] = 2
-    with app.app_context():
-        find_survey("cards").results_batch = 2
-        db.session.commit()
-    return "cards"
+def cards(import_in_batches):
+    return import_in_batches(SURVEY)
 
 
 def answers(year="first", **bits):
@@ -58,14 +53,6 @@ def api(app, token, path, **query):
         query_string=query,
         headers={"Authorization": f"Bearer {token}"},
     )
-
-
-def problems(question: dict) -> list[str]:
-    data = {"slug": "x", "title": "X", "questions": [{"id": "q", "type": "yesno", "text": "Q?"}]}
-    data["questions"][0] |= question
-    with pytest.raises(SurveyFileError) as refused:
-        parse_survey(data)
-    return refused.value.problems
 
 
 def test_kuk_is_stored_with_its_derived_epsilon(app, cards, token):
@@ -146,13 +133,13 @@ def test_exports_and_codebook_give_rregs_kuk_model(app, cards, make_researcher):
 )
 def test_decks_that_give_nothing_or_everything_away_are_refused(app, question, expected):
     with app.app_context():
-        found = problems({"procedure": "kuk", **question})
+        found = problems(with_question(procedure="kuk", **question))
     assert any(expected in problem for problem in found), found
 
 
 def test_a_spinner_question_may_not_state_decks(app):
     with app.app_context():
-        found = problems({"procedure": "spinner", "epsilon": 1.0, "theta_yes": 0.7})
+        found = problems(with_question(procedure="spinner", epsilon=1.0, theta_yes=0.7))
     assert any("only a design's question has 'theta_yes'" in problem for problem in found)
 
 

@@ -12,7 +12,6 @@ import json
 import pytest
 
 import rr
-from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
@@ -57,13 +56,8 @@ MEANS = {"drinks": rr.bounded_mean(0, 30, 1.0), "hours": rr.bounded_mean(0, 10, 
 
 
 @pytest.fixture
-def amounts(app, import_survey):
-    import_survey(SURVEY)
-    app.config["RESULTS_MIN_N"] = 2
-    with app.app_context():
-        find_survey("amounts").results_batch = 2
-        db.session.commit()
-    return "amounts"
+def amounts(import_in_batches):
+    return import_in_batches(SURVEY)
 
 
 def answers(year="first", drinks=0, hours=0):
