@@ -336,8 +336,8 @@ class SurveyDesign:
 
     def at_epsilon(self, epsilon: float) -> rr.Design:
         """One of its kind whose ε is ``epsilon``, for the lab's comparison (designs with a
-        ``lab_title``)."""
-        raise NotImplementedError
+        ``lab_title``): by default rr's member of it (:func:`rr.designs_at_epsilon`)."""
+        return rr.designs_at_epsilon(epsilon)[self.name]
 
     # --- shared checks, for the designs' own ``problems`` --------------------------------------
 

@@ -5,8 +5,6 @@ differ; nothing is drawn, so the page asks for the report alone. λ₁ = q, λ�
 
 from __future__ import annotations
 
-import math
-
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -82,6 +80,3 @@ class Crosswise(SurveyDesign):
             RRreg_p=question.design.share("prevalence"),
             column="1 = both answers the same (both yes or both no), 0 = different",
         )
-
-    def at_epsilon(self, epsilon: float) -> rr.Design:
-        return rr.crosswise(1 / (1 + math.exp(-epsilon)))

@@ -99,8 +99,3 @@ class ForcedResponse(SurveyDesign):
             RRreg_p=[parameters.share("p_forced_no"), parameters.share("p_forced_yes")],
             rr_design="forced-known",
         )
-
-    def at_epsilon(self, epsilon: float) -> rr.Design:
-        return rr.design.with_epsilon(
-            lambda t: rr.forced_response(t, 2 * (1 - t) / 3, (1 - t) / 3), epsilon
-        )

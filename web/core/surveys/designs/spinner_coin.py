@@ -28,6 +28,3 @@ class SpinnerCoin(TypeSpun):
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         return _("Spinner and coin, p = %(p)s", p=share_words(light))
-
-    def at_epsilon(self, epsilon: float) -> rr.Design:
-        return rr.spinner_coin(epsilon)

@@ -74,6 +74,3 @@ class UnrelatedQuestion(SurveyDesign):
             RRreg_p=[parameters.share("p_truth"), parameters.share("prevalence")],
             rr_design="unrelated-known",
         )
-
-    def at_epsilon(self, epsilon: float) -> rr.Design:
-        return rr.design.with_epsilon(lambda t: rr.unrelated_question(t, 0.25), epsilon)
