@@ -1,0 +1,67 @@
+"""R calls that reanalyse the responses CSV as written, for the codebook: RRreg's ``RRuni`` (Heck &
+Moshagen) for a column's prevalence and, where the rr package has the design, ``rr::rrreg``
+(Blair, Imai & Zhou) for a regression. Every call reads the data frame ``d`` of :data:`READ_CSV`,
+which keeps the export's column names (``key.option``) as they are."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+READ_CSV = 'd <- read.csv("{slug}-responses.csv", check.names = FALSE)'
+INSTALL = 'install.packages(c("RRreg", "rr"))'
+
+
+def r_number(value: float) -> str:
+    """A number as R reads it back to within 1e-10."""
+    return format(float(value), ".10g")
+
+
+def r_vector(values: float | Sequence[float]) -> str:
+    """One number, or R's ``c(…)`` of several."""
+    if isinstance(values, int | float):
+        return r_number(values)
+    return "c(" + ", ".join(r_number(value) for value in values) + ")"
+
+
+def r_column(name: str) -> str:
+    """The column ``name`` of ``d``, whatever characters it holds."""
+    return f'd[["{name}"]]'
+
+
+def rruni(column: str, model: str, p: str, group: str | None = None) -> str:
+    """RRreg's univariate estimate of ``column`` (an R expression) under ``model`` with ``p``."""
+    grouped = "" if group is None else f", group = {group}"
+    return f'RRreg::RRuni({column}, model = "{model}", p = {p}{grouped})'
+
+
+@dataclass(frozen=True)
+class RModels:
+    """A one-line design in R's terms: RRreg's model and its ``p``; rr's design and its named
+    probabilities where rr has the design (else ``rr_design`` is None)."""
+
+    rrreg_model: str
+    rrreg_p: float | list[float]
+    rr_design: str | None = None
+    rr_args: dict[str, float] = field(default_factory=dict)
+
+    def prevalence(self, column: str) -> str:
+        """The RRuni call that estimates the share of true yes in ``column``."""
+        return rruni(r_column(column), self.rrreg_model, r_vector(self.rrreg_p))
+
+    def regression(self, column: str) -> str:
+        """The rrreg call on an intercept (put the direct questions after ``~``); rr starts
+        from random values unless told, and from zero it converges every time."""
+        assert self.rr_design is not None, "only for a design rr has"
+        args = "".join(f", {name} = {r_number(value)}" for name, value in self.rr_args.items())
+        formula = f"`{column}` ~ 1"
+        return f'rr::rrreg({formula}, data = d{args}, design = "{self.rr_design}", start = 0)'
+
+    def entry(self, columns: Sequence[str]) -> dict:
+        """The codebook's fields: the models, and per column the calls that run as written."""
+        calls = [self.prevalence(column) for column in columns]
+        entry: dict = {"RRreg_model": self.rrreg_model, "RRreg_p": self.rrreg_p}
+        if self.rr_design is not None:
+            entry["rr_design"] = self.rr_design
+            calls += [self.regression(column) for column in columns]
+        return entry | {"R": calls}

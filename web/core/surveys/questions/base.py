@@ -1,0 +1,295 @@
+"""What every question type answers, the registry that names them, and the tally a
+response feeds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple, TypeVar
+
+import numpy as np
+from flask_babel import gettext as _
+
+import rr
+from web.core.surveys.designs import (
+    NO_PARAMETERS,
+    DesignParameters,
+    default_design,
+    design_named,
+    find_design,
+    registered,
+)
+
+T = TypeVar("T")
+Q = TypeVar("Q", bound="QuestionType")
+# The tally of a cheating-detection question's second arm (its respondents, their reports of 1),
+# named where other types name an option: no option id can be this (ids are letters, digits,
+# _ and -).
+ARM = "@arm"
+
+
+class AnswerError(ValueError):
+    """A submission that does not fit the survey; the message names the problem."""
+
+
+class Figures(NamedTuple):
+    """One tally's estimate, standard error, interval and estimated count."""
+
+    estimate: float
+    std_error: float
+    ci_low: float
+    ci_high: float
+    estimated_count: float
+
+
+class QuestionType:
+    """What a type of question does; subclasses fill in each step."""
+
+    name: ClassVar[str]
+    # Its place in the builder's list of types.
+    listed: ClassVar[int] = 0
+    # A yes/no question's behaviour when its design reports more than one bit (the design's
+    # ``yesno_variant``); None for a type of its own.
+    variant: ClassVar[str | None] = None
+    label: ClassVar[object]  # a lazily translated name for the builder
+    has_options: ClassVar[bool]
+    # What the page's script reports for the question: one bit, a bit per option, or one option.
+    answer_shape: ClassVar[str]
+    # The respondent page's part that asks for the true answer and holds the spinners.
+    respond_template: ClassVar[str]
+    # Whether the estimates of its options add up to 100% (one true option per respondent).
+    sums_to_one: ClassVar[bool] = False
+    # Whether answers go through a spinner (and cost ε); a direct question's are sent as given.
+    randomized: ClassVar[bool] = True
+    # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its
+    # estimate is a mean in the range's units.
+    has_range: ClassVar[bool] = False
+    # Its XLSForm type (web/core/surveys/xlsform.py): select_one or select_multiple, and the fixed list of
+    # choices it uses, if any (else a list of its own options).
+    # The procedures it may be asked with: the two spinners; a yes/no question also the designs
+    # of web/core/surveys/designs.py.
+    procedures: ClassVar[tuple[str, ...]] = tuple(
+        design.name for design in registered() if design.every_type
+    )
+    xlsform_select: ClassVar[str] = "select_one"
+    xlsform_list: ClassVar[str | None] = None
+
+    def spin_count(self, option_count: int) -> int:
+        """How many spins (each costing ε) a respondent makes for the question."""
+        return 1
+
+    def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
+        return rr.light_fraction(epsilon, procedure)
+
+    def truth_probability(self, epsilon: float, option_count: int) -> float:
+        """How often the reported answer is the true one."""
+        return rr.truth_probability(epsilon)
+
+    def item_design(
+        self,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        design: DesignParameters = NO_PARAMETERS,
+    ) -> rr.Design:
+        """The binary design each of its tallies reports through: P(report 1 | true) and
+        P(report 1 | not true) as an :class:`rr.Design`, whose line every estimate, group
+        difference and regression of the tally uses (``rr.design``). A yes/no question may be
+        asked with a design of :mod:`web.core.surveys.designs` (``design`` its parameters)."""
+        return design_named(procedure).rr_design(epsilon, design)
+
+    def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
+        """Offset and slope of E[reported share] = a + b·π for each tally."""
+        # Both spinners report on the same line at a given ε.
+        design = self.item_design(epsilon, default_design().name, option_count)
+        return design.offset, design.slope
+
+    def dark_words(self, procedure: str) -> str:
+        """What the spinner's dark share does, in the respondent's words."""
+        if _coin_on_dark(procedure):
+            return _("light: your true answer; dark: a coin decides")
+        return _("light: your true answer; dark: the opposite answer")
+
+    def design(self, procedure: str, option_count: int, light: float) -> dict:
+        """How the reports were made, for the codebook: what dark does, and how to recompute."""
+        if _coin_on_dark(procedure):
+            # Light (p) tells the truth; dark (1 − p) is a fair coin: forced yes or no, half each.
+            design = {
+                "design": "forced response",
+                "p_truth": light,
+                "p_forced_yes": (1 - light) / 2,
+                "p_forced_no": (1 - light) / 2,
+                "dark": "a fair coin decides (heads = yes)",
+                "RRreg_model": "FR",
+                "RRreg_p": [(1 - light) / 2, (1 - light) / 2],
+                "rr_design": "forced-known",
+            }
+        else:
+            design = {
+                "design": "Warner's mirrored",
+                "p": light,
+                "dark": "the opposite answer",
+                "RRreg_model": "Warner",
+                "RRreg_p": light,
+                "rr_design": "mirrored",
+            }
+        return {
+            **design,
+            "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
+        }
+
+    def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        """What a response reports, one item per spin: each drawn with its own spinner on the
+        page and a column of the responses export (``key`` or ``key.option``)."""
+        return [key]
+
+    def figures(
+        self,
+        counts: Sequence[tuple[int, int]],
+        epsilon: float,
+        procedure: str,
+        parameters: DesignParameters = NO_PARAMETERS,
+    ):
+        """Each tally's :class:`Figures` from its (reported yes, n), or None where n is 0."""
+        design = self.item_design(epsilon, procedure, len(counts), parameters)
+        return [None if n == 0 else Figures(*_fields(design.estimate(yes, n))) for yes, n in counts]
+
+    def simulate(
+        self,
+        size: int,
+        true_proportion: float | np.ndarray,
+        epsilon: float,
+        procedure: str,
+        option_count: int,
+        rng: np.random.Generator,
+        parameters: DesignParameters = NO_PARAMETERS,
+        cheating: float = 0.0,
+    ) -> np.ndarray:
+        """Reported bits of ``size`` simulated respondents, one column per tally; each true
+        answer is yes (or, with options, each option true) with ``true_proportion``. A share
+        ``cheating`` of respondents says no whatever they are told (cheating detection's)."""
+        spins = len(self.spun([None] * option_count))
+        truth = rng.random((size, spins)) < true_proportion
+        if design_named(procedure).every_type:  # a spinner: the mechanism's own draw
+            return rr.perturb(truth, epsilon, procedure, rng=rng)
+        return self.item_design(epsilon, procedure, option_count, parameters).perturb(truth, rng)
+
+    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+        """The columns :meth:`answer_template`'s fields are filled from, per respondent."""
+        return list(reported.T)
+
+    def options_problem(self, count: int) -> str | None:
+        """Why a question of this type cannot have ``count`` options, or None."""
+        raise NotImplementedError
+
+    def spun(self, options: Sequence[T]) -> list[T | None]:
+        """The tallies a response feeds, in order: an option, or None for the question's own."""
+        raise NotImplementedError
+
+    def check_answer(self, value, key: str, option_keys: Sequence[str]):
+        """The reported bits of one question as stored, or raise :class:`AnswerError`."""
+        raise NotImplementedError
+
+    def bit(self, answer, option_key: str | None) -> int:
+        """The bit a stored answer reports for one of the tallies :meth:`spun` names."""
+        raise NotImplementedError
+
+    def count(self, answer, option_key: str | None) -> tuple[int, int]:
+        """What a stored answer adds to one tally: (respondents, reports of 1). Every response
+        counts once in every tally, except where a type says otherwise (an arm's tally)."""
+        return 1, self.bit(answer, option_key)
+
+    def page_items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        """The items the respondent page draws and remembers: its :meth:`items`, but for a type
+        whose one report spans several columns."""
+        return self.items(key, option_keys)
+
+    def extra_results(
+        self, counts: Sequence[tuple[int, int]], parameters: DesignParameters
+    ) -> dict:
+        """What its results give besides each tally's figures (cheating detection's share of
+        cheaters and its arms); the published (reported yes, n) of each tally."""
+        return {}
+
+    def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:
+        """Per tally, from :meth:`simulate`'s columns: (each respondent's weight in its n, or
+        None for one each; each respondent's reports of 1)."""
+        return [(None, column) for column in reported.T]
+
+    def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
+        """A %-format JSON fragment that writes a stored answer from :meth:`template_values`
+        (the bulk simulation writes millions of rows with it)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Tallied:
+    """One tally a response feeds: its table and row, and where its bit stands in the answers."""
+
+    table: str  # "question" or "option"
+    row_id: int
+    question_key: str
+    option_key: str | None
+    type: QuestionType
+
+    @classmethod
+    def of(cls, question, option) -> Tallied:
+        """The tally of a question's spin: its own (``option`` None), one option's, or the second
+        arm's of a cheating-detection question (``ARM``)."""
+        if option is None:
+            return cls("question", question.id, question.key, None, question.type)
+        if option == ARM:
+            return cls("arm", question.id, question.key, ARM, question.type)
+        return cls("option", option.id, question.key, option.key, question.type)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Its table and row, which name it in counts and in the counts per cell."""
+        return self.table, self.row_id
+
+    def count(self, answers: dict) -> tuple[int, int]:
+        """What a response's stored answers add to this tally: (respondents, reports of 1)."""
+        return self.type.count(answers[self.question_key], self.option_key)
+
+
+QUESTION_TYPES: dict[str, QuestionType] = {}
+# Yes/no questions whose design reports more than one bit, by the design's ``yesno_variant``.
+VARIANTS: dict[str, QuestionType] = {}
+
+
+def register(cls: type[Q]) -> type[Q]:
+    """Class decorator: make the question type ``cls`` known by its name (or, for a yes/no
+    question's variant, by the variant its design names)."""
+    kind = cls()
+    if kind.variant is None:
+        QUESTION_TYPES[kind.name] = kind
+    else:
+        VARIANTS[kind.variant] = kind
+    return cls
+
+
+def question_type(kind: str, procedure: str | None = None) -> QuestionType:
+    """The type a question behaves as: its kind's, but a yes/no question whose design reports
+    more than one bit behaves as that design's variant (cheating detection's :class:`Cheating`
+    reports an arm with its bit)."""
+    design = find_design(procedure) if procedure is not None else None
+    variant = None if design is None else VARIANTS.get(design.yesno_variant or "")
+    if variant is not None and variant.name == kind:
+        return variant
+    return QUESTION_TYPES[kind]
+
+
+def _coin_on_dark(procedure: str) -> bool:
+    """Whether the spinner ``procedure`` lets a coin decide on dark (else dark reports the
+    opposite)."""
+    return design_named(procedure).coin_on_dark
+
+
+def _fields(estimate) -> tuple[float, ...]:
+    return tuple(getattr(estimate, name) for name in Figures._fields)
+
+
+def _bit(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+        raise AnswerError(f"{where} must be 0 or 1, got {value!r}")
+    return value
