@@ -12,7 +12,7 @@ PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js lint test-py test-postgres install install-dev browser fonts screenshots
+.PHONY: run test test-js lint test-py test-postgres install install-dev browser fonts r screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,23 @@ fonts:
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 
+# The R code the app hands researchers (README, codebook) is run by tests/r with Debian's R and the
+# RRreg and rr sources beside the project (../shared/r-packages; no CRAN mirror is reachable).
+R_PACKAGES ?= ../shared/r-packages
+R_LIB := $(CURDIR)/.r-lib
+
+$(R_LIB)/rr/DESCRIPTION:
+	@command -v Rscript >/dev/null 2>&1 || { \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm \
+			r-cran-magic r-cran-coda liblapack-dev libblas-dev gfortran; }
+	mkdir -p $(R_LIB)
+	R CMD INSTALL --no-test-load -l $(R_LIB) $(R_PACKAGES)/RRreg.tar.gz $(R_PACKAGES)/rr.tar.gz \
+		>$(R_LIB)/install.log 2>&1 || { tail -n 30 $(R_LIB)/install.log; exit 1; }
+
+r: $(R_LIB)/rr/DESCRIPTION
+
 screenshots: install-dev browser fonts
 	$(BIN)/python docs/screenshots/make.py
 
@@ -55,8 +72,8 @@ lint: install-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test-py: install-dev browser
-	$(BIN)/python -m pytest
+test-py: install-dev browser r
+	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest
 
 DATABASE_TESTS := tests/web tests/browser
 

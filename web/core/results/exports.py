@@ -15,6 +15,7 @@ from web.core.models import Response, Survey
 from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.figures import ESTIMATE_FIELDS, SurveyResults, significant
+from web.core.surveys.designs.r_code import INSTALL, READ_CSV
 from web.core.surveys.texts import Texts
 
 ESTIMATE_COLUMNS = (
@@ -178,6 +179,19 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
             "new responses are in, and shows no counts or rows below min_n responses.",
         },
         "epsilon_total": survey.epsilon_total,
+        "R": {
+            "install": INSTALL,
+            "read": READ_CSV.format(slug=survey.slug),
+            "note": "Each question's R calls run as written on d read this way. RRuni gives the "
+            "prevalence (pi; with model FR, pi lists the shares of 0 and of 1: the prevalence is "
+            "pi[2]); its standard errors divide by n - 1 where the app's maximum-likelihood "
+            "ones divide by n (a ratio of sqrt(n / (n - 1)): 1.00017 at n = 3,000). rrreg's "
+            "intercept is the logit of the prevalence: put the direct questions after ~ to "
+            "regress, with start = rep(0, number of coefficients) (from random starting values "
+            "rr may stop with 'missing value where TRUE/FALSE needed'). RRreg's CDMsym fit "
+            "prints a harmless 'non-conformable arguments' message; rr's print() of an unrelated-known "
+            "fit stops with 'object param not found' after the table: read coef(fit) and fit$se.",
+        },
         "privacy": "ε is per spin. A yes/no question costs ε, a multi-select question k·ε for k "
         "options (one spin each), a single-choice question ε (one spin, then on dark a die), and "
         "a number question ε (one spin of a value wheel, then the spinner), and "

@@ -25,6 +25,7 @@ from web.core.surveys.designs.parameters import (
     DesignParameters,
     is_probability,
 )
+from web.core.surveys.designs.r_code import RModels
 from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
 from web.core.surveys.texts import Texts
 
@@ -245,16 +246,17 @@ class SurveyDesign:
         """The design in the literature's words, with R's matching models."""
         raise NotImplementedError
 
-    def line_codebook(self, question, **models) -> dict:
+    def line_codebook(self, question, models: RModels, **notes) -> dict:
         """The codebook entry of a design with one line: its report probabilities, R's models
-        (``models``: ``RRreg_model``, ``RRreg_p``, ``rr_design``, a ``column`` note), who draws,
-        and how to recompute the estimate."""
+        and the calls that run them on each of its columns, ``notes`` (what a column holds), who
+        draws, and how to recompute the estimate."""
         design = self.rr_design(question.epsilon, question.design)
         return {
             "design": self.name,
             "p_report_1_given_yes": design.yes_given_yes,
             "p_report_1_given_no": design.yes_given_no,
-            **models,
+            **models.entry(question.items),
+            **notes,
             "randomizer": "respondent's own" if self.own_randomizer(question.design) else "page",
             "recompute": LINE_RECOMPUTE,
         }

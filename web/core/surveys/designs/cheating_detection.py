@@ -12,6 +12,7 @@ import rr
 from web.core.surveys.designs.base import SurveyDesign, epsilon_problems, register, share_words
 from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
 from web.core.surveys.designs.parameters import ARM_FIELDS, DesignParameters, is_probability
+from web.core.surveys.designs.r_code import r_column, r_vector, rruni
 
 
 def arms_from_text(text: str) -> list[tuple] | None:
@@ -130,6 +131,8 @@ class CheatingDetection(SurveyDesign):
         forced no) of the first arm then the second, and its group is the arm + 1."""
         parameters = question.design
         model = cheating_model(parameters)
+        p = [value for arm in parameters.arms for value in (arm[1], arm[2])]
+        reported, arm = question.items
         return {
             "design": self.name,
             "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],
@@ -139,8 +142,9 @@ class CheatingDetection(SurveyDesign):
             "column_meaning": "<id>.reported: the report (0/1); <id>.arm: its arm (0/1, drawn half "
             "and half by the page)",
             "RRreg_model": "CDMsym",
-            "RRreg_p": [value for arm in parameters.arms for value in (arm[1], arm[2])],
+            "RRreg_p": p,
             "RRreg_group": "<id>.arm + 1",
+            "R": [rruni(r_column(reported), "CDMsym", r_vector(p), f"{r_column(arm)} + 1")],
             "randomizer": "page",
             "recompute": "rr.cheating_detection(arms).estimate([yes in arm 0, yes in arm 1], "
             "[n in arm 0, n in arm 1])",

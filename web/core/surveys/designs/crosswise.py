@@ -16,6 +16,7 @@ from web.core.surveys.designs.base import (
     share_words,
 )
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 
 
 @register
@@ -76,7 +77,6 @@ class Crosswise(SurveyDesign):
     def codebook(self, question) -> dict:
         return self.line_codebook(
             question,
-            RRreg_model="Crosswise",
-            RRreg_p=question.design.share("prevalence"),
+            RModels("Crosswise", question.design.share("prevalence")),
             column="1 = both answers the same (both yes or both no), 0 = different",
         )

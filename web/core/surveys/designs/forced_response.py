@@ -15,6 +15,7 @@ from web.core.surveys.designs.base import (
     share_words,
 )
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 
 SHARES = ("p_truth", "p_forced_yes", "p_forced_no")
 
@@ -93,9 +94,8 @@ class ForcedResponse(SurveyDesign):
 
     def codebook(self, question) -> dict:
         parameters = question.design
-        return self.line_codebook(
-            question,
-            RRreg_model="FR",
-            RRreg_p=[parameters.share("p_forced_no"), parameters.share("p_forced_yes")],
-            rr_design="forced-known",
+        truth, yes, no = (parameters.share(name) for name in SHARES)
+        models = RModels(
+            "FR", [no, yes], "forced-known", {"p": truth, "p1": yes, "p0": no}, yes_at="[2]"
         )
+        return self.line_codebook(question, models)

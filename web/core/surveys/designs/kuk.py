@@ -26,6 +26,7 @@ from web.core.surveys.designs.base import (
     share_words,
 )
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 
 SHARES = ("theta_yes", "theta_no")
 # A standard pack: both decks are built from its red and its black cards.
@@ -152,8 +153,7 @@ class Kuk(SurveyDesign):
         parameters = question.design
         return self.line_codebook(
             question,
-            RRreg_model="Kuk",
-            RRreg_p=[parameters.share("theta_yes"), parameters.share("theta_no")],
+            RModels("Kuk", [parameters.share("theta_yes"), parameters.share("theta_no")]),
             column="1 = a red card, 0 = a black card",
         )
 

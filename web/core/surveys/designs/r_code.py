@@ -13,8 +13,8 @@ INSTALL = 'install.packages(c("RRreg", "rr"))'
 
 
 def r_number(value: float) -> str:
-    """A number as R reads it back to within 1e-10."""
-    return format(float(value), ".10g")
+    """A number to 15 significant digits: rr checks that p, p0 and p1 sum to 1 to 10 decimals."""
+    return format(float(value), ".15g")
 
 
 def r_vector(values: float | Sequence[float]) -> str:
@@ -22,6 +22,11 @@ def r_vector(values: float | Sequence[float]) -> str:
     if isinstance(values, int | float):
         return r_number(values)
     return "c(" + ", ".join(r_number(value) for value in values) + ")"
+
+
+def r_vector_of_texts(texts: Sequence[str]) -> str:
+    """R's ``c(…)`` of quoted texts (option ids: letters, digits, _ and -)."""
+    return "c(" + ", ".join(f'"{text}"' for text in texts) + ")"
 
 
 def r_column(name: str) -> str:
@@ -44,10 +49,17 @@ class RModels:
     rrreg_p: float | list[float]
     rr_design: str | None = None
     rr_args: dict[str, float] = field(default_factory=dict)
+    # Where RRuni's ``pi`` holds the share of yes: RRreg's forced-response model lists the share
+    # of each response category (0, then 1), the others give the one share.
+    yes_at: str = ""
 
     def prevalence(self, column: str) -> str:
         """The RRuni call that estimates the share of true yes in ``column``."""
         return rruni(r_column(column), self.rrreg_model, r_vector(self.rrreg_p))
+
+    def share_of_yes(self, column: str) -> str:
+        """An R expression of the estimated share of true yes in ``column``."""
+        return f"{self.prevalence(column)}$pi{self.yes_at}"
 
     def regression(self, column: str) -> str:
         """The rrreg call on an intercept (put the direct questions after ``~``); rr starts

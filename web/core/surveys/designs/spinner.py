@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import register, share_words
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 from web.core.surveys.designs.spun import TypeSpun
 
 
@@ -25,3 +26,9 @@ class Spinner(TypeSpun):
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         return _("Spinner only, p = %(p)s", p=share_words(light))
+
+    def line_entry(self, light: float) -> dict:
+        return {"design": "Warner's mirrored", "p": light, "dark": "the opposite answer"}
+
+    def r_models(self, light: float) -> RModels:
+        return RModels("Warner", light, "mirrored", {"p": light})

@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import register, share_words
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 from web.core.surveys.designs.spun import TypeSpun
 
 
@@ -28,3 +29,24 @@ class SpinnerCoin(TypeSpun):
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         return _("Spinner and coin, p = %(p)s", p=share_words(light))
+
+    def line_entry(self, light: float) -> dict:
+        """Light (p) tells the truth; dark (1 − p) is a fair coin: forced yes or no, half each."""
+        forced = (1 - light) / 2
+        return {
+            "design": "forced response",
+            "p_truth": light,
+            "p_forced_yes": forced,
+            "p_forced_no": forced,
+            "dark": "a fair coin decides (heads = yes)",
+        }
+
+    def r_models(self, light: float) -> RModels:
+        forced = (1 - light) / 2
+        return RModels(
+            "FR",
+            [forced, forced],
+            "forced-known",
+            {"p": light, "p1": forced, "p0": forced},
+            yes_at="[2]",
+        )

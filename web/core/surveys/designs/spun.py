@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from web.core.surveys.designs.base import SurveyDesign
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 
 
 class TypeSpun(SurveyDesign):
@@ -50,11 +51,18 @@ class TypeSpun(SurveyDesign):
         return question.type.respond_template
 
     def respondent_words(self, question) -> str:
-        return question.type.dark_words(self.name)
+        return question.type.dark_words(self)
 
     def codebook(self, question) -> dict:
-        light = self.light_fraction(question)
-        return question.type.design(self.name, question.option_count, light)
+        return question.type.codebook(self, question)
+
+    def line_entry(self, light: float) -> dict:
+        """The codebook's words for one spin whose light share is ``light``."""
+        raise NotImplementedError
+
+    def r_models(self, light: float) -> RModels:
+        """R's models of one spin whose light share is ``light``."""
+        raise NotImplementedError
 
     def plan(self, numbers: dict, n: int) -> dict:
         raise ValueError(f"{self.name}'s plan is read with its ε (GET /api/plan?epsilon=…)")

@@ -15,6 +15,7 @@ from web.core.surveys.designs.base import (
     share_words,
 )
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.designs.r_code import RModels
 
 
 @register
@@ -68,9 +69,8 @@ class UnrelatedQuestion(SurveyDesign):
 
     def codebook(self, question) -> dict:
         parameters = question.design
-        return self.line_codebook(
-            question,
-            RRreg_model="UQTknown",
-            RRreg_p=[parameters.share("p_truth"), parameters.share("prevalence")],
-            rr_design="unrelated-known",
+        truth, innocuous = parameters.share("p_truth"), parameters.share("prevalence")
+        models = RModels(
+            "UQTknown", [truth, innocuous], "unrelated-known", {"p": truth, "q": innocuous}
         )
+        return self.line_codebook(question, models)

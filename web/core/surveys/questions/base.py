@@ -104,37 +104,19 @@ class QuestionType:
         design = self.item_design(epsilon, default_design().name, option_count)
         return design.offset, design.slope
 
-    def dark_words(self, procedure: str) -> str:
+    def dark_words(self, spinner) -> str:
         """What the spinner's dark share does, in the respondent's words."""
-        if _coin_on_dark(procedure):
+        if spinner.coin_on_dark:
             return _("light: your true answer; dark: a coin decides")
         return _("light: your true answer; dark: the opposite answer")
 
-    def design(self, procedure: str, option_count: int, light: float) -> dict:
-        """How the reports were made, for the codebook: what dark does, and how to recompute."""
-        if _coin_on_dark(procedure):
-            # Light (p) tells the truth; dark (1 − p) is a fair coin: forced yes or no, half each.
-            design = {
-                "design": "forced response",
-                "p_truth": light,
-                "p_forced_yes": (1 - light) / 2,
-                "p_forced_no": (1 - light) / 2,
-                "dark": "a fair coin decides (heads = yes)",
-                "RRreg_model": "FR",
-                "RRreg_p": [(1 - light) / 2, (1 - light) / 2],
-                "rr_design": "forced-known",
-            }
-        else:
-            design = {
-                "design": "Warner's mirrored",
-                "p": light,
-                "dark": "the opposite answer",
-                "RRreg_model": "Warner",
-                "RRreg_p": light,
-                "rr_design": "mirrored",
-            }
+    def codebook(self, spinner, question) -> dict:
+        """How the reports were made, for the codebook: the spinner's line, R's models and their
+        calls on each column, and how to recompute."""
+        light = spinner.light_fraction(question)
         return {
-            **design,
+            **spinner.line_entry(light),
+            **spinner.r_models(light).entry(question.items),
             "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
         }
 
@@ -277,12 +259,6 @@ def question_type(kind: str, procedure: str | None = None) -> QuestionType:
     if variant is not None and variant.name == kind:
         return variant
     return QUESTION_TYPES[kind]
-
-
-def _coin_on_dark(procedure: str) -> bool:
-    """Whether the spinner ``procedure`` lets a coin decide on dark (else dark reports the
-    opposite)."""
-    return design_named(procedure).coin_on_dark
 
 
 def _fields(estimate) -> tuple[float, ...]:

@@ -83,7 +83,7 @@ class Cheating(QuestionType):
             "line to regress on"
         )
 
-    def dark_words(self, procedure: str) -> str:
+    def dark_words(self, spinner) -> str:
         return _("a random arm, then light: your true answer; the other sectors: a forced answer")
 
     def figures(

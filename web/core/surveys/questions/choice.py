@@ -10,7 +10,8 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
-from web.core.surveys.questions.base import AnswerError, Figures, _coin_on_dark, register
+from web.core.surveys.designs.r_code import r_column, r_number, r_vector_of_texts
+from web.core.surveys.questions.base import AnswerError, Figures, register
 from web.core.surveys.questions.one_option import OneOption
 
 
@@ -50,22 +51,32 @@ class Choice(OneOption):
     def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
         return rr.mechanism.noise_line(epsilon, option_count)
 
-    def dark_words(self, procedure: str) -> str:
-        if _coin_on_dark(procedure):
+    def dark_words(self, spinner) -> str:
+        if spinner.coin_on_dark:
             return _("light: your true answer; dark: a die picks any option")
         return _("light: your true answer; dark: a die picks one of the other options")
 
-    def design(self, procedure: str, option_count: int, light: float) -> dict:
+    def codebook(self, spinner, question) -> dict:
+        """With RRreg's misclassification model: ``p`` is the matrix of P(report j | true i),
+        the truth on its diagonal, the rest shared evenly (both spinners)."""
+        k = question.option_count
         die = (
-            f"a fair {option_count}-sided die over all options"
-            if _coin_on_dark(procedure)
-            else f"a fair {option_count - 1}-sided die over the other options"
+            f"a fair {k}-sided die over all options"
+            if spinner.coin_on_dark
+            else f"a fair {k - 1}-sided die over the other options"
         )
+        truth = question.truth_probability
+        other = (1 - truth) / (k - 1)
+        ids = r_vector_of_texts([option.key for option in question.options])
+        reported = f"match({r_column(question.key)}, {ids}) - 1"
+        matrix = f"{r_number(other)} + {r_number(truth - other)} * diag({k})"
         return {
-            "k": option_count,
-            "light_share_q": light,
+            "k": k,
+            "light_share_q": spinner.light_fraction(question),
             "dark": die,
             "column": "the reported option id",
+            "RRreg_model": "custom",
+            "R": [f'RRreg::RRuni({reported}, model = "custom", p = {matrix})'],
             "recompute": "rr.estimate_choice([reports of each option], epsilon, procedure)",
         }
 

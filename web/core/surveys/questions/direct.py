@@ -90,10 +90,10 @@ class Direct(OneOption):
         """Answers spread evenly over the options."""
         return np.eye(option_count, dtype=np.uint8)[rng.integers(0, option_count, size=size)]
 
-    def dark_words(self, procedure: str) -> str:
+    def dark_words(self, spinner) -> str:
         return _("answered directly: sent exactly as you choose")
 
-    def design(self, procedure: str, option_count: int, light: float) -> dict:
+    def codebook(self, spinner, question) -> dict:
         return {
             "randomized": False,
             "column": "the chosen option id, empty when the respondent preferred not to say",

@@ -8,7 +8,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
-from web.core.surveys.questions.base import Figures, QuestionType, _coin_on_dark, register
+from web.core.surveys.designs.r_code import r_number
+from web.core.surveys.questions.base import Figures, QuestionType, register
 from web.core.surveys.questions.yesno import YesNo
 
 
@@ -56,13 +57,17 @@ class Number(YesNo):
             for estimate in found
         ]
 
-    def dark_words(self, procedure: str) -> str:
-        if _coin_on_dark(procedure):
+    def dark_words(self, spinner) -> str:
+        if spinner.coin_on_dark:
             return _("a value wheel sized to your number; light: its answer; dark: a coin decides")
         return _("a value wheel sized to your number; light: its answer; dark: the opposite")
 
-    def design(self, procedure: str, option_count: int, light: float) -> dict:
-        dark = "a fair coin" if _coin_on_dark(procedure) else "the opposite of the value wheel"
+    def codebook(self, spinner, question) -> dict:
+        light = spinner.light_fraction(question)
+        dark = "a fair coin" if spinner.coin_on_dark else "the opposite of the value wheel"
+        scale = question.design.scale
+        low, width = r_number(scale.low), r_number(scale.high - scale.low)
+        share = spinner.r_models(light).share_of_yes(question.key)
         return {
             "design": "one-bit mean (Ding, Kulkarni & Yekhanin 2017)",
             "value_wheel": "yes with share (x - min)/(max - min) of the respondent's value x",
@@ -72,4 +77,5 @@ class Number(YesNo):
             "recompute": "mean = min + (max - min) * (noisy_share - a) / b, with the question's "
             "noise_offset a and noise_slope b; rr.bounded_mean(min, max, epsilon, "
             "procedure).estimate(noisy_yes, n)",
+            "R": [f"{low} + {width} * {share}"],
         }

@@ -1,0 +1,251 @@
+"""The R code the app hands researchers runs as given, with Debian's R and the current RRreg and rr
+(``make r`` installs them): every call in the codebook on the responses CSV as downloaded, and the
+README's reanalysis. Its numbers are the app's: RRuni's prevalence equals the estimate, its
+standard error is the app's times sqrt(n / (n - 1)), rrreg's intercept is the logit of the
+estimate, and rrreg's fit agrees with RRlog's."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from web.core.surveys.lookup import find_survey
+from web.simulation import simulate_responses
+
+RSCRIPT = shutil.which("Rscript")
+README = Path(__file__).resolve().parents[2] / "README.md"
+N = 3000
+
+pytestmark = pytest.mark.skipif(
+    RSCRIPT is None and not os.environ.get("REQUIRE_R"),
+    reason="R is not installed (make r installs it; make test requires it)",
+)
+
+YEAR = {
+    "id": "year",
+    "type": "direct",
+    "text": "Year?",
+    "options": [{"id": name, "text": name} for name in ("first", "second", "third", "fourth")],
+}
+CROSSWISE = {"text": "Mother born in January to March?", "prevalence": 0.25}
+# Every design and randomized type, with the README's column names where it uses them.
+SURVEY = {
+    "slug": "campus-life",
+    "title": "Campus life",
+    "questions": [
+        YEAR,
+        {"id": "cheated", "type": "yesno", "text": "C?", "epsilon": 1.0},
+        {"id": "skipped", "type": "yesno", "text": "S?", "procedure": "spinner", "epsilon": 1.0},
+        {
+            "id": "copied",
+            "type": "yesno",
+            "text": "Copied?",
+            "procedure": "forced_response",
+            "p_truth": 0.75,
+            "p_forced_yes": 0.15,
+            "p_forced_no": 0.1,
+        },
+        {
+            "id": "drugs",
+            "type": "yesno",
+            "text": "Drugs?",
+            "procedure": "unrelated_question",
+            "p_truth": 0.7,
+            "innocuous": {"text": "Born in January to March?", "prevalence": 0.25},
+        },
+        {
+            "id": "partner",
+            "type": "yesno",
+            "text": "Partner?",
+            "procedure": "crosswise",
+            "innocuous": CROSSWISE,
+        },
+        {
+            "id": "cards",
+            "type": "yesno",
+            "text": "Cards?",
+            "procedure": "kuk",
+            "theta_yes": 0.8,
+            "theta_no": 0.3,
+        },
+        {
+            "id": "lied",
+            "type": "yesno",
+            "text": "Lied?",
+            "procedure": "cheating_detection",
+            "arms": [
+                {"p_truth": 0.6, "p_forced_yes": 0.3, "p_forced_no": 0.1},
+                {"p_truth": 0.6, "p_forced_yes": 0.1, "p_forced_no": 0.3},
+            ],
+        },
+        {
+            "id": "substances",
+            "type": "multi",
+            "text": "Which?",
+            "epsilon": 1.0,
+            "options": [{"id": "alcohol", "text": "A"}, {"id": "tobacco", "text": "T"}],
+        },
+        {
+            "id": "copied_work",
+            "type": "choice",
+            "text": "How often?",
+            "procedure": "spinner",
+            "epsilon": 1.5,
+            "options": [{"id": name, "text": name} for name in ("never", "once", "more")],
+        },
+        {
+            "id": "all_nighters",
+            "type": "number",
+            "text": "Nights?",
+            "epsilon": 1.0,
+            "min": 0,
+            "max": 20,
+            "step": 1,
+        },
+    ],
+}
+
+
+@pytest.fixture
+def fielded(app, import_survey, make_researcher, tmp_path):
+    """The survey with N simulated responses (the true share differs by year, so that the
+    regressions have something to find); the researcher's client and the CSV's folder."""
+    import_survey(SURVEY)
+    shares = {"first": 0.2, "second": 0.3, "third": 0.4, "fourth": 0.5}
+    with app.app_context():
+        simulate_responses(find_survey("campus-life"), N, 0.3, seed=7, by=("year", shares))
+    researcher = make_researcher("rita@example.org")
+    csv_text = researcher.get("/surveys/campus-life/responses.csv").get_data(as_text=True)
+    (tmp_path / "campus-life-responses.csv").write_text(csv_text, encoding="utf-8")
+    return researcher, tmp_path
+
+
+def run_r(code: str, folder: Path) -> str:
+    """Run ``code`` with Rscript in ``folder``; its standard output (it must succeed)."""
+    result = subprocess.run(
+        [RSCRIPT or "Rscript", "-e", code],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+SHOW = r"""
+show <- function(label, value) {
+  line <- function(kind, x) cat(label, kind, sprintf("%.15g", x), "\n", sep = "\t")
+  if (inherits(value, "RRuni")) { line("pi", value$pi); line("se", value$piSE) }
+  else if (inherits(value, "rrreg")) line("share", plogis(coef(value)))
+  else line("value", value)
+}
+"""
+
+
+def shown(output: str) -> dict[tuple[str, str], list[float]]:
+    """What :data:`SHOW` printed: (label, kind) → numbers."""
+    found = {}
+    for line in output.splitlines():
+        parts = line.rstrip("\t").split("\t")
+        if len(parts) >= 3 and parts[1] in ("pi", "se", "share", "value"):
+            found[parts[0], parts[1]] = [float(value) for value in parts[2:]]
+    return found
+
+
+def estimates(researcher) -> dict[tuple[str, str], dict]:
+    """The app's published estimates, by (question, option or "")."""
+    text = researcher.get("/surveys/campus-life/estimates.csv").get_data(as_text=True)
+    return {(row["question"], row["option"]): row for row in csv.DictReader(io.StringIO(text))}
+
+
+def test_every_codebook_call_runs_and_gives_the_apps_estimate(fielded):
+    researcher, folder = fielded
+    book = json.loads(researcher.get("/surveys/campus-life/codebook.json").get_data(as_text=True))
+    calls = [
+        (f"{entry['id']}:{index}", call)
+        for entry in book["questions"]
+        for index, call in enumerate(entry.get("R", []))
+    ]
+    assert {label.split(":")[0] for label, _ in calls} == {
+        question["id"] for question in SURVEY["questions"] if question["type"] != "direct"
+    }
+    script = "\n".join(
+        [book["R"]["read"], SHOW, *(f'show("{label}", {call})' for label, call in calls)]
+    )
+    found = shown(run_r(script, folder))
+    app = estimates(researcher)
+    checked = 0
+    for entry in book["questions"]:
+        key = entry["id"]
+        options = [option["id"] for option in entry.get("options", [])] or [""]
+        for label, call in calls:
+            if not label.startswith(f"{key}:"):
+                continue
+            if call.startswith("RRreg::RRuni"):
+                pi, se = found[label, "pi"], found[label, "se"]
+                columns = options if entry["type"] == "choice" else [_option(call, key)]
+                if 'model = "FR"' in call:  # the shares of 0 and of 1
+                    pi, se = pi[1:], se[1:]
+                if entry["procedure"] == "cheating_detection":
+                    pi, se = pi[:1], se[:1]  # the honest yes share; γ and β follow
+                    columns = [""]
+                for option, value, error in zip(columns, pi, se, strict=True):
+                    row = app[key, option]
+                    n = int(row["n"])
+                    assert value == pytest.approx(float(row["estimate"]), abs=2e-5), label
+                    ratio = error / float(row["std_error"])
+                    assert ratio == pytest.approx(math.sqrt(n / (n - 1)), rel=2e-3), label
+                    checked += 1
+            elif call.startswith("rr::rrreg"):
+                row = app[key, _option(call, key)]
+                assert found[label, "share"][0] == pytest.approx(float(row["estimate"]), abs=1e-4)
+                checked += 1
+            else:  # a number question's mean
+                value = found[label, "value"][0]
+                assert value == pytest.approx(float(app[key, ""]["estimate"]), abs=1e-4)
+                checked += 1
+    assert checked == len(calls) + 2  # the choice question's call gives its three options
+
+
+def _option(call: str, key: str) -> str:
+    """The option a call's column names (``key.option``), or "" for the question's own."""
+    column = re.search(r'd\[\["([^"]+)"\]\]|`([^`]+)`', call)
+    assert column is not None, call
+    name = column.group(1) or column.group(2)
+    return "" if name == key else name.removeprefix(f"{key}.")
+
+
+def readme_r_code() -> str:
+    """The R blocks of the README's section on reanalysing an export."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### Reanalysing an export in R", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```r\n(.*?)```", section, flags=re.S)
+    assert len(blocks) >= 2
+    return "\n".join(blocks)
+
+
+def test_the_readmes_r_code_runs_and_rrreg_agrees_with_rrlog(fielded):
+    _, folder = fielded
+    code = readme_r_code()
+    assert code.count("rr::rrreg(") >= 3 and "start = rep(0, 4)" in code
+    checks = r"""
+cat("rrreg", sprintf("%.10g", coef(fit)), "\n", sep = "\t")
+cat("RRlog", sprintf("%.10g", coef(fit2)), "\n", sep = "\t")
+"""
+    output = run_r(code + checks, folder)
+    lines = {line.split("\t")[0]: line.split("\t")[1:] for line in output.splitlines()}
+    rrreg = [float(value) for value in lines["rrreg"] if value.strip()]
+    rrlog = [float(value) for value in lines["RRlog"] if value.strip()]
+    assert len(rrreg) == len(rrlog) == 4
+    assert rrreg == pytest.approx(rrlog, abs=1e-4)
