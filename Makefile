@@ -1,9 +1,9 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
-# `make test`: install everything (Debian's chromium, PostgreSQL and Redis included) and run the
-# whole test suite: the JavaScript tests, lint and types, then at the same time (one per core;
-# each suite's output is printed whole when it ends) every Python test on SQLite, and on
-# PostgreSQL (with Redis) every test that touches a database (tests/web and tests/browser;
-# tests/rr has none).
+# `make test`: install everything (Debian's chromium, R, PostgreSQL and Redis included) and run the
+# whole test suite: the JavaScript tests, lint and types, every Python test on SQLite, then on
+# PostgreSQL (with Redis) every test that touches a database (tests/web and tests/browser; tests/rr
+# and tests/r have none). Each pytest run spreads its tests over both cores (pytest-xdist; on
+# PostgreSQL each worker has a database of its own, tests/workers.py).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -73,14 +73,15 @@ lint: install-dev
 	$(BIN)/mypy
 
 test-py: install-dev browser r
-	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest
+	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(PYTEST_WORKERS)
 
 DATABASE_TESTS := tests/web tests/browser
+# One worker per core; a worker that finishes early takes tests queued for the other.
+PYTEST_WORKERS ?= -n 2 --dist worksteal
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share.
 test-postgres: install-dev browser
 	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" TEST_REDIS_URL="$$(bash .ci/redis | tail -n 1)" \
-		$(BIN)/python -m pytest $(DATABASE_TESTS)
+		$(BIN)/python -m pytest $(PYTEST_WORKERS) $(DATABASE_TESTS)
 
-test: test-js lint
-	$(MAKE) -j2 --output-sync=target test-py test-postgres
+test: test-js lint test-py test-postgres

@@ -9,15 +9,21 @@ import re
 import pytest
 
 from app import create_app, with_driver
+from tests.workers import worker_database
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
 from web.core.surveys.lookup import find_survey
 
-# Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files.
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+# Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files. Under
+# pytest-xdist each worker takes a database of its own beside it (tests/workers.py).
+TEST_DATABASE_URL = worker_database(os.environ.get("TEST_DATABASE_URL"))
 ON_POSTGRES = bool(TEST_DATABASE_URL)
 sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="checks the SQLite file itself")
+# What a page draws and its script does, which no database changes: run once, on SQLite.
+page_only = pytest.mark.skipif(
+    ON_POSTGRES, reason="the page's rendering and script alone: the database makes no difference"
+)
 postgres_only = pytest.mark.skipif(
     not ON_POSTGRES, reason="runs several server processes on PostgreSQL"
 )
@@ -99,15 +105,34 @@ def app(tmp_path):
         # The schema straight from the models (tests/web/core/test_migrations.py checks that the
         # migrations make the same one): running every migration for every test would be slow.
         if ON_POSTGRES:
-            db.drop_all()
-            with db.engine.begin() as connection:
-                connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-        db.create_all()
+            clear_postgres()
+        else:
+            db.create_all()
     yield app
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
     sqlite_guard.release(str(sqlite_file))
+
+
+def clear_postgres() -> None:
+    """Empty the models' tables where the schema is the models' own (TRUNCATE is far quicker
+    than making it again); make it afresh where a test left another (migrations, servers)."""
+    tables = db.metadata.sorted_tables
+    with db.engine.begin() as connection:
+        present = set(
+            connection.exec_driver_sql(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            ).scalars()
+        )
+        if present == {table.name for table in tables}:
+            names = ", ".join(f'"{table.name}"' for table in tables)
+            connection.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+            return
+    db.drop_all()
+    with db.engine.begin() as connection:
+        connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+    db.create_all()
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from tests.browser.researcher import (
     log_in,
     open_page,
 )
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, page_only
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, page_only]
 
 PUBLIC = [*PUBLIC_PAGES, STEPPED_PAGES[0]]
 RESEARCHER = [*RESEARCHER_PAGES, STEPPED_PAGES[1]]

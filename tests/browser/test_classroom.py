@@ -31,8 +31,11 @@ def answer_as_student(browser, base, slug, truth_yes: bool):
     context.close()
 
 
+CLASS_SIZE = 12  # each student answers through a browser page of their own
+
+
 def test_projector_updates_while_a_class_answers(app, browser, runner, live_server, survey):
-    app.config["PRESENT_REFRESH_MS"] = 100  # the room's pace, sped up: 30 students in seconds
+    app.config["PRESENT_REFRESH_MS"] = 100  # the room's pace, sped up: a class in seconds
     runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
     teacher = browser.new_context(reduced_motion="reduce", viewport={"width": 1600, "height": 900})
     projector = teacher.new_page()
@@ -50,7 +53,7 @@ def test_projector_updates_while_a_class_answers(app, browser, runner, live_serv
             timeout=60_000,
         )
 
-    for student in range(30):
+    for student in range(CLASS_SIZE):
         answer_as_student(browser, live_server, survey, truth_yes=student % 3 == 0)
         count_reaches(student + 1)
 
@@ -61,7 +64,7 @@ def test_projector_updates_while_a_class_answers(app, browser, runner, live_serv
     # A latecomer answers: once the count shows it, the panel has been refreshed at least once,
     # and the revealed state must have survived that.
     answer_as_student(browser, live_server, survey, truth_yes=True)
-    count_reaches(31)
+    count_reaches(CLASS_SIZE + 1)
     assert projector.locator(chart).is_visible()
     assert errors == []
     teacher.close()

@@ -21,7 +21,7 @@ from tests.browser.respondent import (
     storage_holds_only_reported_bits,
     wait_until_done,
 )
-from tests.conftest import stored_count
+from tests.conftest import page_only, stored_count
 from web.core.infrastructure.extensions import db
 from web.core.surveys.editing import update_question
 from web.core.surveys.lookup import find_survey
@@ -33,6 +33,11 @@ SPIN_CHEATED = "section[data-question='cheated'] .spin-button"
 # With FORCE_DARK_THEN_LIGHT the wheel turns for 2,200 ms, then the coin, which starts on tails
 # and must land on tails, makes 8 half turns of 160 ms: the animation lasts 3,480 ms.
 ANIMATION_MS = 2200 + 8 * 160
+# The memo holds the question's report (a memo can exist before, holding nothing yet).
+STORED_CHEATED = """(key) => {
+  const raw = localStorage.getItem(key);
+  return raw !== null && JSON.parse(raw).reported?.cheated !== undefined;
+}"""
 MOMENTS_MS = [50, 400, 800, 1200, 1600, 2000, 2400, 2800, 3200, ANIMATION_MS - 50]
 RUNS_PER_MOMENT = 5
 # Counts the frames that move the wheel, and those drawn while the survey's memo was not yet in
@@ -69,6 +74,7 @@ def animated(browser):
     context.close()
 
 
+@page_only
 def test_reload_at_any_moment_of_the_animation_never_draws_again(animated, live_server, survey):
     # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
     # and from then on every draw would report yes. 50 runs over 10 moments from 50 ms after the
@@ -84,11 +90,13 @@ def test_reload_at_any_moment_of_the_animation_never_draws_again(animated, live_
             page.goto(f"{live_server}/lab")  # a page that holds no connection to the database
             forget_every_draw(page)
             page.goto(url)
+            assert memo(page, survey) is None  # nothing of the last run is left to replay
             page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds
             page.check("input[name='truth-cheated'][value='1']")
             page.click(SPIN_CHEATED)
-            # The clock stands still, so no frame has been drawn yet: the bit is already stored.
-            page.wait_for_function(f"() => localStorage.getItem('rr-survey:{survey}') !== null")
+            # The clock stands still, so no frame has been drawn yet: the bit is already stored,
+            # and the true answer went in the same task.
+            page.wait_for_function(STORED_CHEATED, arg=f"rr-survey:{survey}")
             assert page.get_attribute(f"{CHEATED} .wheel", "transform") is None
             assert page.evaluate("window.framesWithoutMemo") == 0
             assert reported_bits(memo(page, survey)) == {"cheated": 0}

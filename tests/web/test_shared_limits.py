@@ -21,9 +21,10 @@ import pytest
 from tests.conftest import PASSWORD, TEST_DATABASE_URL, VALID_ANSWERS, postgres_only
 from tests.servers import free_port, start_gunicorn, wait_until_serving
 from tests.web.site.test_security import login_attempt
+from tests.workers import worker_redis
 from web.core.infrastructure.extensions import db
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL")
+REDIS_URL = worker_redis(os.environ.get("TEST_REDIS_URL"))
 needs_redis = pytest.mark.skipif(not REDIS_URL, reason="needs TEST_REDIS_URL (make test sets it)")
 DEMO = {
     "cheated": 1,
