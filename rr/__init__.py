@@ -41,6 +41,7 @@ from .design import (
     unrelated_question,
 )
 from .difference import Difference, difference, simulate_difference_coverage
+from .errors import ParameterError
 from .estimate import Estimate
 from .joint import JointFit, joint_em, joint_gibbs
 from .linear import LinearResult
@@ -61,6 +62,7 @@ from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "ParameterError",
     "CheatingPosterior",
     "cheating_posterior",
     "Pooled",

@@ -1,7 +1,9 @@
 """Checks shared by the public functions of :mod:`rr`.
 
-Every public function validates its arguments here and raises a ``ValueError`` that names the bad
-value; the private helpers in the other modules assume their input has passed these checks.
+Every public function validates its arguments here and raises a
+:class:`~rr.errors.ParameterError` (a ``ValueError``) that names the argument, says why, and shows
+the bad value; the private helpers in the other modules assume their input has passed these
+checks.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import math
 import numbers
 
 import numpy as np
+
+from .errors import NOT_A_NUMBER, NOT_ALLOWED, OUT_OF_RANGE, ParameterError
 
 PROCEDURES = ("spinner", "spinner_coin")
 
@@ -22,7 +26,9 @@ MIN_EPSILON = 1e-6
 def _real(value, name: str) -> float:
     """Return a real number (not a bool) as a float."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+        raise ParameterError(
+            name, f"{name} must be a real number, got {value!r}", NOT_A_NUMBER, value
+        )
     return float(value)
 
 
@@ -30,7 +36,9 @@ def check_positive(value, name: str) -> float:
     """Return a finite number > 0 as a float."""
     number = _real(value, name)
     if not math.isfinite(number) or number <= 0:
-        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+        raise ParameterError(
+            name, f"{name} must be finite and > 0, got {value!r}", OUT_OF_RANGE, value
+        )
     return number
 
 
@@ -38,14 +46,21 @@ def check_epsilon(epsilon) -> float:
     """Return ε as a float, or raise if it is not a finite number ≥ :data:`MIN_EPSILON`."""
     number = check_positive(epsilon, "epsilon")
     if number < MIN_EPSILON:
-        raise ValueError(f"epsilon must be >= {MIN_EPSILON:g}, got {epsilon!r}")
+        raise ParameterError(
+            "epsilon", f"epsilon must be >= {MIN_EPSILON:g}, got {epsilon!r}", OUT_OF_RANGE, epsilon
+        )
     return number
 
 
 def check_procedure(procedure) -> str:
     """Return the procedure name, or raise if it is not one of :data:`PROCEDURES`."""
     if procedure not in PROCEDURES:
-        raise ValueError(f"procedure must be one of {PROCEDURES}, got {procedure!r}")
+        raise ParameterError(
+            "procedure",
+            f"procedure must be one of {PROCEDURES}, got {procedure!r}",
+            NOT_ALLOWED,
+            procedure,
+        )
     return procedure
 
 
@@ -55,16 +70,22 @@ def check_probability(value, name: str, *, closed: bool) -> float:
     inside = 0 <= number <= 1 if closed else 0 < number < 1
     if not inside:
         interval = "[0, 1]" if closed else "(0, 1)"
-        raise ValueError(f"{name} must lie in {interval}, got {value!r}")
+        raise ParameterError(
+            name, f"{name} must lie in {interval}, got {value!r}", OUT_OF_RANGE, value
+        )
     return number
 
 
 def check_count(value, name: str, *, minimum: int) -> int:
     """Return a whole number ≥ ``minimum`` as an int."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise ParameterError(
+            name, f"{name} must be a whole number, got {value!r}", NOT_A_NUMBER, value
+        )
     if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+        raise ParameterError(
+            name, f"{name} must be >= {minimum}, got {value!r}", OUT_OF_RANGE, value
+        )
     return int(value)
 
 
@@ -74,9 +95,9 @@ def as_int_array(values, name: str) -> np.ndarray:
     if array.dtype == bool or not (
         np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     ):
-        raise ValueError(f"{name} must hold whole numbers, got {values!r}")
+        raise ParameterError(name, f"{name} must hold whole numbers, got {values!r}", NOT_A_NUMBER)
     if np.issubdtype(array.dtype, np.floating) and (
         not np.all(np.isfinite(array)) or np.any(array != np.round(array))
     ):
-        raise ValueError(f"{name} must hold whole numbers, got {values!r}")
+        raise ParameterError(name, f"{name} must hold whole numbers, got {values!r}", NOT_A_NUMBER)
     return array.astype(np.int64)

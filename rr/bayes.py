@@ -32,6 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import check_count, check_positive, check_probability
+from .errors import ParameterError
 
 NODES = 20
 BULK_PANELS = 120  # over the mode ± BULK_WIDTH standard deviations
@@ -196,13 +197,15 @@ def posterior(noisy_yes, n, offset, slope, prior=(1.0, 1.0)) -> Posterior:
     n = check_count(n, "n", minimum=0)
     noisy_yes = check_count(noisy_yes, "noisy_yes", minimum=0)
     if noisy_yes > n:
-        raise ValueError(f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes}, n={n}")
+        raise ParameterError(
+            "noisy_yes", f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes}, n={n}"
+        )
     offset, slope = float(offset), float(slope)
     ends = (offset, offset + slope)
     if slope == 0 or not all(0 <= end <= 1 for end in ends) or not all(map(math.isfinite, ends)):
         raise ValueError(f"offset and slope must make a design's line, got {offset!r}, {slope!r}")
     if not (isinstance(prior, (tuple, list)) and len(prior) == 2):
-        raise ValueError(f"prior must be (alpha, beta), got {prior!r}")
+        raise ParameterError("prior", f"prior must be (alpha, beta), got {prior!r}")
     alpha = check_positive(prior[0], "alpha")
     beta = check_positive(prior[1], "beta")
     return _posterior(noisy_yes, n, (alpha, beta), offset, slope)
@@ -343,7 +346,9 @@ def choice_posterior(
 
     reported = as_int_array(counts, "counts")
     if reported.ndim != 1 or len(reported) < 2 or np.any(reported < 0):
-        raise ValueError(f"counts must be 2 or more whole numbers >= 0, got {counts!r}")
+        raise ParameterError(
+            "counts", f"counts must be 2 or more whole numbers >= 0, got {counts!r}"
+        )
     epsilon = check_epsilon(epsilon)
     prior = check_positive(prior, "prior")
     draws = check_count(draws, "draws", minimum=10)

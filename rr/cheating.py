@@ -32,6 +32,7 @@ import numpy as np
 from ._validate import check_count, check_probability
 from .design import Design, forced_response
 from .difference import Difference
+from .errors import NO_INFORMATION, ParameterError
 from .estimate import clopper_pearson
 
 METHOD = "moment estimator of the two arms; MOVER on exact Clopper-Pearson limits"
@@ -200,15 +201,17 @@ def cheating_detection(arms) -> CheatingDetection:
         differ enough to tell honest "no" from cheating (t₁f₁₂ = t₂f₁₁).
     """
     if len(arms) != 2:
-        raise ValueError(f"cheating detection needs two arms, got {len(arms)}")
+        raise ParameterError("arms", f"cheating detection needs two arms, got {len(arms)}")
     designs = tuple(
         forced_response(**arm) if isinstance(arm, dict) else forced_response(*arm) for arm in arms
     )
     (t1, f1), (t2, f2) = ((arm.slope, arm.offset) for arm in designs)
     if math.isclose(t1 * f2, t2 * f1, rel_tol=1e-9, abs_tol=1e-12):
-        raise ValueError(
+        raise ParameterError(
+            "arms",
             "the two arms must differ: with t1*f2 = t2*f1 honest 'no' and cheating cannot be told "
-            "apart"
+            "apart",
+            NO_INFORMATION,
         )
     return CheatingDetection((designs[0], designs[1]))
 

@@ -40,6 +40,7 @@ from ._validate import (
     check_probability,
     check_procedure,
 )
+from .errors import ParameterError
 from .estimate import _estimate
 from .mechanism import noise_line
 from .planning import _half_width
@@ -80,7 +81,7 @@ def check_choices(k) -> int:
     """Return k as an int, or raise if it is not a whole number in [2, MAX_CHOICES]."""
     k = check_count(k, "k", minimum=2)
     if k > MAX_CHOICES:
-        raise ValueError(f"k must be <= {MAX_CHOICES}, got {k!r}")
+        raise ParameterError("k", f"k must be <= {MAX_CHOICES}, got {k!r}")
     return k
 
 
@@ -140,7 +141,10 @@ def perturb_choice(true_options, epsilon, k, procedure: str = "spinner_coin", rn
     q = choice_light_fraction(epsilon, k, procedure)
     truth = as_int_array(true_options, "true_options")
     if np.any(truth < 0) or np.any(truth >= k):
-        raise ValueError(f"true_options must lie in [0, {k}), got values {np.unique(truth)[:5]!r}")
+        raise ParameterError(
+            "true_options",
+            f"true_options must lie in [0, {k}), got values {np.unique(truth)[:5]!r}",
+        )
     generator = np.random.default_rng(rng)
     light = generator.random(truth.shape) < q
     if procedure == "spinner_coin":
@@ -186,10 +190,10 @@ def estimate_choice(counts, epsilon, procedure: str = "spinner_coin", confidence
     confidence = check_probability(confidence, "confidence", closed=False)
     reports = as_int_array(counts, "counts")
     if reports.ndim != 1 or len(reports) < 2:
-        raise ValueError(f"counts must list at least 2 options, got {counts!r}")
+        raise ParameterError("counts", f"counts must list at least 2 options, got {counts!r}")
     k = check_choices(len(reports))
     if np.any(reports < 0) or reports.sum() < 1:
-        raise ValueError(f"counts must be >= 0 with a positive sum, got {counts!r}")
+        raise ParameterError("counts", f"counts must be >= 0 with a positive sum, got {counts!r}")
     n = int(reports.sum())
     estimate, std_error, low, high, count = _estimate(
         reports, np.full_like(reports, n), epsilon, confidence, k
@@ -288,13 +292,18 @@ def exact_choice_coverage(distribution, n, epsilon, confidence: float = 0.95) ->
 def _check_distribution(distribution) -> np.ndarray:
     shares = np.asarray(distribution, dtype=float)
     if shares.ndim != 1 or len(shares) < 2 or len(shares) > MAX_CHOICES:
-        raise ValueError(f"distribution must list 2 to {MAX_CHOICES} shares, got {distribution!r}")
+        raise ParameterError(
+            "distribution",
+            f"distribution must list 2 to {MAX_CHOICES} shares, got {distribution!r}",
+        )
     if (
         np.any(~np.isfinite(shares))
         or np.any(shares < 0)
         or not math.isclose(shares.sum(), 1, abs_tol=1e-9)
     ):
-        raise ValueError(f"distribution must be shares >= 0 summing to 1, got {distribution!r}")
+        raise ParameterError(
+            "distribution", f"distribution must be shares >= 0 summing to 1, got {distribution!r}"
+        )
     return shares
 
 

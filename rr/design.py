@@ -52,6 +52,7 @@ from ._validate import (
     check_procedure,
 )
 from .difference import Difference, difference_on_line
+from .errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE, ParameterError
 from .estimate import Estimate, clopper_pearson, line_estimate
 from .mechanism import noise_line
 from .regression import fit_on_line
@@ -128,10 +129,12 @@ class Design:
         yes = as_int_array(noisy_yes, "noisy_yes")
         total = as_int_array(n, "n")
         if np.any(total < 1):
-            raise ValueError(f"n must be >= 1, got {n!r}")
+            raise ParameterError("n", f"n must be >= 1, got {n!r}")
         yes, total = np.broadcast_arrays(yes, total)
         if np.any(yes < 0) or np.any(yes > total):
-            raise ValueError(f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes!r}, n={n!r}")
+            raise ParameterError(
+                "noisy_yes", f"noisy_yes must lie in [0, n], got noisy_yes={noisy_yes!r}, n={n!r}"
+            )
         estimate, std_error, low, high = line_estimate(
             yes, total, self.offset, self.slope, confidence
         )
@@ -157,7 +160,7 @@ class Design:
         """The least n whose :meth:`margin_of_error` is at most ``margin``, searched from the
         normal approximation n₀ = z²·θ(1 − θ)/(b²·margin²)."""
         if not (isinstance(margin, (int, float)) and margin > 0 and math.isfinite(margin)):
-            raise ValueError(f"margin must be a finite number > 0, got {margin!r}")
+            raise ParameterError("margin", f"margin must be a finite number > 0, got {margin!r}")
         confidence = check_probability(confidence, "confidence", closed=False)
         theta = self.report_share(true_proportion)
         z = NormalDist().inv_cdf(0.5 + confidence / 2)
@@ -177,7 +180,9 @@ class Design:
         """Reports of respondents with the given true answers: 1 with probability λ₁ or λ₀."""
         truth = np.asarray(true_bits)
         if truth.dtype != bool and not np.isin(truth, (0, 1)).all():
-            raise ValueError(f"true_bits must be 0 or 1, got values {np.unique(truth)[:5]!r}")
+            raise ParameterError(
+                "true_bits", f"true_bits must be 0 or 1, got values {np.unique(truth)[:5]!r}"
+            )
         chance = np.where(truth.astype(bool), self.yes_given_yes, self.yes_given_no)
         return (np.random.default_rng(rng).random(truth.shape) < chance).astype(np.uint8)
 
@@ -256,18 +261,24 @@ def forced_response(p_truth, p_forced_yes, p_forced_no) -> Design:
     forced_yes = check_probability(p_forced_yes, "p_forced_yes", closed=True)
     forced_no = check_probability(p_forced_no, "p_forced_no", closed=True)
     if abs(truth + forced_yes + forced_no - 1) > TOLERANCE:
-        raise ValueError(
+        raise ParameterError(
+            "p_forced_no",
             "p_truth + p_forced_yes + p_forced_no must be 1, got "
-            f"{truth:g} + {forced_yes:g} + {forced_no:g} = {truth + forced_yes + forced_no:g}"
+            f"{truth:g} + {forced_yes:g} + {forced_no:g} = {truth + forced_yes + forced_no:g}",
+            NOT_ONE,
+            truth + forced_yes + forced_no,
         )
     for name, value in (("p_forced_yes", forced_yes), ("p_forced_no", forced_no)):
         if value == 0:
-            raise ValueError(
+            raise ParameterError(
+                name,
                 f"{name} must be > 0: without it one report can come only from one true answer "
-                "(infinite epsilon)"
+                "(infinite epsilon)",
+                INFINITE_EPSILON,
+                value,
             )
     parameters = (("p_truth", truth), ("p_forced_yes", forced_yes), ("p_forced_no", forced_no))
-    return _checked("forced_response", forced_yes, truth, parameters)
+    return _checked("forced_response", forced_yes, truth, parameters, "p_truth")
 
 
 def unrelated_question(p_truth, prevalence) -> Design:
@@ -283,11 +294,16 @@ def unrelated_question(p_truth, prevalence) -> Design:
     truth = check_probability(p_truth, "p_truth", closed=True)
     q = check_probability(prevalence, "prevalence", closed=False)
     if truth == 1:
-        raise ValueError(
-            "p_truth must be < 1: at 1 every report is the true answer (infinite epsilon)"
+        raise ParameterError(
+            "p_truth",
+            "p_truth must be < 1: at 1 every report is the true answer (infinite epsilon)",
+            INFINITE_EPSILON,
+            truth,
         )
     innocuous = (1 - truth) * q
-    return _checked("unrelated_question", innocuous, truth, (("p_truth", truth), ("prevalence", q)))
+    return _checked(
+        "unrelated_question", innocuous, truth, (("p_truth", truth), ("prevalence", q)), "p_truth"
+    )
 
 
 def kuk(theta_yes, theta_no) -> Design:
@@ -304,7 +320,7 @@ def kuk(theta_yes, theta_no) -> Design:
     red_yes = check_probability(theta_yes, "theta_yes", closed=False)
     red_no = check_probability(theta_no, "theta_no", closed=False)
     parameters = (("theta_yes", red_yes), ("theta_no", red_no))
-    return _checked("kuk", red_no, red_yes - red_no, parameters)
+    return _checked("kuk", red_no, red_yes - red_no, parameters, "theta_no")
 
 
 def crosswise(prevalence) -> Design:
@@ -317,20 +333,29 @@ def crosswise(prevalence) -> Design:
         If q is not in (0, 1), or q = ½ (reports then say nothing about the sensitive answer).
     """
     q = check_probability(prevalence, "prevalence", closed=False)
-    return _checked("crosswise", 1 - q, 2 * q - 1, (("prevalence", q),))
+    return _checked("crosswise", 1 - q, 2 * q - 1, (("prevalence", q),), "prevalence")
 
 
-def _checked(name: str, offset: float, slope: float, parameters) -> Design:
-    """A design from its line, refused when its reports carry no information or give the truth
-    away (infinite ε); assumes probabilities already in range."""
+def _checked(name: str, offset: float, slope: float, parameters, culprit: str) -> Design:
+    """A design from its line, refused (naming ``culprit``, the parameter its slope turns on)
+    when its reports carry no information or give the truth away (infinite ε); assumes
+    probabilities already in range."""
     if slope == 0:
-        raise ValueError(
+        raise ParameterError(
+            culprit,
             f"{name} with {dict(parameters)} gives no information: reports of 1 are as likely "
-            "under either true answer"
+            "under either true answer",
+            NO_INFORMATION,
+            dict(parameters)[culprit],
         )
     epsilon = design_epsilon(offset + slope, offset)
     if not math.isfinite(epsilon):
-        raise ValueError(f"{name} with {dict(parameters)} has infinite epsilon")
+        raise ParameterError(
+            culprit,
+            f"{name} with {dict(parameters)} has infinite epsilon",
+            INFINITE_EPSILON,
+            dict(parameters)[culprit],
+        )
     return Design(name, offset, slope, epsilon, tuple(parameters))
 
 
@@ -416,8 +441,9 @@ def estimate_proportion(
 def check_stated_epsilon(design: Design, stated) -> None:
     """Refuse a stated ε that differs from the design's by more than 1e-9 (relative), naming both."""
     if abs(stated - design.epsilon) > TOLERANCE * max(abs(design.epsilon), 1e-300):
-        raise ValueError(
-            f"epsilon is {design.epsilon!r} for this design's parameters, but {stated!r} was stated"
+        raise ParameterError(
+            "epsilon",
+            f"epsilon is {design.epsilon!r} for this design's parameters, but {stated!r} was stated",
         )
 
 

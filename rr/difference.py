@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_int_array, check_epsilon, check_probability, check_procedure
+from .errors import ParameterError
 from .estimate import _on_the_line, line_estimate
 from .mechanism import noise_line
 
@@ -79,7 +80,7 @@ def difference(
     epsilon = check_epsilon(epsilon)
     check_procedure(procedure)
     if isinstance(k, bool) or not isinstance(k, int) or k < 2:
-        raise ValueError(f"k must be a whole number >= 2, got {k!r}")
+        raise ParameterError("k", f"k must be a whole number >= 2, got {k!r}")
     offset, slope = noise_line(epsilon, k)
     return difference_on_line(yes_1, n_1, yes_2, n_2, offset, slope, confidence)
 

@@ -35,6 +35,7 @@ import numpy as np
 from ._validate import check_count, check_probability, check_procedure
 from .design import Design, spinner, spinner_coin
 from .difference import Difference
+from .errors import NOT_A_NUMBER, ParameterError
 from .linear import linear_on_line
 
 
@@ -166,7 +167,7 @@ class BoundedMean:
     def sample_size(self, margin, confidence: float = 0.95, true_mean=None) -> int:
         """The least n whose :meth:`margin_of_error` is at most ``margin`` (in units)."""
         if not (isinstance(margin, (int, float)) and margin > 0 and math.isfinite(margin)):
-            raise ValueError(f"margin must be a finite number > 0, got {margin!r}")
+            raise ParameterError("margin", f"margin must be a finite number > 0, got {margin!r}")
         share = self._mean_share(self._middle(true_mean))
         return self.design.sample_size(margin / self.width, confidence, share)
 
@@ -210,7 +211,7 @@ class BoundedMean:
 
     def _mean_share(self, true_mean) -> float:
         if isinstance(true_mean, bool) or not isinstance(true_mean, (int, float)):
-            raise ValueError(f"true_mean must be a number, got {true_mean!r}")
+            raise ParameterError("true_mean", f"true_mean must be a number, got {true_mean!r}")
         if not self.low <= true_mean <= self.high:
             raise ValueError(
                 f"true_mean must lie in [{self.low:g}, {self.high:g}], got {true_mean!r}"
@@ -252,10 +253,12 @@ def bounded_mean(low, high, epsilon, procedure: str = "spinner_coin") -> Bounded
             or not isinstance(value, (int, float))
             or not math.isfinite(value)
         ):
-            raise ValueError(f"{name} must be a finite number, got {value!r}")
+            raise ParameterError(
+                name, f"{name} must be a finite number, got {value!r}", NOT_A_NUMBER, value
+            )
         bounds.append(float(value))
     if bounds[0] >= bounds[1]:
-        raise ValueError(f"low must be below high, got low={low!r}, high={high!r}")
+        raise ParameterError("low", f"low must be below high, got low={low!r}, high={high!r}")
     check_procedure(procedure)
     design = spinner_coin(epsilon) if procedure == "spinner_coin" else spinner(epsilon)
     return BoundedMean(bounds[0], bounds[1], design)
@@ -286,7 +289,9 @@ def mechanism_variances(
     delta = check_probability(delta, "delta", closed=False)
     most = (true_mean - mean.low) * (mean.high - true_mean)
     if isinstance(value_variance, bool) or not isinstance(value_variance, (int, float)):
-        raise ValueError(f"value_variance must be a number, got {value_variance!r}")
+        raise ParameterError(
+            "value_variance", f"value_variance must be a number, got {value_variance!r}"
+        )
     if not 0 <= value_variance <= most * (1 + 1e-12):
         raise ValueError(
             f"value_variance must lie in [0, {most:g}] for a mean of {true_mean:g} in "

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import PROCEDURES, check_epsilon, check_procedure
+from .errors import ParameterError
 
 
 class ReportProbabilities(NamedTuple):
@@ -153,7 +154,9 @@ def perturb(true_bits, epsilon, procedure: str = "spinner_coin", rng=None) -> np
     p = light_fraction(epsilon, procedure)
     truth = np.asarray(true_bits)
     if truth.dtype != bool and not np.isin(truth, (0, 1)).all():
-        raise ValueError(f"true_bits must be 0 or 1, got values {np.unique(truth)[:5]!r}")
+        raise ParameterError(
+            "true_bits", f"true_bits must be 0 or 1, got values {np.unique(truth)[:5]!r}"
+        )
     truth = truth.astype(np.uint8)
     generator = np.random.default_rng(rng)
     light = generator.random(truth.shape) < p

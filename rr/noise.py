@@ -20,6 +20,7 @@ import math
 from typing import NamedTuple
 
 from ._validate import check_epsilon, check_positive, check_probability
+from .errors import ParameterError
 
 GAUSSIAN_METHODS = ("reference", "analytic", "classical")
 
@@ -55,7 +56,7 @@ def gaussian_delta(sigma, sensitivity, epsilon, method: str = "analytic") -> flo
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     if method not in ("reference", "analytic"):
-        raise ValueError(f"method must be 'reference' or 'analytic', got {method!r}")
+        raise ParameterError("method", f"method must be 'reference' or 'analytic', got {method!r}")
     return _delta(sigma, sensitivity, epsilon, method)
 
 
@@ -81,7 +82,7 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "analytic") -> flo
     epsilon = check_epsilon(epsilon)
     delta = check_probability(delta, "delta", closed=False)
     if method not in GAUSSIAN_METHODS:
-        raise ValueError(f"method must be one of {GAUSSIAN_METHODS}, got {method!r}")
+        raise ParameterError("method", f"method must be one of {GAUSSIAN_METHODS}, got {method!r}")
     if method == "classical":
         return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
     return _solve_sigma(sensitivity, epsilon, delta, method)

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_int_array, check_epsilon, check_probability, check_procedure
+from .errors import ParameterError
 from .mechanism import noise_line
 
 MAX_ITERATIONS = 100
@@ -171,7 +172,9 @@ def checked_cells(design, n, yes, terms, confidence):
     confidence = check_probability(confidence, "confidence", closed=False)
     names = list(terms) if terms is not None else [f"x{index}" for index in range(x.shape[1])]
     if len(names) != x.shape[1]:
-        raise ValueError(f"terms must name the {x.shape[1]} design columns, got {len(names)}")
+        raise ParameterError(
+            "terms", f"terms must name the {x.shape[1]} design columns, got {len(names)}"
+        )
     if np.any(counts < 1):
         raise RegressionError("a group has no respondents: drop it or merge it with another")
     if counts.sum() < 10 * x.shape[1]:

@@ -49,6 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import check_count, check_epsilon
+from .errors import ParameterError
 from .synthetic import combine, interval_overlap
 
 PRIOR_VARIANCE = 1e10
@@ -128,7 +129,9 @@ def laplace_scales(n: int, width: float, epsilon: float, accounting: str) -> tup
         On an unknown accounting.
     """
     if accounting not in ACCOUNTINGS:
-        raise ValueError(f"accounting must be one of {', '.join(ACCOUNTINGS)}, got {accounting!r}")
+        raise ParameterError(
+            "accounting", f"accounting must be one of {', '.join(ACCOUNTINGS)}, got {accounting!r}"
+        )
     each = epsilon / 2 if accounting == "total" else epsilon
     return width / n / each, width**2 / n / each
 
@@ -157,7 +160,7 @@ def sanitized_synthesis(
         raise ValueError("values must be two or more finite numbers")
     _check_range(low, high)
     if np.any(x < low) or np.any(x > high):
-        raise ValueError(f"values must lie in [{low:g}, {high:g}]")
+        raise ParameterError("values", f"values must lie in [{low:g}, {high:g}]")
     epsilon, m = _checked(epsilon, m, accounting, posterior)
     rng = np.random.default_rng(seed)
     n, width = len(x), float(high - low)
@@ -206,9 +209,9 @@ def report_runs(
     runs = check_count(runs, "runs", minimum=2)
     _check_range(low, high)
     if not (math.isfinite(variance) and variance > 0):
-        raise ValueError(f"variance must be a finite number > 0, got {variance!r}")
+        raise ParameterError("variance", f"variance must be a finite number > 0, got {variance!r}")
     if not low <= mean <= high:
-        raise ValueError(f"mean must lie in [{low:g}, {high:g}], got {mean!r}")
+        raise ParameterError("mean", f"mean must lie in [{low:g}, {high:g}], got {mean!r}")
     epsilon, m = _checked(epsilon, m, accounting, posterior)
     rng = np.random.default_rng(seed)
     width = float(high - low)
@@ -256,11 +259,15 @@ def _checked(epsilon, m, accounting: str, posterior: str) -> tuple[float, int]:
     epsilon = check_epsilon(epsilon)
     m = check_count(m, "m", minimum=2)
     if m > 100:
-        raise ValueError(f"m must be at most 100, got {m}")
+        raise ParameterError("m", f"m must be at most 100, got {m}")
     if accounting not in ACCOUNTINGS:
-        raise ValueError(f"accounting must be one of {', '.join(ACCOUNTINGS)}, got {accounting!r}")
+        raise ParameterError(
+            "accounting", f"accounting must be one of {', '.join(ACCOUNTINGS)}, got {accounting!r}"
+        )
     if posterior not in POSTERIORS:
-        raise ValueError(f"posterior must be one of {', '.join(POSTERIORS)}, got {posterior!r}")
+        raise ParameterError(
+            "posterior", f"posterior must be one of {', '.join(POSTERIORS)}, got {posterior!r}"
+        )
     return epsilon, m
 
 

@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import check_count, check_epsilon, check_probability, check_procedure
+from .errors import ParameterError
 from .mechanism import noise_line
 
 
@@ -102,7 +103,9 @@ def lattice_histogram(estimates, n, epsilon, max_bins: int = 60) -> LatticeHisto
     offset, slope = noise_line(epsilon)
     counts = np.rint((np.asarray(estimates, dtype=float) * slope + offset) * n).astype(np.int64)
     if counts.size and (counts.min() < 0 or counts.max() > n):
-        raise ValueError(f"estimates must come from surveys of n = {n} at epsilon = {epsilon}")
+        raise ParameterError(
+            "estimates", f"estimates must come from surveys of n = {n} at epsilon = {epsilon}"
+        )
     low = min(int(counts.min(initial=n)), math.floor(n * offset))
     high = max(int(counts.max(initial=0)), math.ceil(n * (offset + slope)))
     width = math.ceil((high - low + 1) / max_bins)

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import check_count
+from .errors import ParameterError
 
 
 class Pooled(NamedTuple):
@@ -126,7 +127,9 @@ def interval_overlap(original: tuple[float, float], synthetic: tuple[float, floa
     """
     (low_o, high_o), (low_s, high_s) = original, synthetic
     if not (high_o > low_o and high_s > low_s):
-        raise ValueError(f"intervals must have high > low, got {original!r} and {synthetic!r}")
+        raise ParameterError(
+            "intervals", f"intervals must have high > low, got {original!r} and {synthetic!r}"
+        )
     shared = min(high_o, high_s) - max(low_o, low_s)
     return 0.5 * (shared / (high_o - low_o) + shared / (high_s - low_s))
 

@@ -20,9 +20,10 @@ from web.core.surveys.lookup import find_survey
 TEST_DATABASE_URL = worker_database(os.environ.get("TEST_DATABASE_URL"))
 ON_POSTGRES = bool(TEST_DATABASE_URL)
 sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="checks the SQLite file itself")
-# What a page draws and its script does, which no database changes: run once, on SQLite.
-page_only = pytest.mark.skipif(
-    ON_POSTGRES, reason="the page's rendering and script alone: the database makes no difference"
+# What no database changes (a page's rendering and script, the lab's computations): run once, on
+# SQLite.
+no_database = pytest.mark.skipif(
+    ON_POSTGRES, reason="no database changes it: it runs on SQLite only"
 )
 postgres_only = pytest.mark.skipif(
     not ON_POSTGRES, reason="runs several server processes on PostgreSQL"

@@ -14,9 +14,9 @@ from tests.browser.researcher import (
     log_in,
     open_page,
 )
-from tests.conftest import PASSWORD, page_only
+from tests.conftest import PASSWORD, no_database
 
-pytestmark = [pytest.mark.browser, page_only]
+pytestmark = [pytest.mark.browser, no_database]
 
 PUBLIC = [*PUBLIC_PAGES, STEPPED_PAGES[0]]
 RESEARCHER = [*RESEARCHER_PAGES, STEPPED_PAGES[1]]

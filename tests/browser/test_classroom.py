@@ -13,7 +13,7 @@ from PIL import Image
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, no_database
 
 pytestmark = pytest.mark.browser
 
@@ -70,6 +70,7 @@ def test_projector_updates_while_a_class_answers(app, browser, runner, live_serv
     teacher.close()
 
 
+@no_database
 def test_lab_computes_and_draws(browser, live_server):
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
@@ -123,6 +124,7 @@ def overlaps(a, b):
     )
 
 
+@no_database
 def test_lab_charts_read_cleanly(browser, live_server):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 900})
     page = context.new_page()
@@ -179,6 +181,7 @@ def test_lab_charts_read_cleanly(browser, live_server):
     context.close()
 
 
+@no_database
 def test_lab_runs_a_single_choice_class_with_both_procedures(browser, live_server):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -344,6 +347,7 @@ def test_the_projector_shows_one_question_per_slide(
     context.close()
 
 
+@no_database
 def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_server):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -368,6 +372,7 @@ def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_serv
     context.close()
 
 
+@no_database
 def test_lab_draws_the_reports_trace_plots(browser, live_server):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -379,6 +384,7 @@ def test_lab_draws_the_reports_trace_plots(browser, live_server):
     context.close()
 
 
+@no_database
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 def test_lab_runs_the_reports_experiment_again_when_asked(browser, live_server, locale):
     context = browser.new_context(

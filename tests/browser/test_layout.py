@@ -12,9 +12,9 @@ from tests.browser.researcher import (
     log_in,
     open_page,
 )
-from tests.conftest import PASSWORD, page_only
+from tests.conftest import PASSWORD, no_database
 
-pytestmark = [pytest.mark.browser, page_only]
+pytestmark = [pytest.mark.browser, no_database]
 
 # Text on background, as CSS custom properties: each pair must reach 4.5:1 (WCAG AA).
 PAIRS = [

@@ -21,7 +21,7 @@ from tests.browser.respondent import (
     storage_holds_only_reported_bits,
     wait_until_done,
 )
-from tests.conftest import page_only, stored_count
+from tests.conftest import no_database, stored_count
 from web.core.infrastructure.extensions import db
 from web.core.surveys.editing import update_question
 from web.core.surveys.lookup import find_survey
@@ -74,7 +74,7 @@ def animated(browser):
     context.close()
 
 
-@page_only
+@no_database
 def test_reload_at_any_moment_of_the_animation_never_draws_again(animated, live_server, survey):
     # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
     # and from then on every draw would report yes. 50 runs over 10 moments from 50 ms after the

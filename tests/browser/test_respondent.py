@@ -20,6 +20,7 @@ from tests.browser.respondent import (
     storage_holds_only_reported_bits,
     wait_until_done,
 )
+from tests.conftest import no_database
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.joincode import ensure_join_code
@@ -148,6 +149,7 @@ def test_spinning_needs_a_true_answer_first(context, live_server, survey):
     assert page.locator("[data-item='cheated']").get_attribute("data-state") is None
 
 
+@no_database
 def test_animated_wheel_stops_where_the_draw_landed(browser, live_server, survey):
     context = browser.new_context(reduced_motion="no-preference")
     page = context.new_page()

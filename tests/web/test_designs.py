@@ -561,3 +561,21 @@ def test_an_unrelated_question_with_the_respondents_coin_names_both_faces(
     assert "<strong>Heads</strong>:\n          answer the question above truthfully" in html
     assert "answer this everyday question instead: <span>Born in an odd month?</span>" in html
     assert 'name="truth-q"' not in html and 'name="report-q"' in html
+
+
+def test_rrs_typed_refusal_lands_on_its_field_in_the_viewers_language(app):
+    kuk_deck = with_question(procedure="kuk", theta_yes=1, theta_no=0.5)
+    forced = with_question(
+        procedure="forced_response", p_truth=0.7, p_forced_yes=0.2, p_forced_no=0.2
+    )
+    with app.test_request_context(headers={"Accept-Language": "ko"}):
+        # Kuk's own words for rr's "out of range", on the share rr names.
+        assert problems(kuk_deck) == [
+            "questions[0].theta_yes: 0과 1 사이여야 합니다(0과 1 제외). "
+            "한 가지 색만 있는 묶음은 답을 드러냅니다"
+        ]
+        (message,) = problems(forced)
+        assert message.startswith("questions[0].procedure: ") and "합계: 1.1" in message
+    with pytest.raises(rr.ParameterError) as refused:
+        rr.forced_response(0.7, 0.2, 0.2)
+    assert (refused.value.parameter, refused.value.reason) == ("p_forced_no", "not_one")

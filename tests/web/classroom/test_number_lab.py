@@ -4,7 +4,11 @@ import numpy as np
 import pytest
 
 import rr
+from tests.conftest import no_database
 from web.classroom.number_lab import VALUES, WEIGHTS, number_class
+
+# The lab computes without a database.
+pytestmark = no_database
 
 
 def test_a_class_gives_running_means_and_the_variance_ratios(client):

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import no_database
 from web.classroom.report_lab import PUBLISHED
+
+# The lab computes without a database.
+pytestmark = no_database
 
 SMALL = "n=300&runs=10"
 

@@ -17,8 +17,10 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 import rr
+from rr.errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE, OUT_OF_RANGE
 from web.core.surveys.designs.parameters import (
     NO_PARAMETERS,
     RANDOMIZERS,
@@ -28,6 +30,28 @@ from web.core.surveys.designs.parameters import (
 from web.core.surveys.designs.r_code import RModels
 from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
 from web.core.surveys.texts import Texts
+
+# rr's refusals of a design's parameters (:class:`rr.ParameterError`), in the viewer's language.
+REFUSALS: dict[str, Any] = {
+    OUT_OF_RANGE: _l("must be strictly between 0 and 1, got %(value)r"),
+    NOT_ONE: _l("the shares must add up to 1, got %(value)g"),
+    NO_INFORMATION: _l(
+        "these parameters give no information: a report is as likely under either true answer"
+    ),
+    INFINITE_EPSILON: _l(
+        "these parameters give infinite epsilon: one report would give the true answer away"
+    ),
+}
+
+
+def refusal_words(error: rr.ParameterError, words: dict[str, Any]) -> str:
+    """rr's refusal ``error`` in the viewer's language: the design's ``words`` for its reason, or
+    the general ones, or (for a reason no design expects) rr's own message."""
+    text = words.get(error.reason) or REFUSALS.get(error.reason)
+    if text is None:
+        return _("not accepted: %(reason)s", reason=str(error))
+    return str(text) % {"value": error.value}
+
 
 # The faces of the respondent's own randomizer: a die's six or a coin's two.
 OWN_FACES = (2, 6)
@@ -133,6 +157,9 @@ class SurveyDesign:
     # The variant of a yes/no question it makes, when its reports carry more than one bit
     # (:data:`web.core.surveys.questions.VARIANTS`); None for one bit.
     yesno_variant: ClassVar[str | None] = None
+    # Its own words for rr's refusals (by :data:`rr.errors.REASONS`) where the general ones of
+    # :data:`REFUSALS` would say less; ``%(value)`` in them is the value refused.
+    refusals: ClassVar[dict[str, Any]] = {}
 
     # --- the numbers ---------------------------------------------------------------------------
 
@@ -159,8 +186,16 @@ class SurveyDesign:
         return derived or self.own_problems(parameters)
 
     def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
-        """Why shares in range still make no design, as (field, message); assumes every share
-        in [0, 1]."""
+        """Why shares in range still make no design, as (field, message): rr's own check
+        (:class:`rr.ParameterError`) in the viewer's language, on the share's field where one
+        share is out of its range, else on the design's; assumes every share in [0, 1]."""
+        try:
+            self.rr_design(0.0, parameters)
+        except rr.ParameterError as error:
+            own_field = error.reason == OUT_OF_RANGE and error.parameter in self.share_fields
+            return (error.parameter if own_field else "procedure"), refusal_words(
+                error, self.refusals
+            )
         return None
 
     def light_fraction(self, question) -> float:

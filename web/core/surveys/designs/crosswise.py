@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
+from rr.errors import NO_INFORMATION, OUT_OF_RANGE
 from web.core.surveys.designs.base import (
     OwnDraw,
     SurveyDesign,
@@ -30,19 +31,16 @@ class Crosswise(SurveyDesign):
     states_chance = False
     draws = False
 
+    refusals = {
+        OUT_OF_RANGE: _l("the innocuous prevalence must be strictly between 0 and 1"),
+        NO_INFORMATION: _l(
+            "a prevalence of 0.5 gives no information: 'the same' is then as likely under "
+            "either true answer"
+        ),
+    }
+
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.crosswise(parameters.share("prevalence"))
-
-    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
-        prevalence = parameters.share("prevalence")
-        if prevalence in (0, 1):
-            return "procedure", _("the innocuous prevalence must be strictly between 0 and 1")
-        if prevalence == 0.5:
-            return "procedure", _(
-                "a prevalence of 0.5 gives no information: 'the same' is then as likely under "
-                "either true answer"
-            )
-        return None
 
     def own_randomizer(self, parameters: DesignParameters) -> bool:
         return True  # nothing is drawn: the respondent states the sameness

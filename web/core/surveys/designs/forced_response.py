@@ -9,8 +9,10 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
+from rr.errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE
 from web.core.surveys.designs.base import (
     SurveyDesign,
+    refusal_words,
     register,
     share_words,
 )
@@ -29,18 +31,24 @@ def forced_sectors(p_truth: float, p_forced_yes: float, p_forced_no: float) -> l
     ]
 
 
+# rr's refusals of forced-response shares, in the researcher's words.
+FORCED_REFUSALS = {
+    NOT_ONE: _l("p_truth + p_forced_yes + p_forced_no must be 1, got %(value)g"),
+    INFINITE_EPSILON: _l(
+        "each forced share must be above 0: otherwise one report can come from only one "
+        "true answer (infinite epsilon)"
+    ),
+    NO_INFORMATION: _l("p_truth must be above 0: otherwise the reports say nothing"),
+}
+
+
 def forced_refusal(p_truth: float, p_forced_yes: float, p_forced_no: float) -> str | None:
-    """Why shares in [0, 1] still make no forced-response design, in the viewer's language."""
-    total = p_truth + p_forced_yes + p_forced_no
-    if abs(total - 1) > rr.design.TOLERANCE:
-        return _("p_truth + p_forced_yes + p_forced_no must be 1, got %(total)g", total=total)
-    if min(p_forced_yes, p_forced_no) == 0:
-        return _(
-            "each forced share must be above 0: otherwise one report can come from only one "
-            "true answer (infinite epsilon)"
-        )
-    if p_truth == 0:
-        return _("p_truth must be above 0: otherwise the reports say nothing")
+    """Why shares in [0, 1] still make no forced-response design (rr's check), in the viewer's
+    language; None if they make one."""
+    try:
+        rr.forced_response(p_truth, p_forced_yes, p_forced_no)
+    except rr.ParameterError as error:
+        return refusal_words(error, FORCED_REFUSALS)
     return None
 
 
@@ -50,6 +58,7 @@ class ForcedResponse(SurveyDesign):
     listed = 30
     label = _l("Forced response (yes/no only)")
     lab_title = _l("Forced response, a forced “yes” twice as likely as a forced “no”")
+    refusals = FORCED_REFUSALS
     share_fields = {
         "p_truth": (_l("Share answering truthfully"), 0.75),
         "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
@@ -60,10 +69,6 @@ class ForcedResponse(SurveyDesign):
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.forced_response(*(parameters.share(name) for name in SHARES))
-
-    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
-        refusal = forced_refusal(*(parameters.share(name) for name in SHARES))
-        return None if refusal is None else ("procedure", refusal)
 
     def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
         return [

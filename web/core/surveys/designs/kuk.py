@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
+from rr.errors import NO_INFORMATION, OUT_OF_RANGE
 from web.core.surveys.designs.base import (
     OwnDraw,
     OwnStep,
@@ -61,19 +62,15 @@ class Kuk(SurveyDesign):
     parameters = SHARES
     own_allowed = True
 
+    refusals = {
+        OUT_OF_RANGE: _l(
+            "must be strictly between 0 and 1: a deck of one colour gives the answer away"
+        ),
+        NO_INFORMATION: _l("the two decks must differ: otherwise the colour says nothing"),
+    }
+
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.kuk(*(parameters.share(name) for name in SHARES))
-
-    def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
-        theta_yes, theta_no = (parameters.share(name) for name in SHARES)
-        for name, share in zip(SHARES, (theta_yes, theta_no), strict=True):
-            if share in (0, 1):
-                return name, _(
-                    "must be strictly between 0 and 1: a deck of one colour gives the answer away"
-                )
-        if theta_yes == theta_no:
-            return "procedure", _("the two decks must differ: otherwise the colour says nothing")
-        return None
 
     def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
         """Own cards whose shares one standard pack cannot make."""
