@@ -404,6 +404,9 @@ def estimate_proportion(
 ) -> Estimate:
     """Estimate the true share of yes from ``noisy_yes`` reported yes among ``n`` reports.
 
+    A convenience for the two spinners: the same as ``spinner_coin(epsilon).estimate(noisy_yes,
+    n, confidence)`` (:meth:`Design.estimate`), which every other design uses.
+
     Parameters
     ----------
     noisy_yes : int or array_like of int

@@ -59,6 +59,9 @@ def difference(
 ) -> Difference:
     """The difference between two groups' true shares from their reported counts.
 
+    A convenience for the two spinners (``k = 2``: the same as ``spinner_coin(epsilon).difference(…)``,
+    :meth:`rr.Design.difference`) and for one option of a single-choice question (``k`` options).
+
     Parameters
     ----------
     yes_1, n_1, yes_2, n_2 : int

@@ -100,6 +100,10 @@ def rr_logistic_regression(
 ) -> RegressionResult:
     """Fit P(report yes | x) = a + b·logistic(xᵀβ) by maximum likelihood on grouped counts.
 
+    A convenience for the two spinners (``k = 2``: the same as
+    ``spinner_coin(epsilon).regression(design, n, yes, terms)``, :meth:`rr.Design.regression`) and
+    for one option of a single-choice question (``k`` options).
+
     Parameters
     ----------
     design : array_like, shape (cells, p)
