@@ -14,6 +14,7 @@ from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
 from web.core.surveys.lookup import find_survey
+from web.simulation import simulate_responses
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files. Under
 # pytest-xdist each worker takes a database of its own beside it (tests/workers.py).
@@ -214,6 +215,22 @@ def import_in_batches(app, import_survey):
         return slug
 
     return make
+
+
+@pytest.fixture
+def seed_responses(app):
+    """Fill a survey with simulated responses in-process, as the command line's
+    ``simulate-responses`` does (:func:`web.simulation.simulate_responses`): ``n`` of them, every
+    randomized item true with ``share`` (or with its group's: ``by = (direct question, {option:
+    share})``), a share ``cheating`` of cheaters, a number question's values drawn from
+    ``values``; published as one batch if they make one."""
+
+    def seed(slug: str, n: int, *, seed=None, share=0.3, by=None, cheating=0.0, values=None):
+        with app.app_context():
+            survey = find_survey(slug)
+            simulate_responses(survey, n, share, seed, by=by, cheating=cheating, values=values)
+
+    return seed
 
 
 @pytest.fixture

@@ -94,13 +94,10 @@ def test_a_single_choice_page_fits_a_phone(context, live_server, often):
 
 
 def test_dashboard_projector_and_builder_show_a_single_choice(
-    app, browser, runner, live_server, often
+    app, browser, runner, live_server, often, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 1
-    assert (
-        runner.invoke(args=["simulate-responses", often, "--n", "400", "--seed", "2"]).exit_code
-        == 0
-    )
+    seed_responses(often, 400, seed=2)
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()

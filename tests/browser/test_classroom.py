@@ -287,7 +287,7 @@ LONG_OPTION = "Asked for an extension with a made-up excuse about a family emerg
 
 @pytest.mark.parametrize("viewport", [(1920, 1080), (1280, 720)])
 def test_the_projector_shows_one_question_per_slide(
-    app, browser, runner, live_server, tmp_path, viewport
+    app, browser, runner, live_server, tmp_path, viewport, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 1
     spec = {
@@ -305,7 +305,7 @@ def test_the_projector_shows_one_question_per_slide(
     path = tmp_path / "slides.json"
     path.write_text(json.dumps(spec))
     assert runner.invoke(args=["import-survey", str(path)]).exit_code == 0
-    runner.invoke(args=["simulate-responses", "slides", "--n", "40", "--seed", "3"])
+    seed_responses("slides", 40, seed=3)
     runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
     width, height = viewport
     context = browser.new_context(viewport={"width": width, "height": height})

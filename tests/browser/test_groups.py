@@ -35,7 +35,7 @@ def researcher(browser, runner, live_server):
 
 
 def test_build_answer_and_analyse_a_survey_with_a_direct_question(
-    app, browser, runner, researcher, live_server
+    app, browser, runner, researcher, live_server, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 30  # a class of 40 in two groups: about 20 each, too few
     page = researcher
@@ -82,15 +82,8 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     assert stored(app) == [{"copied": 1, "year": "fourth"}]
     student.context.close()
 
-    args = [
-        "simulate-responses",
-        "honesty-by-year",
-        "--n",
-        "2000",
-        "--true-proportion-by",
-        "year=first:0.2,fourth:0.5",
-    ]
-    assert runner.invoke(args=[*args, "--seed", "3"]).exit_code == 0
+    by = ("year", {"first": 0.2, "fourth": 0.5})
+    seed_responses("honesty-by-year", 2000, seed=3, by=by)
     page.goto(f"{live_server}/surveys/honesty-by-year")
     page.click("text=Analysis by group")
     page.wait_for_selector("#group-table")
@@ -125,7 +118,9 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     )
 
 
-def test_the_analysis_page_fits_a_phone(app, runner, researcher, live_server, import_survey):
+def test_the_analysis_page_fits_a_phone(
+    app, runner, researcher, live_server, import_survey, seed_responses
+):
     app.config["RESULTS_MIN_N"] = 5
     survey = {
         "slug": "phone",
@@ -141,7 +136,7 @@ def test_the_analysis_page_fits_a_phone(app, runner, researcher, live_server, im
         ],
     }
     import_survey(survey)
-    runner.invoke(args=["simulate-responses", "phone", "--n", "400", "--seed", "1"])
+    seed_responses("phone", 400, seed=1)
     researcher.set_viewport_size({"width": 320, "height": 800})
     researcher.goto(f"{live_server}/surveys/phone/groups")
     researcher.wait_for_selector("#coefficients")

@@ -65,10 +65,10 @@ def overflow(page) -> list[str]:
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_fits_320_pixels(
-    researcher_browser, runner, live_server, fielded_survey, scheme, locale
+    researcher_browser, runner, live_server, fielded_survey, scheme, locale, seed_responses
 ):
     survey = fielded_survey
-    runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "2"])
+    seed_responses(survey, 40, seed=2)
     size = {"viewport": {"width": 320, "height": 700}, "color_scheme": scheme, "locale": locale}
     context, page = researcher_browser(**size)
     for path in [*RESEARCHER_PAGES, STEPPED_PAGES[1]]:

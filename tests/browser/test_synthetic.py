@@ -14,11 +14,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def designed(app, runner, import_survey):
+def designed(app, runner, import_survey, seed_responses):
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(DESIGNED)
-    result = runner.invoke(args=["simulate-responses", slug, "--n", "600", "--seed", "4"])
-    assert result.exit_code == 0, result.output
+    seed_responses(slug, 600, seed=4)
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     return slug
 

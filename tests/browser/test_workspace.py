@@ -105,12 +105,14 @@ def test_logged_out_browser_is_sent_to_login(browser, live_server, survey, runne
     context.close()
 
 
-def test_a_refresh_replaces_only_what_changed(app, browser, runner, live_server, survey):
+def test_a_refresh_replaces_only_what_changed(
+    app, browser, runner, live_server, survey, seed_responses
+):
     # A researcher selects a number in a results table while the survey is open: a response that
     # changes only the running total must leave the table, and the selection, alone.
     app.config.update(RESULTS_MIN_N=1, DASHBOARD_REFRESH_MS=200)
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
-    runner.invoke(args=["simulate-responses", survey, "--n", "5", "--seed", "2"])
+    seed_responses(survey, 5, seed=2)
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
     log_in(page, live_server, "rita@example.org")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rr
+from tests.helpers import api_get
 from tests.web.test_designs import SURVEY as DESIGNED
 from tests.web.test_numbers import SURVEY as NUMBERS
 from web.core.infrastructure.extensions import db
@@ -13,19 +14,14 @@ from web.core.surveys.lookup import find_survey
 
 
 def api(client, token, slug, **query):
-    return client.get(
-        f"/api/surveys/{slug}/results",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(client, token, f"surveys/{slug}/results", **query)
 
 
 @pytest.fixture
-def answered(app, runner, survey):
+def answered(app, runner, survey, seed_responses):
     """The sample survey with 40 simulated responses, published."""
     app.config["RESULTS_MIN_N"] = 10
-    result = runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "3"])
-    assert result.exit_code == 0, result.output
+    seed_responses(survey, 40, seed=3)
     return survey
 
 
@@ -60,24 +56,33 @@ def test_a_prior_changes_the_posterior_and_bad_settings_are_refused(client, toke
         assert response.status_code == 400 and "error" in response.json, query
 
 
-def test_below_the_minimum_n_nothing_is_shown(app, client, token, survey):
+def test_below_the_minimum_n_nothing_is_shown(app, client, token, survey, seed_responses):
     app.config["RESULTS_MIN_N"] = 10
+    with app.app_context():
+        find_survey(survey).results_batch = 1
+        db.session.commit()
+    seed_responses(survey, 9, seed=1)
     body = api(client, token, survey, method="bayes").json
-    assert all("posterior_mean" not in q for q in body["questions"])
+    assert body["n"] == 9 and all("posterior_mean" not in q for q in body["questions"])
+    seed_responses(survey, 1, seed=2)
+    body = api(client, token, survey, method="bayes").json
+    assert body["n"] == 10 and all(
+        "posterior_mean" in q for q in body["questions"] if q["type"] == "yesno"
+    )
 
 
 def test_designs_numbers_and_choices_have_posteriors_inside_their_ranges(
-    app, runner, client, token, import_survey
+    app, runner, client, token, import_survey, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 10
     for data in (DESIGNED, NUMBERS):
         slug = import_survey(data)
-        result = runner.invoke(args=["simulate-responses", slug, "--n", "300", "--seed", "1"])
-        assert result.exit_code == 0, result.output
+        seed_responses(slug, 300, seed=1)
         with app.app_context():
             find_survey(slug).results_batch = 2
             db.session.commit()
         body = api(client, token, slug, method="bayes").json
+        assert body["n"] == 300 and body["questions"]
         for question in body["questions"]:
             if question["type"] == "direct":
                 for option in question["options"]:
@@ -102,15 +107,16 @@ def test_designs_numbers_and_choices_have_posteriors_inside_their_ranges(
 
 
 def test_a_single_choice_question_gets_the_dirichlet_posterior(
-    app, runner, client, token, import_survey
+    app, runner, client, token, import_survey, seed_responses
 ):
     from tests.web.test_choice import CHOICE_SURVEY
 
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(CHOICE_SURVEY)
-    runner.invoke(args=["simulate-responses", slug, "--n", "2000", "--seed", "2"])
+    seed_responses(slug, 2000, seed=2)
     body = api(client, token, slug, method="bayes", threshold="0.2").json
     question = next(q for q in body["questions"] if q["type"] == "choice")
+    assert body["n"] == 2000
     means = [option["posterior_mean"] for option in question["options"]]
     assert sum(means) == pytest.approx(1.0, abs=1e-9)
     counts = [option["noisy_count"] for option in question["options"]]
@@ -120,9 +126,11 @@ def test_a_single_choice_question_gets_the_dirichlet_posterior(
     assert api(client, token, slug, method="bayes", threshold="0.2").json == body
 
 
-def test_the_dashboard_switch_shows_posteriors_and_is_remembered(app, runner, survey, researcher):
+def test_the_dashboard_switch_shows_posteriors_and_is_remembered(
+    app, runner, survey, researcher, seed_responses
+):
     app.config["RESULTS_MIN_N"] = 10
-    runner.invoke(args=["simulate-responses", "campus-life-test", "--n", "40", "--seed", "3"])
+    seed_responses("campus-life-test", 40, seed=3)
     page = researcher.get("/surveys/campus-life-test").get_data(as_text=True)
     assert "Posterior mean" not in page and 'value="bayes" aria-pressed="false"' in page
     switched = researcher.post("/surveys/campus-life-test/estimates", data={"method": "bayes"})
@@ -181,14 +189,13 @@ def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, answered)
 
 
 def test_cheating_detection_gets_the_posterior_of_pi_and_gamma(
-    app, runner, client, token, import_survey
+    app, runner, client, token, import_survey, seed_responses
 ):
     from tests.web.test_designs import CHEATING_SURVEY
 
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(CHEATING_SURVEY)
-    args = ["simulate-responses", slug, "--n", "4000", "--seed", "5", "--cheating-share", "0.2"]
-    assert runner.invoke(args=args).exit_code == 0
+    seed_responses(slug, 4000, seed=5, cheating=0.2)
     body = api(client, token, slug, method="bayes").json
     question = next(q for q in body["questions"] if q.get("procedure") == "cheating_detection")
     assert question["cri_low"] <= question["posterior_mean"] <= question["cri_high"]

@@ -12,6 +12,7 @@ import pytest
 
 import rr
 from tests.conftest import stored_bits, stored_count
+from tests.helpers import bearer, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import Option
 from web.core.surveys.lookup import find_survey
@@ -51,9 +52,7 @@ def choice_survey(app, import_survey):
 
 
 def submit(client, times, cheated=0):
-    return client.post(
-        "/api/surveys/times/responses", json={"answers": {"times": times, "cheated": cheated}}
-    )
+    return submit_answers(client, "times", {"answers": {"times": times, "cheated": cheated}})
 
 
 def option_tallies(app):
@@ -90,11 +89,7 @@ def test_anything_but_one_option_id_is_refused_and_nothing_is_stored(
 def test_results_api_gives_n_and_each_option_and_costs_epsilon_once(app, choice_survey, token):
     for index, times in enumerate(["never"] * 6 + ["once"] * 3 + ["more"]):
         assert submit(app.test_client(), times, index % 2).status_code == 201
-    body = (
-        app.test_client()
-        .get("/api/surveys/times/results", headers={"Authorization": f"Bearer {token}"})
-        .json
-    )
+    body = app.test_client().get("/api/surveys/times/results", headers=bearer(token)).json
     assert body["epsilon_total"] == pytest.approx(1.5)  # 1.0 once for the choice, 0.5 for yes/no
     question = body["questions"][0]
     assert question["type"] == "choice" and question["n"] == 10 and question["epsilon_total"] == 1.0
@@ -134,25 +129,11 @@ def test_exports_carry_the_reported_option_and_the_die(app, choice_survey, make_
     assert [row["option"] for row in estimates[:4]] == [key for key, _ in OPTIONS]
 
 
-def test_simulated_responses_recover_the_true_distribution(app, runner, choice_survey, token):
-    result = runner.invoke(
-        args=[
-            "simulate-responses",
-            "times",
-            "--n",
-            "20000",
-            "--true-proportion",
-            "0.4",
-            "--seed",
-            "3",
-        ]
-    )
-    assert result.exit_code == 0, result.output
-    body = (
-        app.test_client()
-        .get("/api/surveys/times/results", headers={"Authorization": f"Bearer {token}"})
-        .json
-    )
+def test_simulated_responses_recover_the_true_distribution(
+    app, runner, choice_survey, token, seed_responses
+):
+    seed_responses("times", 20000, share=0.4, seed=3)
+    body = app.test_client().get("/api/surveys/times/results", headers=bearer(token)).json
     options = body["questions"][0]["options"]
     assert sum(option["noisy_count"] for option in options) == 20000
     truth = [0.4, 0.2, 0.2, 0.2]  # the first option at the given share, the rest evenly

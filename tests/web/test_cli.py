@@ -6,6 +6,7 @@ import pytest
 
 import rr
 from tests.conftest import SAMPLE_SURVEY, stored_bits, stored_count
+from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
@@ -87,9 +88,7 @@ def test_duplicate_user_is_refused(runner, token):
 
 def test_token_from_the_cli_reads_results(client, survey, token):
     assert token.startswith("rr_")
-    response = client.get(
-        f"/api/surveys/{survey}/results", headers={"Authorization": f"Bearer {token}"}
-    )
+    response = client.get(f"/api/surveys/{survey}/results", headers=bearer(token))
     assert response.status_code == 200
 
 

@@ -13,6 +13,7 @@ import math
 import pytest
 
 import rr
+from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
@@ -83,11 +84,7 @@ def answers(year="first", **bits):
 
 
 def api(app, token, path, **query):
-    return app.test_client().get(
-        f"/api/surveys/designs/{path}",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(app.test_client(), token, f"surveys/designs/{path}", **query)
 
 
 def problems(data) -> list[str]:
@@ -140,11 +137,9 @@ def test_a_design_question_takes_one_bit_and_nothing_else(app, designed, bad):
 
 
 def test_simulation_recovers_the_truth_and_groups_differ_through_each_design(
-    app, runner, designed, token
+    app, runner, designed, token, seed_responses
 ):
-    args = ["simulate-responses", "designs", "--n", "20000", "--seed", "5"]
-    result = runner.invoke(args=[*args, "--true-proportion-by", "year=first:0.1,fourth:0.4"])
-    assert result.exit_code == 0, result.output
+    seed_responses("designs", 20000, seed=5, by=("year", {"first": 0.1, "fourth": 0.4}))
     by_year = {
         q["id"]: {g["id"]: g for g in q["groups"]}
         for q in api(app, token, "results", by="year").json["questions"]
@@ -385,11 +380,7 @@ def cheaters(import_in_batches):
 
 
 def cheating_api(app, token, path, **query):
-    return app.test_client().get(
-        f"/api/surveys/cheaters/{path}",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(app.test_client(), token, f"surveys/cheaters/{path}", **query)
 
 
 def test_a_cheating_detection_answer_is_its_arm_and_report_and_nothing_else(app, cheaters):
@@ -431,12 +422,10 @@ def test_results_give_pi_gamma_and_the_arms_as_rr_does(app, cheaters, token):
 
 @pytest.mark.parametrize("gamma", [0.0, 0.2])
 def test_simulation_recovers_pi_and_gamma_and_groups_differ_on_pi(
-    app, runner, cheaters, token, gamma
+    app, runner, cheaters, token, gamma, seed_responses
 ):
-    args = ["simulate-responses", "cheaters", "--n", "20000", "--seed", "7"]
-    args += ["--true-proportion-by", "year=first:0.1,fourth:0.5", "--cheating-share", str(gamma)]
-    result = runner.invoke(args=args)
-    assert result.exit_code == 0, result.output
+    by = ("year", {"first": 0.1, "fourth": 0.5})
+    seed_responses("cheaters", 20000, seed=7, by=by, cheating=gamma)
     question = cheating_api(app, token, "results").json["questions"][1]
     # Truth and cheating are drawn independently: π = (0.1 + 0.5)/2 × (1 − γ).
     assert abs(question["estimate"] - 0.3 * (1 - gamma)) < 4 * question["std_error"]

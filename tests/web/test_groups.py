@@ -12,6 +12,7 @@ import pytest
 
 import rr
 from tests.conftest import stored_bits
+from tests.helpers import api_get, bearer, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally
 
@@ -55,16 +56,12 @@ def grouped(import_in_batches):
 
 def submit(app, year, cheated, times="never"):
     body = {"answers": {"year": year, "cheated": cheated, "times": times}}
-    return app.test_client().post("/api/surveys/groups/responses", json=body)
+    return submit_answers(app.test_client(), "groups", body)
 
 
 def results(app, token, by=None):
     query = {"by": by} if by else {}
-    return app.test_client().get(
-        "/api/surveys/groups/results",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(app.test_client(), token, "surveys/groups/results", **query)
 
 
 def test_a_direct_answer_is_stored_as_given_or_null(app, grouped):
@@ -136,20 +133,10 @@ def test_grouping_by_anything_but_a_direct_question_is_a_400(app, grouped, token
     assert response.status_code == 400 and message in response.json["error"]
 
 
-def test_simulation_by_group_recovers_each_groups_prevalence(app, runner, grouped, token):
-    result = runner.invoke(
-        args=[
-            "simulate-responses",
-            "groups",
-            "--n",
-            "20000",
-            "--true-proportion-by",
-            "year=first:0.1,fourth:0.4",
-            "--seed",
-            "4",
-        ]
-    )
-    assert result.exit_code == 0, result.output
+def test_simulation_by_group_recovers_each_groups_prevalence(
+    app, runner, grouped, token, seed_responses
+):
+    seed_responses("groups", 20000, by=("year", {"first": 0.1, "fourth": 0.4}), seed=4)
     groups = results(app, token, by="year").json["questions"][1]["groups"]
     for group, truth in zip(groups, [0.1, 0.4], strict=True):
         assert abs(group["n"] - 10000) < 4 * 70  # spread evenly: binomial(20000, ½) sd ≈ 71
@@ -166,12 +153,11 @@ def test_a_bad_grouping_for_the_simulation_is_refused(runner, grouped, by):
     assert result.exit_code != 0 and "--true-proportion-by" in result.output
 
 
-def test_a_few_responses_then_a_bulk_simulation_count_every_cell_once(app, runner, grouped):
+def test_a_few_responses_then_a_bulk_simulation_count_every_cell_once(
+    app, runner, grouped, seed_responses
+):
     submit(app, "first", 1)
-    assert (
-        runner.invoke(args=["simulate-responses", "groups", "--n", "50", "--seed", "1"]).exit_code
-        == 0
-    )
+    seed_responses("groups", 50, seed=1)
     with app.app_context():
         rows = stored_bits()
         tallies = db.session.scalars(
@@ -183,8 +169,10 @@ def test_a_few_responses_then_a_bulk_simulation_count_every_cell_once(app, runne
         assert by_year[year] == (len(mine), sum(row["cheated"] for row in mine))
 
 
-def test_deleting_a_survey_deletes_its_counts_per_group(app, runner, grouped, make_researcher):
-    runner.invoke(args=["simulate-responses", "groups", "--n", "30", "--seed", "1"])
+def test_deleting_a_survey_deletes_its_counts_per_group(
+    app, runner, grouped, make_researcher, seed_responses
+):
+    seed_responses("groups", 30, seed=1)
     researcher = make_researcher("rita@example.org")
     assert researcher.post("/surveys/groups/delete").status_code == 302
     with app.app_context():
@@ -192,23 +180,14 @@ def test_deleting_a_survey_deletes_its_counts_per_group(app, runner, grouped, ma
 
 
 def regression(app, token, **query):
-    return app.test_client().get(
-        "/api/surveys/groups/regression",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(app.test_client(), token, "surveys/groups/regression", **query)
 
 
-def test_the_regression_api_fits_the_published_counts_per_group(app, runner, grouped, token):
-    args = [
-        "simulate-responses",
-        "groups",
-        "--n",
-        "6000",
-        "--true-proportion-by",
-        "year=first:0.2,fourth:0.5",
-    ]
-    assert runner.invoke(args=[*args, "--seed", "8"]).exit_code == 0
+def test_the_regression_api_fits_the_published_counts_per_group(
+    app, runner, grouped, token, seed_responses
+):
+    by = ("year", {"first": 0.2, "fourth": 0.5})
+    seed_responses("groups", 6000, seed=8, by=by)
     body = regression(app, token, item="cheated", on="year").json
     assert (
         body["n"] == 6000 and body["converged"] is True and body["reference"] == {"year": "first"}
@@ -237,8 +216,10 @@ def test_the_regression_api_fits_the_published_counts_per_group(app, runner, gro
         ({"item": "cheated.x", "on": "year"}, "has no options"),
     ],
 )
-def test_a_regression_that_cannot_be_asked_is_a_400(app, runner, grouped, token, query, message):
-    runner.invoke(args=["simulate-responses", "groups", "--n", "600", "--seed", "1"])
+def test_a_regression_that_cannot_be_asked_is_a_400(
+    app, runner, grouped, token, query, message, seed_responses
+):
+    seed_responses("groups", 600, seed=1)
     response = regression(app, token, **query)
     assert response.status_code == 400 and message in response.json["error"]
 
@@ -253,22 +234,17 @@ def test_a_small_group_or_separation_is_refused_with_a_reason(app, grouped, toke
     assert response.status_code == 400 and "fewer than 2 respondents" in response.json["error"]
 
 
-def test_the_difference_api_gives_the_interval_and_p_value(app, runner, grouped, token):
-    args = [
-        "simulate-responses",
-        "groups",
-        "--n",
-        "4000",
-        "--true-proportion-by",
-        "year=first:0.1,fourth:0.4",
-    ]
-    runner.invoke(args=[*args, "--seed", "3"])
+def test_the_difference_api_gives_the_interval_and_p_value(
+    app, runner, grouped, token, seed_responses
+):
+    by = ("year", {"first": 0.1, "fourth": 0.4})
+    seed_responses("groups", 4000, seed=3, by=by)
     body = (
         app.test_client()
         .get(
             "/api/surveys/groups/difference",
             query_string={"item": "cheated", "by": "year", "groups": "fourth,first"},
-            headers={"Authorization": f"Bearer {token}"},
+            headers=bearer(token),
         )
         .json
     )
@@ -281,21 +257,14 @@ def test_the_difference_api_gives_the_interval_and_p_value(app, runner, grouped,
     bad = app.test_client().get(
         "/api/surveys/groups/difference",
         query_string={"item": "cheated", "by": "year", "groups": "fourth"},
-        headers={"Authorization": f"Bearer {token}"},
+        headers=bearer(token),
     )
     assert bad.status_code == 400 and "two options" in bad.json["error"]
 
 
-def test_the_command_line_prints_groups_and_a_regression(app, runner, grouped):
-    args = [
-        "simulate-responses",
-        "groups",
-        "--n",
-        "3000",
-        "--true-proportion-by",
-        "year=first:0.2,fourth:0.5",
-    ]
-    runner.invoke(args=[*args, "--seed", "5"])
+def test_the_command_line_prints_groups_and_a_regression(app, runner, grouped, seed_responses):
+    by = ("year", {"first": 0.2, "fourth": 0.5})
+    seed_responses("groups", 3000, seed=5, by=by)
     table = runner.invoke(args=["results", "groups", "--by", "year"])
     assert table.exit_code == 0 and "estimates by year" in table.output
     assert any(line.split()[:2] == ["cheated", "first"] for line in table.output.splitlines())
@@ -307,9 +276,9 @@ def test_the_command_line_prints_groups_and_a_regression(app, runner, grouped):
 
 
 def test_the_codebook_names_each_design_in_the_literatures_words(
-    app, runner, grouped, make_researcher
+    app, runner, grouped, make_researcher, seed_responses
 ):
-    runner.invoke(args=["simulate-responses", "groups", "--n", "60", "--seed", "2"])
+    seed_responses("groups", 60, seed=2)
     book = make_researcher("rita@example.org").get("/surveys/groups/codebook.json").json
     year, cheated, times = book["questions"]
     assert year["randomized"] is False and "not protected by epsilon" in year["note"]
@@ -325,17 +294,10 @@ def test_the_codebook_names_each_design_in_the_literatures_words(
 
 
 def test_the_analysis_page_shows_groups_difference_and_regression(
-    app, runner, grouped, make_researcher
+    app, runner, grouped, make_researcher, seed_responses
 ):
-    args = [
-        "simulate-responses",
-        "groups",
-        "--n",
-        "3000",
-        "--true-proportion-by",
-        "year=first:0.2,fourth:0.5",
-    ]
-    runner.invoke(args=[*args, "--seed", "6"])
+    by = ("year", {"first": 0.2, "fourth": 0.5})
+    seed_responses("groups", 3000, seed=6, by=by)
     researcher = make_researcher("rita@example.org")
     assert "/surveys/groups/groups" in researcher.get("/surveys/groups").get_data(as_text=True)
     html = researcher.get("/surveys/groups/groups?by=year&item=cheated&a=fourth&b=first").get_data(
@@ -350,16 +312,9 @@ def test_the_analysis_page_shows_groups_difference_and_regression(
     assert 'id="coefficients"' in choice
 
 
-def test_the_estimates_csv_by_group(app, runner, grouped, make_researcher):
-    args = [
-        "simulate-responses",
-        "groups",
-        "--n",
-        "400",
-        "--true-proportion-by",
-        "year=first:0.2,fourth:0.5",
-    ]
-    runner.invoke(args=[*args, "--seed", "7"])
+def test_the_estimates_csv_by_group(app, runner, grouped, make_researcher, seed_responses):
+    by = ("year", {"first": 0.2, "fourth": 0.5})
+    seed_responses("groups", 400, seed=7, by=by)
     researcher = make_researcher("rita@example.org")
     text = researcher.get("/surveys/groups/estimates.csv?by=year").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(text)))
@@ -379,16 +334,9 @@ def test_the_privacy_note_names_the_exception_only_when_there_is_one(app, client
     assert "have no spinner" not in without and "are the exception" not in without
 
 
-def test_the_regression_takes_a_chosen_reference_group(app, runner, grouped, token):
-    args = [
-        "simulate-responses",
-        "groups",
-        "--n",
-        "6000",
-        "--true-proportion-by",
-        "year=first:0.2,fourth:0.5",
-    ]
-    runner.invoke(args=[*args, "--seed", "9"])
+def test_the_regression_takes_a_chosen_reference_group(app, runner, grouped, token, seed_responses):
+    by = ("year", {"first": 0.2, "fourth": 0.5})
+    seed_responses("groups", 6000, seed=9, by=by)
     default = regression(app, token, item="cheated", on="year").json
     flipped = regression(app, token, item="cheated", on="year", reference="year:fourth").json
     assert flipped["reference"] == {"year": "fourth"}

@@ -6,25 +6,21 @@ from __future__ import annotations
 import pytest
 
 from rr.joint import joint_em
+from tests.helpers import api_get
 from tests.web.test_designs import SURVEY as DESIGNED
 from web.core.results.joint import joint_items, reported_patterns
 from web.core.surveys.lookup import find_survey
 
 
 def joint(client, token, slug, items):
-    return client.get(
-        f"/api/surveys/{slug}/joint",
-        query_string={"items": items},
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(client, token, f"surveys/{slug}/joint", items=items)
 
 
 @pytest.fixture
-def designed(app, runner, import_survey):
+def designed(app, runner, import_survey, seed_responses):
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(DESIGNED)
-    result = runner.invoke(args=["simulate-responses", slug, "--n", "4000", "--seed", "6"])
-    assert result.exit_code == 0, result.output
+    seed_responses(slug, 4000, seed=6)
     return slug
 
 
@@ -85,12 +81,14 @@ def test_below_the_minimum_n_there_is_no_joint_table(app, client, token, import_
     assert response.status_code == 400 and "fewer than 10" in response.json["error"]
 
 
-def test_number_and_cheating_items_are_refused(app, runner, client, token, import_survey):
+def test_number_and_cheating_items_are_refused(
+    app, runner, client, token, import_survey, seed_responses
+):
     from tests.web.test_numbers import SURVEY as NUMBERS
 
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(NUMBERS)
-    runner.invoke(args=["simulate-responses", slug, "--n", "50", "--seed", "1"])
+    seed_responses(slug, 50, seed=1)
     response = joint(client, token, slug, "drinks,year")
     assert response.status_code == 400 and "number question" in response.json["error"]
 

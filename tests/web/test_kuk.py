@@ -13,6 +13,7 @@ import math
 import pytest
 
 import rr
+from tests.helpers import api_get
 from tests.web.test_designs import problems, with_question
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import parse_survey
@@ -48,11 +49,7 @@ def answers(year="first", **bits):
 
 
 def api(app, token, path, **query):
-    return app.test_client().get(
-        f"/api/surveys/cards/{path}",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(app.test_client(), token, f"surveys/cards/{path}", **query)
 
 
 def test_kuk_is_stored_with_its_derived_epsilon(app, cards, token):
@@ -78,10 +75,8 @@ def test_estimates_are_rr_kuks(app, cards, token):
             assert questions[key][field] == pytest.approx(getattr(expected, field), rel=1e-10)
 
 
-def test_simulation_recovers_the_truth_and_groups_differ(app, runner, cards, token):
-    args = ["simulate-responses", "cards", "--n", "20000", "--seed", "5"]
-    result = runner.invoke(args=[*args, "--true-proportion-by", "year=first:0.1,fourth:0.4"])
-    assert result.exit_code == 0, result.output
+def test_simulation_recovers_the_truth_and_groups_differ(app, runner, cards, token, seed_responses):
+    seed_responses("cards", 20000, seed=5, by=("year", {"first": 0.1, "fourth": 0.4}))
     by_year = {
         q["id"]: {g["id"]: g for g in q["groups"]}
         for q in api(app, token, "results", by="year").json["questions"]

@@ -12,6 +12,7 @@ import json
 import pytest
 
 import rr
+from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
@@ -65,11 +66,7 @@ def answers(year="first", drinks=0, hours=0):
 
 
 def api(app, token, path, **query):
-    return app.test_client().get(
-        f"/api/surveys/amounts/{path}",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(app.test_client(), token, f"surveys/amounts/{path}", **query)
 
 
 def problems(question: dict) -> list[str]:
@@ -156,10 +153,10 @@ def test_a_number_question_costs_its_epsilon_in_the_ledger(app, amounts, client)
     assert config["epsilonTotal"] == pytest.approx(3.0)
 
 
-def test_simulation_recovers_the_means_and_groups_differ(app, runner, amounts, token):
-    args = ["simulate-responses", "amounts", "--n", "20000", "--seed", "5"]
-    result = runner.invoke(args=[*args, "--true-proportion-by", "year=first:0.1,fourth:0.4"])
-    assert result.exit_code == 0, result.output
+def test_simulation_recovers_the_means_and_groups_differ(
+    app, runner, amounts, token, seed_responses
+):
+    seed_responses("amounts", 20000, seed=5, by=("year", {"first": 0.1, "fourth": 0.4}))
     body = api(app, token, "results", by="year").json
     by_year = {
         q["id"]: {g["id"]: g for g in q["groups"]} for q in body["questions"] if "groups" in q
@@ -191,21 +188,8 @@ def test_simulation_recovers_the_means_and_groups_differ(app, runner, amounts, t
         )
 
 
-def test_simulated_values_give_their_mean(app, runner, amounts, token):
-    values = "0,0,0,1,2,2,3,5,8,10"
-    result = runner.invoke(
-        args=[
-            "simulate-responses",
-            "amounts",
-            "--n",
-            "40000",
-            "--seed",
-            "3",
-            "--true-values",
-            values,
-        ]
-    )
-    assert result.exit_code == 0, result.output
+def test_simulated_values_give_their_mean(app, runner, amounts, token, seed_responses):
+    seed_responses("amounts", 40000, seed=3, values=[0, 0, 0, 1, 2, 2, 3, 5, 8, 10])
     questions = {q["id"]: q for q in api(app, token, "results").json["questions"]}
     for key in MEANS:
         assert abs(questions[key]["mean"] - 3.1) < 4 * questions[key]["std_error"], key
@@ -303,13 +287,9 @@ def test_the_plan_of_a_number_gives_its_margin_in_units(client):
 
 
 def test_dashboard_analysis_page_and_command_line_show_means_in_units(
-    app, runner, amounts, researcher
+    app, runner, amounts, researcher, seed_responses
 ):
-    result = runner.invoke(
-        args=["simulate-responses", "amounts", "--n", "3000", "--seed", "2",
-              "--true-proportion-by", "year=first:0.1,fourth:0.4"]
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
+    seed_responses("amounts", 3000, seed=2, by=("year", {"first": 0.1, "fourth": 0.4}))
     dashboard = researcher.get("/surveys/amounts").get_data(as_text=True)
     assert "Estimated mean on its range: Drinks last week?" in dashboard
     assert "Estimated mean" in dashboard and "on the range 0 to 30" in dashboard

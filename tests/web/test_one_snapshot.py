@@ -11,6 +11,7 @@ import threading
 import time
 
 from tests.conftest import SAMPLE_SURVEY
+from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
@@ -62,7 +63,7 @@ def test_no_results_document_mixes_publications(app, runner, token, tmp_path):
     for thread in submitters:
         thread.start()
     client = app.test_client()
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = bearer(token)
     seen: dict[int, list] = {}
     mixed, above_received, publications = [], [], set()
     deadline = time.monotonic() + DEADLINE

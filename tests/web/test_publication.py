@@ -17,6 +17,7 @@ from scipy.stats import spearmanr
 from sqlalchemy import text
 
 from tests.conftest import VALID_ANSWERS
+from tests.helpers import bearer, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 from web.respondent import writer
@@ -27,9 +28,7 @@ MIN_N = 10  # the test app's RESULTS_MIN_N
 
 def outputs(researcher, client, runner, token, slug) -> dict:
     """What every output shows of the survey."""
-    api = client.get(
-        f"/api/surveys/{slug}/results", headers={"Authorization": f"Bearer {token}"}
-    ).json
+    api = client.get(f"/api/surveys/{slug}/results", headers=bearer(token)).json
     return {
         "dashboard": researcher.get(f"/surveys/{slug}/panel").get_data(as_text=True),
         "projector": researcher.get(f"/surveys/{slug}/present/panel").get_data(as_text=True),
@@ -61,7 +60,7 @@ def published_part(shown: dict) -> dict:
 
 def submit(app, slug, answers=VALID_ANSWERS):
     """One submission from a browser of its own."""
-    response = app.test_client().post(f"/api/surveys/{slug}/responses", json=answers)
+    response = submit_answers(app.test_client(), slug, answers)
     assert response.status_code == 201, response.json
 
 

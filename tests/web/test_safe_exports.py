@@ -28,11 +28,10 @@ SURVEY = {
 
 
 @pytest.fixture
-def planted(app, import_survey, runner):
+def planted(app, import_survey, runner, seed_responses):
     slug = import_survey(SURVEY)
     app.config["RESULTS_MIN_N"] = 2
-    args = ["simulate-responses", slug, "--n", "400", "--seed", "3", "--true-proportion", "0.0"]
-    assert runner.invoke(args=args).exit_code == 0
+    seed_responses(slug, 400, seed=3, share=0.0)
     return slug
 
 

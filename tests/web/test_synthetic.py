@@ -10,23 +10,19 @@ import io
 import numpy as np
 import pytest
 
+from tests.helpers import api_get
 from tests.web.test_designs import SURVEY as DESIGNED
 
 
 def get(client, token, slug, path, **query):
-    return client.get(
-        f"/api/surveys/{slug}/{path}",
-        query_string=query,
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    return api_get(client, token, f"surveys/{slug}/{path}", **query)
 
 
 @pytest.fixture
-def designed(app, runner, import_survey):
+def designed(app, runner, import_survey, seed_responses):
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(DESIGNED)
-    result = runner.invoke(args=["simulate-responses", slug, "--n", "3000", "--seed", "4"])
-    assert result.exit_code == 0, result.output
+    seed_responses(slug, 3000, seed=4)
     return slug
 
 
@@ -84,7 +80,7 @@ def test_bad_settings_are_refused(client, token, designed, query):
 
 
 def test_a_small_direct_group_is_merged_and_the_file_says_so(
-    app, runner, client, token, import_survey
+    app, runner, client, token, import_survey, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 10
     survey = {
@@ -98,8 +94,8 @@ def test_a_small_direct_group_is_merged_and_the_file_says_so(
         ],
     }  # fmt: skip
     slug = import_survey(survey)
-    common = ["--true-proportion-by", "year=first:0.3,fourth:0.3"]
-    runner.invoke(args=["simulate-responses", slug, "--n", "400", "--seed", "2", *common])
+    by = ("year", {"first": 0.3, "fourth": 0.3})
+    seed_responses(slug, 400, seed=2, by=by)
     for _ in range(6):  # six respondents in each of two rare groups: twelve together
         for year in ("fifth", "sixth"):
             body = {"answers": {"year": year, "fr": 1, "own": 0}}
@@ -107,7 +103,7 @@ def test_a_small_direct_group_is_merged_and_the_file_says_so(
                 app.test_client().post(f"/api/surveys/{slug}/responses", json=body).status_code
                 == 201
             )
-    runner.invoke(args=["simulate-responses", slug, "--n", "10", "--seed", "3", *common])
+    seed_responses(slug, 10, seed=3, by=by)
     text = get(client, token, slug, "synthetic.csv", m=2).get_data(as_text=True)
     notes, rows = rows_of(text)
     assert {row["year"] for row in rows} == {"first", "fourth", "other"}

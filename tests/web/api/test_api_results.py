@@ -6,6 +6,7 @@ import pytest
 from sqlalchemy import event
 
 import rr
+from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken
 from web.core.results.figures import significant
@@ -14,7 +15,7 @@ URL = "/api/surveys/{}/results"
 
 
 def auth(token):
-    return {"Authorization": f"Bearer {token}"}
+    return bearer(token)
 
 
 @pytest.mark.parametrize(
@@ -115,10 +116,12 @@ def _statements_for_results(app, client, slug, token):
     return len(statements)
 
 
-def test_results_cost_does_not_grow_with_responses(app, client, runner, survey, token):
-    runner.invoke(args=["simulate-responses", survey, "--n", "10", "--seed", "1"])
+def test_results_cost_does_not_grow_with_responses(
+    app, client, runner, survey, token, seed_responses
+):
+    seed_responses(survey, 10, seed=1)
     few = _statements_for_results(app, client, survey, token)
-    runner.invoke(args=["simulate-responses", survey, "--n", "5000", "--seed", "2"])
+    seed_responses(survey, 5000, seed=2)
     many = _statements_for_results(app, client, survey, token)
     assert few == many
     body = client.get(URL.format(survey), headers=auth(token)).json
@@ -137,9 +140,9 @@ def floats_in(value):
 
 
 def test_figures_carry_twelve_significant_digits_and_no_float_noise(
-    app, client, runner, survey, token
+    app, client, runner, survey, token, seed_responses
 ):
-    runner.invoke(args=["simulate-responses", survey, "--n", "30", "--seed", "5"])
+    seed_responses(survey, 30, seed=5)
     body = client.get(URL.format(survey), headers=auth(token)).json
     values = list(floats_in(body))
     assert len(values) > 10

@@ -76,8 +76,10 @@ def test_qr_code_is_an_svg_of_the_survey_address(client, survey):
     assert client.get("/s/nope/qr.svg").status_code == 404
 
 
-def test_projector_view_shows_code_qr_and_live_count(app, researcher, runner, survey):
-    runner.invoke(args=["simulate-responses", survey, "--n", "25", "--seed", "1"])
+def test_projector_view_shows_code_qr_and_live_count(
+    app, researcher, runner, survey, seed_responses
+):
+    seed_responses(survey, 25, seed=1)
     html = researcher.get(f"/surveys/{survey}/present").get_data(as_text=True)
     assert f">{join_code(app, survey)}<" in html
     assert f'src="/s/{survey}/qr.svg"' in html

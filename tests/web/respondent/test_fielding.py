@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS
+from tests.helpers import submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response, Survey
 from web.core.surveys.lookup import find_survey
@@ -24,7 +25,7 @@ def at(**offset) -> str:
 
 
 def submit(client, slug):
-    return client.post(f"/api/surveys/{slug}/responses", json=VALID_ANSWERS)
+    return submit_answers(client, slug, VALID_ANSWERS)
 
 
 def test_consent_comes_first_and_is_never_sent(client, import_survey):

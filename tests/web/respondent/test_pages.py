@@ -151,10 +151,10 @@ def test_the_kept_survey_page_follows_every_change(app, client, researcher, surv
 
 
 def test_the_survey_page_is_rendered_again_after_an_edit_not_after_a_publication(
-    app, client, survey, runner
+    app, client, survey, runner, seed_responses
 ):
     first = client.get(f"/s/{survey}").get_data(as_text=True)
-    runner.invoke(args=["simulate-responses", survey, "--n", "20", "--seed", "1"])  # publishes
+    seed_responses(survey, 20, seed=1)  # publishes
     with app.app_context():
         cache = app.extensions["survey_pages"]
         size = len(cache._documents)

@@ -132,9 +132,9 @@ def pages(slug):
 
 
 @pytest.fixture
-def answered_survey(app, runner, survey):
+def answered_survey(app, runner, survey, seed_responses):
     app.config["RESULTS_MIN_N"] = 1
-    runner.invoke(args=["simulate-responses", survey, "--n", "40", "--seed", "1"])
+    seed_responses(survey, 40, seed=1)
     return survey
 
 
@@ -206,8 +206,8 @@ def test_form_messages_are_translated(researcher):
     assert "필수" in html or "입력" in html
 
 
-def test_numbers_are_formatted_for_the_locale(app, researcher, runner, survey):
-    runner.invoke(args=["simulate-responses", survey, "--n", "1234", "--seed", "2"])
+def test_numbers_are_formatted_for_the_locale(app, researcher, runner, survey, seed_responses):
+    seed_responses(survey, 1234, seed=2)
     html = researcher.get(f"/surveys/{survey}/present", headers={"Accept-Language": "ko"}).get_data(
         as_text=True
     )

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.conftest import PASSWORD, csrf_token
+from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Survey, User
 
@@ -109,7 +110,7 @@ def test_form_posted_without_its_csrf_token_is_refused(app, researcher):
 def test_tokens_are_created_shown_once_and_revoked(app, client, researcher, survey):
     html = researcher.post("/account/tokens", data={"label": "notebook"}).get_data(as_text=True)
     token = html.split('id="new-token">')[1].split("<")[0]
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = bearer(token)
     assert client.get(f"/api/surveys/{survey}/results", headers=headers).status_code == 200
     assert token not in researcher.get("/account/tokens").get_data(as_text=True)
     with app.app_context():

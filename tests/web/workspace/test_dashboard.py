@@ -14,45 +14,29 @@ from web.core.models import PendingResponse, Question, Response, Survey
 from web.core.surveys.lookup import find_survey
 
 
-def simulate(runner, slug, n, seed=1, share=0.3):
-    result = runner.invoke(
-        args=[
-            "simulate-responses",
-            slug,
-            "--n",
-            str(n),
-            "--seed",
-            str(seed),
-            "--true-proportion",
-            str(share),
-        ]
-    )
-    assert result.exit_code == 0, result.output
-
-
-def test_list_shows_status_and_n(researcher, runner, survey):
-    simulate(runner, survey, 12)
+def test_list_shows_status_and_n(researcher, runner, survey, seed_responses):
+    seed_responses(survey, 12, seed=1)
     html = researcher.get("/surveys").get_data(as_text=True)
     row = html.split(f'data-slug="{survey}"')[1].split("</tr>")[0]
     assert "open" in row and ">12<" in row and ">4<" in row
 
 
-def test_estimates_stay_hidden_below_the_minimum(researcher, runner, survey):
-    simulate(runner, survey, 9)
+def test_estimates_stay_hidden_below_the_minimum(researcher, runner, survey, seed_responses):
+    seed_responses(survey, 9, seed=1)
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     assert html.count("Figures appear once at least 10 answers to this question are shown") == 2
     assert 'id="published-count">9<' in html and 'id="response-count">9<' in html
     assert "<svg" not in html and 'class="number estimate"' not in html
 
 
-def test_minimum_is_configurable(app, researcher, runner, survey):
+def test_minimum_is_configurable(app, researcher, runner, survey, seed_responses):
     app.config["RESULTS_MIN_N"] = 3
-    simulate(runner, survey, 5)  # one batch of five, past a minimum of three
+    seed_responses(survey, 5, seed=1)  # one batch of five, past a minimum of three
     assert "<svg" in researcher.get(f"/surveys/{survey}").get_data(as_text=True)
 
 
-def test_dashboard_numbers_match_rr(app, researcher, runner, survey):
-    simulate(runner, survey, 500, seed=4)
+def test_dashboard_numbers_match_rr(app, researcher, runner, survey, seed_responses):
+    seed_responses(survey, 500, seed=4)
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     with app.app_context():
         question = db.session.scalar(db.select(Question).filter_by(key="cheated"))
@@ -64,8 +48,10 @@ def test_dashboard_numbers_match_rr(app, researcher, runner, survey):
     assert f">{expected.estimated_count:.0f}<" in block  # a whole count
 
 
-def test_chart_is_svg_with_title_description_and_a_table(researcher, runner, survey):
-    simulate(runner, survey, 200)
+def test_chart_is_svg_with_title_description_and_a_table(
+    researcher, runner, survey, seed_responses
+):
+    seed_responses(survey, 200, seed=1)
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     block = html.split('data-question="substances"')[1].split("</article>")[0]
     assert block.count("<svg") == 1 and 'role="img"' in block
@@ -109,8 +95,10 @@ def read_csv(response):
     return list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
 
 
-def test_responses_csv_has_one_row_per_response_and_no_time(app, researcher, runner, survey):
-    simulate(runner, survey, 300, seed=7)
+def test_responses_csv_has_one_row_per_response_and_no_time(
+    app, researcher, runner, survey, seed_responses
+):
+    seed_responses(survey, 300, seed=7)
     response = researcher.get(f"/surveys/{survey}/responses.csv")
     assert (
         response.headers["Content-Disposition"] == f'attachment; filename="{survey}-responses.csv"'
@@ -124,8 +112,8 @@ def test_responses_csv_has_one_row_per_response_and_no_time(app, researcher, run
         assert sum(int(row["cheated"]) for row in rows) == question.noisy_yes
 
 
-def test_responses_csv_order_is_random(researcher, runner, survey):
-    simulate(runner, survey, 400, seed=8)
+def test_responses_csv_order_is_random(researcher, runner, survey, seed_responses):
+    seed_responses(survey, 400, seed=8)
     first = researcher.get(f"/surveys/{survey}/responses.csv").get_data(as_text=True)
     second = researcher.get(f"/surveys/{survey}/responses.csv").get_data(as_text=True)
     assert sorted(first.splitlines()) == sorted(second.splitlines())
@@ -150,8 +138,10 @@ def test_a_question_added_later_leaves_older_cells_empty(app, client, researcher
     )
 
 
-def test_estimates_can_be_recomputed_from_the_csv_and_codebook(researcher, runner, survey):
-    simulate(runner, survey, 1000, seed=9, share=0.2)
+def test_estimates_can_be_recomputed_from_the_csv_and_codebook(
+    researcher, runner, survey, seed_responses
+):
+    seed_responses(survey, 1000, seed=9, share=0.2)
     responses = read_csv(researcher.get(f"/surveys/{survey}/responses.csv"))
     estimates = read_csv(researcher.get(f"/surveys/{survey}/estimates.csv"))
     book = json.loads(researcher.get(f"/surveys/{survey}/codebook.json").get_data(as_text=True))
@@ -234,8 +224,8 @@ def test_an_unchanged_panel_costs_a_304(app, researcher, survey, path):
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
 
-def test_a_survey_is_deleted_with_every_response(app, researcher, runner, survey):
-    simulate(runner, survey, 12)
+def test_a_survey_is_deleted_with_every_response(app, researcher, runner, survey, seed_responses):
+    seed_responses(survey, 12, seed=1)
     page = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     assert "Delete “Campus life” and its 12 responses for good?" in page
     deleted = researcher.post(f"/surveys/{survey}/delete")
@@ -261,9 +251,9 @@ def test_another_researcher_cannot_delete_or_duplicate_a_survey(
 
 
 def test_a_duplicate_is_a_draft_with_the_same_questions_and_no_responses(
-    app, researcher, runner, survey
+    app, researcher, runner, survey, seed_responses
 ):
-    simulate(runner, survey, 12)
+    seed_responses(survey, 12, seed=1)
     made = researcher.post(f"/surveys/{survey}/duplicate")
     assert made.status_code == 302 and made.location.endswith("/surveys/campus-life/edit")
     with app.app_context():

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from openpyxl import load_workbook
 
 from tests.conftest import SAMPLE_SURVEY
+from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.surveys.demo import DEMO_FILE
 from web.core.surveys.lookup import find_survey
@@ -244,10 +245,10 @@ def test_cli_imports_and_exports_both_formats_as_the_same_survey(app, runner, tm
     assert refused.output.splitlines()[1].strip().startswith("survey row 2: type 'integer'")
 
 
-def test_exports_carry_every_language(app, runner, researcher, import_survey):
+def test_exports_carry_every_language(app, runner, researcher, import_survey, seed_responses):
     slug = import_survey(dict(BILINGUAL, slug="exported"))
     app.config["RESULTS_MIN_N"] = 1
-    runner.invoke(args=["simulate-responses", slug, "--n", "20", "--seed", "1"])
+    seed_responses(slug, 20, seed=1)
     codebook = researcher.get(f"/surveys/{slug}/codebook.json").json
     assert codebook["survey"]["title"] == {"en": "Campus life", "ko": "캠퍼스 생활"}
     assert codebook["questions"][2]["options"][0]["text"] == {"en": "Alcohol", "ko": "술"}
@@ -276,7 +277,7 @@ def test_exports_carry_every_language(app, runner, researcher, import_survey):
 def test_the_results_api_names_texts_as_the_file_does(client, import_survey, token):
     bilingual = import_survey(dict(BILINGUAL, slug="api-both"))
     one = import_survey(dict(SAMPLE_SURVEY))
-    headers = {"Authorization": f"Bearer {token}"}
+    headers = bearer(token)
     both = client.get(f"/api/surveys/{bilingual}/results", headers=headers).json
     assert both["languages"] == ["en", "ko"] and both["title"] == {
         "en": "Campus life",
