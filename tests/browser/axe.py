@@ -16,3 +16,10 @@ def violations(page) -> list:
             .violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(" ")).slice(0, 3)])""",
         RULES,
     )
+
+
+def phone_problems(page, width: int = 320) -> list:
+    """What keeps a page from working on a phone ``width`` px wide: axe's violations, and a page
+    wider than the screen (a sideways scroll)."""
+    wider = page.evaluate("document.documentElement.scrollWidth") > width
+    return [*violations(page), *(["wider than the screen"] if wider else [])]

@@ -43,6 +43,29 @@ def live_server(app):
 
 
 @pytest.fixture
+def phone(browser, live_server):
+    """Open a path of the live app on a phone 320 px wide, in a locale, asking for reduced motion
+    (with the page's CSP bypassed for axe's injected script); its page. Closed after the test."""
+    contexts = []
+
+    def open_page(path: str, locale: str = "en-US"):
+        context = browser.new_context(
+            locale=locale,
+            bypass_csp=True,
+            reduced_motion="reduce",
+            viewport={"width": 320, "height": 800},
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"{live_server}{path}")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
 def context(browser):
     """A fresh browser profile (its own cookies and storage) that asks for reduced motion."""
     context = browser.new_context(reduced_motion="reduce")

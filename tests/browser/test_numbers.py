@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.browser.axe import violations
+from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
 from tests.conftest import PASSWORD, stored_bits
@@ -136,20 +136,10 @@ def test_the_builder_shows_the_range_and_the_margin_in_units(browser, runner, li
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_a_number_survey_fits_a_phone_and_passes_axe(browser, live_server, amounts, locale):
-    context = browser.new_context(
-        locale=locale,
-        bypass_csp=True,
-        reduced_motion="reduce",
-        viewport={"width": 320, "height": 800},
-    )
-    page = context.new_page()
-    page.goto(f"{live_server}/s/{amounts}")
-    assert violations(page) == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+def test_a_number_survey_fits_a_phone_and_passes_axe(phone, amounts, locale):
+    page = phone(f"/s/{amounts}", locale)
+    assert phone_problems(page) == []
     page.fill("input[name='truth-drinks']", "4")
     page.click("section[data-question='drinks'] .spin-button")
     page.wait_for_selector("[data-item='drinks'][data-state='done']", timeout=60_000)
-    assert violations(page) == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    context.close()
+    assert phone_problems(page) == []
