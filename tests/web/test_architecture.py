@@ -1,5 +1,6 @@
-"""The layout keeps its promises: rules in web/core hold no routes, and only the question types
-know the names of the question types."""
+"""The layout keeps its promises: rules in web/core hold no routes, no module of web imports
+itself round a circle, and only a design's or a question type's own module names it (every name
+read from the registries)."""
 
 import re
 
@@ -19,7 +20,7 @@ SOURCES = [
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
 def test_only_the_question_types_compare_type_names(path):
-    if path == ROOT / "web" / "core" / "surveys" / "questions.py":
+    if path.parent == ROOT / "web" / "core" / "surveys" / "questions":
         return
     found = TYPE_COMPARISON.findall(path.read_text(encoding="utf-8"))
     assert not found, f"{path.relative_to(ROOT)} compares a question type by name: {found}"
@@ -75,6 +76,12 @@ def design_names() -> tuple[str, ...]:
     return known_designs()
 
 
+def type_names() -> tuple[str, ...]:
+    from web.core.surveys.questions import QUESTION_TYPES
+
+    return tuple(QUESTION_TYPES)
+
+
 def quoted_strings(path) -> list[str]:
     """The string constants of a Python file that are not docstrings."""
     import ast
@@ -108,6 +115,27 @@ def test_only_a_design_s_own_module_names_it(path):
         {text for text in quoted_strings(path) if text in design_names() and text != own}
     )
     assert named == [], f"{path.relative_to(ROOT)} names designs {named}: ask the registry"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "web").rglob("*.py")), ids=lambda path: str(path.relative_to(ROOT))
+)
+def test_only_a_type_s_own_module_names_it(path):
+    # A direct question's procedure is the unregistered design "direct" (designs/plain.py),
+    # named after the type it serves; the i18n module's "number" is a Jinja filter.
+    exempt = {
+        ROOT / "web" / "core" / "surveys" / "designs" / "plain.py": {"direct"},
+        ROOT / "web" / "core" / "infrastructure" / "i18n.py": {"number"},
+    }.get(path, set())
+    own = path.parent == ROOT / "web" / "core" / "surveys" / "questions" and path.stem
+    named = sorted(
+        {
+            text
+            for text in quoted_strings(path)
+            if text in type_names() and text != own and text not in exempt
+        }
+    )
+    assert named == [], f"{path.relative_to(ROOT)} names question types {named}: ask the type"
 
 
 @pytest.mark.parametrize(

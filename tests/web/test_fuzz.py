@@ -87,7 +87,7 @@ def test_submission_api_survives_any_bytes(app, survey, raw, content_type):
 def test_answer_checker_raises_only_answer_errors(body):
     with contextlib.suppress(AnswerError):
         check_answers(
-            body, [Shape("cheated"), Shape("substances", "multi", ("alcohol", "tobacco"))]
+            body, [Shape("cheated", "yesno"), Shape("substances", "multi", ("alcohol", "tobacco"))]
         )
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from web.core.surveys.answers import AnswerError, Shape, check_answers
 
-SHAPES = [Shape("cheated"), Shape("substances", "multi", ("alcohol", "tobacco"))]
+SHAPES = [Shape("cheated", "yesno"), Shape("substances", "multi", ("alcohol", "tobacco"))]
 
 
 def test_valid_answers_come_back_as_bits():

@@ -47,12 +47,15 @@ class JointItem:
     option_key: str | None
     levels: tuple
     matrix: np.ndarray
-    kind: str  # "bit", "option" or "direct"
+    # Whether it was randomized (a direct answer is stored as given), and whether it reports one
+    # bit (a yes/no answer or a multi-select option) rather than one option among its levels.
+    randomized: bool
+    one_bit: bool
 
     def level_of(self, answers: dict) -> int | None:
         """The index of what a stored response reports for this item; None to leave it out."""
         value = answers.get(self.question_key)
-        if self.kind == "bit":
+        if self.one_bit:
             if self.option_key:
                 value = value.get(self.option_key) if isinstance(value, dict) else None
             return value if value in (0, 1) else None
@@ -71,10 +74,10 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
             raise GroupingError(f"the survey has no question {key!r}")
         options = tuple(option.key for option in question.options)
         if not question.type.randomized:
-            items.append(JointItem(name, key, None, options, np.eye(len(options)), "direct"))
+            items.append(JointItem(name, key, None, options, np.eye(len(options)), False, False))
         elif question.type.sums_to_one:
             matrix = choice_matrix(question.epsilon, len(options))
-            items.append(JointItem(name, key, None, options, matrix, "option"))
+            items.append(JointItem(name, key, None, options, matrix, True, False))
         elif question.design.scale is not None:
             raise GroupingError(f"{name!r} is a number question: its mean has no joint table here")
         else:
@@ -87,7 +90,7 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
             except ValueError as error:
                 raise GroupingError(f"no joint table for {name!r}: {error}") from None
             matrix = report_matrix(design.yes_given_yes, design.yes_given_no)
-            items.append(JointItem(name, key, option_key or None, (0, 1), matrix, "bit"))
+            items.append(JointItem(name, key, option_key or None, (0, 1), matrix, True, True))
     if int(np.prod([len(item.levels) for item in items])) > MAX_CELLS:
         raise GroupingError(f"too many combinations for one joint table (at most {MAX_CELLS:,})")
     return items
@@ -126,7 +129,7 @@ def joint_document(survey: Survey, names: list[str], min_n: int) -> dict:
         raise GroupingError(f"fewer than {min_n} published responses: no joint table yet")
     counts = reported_patterns(survey, items)
     for axis, item in enumerate(items):
-        if item.kind != "direct":
+        if item.randomized:
             continue
         sizes = margin_table(counts, (axis,))
         small = [level for level, size in zip(item.levels, sizes, strict=True) if 0 < size < min_n]
@@ -154,7 +157,7 @@ def joint_document(survey: Survey, names: list[str], min_n: int) -> dict:
         "converged": fit.converged,
         "cells": cells,
     }
-    if len(items) == 2 and all(item.kind == "bit" for item in items):
+    if len(items) == 2 and all(item.one_bit for item in items):
         document |= _pair(fit.table, draws, names)
     return document
 

@@ -136,7 +136,7 @@ def synthetic_data(survey: Survey, m: int, seed: int, min_n: int) -> SyntheticDa
 def _matrices(items: list[JointItem], levels: list[tuple]) -> list[np.ndarray]:
     """Each item's report matrix over its levels (a direct item's identity follows merging)."""
     return [
-        np.eye(len(level)) if item.kind == "direct" else item.matrix
+        item.matrix if item.randomized else np.eye(len(level))
         for item, level in zip(items, levels, strict=True)
     ]
 
@@ -147,7 +147,7 @@ def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int
     levels = [tuple(item.levels) for item in items]
     notes: list[Note] = []
     for axis, item in enumerate(items):
-        if item.kind != "direct":
+        if item.randomized:
             continue
         sizes = margin_table(observed, (axis,))
         small = [index for index, size in enumerate(sizes) if 0 < size < max(min_n, 1)]
@@ -189,7 +189,7 @@ def utility(data: SyntheticData, published) -> dict:
     """For each yes/no item and each pair of them, the randomized-response estimate (the
     published one for an item, the joint model's for a pair's "both yes") against the pooled
     synthetic one, with both intervals and their overlap (Karr et al. 2006)."""
-    bits = [axis for axis, item in enumerate(data.items) if item.kind == "bit"]
+    bits = [axis for axis, item in enumerate(data.items) if item.one_bit]
     figures = {item.name: _published(published, item) for item in data.items}
     matrices = data.matrices
     fit = joint_em(data.observed, matrices)

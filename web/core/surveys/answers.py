@@ -21,7 +21,7 @@ class Shape:
     (cheating detection's answers carry an arm)."""
 
     key: str
-    kind: str = "yesno"
+    kind: str
     option_keys: Sequence[str] = ()
     procedure: str | None = None
 

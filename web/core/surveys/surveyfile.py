@@ -31,6 +31,7 @@ from flask_babel import gettext as _
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
+    ASKED_PLAINLY,
     DESIGN_FIELDS,
     NO_PARAMETERS,
     SHARE_NAMES,
@@ -40,6 +41,7 @@ from web.core.surveys.designs import (
     design_named,
     design_of,
     find_design,
+    known_designs,
 )
 from web.core.surveys.fielding import Fielding, fielding_problems, parse_moment
 from web.core.surveys.limits import (
@@ -101,9 +103,11 @@ class SurveyFileError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+# The types asked on a range, as a file's problems name them.
+RANGED = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.has_range)
 # What a direct question stores for the ε and procedure it does not have.
 DIRECT_EPSILON = 0.0
-DIRECT_PROCEDURE = "direct"
+DIRECT_PROCEDURE = ASKED_PLAINLY.name
 
 
 @dataclass(frozen=True)
@@ -387,7 +391,7 @@ def _procedure_problems(
     the designs (forced response, unrelated question, crosswise) a yes/no question."""
     if kind is not None and not kind.randomized:
         return []
-    allowed = QUESTION_TYPES["yesno"].procedures if kind is None else kind.procedures
+    allowed = known_designs() if kind is None else kind.procedures
     if spec.procedure not in allowed:
         return [
             Problem(
@@ -433,12 +437,17 @@ def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -
         if scale is None:
             return []
         return [
-            Problem(f"{where}.{name}", _("only a 'number' question has %(name)r", name=name))
+            Problem(
+                f"{where}.{name}",
+                _("only a %(kinds)s question has %(name)r", kinds=RANGED, name=name),
+            )
             for name, value in zip(SCALE_FIELDS, (*scale.numbers(), scale.unit), strict=True)
             if value not in (None, Texts())
         ]
     if scale is None:
-        return [Problem(f"{where}.min", _("a 'number' question needs its min and max"))]
+        return [
+            Problem(f"{where}.min", _("a %(kind)r question needs its min and max", kind=kind.name))
+        ]
     problems = [Problem(f"{where}.{field}", message) for field, message in scale_problems(scale)]
     if scale.unit:
         problems += texts_problems(scale.unit, f"{where}.unit", MAX_UNIT, languages,
@@ -451,7 +460,7 @@ def _direct_problems(spec: QuestionSpec, where: str) -> list[Problem]:
     return [
         Problem(
             f"{where}.{name}",
-            _("a 'direct' question is not randomized: remove %(name)r", name=name),
+            _("a %(kind)r question is not randomized: remove %(name)r", kind=spec.kind, name=name),
         )
         for name, value in (("epsilon", spec.epsilon), ("procedure", spec.procedure))
         if value not in (None, DIRECT_EPSILON, DIRECT_PROCEDURE)

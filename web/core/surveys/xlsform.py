@@ -66,6 +66,7 @@ from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
+    ASKED_PLAINLY,
     SHARE_NAMES,
     design_named,
     find_design,
@@ -341,7 +342,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
             row=number,
             type=cells.get("type", ""),
         )
-    if procedure not in (*known_designs(), "direct"):
+    if procedure not in (*known_designs(), ASKED_PLAINLY.name):
         return None, _(
             "survey row %(row)d: rr_procedure must say how it is asked (%(names)s, or direct for "
             "a question asked plainly), got %(value)r",
@@ -360,7 +361,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         for type_ in QUESTION_TYPES.values()
         if type_.xlsform_select == kind
         and type_.xlsform_list == fixed
-        and type_.randomized == (procedure != "direct")
+        and type_.randomized == (procedure != ASKED_PLAINLY.name)
     ]
     if not matching:
         return None, _(
@@ -372,7 +373,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     question["type"] = matching[0].name
     if matching[0].has_options:
         question["options"] = choices[list_name]
-    if procedure != "direct":
+    if procedure != ASKED_PLAINLY.name:
         question["procedure"] = procedure
         epsilon = _number(cells.get("rr_epsilon"))
         if not design_named(procedure).derived or epsilon is not None:
@@ -384,7 +385,8 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
 
 def _range_question(number: int, cells: dict, languages: list[str], procedure: Any):
     """A ``range`` row as a number question: its ``parameters`` (start, end, step) are the range."""
-    spinners = QUESTION_TYPES["number"].procedures
+    ranged = next(kind for kind in QUESTION_TYPES.values() if kind.xlsform_select == "range")
+    spinners = ranged.procedures
     if procedure not in spinners:
         return None, _(
             "survey row %(row)d: a range question is asked with %(names)s, got %(value)r",
@@ -397,7 +399,7 @@ def _range_question(number: int, cells: dict, languages: list[str], procedure: A
     )
     question: dict[str, Any] = {
         "id": cells.get("name"),
-        "type": "number",
+        "type": ranged.name,
         "text": _text(cells, "label", languages),
         "procedure": procedure,
         "epsilon": _number(cells.get("rr_epsilon")),
@@ -537,7 +539,7 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     for question in spec.questions:
         kind = question.type
         wording = [question.text.get(code, "") for code in languages]
-        procedure = question.procedure if kind.randomized else "direct"
+        procedure = question.procedure if kind.randomized else ASKED_PLAINLY.name
         epsilon = question.derived_epsilon if kind.randomized else None
         list_name = kind.xlsform_list or question.key
         design = question.design
