@@ -24,8 +24,8 @@ import {
   rememberedBit,
   rememberSubmitted,
 } from "./memo.js";
-import { checkedValue, draw, drawChoice, drawDesign, drawNumber, valueShare } from "./procedure.js";
-import { uniformInt } from "./random.js";
+import { answerOf } from "./answers.js";
+import { checkedValue } from "./procedure.js";
 import { sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
 
@@ -108,7 +108,7 @@ function catchUp(source = storage) {
 
 /** The questions answered through a spinner (a direct question is answered as chosen). */
 function spunQuestions() {
-  return config.questions.filter((question) => question.answer !== "direct");
+  return config.questions.filter((question) => answerOf(question).randomized);
 }
 
 /** A direct question's chosen option id, or null for "prefer not to say". */
@@ -180,7 +180,7 @@ function setUpQuestion(question) {
       valueBox: box.querySelector(".value-wheel"),
     });
   }
-  if (question.answer === "number") keepInStep(root, question);
+  if (answerOf(question).ranged) keepInStep(root, question);
   const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), items };
   view.button.addEventListener("click", () => spinQuestion(question, view));
   return view;
@@ -193,37 +193,13 @@ function setUpQuestion(question) {
  */
 function truthOf(question, root) {
   const named = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]`);
-  const picked = (name) => root.querySelector(`input[name="${CSS.escape(`${name}-${question.id}`)}"]:checked`);
+  const picked = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]:checked`);
   // The respondent's own die or coin, or a design that draws nothing: the report itself, never the truth.
   if (question.mode === "report") {
-    const report = picked("report");
+    const report = picked(`report-${question.id}`);
     return report ? new Map([[question.id, report.value === "1" ? 1 : 0]]) : null;
   }
-  if (question.sectors.some((sector) => sector.reports === "innocuous")) {
-    const truth = picked("truth");
-    const innocuous = picked("innocuous");
-    if (!truth || !innocuous) return null;
-    return new Map([[question.id, { truth: truth.value === "1" ? 1 : 0, innocuous: innocuous.value === "1" ? 1 : 0 }]]);
-  }
-  if (question.answer === "number") {
-    const value = checkedValue(named(`truth-${question.id}`).value, question.scale);
-    return value === null ? null : new Map([[question.id, valueShare(value, question.scale)]]);
-  }
-  if (question.answer === "option") {
-    const chosen = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
-    const index = question.options.findIndex((option) => option.id === chosen?.value);
-    return index < 0 ? null : new Map([[question.id, index]]);
-  }
-  if (question.answer === "bits") {
-    return new Map(
-      question.options.map((option) => [
-        `${question.id}.${option.id}`,
-        named(`truth-${question.id}-${option.id}`).checked ? 1 : 0,
-      ]),
-    );
-  }
-  const chosen = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
-  return chosen ? new Map([[question.id, chosen.value === "1" ? 1 : 0]]) : null;
+  return answerOf(question).truth(question, { named, picked });
 }
 
 async function spinQuestion(question, view) {
@@ -265,7 +241,7 @@ async function spinQuestion(question, view) {
 /** What is still to be chosen before a draw: the report, the true answer, or the innocuous one. */
 function missingHint(question, root) {
   if (question.mode === "report") return text.chooseReport;
-  if (question.answer === "number") return numberHint(question.scale);
+  if (answerOf(question).ranged) return numberHint(question.scale);
   const truth = root.querySelector(`input[name="${CSS.escape(`truth-${question.id}`)}"]:checked`);
   return truth ? text.chooseInnocuous : text.chooseFirst;
 }
@@ -294,7 +270,7 @@ async function drawOnce(question, truth) {
   const remembered = new Map();
   const draws = new Map();
   // A number's value wheel is drawn to scale while it spins, then leaves the page.
-  const shares = question.answer === "number" ? truth : new Map();
+  const shares = answerOf(question).ranged ? truth : new Map();
   for (const [item, value] of truth) {
     const known = rememberedFor(question, memo, item);
     if (known === undefined) draws.set(item, drawItem(question, value));
@@ -316,7 +292,7 @@ async function drawOnce(question, truth) {
 /** What a remembered draw must have been drawn under to be replayed for `question`. */
 function paramsOf(question) {
   const params = { epsilon: question.epsilon, procedure: question.drawnUnder };
-  return question.answer === "option" ? { ...params, k: question.options.length } : params;
+  return answerOf(question).params(question, params);
 }
 
 /**
@@ -329,13 +305,7 @@ function memoBit(report) {
 
 /** The remembered report of `item`, if it fits the question as it is now. */
 function rememberedFor(question, memo, item) {
-  const value = rememberedBit(memo, item, paramsOf(question));
-  if (question.answer === "arm") {
-    const match = /^([01]):([01])$/.exec(typeof value === "string" ? value : "");
-    return match ? { arm: Number(match[1]), reported: Number(match[2]) } : undefined;
-  }
-  if (question.answer === "option") return question.options.some((option) => option.id === value) ? value : undefined;
-  return typeof value === "string" ? undefined : value;
+  return answerOf(question).remembered(question, rememberedBit(memo, item, paramsOf(question)));
 }
 
 /**
@@ -344,18 +314,7 @@ function rememberedFor(question, memo, item) {
  */
 function drawItem(question, value) {
   if (question.mode === "report") return { own: true, reported: value };
-  if (question.answer === "arm") {
-    // Half and half, from the same crypto source as every draw.
-    const arm = uniformInt(2);
-    return { arm, ...drawDesign(value, question.armSectors[arm]) };
-  }
-  if (question.sectors.length) {
-    const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
-    return drawDesign(truth, question.sectors, innocuous);
-  }
-  if (question.answer === "number") return drawNumber(value, question.dark, question.lightFraction);
-  if (question.answer !== "option") return draw(value, question.dark, question.lightFraction);
-  return drawChoice(value, question.options.length, question.dark, question.lightFraction);
+  return answerOf(question).draw(question, value);
 }
 
 /**
@@ -363,8 +322,7 @@ function drawItem(question, value) {
  * or cheating detection's arm with its bit.
  */
 function reportOf(question, result) {
-  if (question.answer === "arm") return { arm: result.arm, reported: result.reported };
-  return question.answer === "option" ? question.options[result.reported].id : result.reported;
+  return answerOf(question).report(question, result);
 }
 
 /**
@@ -442,12 +400,13 @@ function showItem(question, box, value, why) {
 
 /** A reported value in words: yes or no, or the reported option's text. */
 function answerText(question, value) {
-  if (question.answer === "direct" && value === null) return text.notSaid;
-  if (question.answer === "option" || question.answer === "direct") {
-    return question.options.find((option) => option.id === value)?.text ?? "";
-  }
-  const bit = question.answer === "arm" ? value?.reported : value;
-  return question.reportWords[bit === 1 ? 1 : 0];
+  return answerOf(question).words(question, value, text);
+}
+
+/** What the answer kinds read of the page: the reports shown, a direct answer, the words. */
+function contextOf(question) {
+  const chosen = answerOf(question).randomized ? null : directAnswer(question);
+  return { reportedOf: (item) => reported.get(item), chosen, text };
 }
 
 function allSpun() {
@@ -465,11 +424,7 @@ function updateSummary() {
         const entry = document.createElement("li");
         const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
         const title = root.querySelector("h2").textContent.trim();
-        const parts = question.answer === "direct"
-          ? [`${answerText(question, directAnswer(question))} (${text.sentAsChosen})`]
-          : question.answer === "bits"
-          ? question.options.map((option) => `${option.text}: ${answerText(question, reported.get(`${question.id}.${option.id}`))}`)
-          : [answerText(question, reported.get(question.id))];
+        const parts = answerOf(question).summary(question, contextOf(question));
         entry.textContent = `${title} → ${parts.join(", ")}`;
         entry.dataset.question = question.id;
         return entry;
@@ -479,12 +434,7 @@ function updateSummary() {
 
 /** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */
 function answersBody() {
-  const answer = (question) =>
-    question.answer === "direct"
-      ? directAnswer(question)
-      : question.answer === "bits"
-      ? Object.fromEntries(question.options.map((option) => [option.id, reported.get(`${question.id}.${option.id}`)]))
-      : reported.get(question.id);
+  const answer = (question) => answerOf(question).sent(question, contextOf(question));
   return { answers: Object.fromEntries(config.questions.map((question) => [question.id, answer(question)])) };
 }
 

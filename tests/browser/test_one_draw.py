@@ -54,43 +54,28 @@ new MutationObserver((records) => {
 """
 
 
-def forget_every_draw(page):
-    """Clear what the browser holds of earlier runs: local storage and the shared IndexedDB."""
-    page.evaluate("localStorage.clear()")
-    page.evaluate(
-        """() => new Promise((resolve, reject) => {
-            const request = indexedDB.deleteDatabase("rr-survey");
-            request.onsuccess = () => resolve();
-            request.onerror = () => reject(request.error);
-        })"""
-    )
-
-
-@pytest.fixture
-def animated(browser):
-    """A browser profile that animates (no reduced motion), with a fake clock."""
+def animated_page(browser, survey):
+    """A page in a fresh browser profile (nothing stored from an earlier run) that animates (no
+    reduced motion), with a fake clock and the draw forced dark, then light after a reload."""
     context = browser.new_context(reduced_motion="no-preference")
-    yield context
-    context.close()
+    context.add_init_script(FORCE_DARK_THEN_LIGHT)
+    context.add_init_script(COUNT_FRAMES % survey)
+    page = context.new_page()
+    page.clock.install()
+    return context, page
 
 
 @no_database
-def test_reload_at_any_moment_of_the_animation_never_draws_again(animated, live_server, survey):
+def test_reload_at_any_moment_of_the_animation_never_draws_again(browser, live_server, survey):
     # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
     # and from then on every draw would report yes. 50 runs over 10 moments from 50 ms after the
-    # click to 50 ms before the end.
-    animated.add_init_script(FORCE_DARK_THEN_LIGHT)
-    animated.add_init_script(COUNT_FRAMES % survey)
-    page = animated.new_page()
-    page.clock.install()
+    # click to 50 ms before the end, each in a profile of its own so that no run sees another's.
     url = f"{live_server}/s/{survey}"
     for moment in MOMENTS_MS:
         for _ in range(RUNS_PER_MOMENT):
-            page.evaluate("window.name = ''")
-            page.goto(f"{live_server}/lab")  # a page that holds no connection to the database
-            forget_every_draw(page)
+            context, page = animated_page(browser, survey)
             page.goto(url)
-            assert memo(page, survey) is None  # nothing of the last run is left to replay
+            assert memo(page, survey) is None
             page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds
             page.check("input[name='truth-cheated'][value='1']")
             page.click(SPIN_CHEATED)
@@ -112,6 +97,7 @@ def test_reload_at_any_moment_of_the_animation_never_draws_again(animated, live_
             assert page.is_disabled(SPIN_CHEATED)
             assert page.evaluate("window.draws") == 0
             assert reported_bits(memo(page, survey)) == {"cheated": 0}
+            context.close()
 
 
 def test_a_second_tab_shows_the_first_tabs_draw_and_never_draws(context, live_server, survey):

@@ -1,0 +1,158 @@
+/**
+ * What the respondent's page does with each kind of answer, in one place: how the true answer is
+ * read from the form, how it is drawn, what a draw reports, how a remembered report is checked,
+ * how a report reads in words and how it is sent. The server names a question's kind in its
+ * `answer` field (its type's `answer_shape`); the page asks {@link answerOf} and never compares
+ * that name itself. An unknown kind is refused: there is no default.
+ * @module answers
+ */
+import { checkedValue, draw, drawChoice, drawDesign, drawNumber, valueShare } from "./procedure.js";
+import { uniformInt } from "./random.js";
+
+/**
+ * The form's inputs of one question, as the answer kinds read them.
+ * @typedef {object} Inputs
+ * @property {(name: string) => HTMLInputElement | null} picked The checked input of a radio group.
+ * @property {(name: string) => HTMLInputElement} named The input of that name.
+ */
+/**
+ * What the page knows besides the question: the reports shown so far, the direct answer chosen,
+ * and the page's words.
+ * @typedef {object} Context
+ * @property {(item: string) => any} reportedOf
+ * @property {any} chosen A direct question's chosen option id (null for "prefer not to say").
+ * @property {Record<string, string>} text
+ */
+/**
+ * @typedef {object} Answer
+ * @property {boolean} randomized Whether it goes through a draw (a direct answer is sent as chosen).
+ * @property {boolean} ranged Whether it is a number on a range (a value wheel drawn to scale).
+ * @property {(question: any, inputs: Inputs) => Map<string, any> | null} truth The true answer
+ *   per item, or null while it is incomplete.
+ * @property {(question: any, value: any) => object} draw One draw of an item's true value.
+ * @property {(question: any, result: any) => any} report What a draw reports, as it is sent.
+ * @property {(question: any, value: any) => any} remembered A remembered report if it fits, else undefined.
+ * @property {(question: any, params: object) => object} params What a draw must be replayed under.
+ * @property {(question: any, value: any, text: Record<string, string>) => string} words A report in words.
+ * @property {(question: any, context: Context) => string[]} summary The reports in words, for the summary.
+ * @property {(question: any, context: Context) => any} sent The question's answer in the body sent.
+ */
+
+const bitOf = (input) => (input.value === "1" ? 1 : 0);
+const words = (question, value) => question.reportWords[value === 1 ? 1 : 0];
+const optionText = (question, value) => question.options.find((option) => option.id === value)?.text ?? "";
+const optionItem = (question, option) => `${question.id}.${option.id}`;
+
+/** One bit: a yes/no question, spun or drawn through its design's wheel. @type {Answer} */
+const bit = {
+  randomized: true,
+  ranged: false,
+  truth(question, inputs) {
+    if (question.sectors.some((sector) => sector.reports === "innocuous")) {
+      const truth = inputs.picked(`truth-${question.id}`);
+      const innocuous = inputs.picked(`innocuous-${question.id}`);
+      if (!truth || !innocuous) return null;
+      return new Map([[question.id, { truth: bitOf(truth), innocuous: bitOf(innocuous) }]]);
+    }
+    const chosen = inputs.picked(`truth-${question.id}`);
+    return chosen ? new Map([[question.id, bitOf(chosen)]]) : null;
+  },
+  draw(question, value) {
+    if (!question.sectors.length) return draw(value, question.dark, question.lightFraction);
+    const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
+    return drawDesign(truth, question.sectors, innocuous);
+  },
+  report: (question, result) => result.reported,
+  remembered: (question, value) => (typeof value === "string" ? undefined : value),
+  params: (question, params) => params,
+  words: (question, value) => words(question, value),
+  summary: (question, { reportedOf }) => [words(question, reportedOf(question.id))],
+  sent: (question, { reportedOf }) => reportedOf(question.id),
+};
+
+/** A bit per option: a multi-select question, each option spun on its own. @type {Answer} */
+const bits = {
+  ...bit,
+  truth: (question, inputs) =>
+    new Map(
+      question.options.map((option) => [
+        optionItem(question, option),
+        inputs.named(`truth-${question.id}-${option.id}`).checked ? 1 : 0,
+      ]),
+    ),
+  draw: (question, value) => draw(value, question.dark, question.lightFraction),
+  summary: (question, { reportedOf }) =>
+    question.options.map((option) => `${option.text}: ${words(question, reportedOf(optionItem(question, option)))}`),
+  sent: (question, { reportedOf }) =>
+    Object.fromEntries(question.options.map((option) => [option.id, reportedOf(optionItem(question, option))])),
+};
+
+/** A number on a range: a value wheel drawn to its share, then the spinner. @type {Answer} */
+const number = {
+  ...bit,
+  ranged: true,
+  truth(question, inputs) {
+    const value = checkedValue(inputs.named(`truth-${question.id}`).value, question.scale);
+    return value === null ? null : new Map([[question.id, valueShare(value, question.scale)]]);
+  },
+  draw: (question, share) => drawNumber(share, question.dark, question.lightFraction),
+};
+
+/** One option among k: the spinner, then on dark a die. @type {Answer} */
+const option = {
+  ...bit,
+  truth(question, inputs) {
+    const chosen = inputs.picked(`truth-${question.id}`);
+    const index = question.options.findIndex((each) => each.id === chosen?.value);
+    return index < 0 ? null : new Map([[question.id, index]]);
+  },
+  draw: (question, index) => drawChoice(index, question.options.length, question.dark, question.lightFraction),
+  report: (question, result) => question.options[result.reported].id,
+  remembered: (question, value) => (question.options.some((each) => each.id === value) ? value : undefined),
+  params: (question, params) => ({ ...params, k: question.options.length }),
+  words: (question, value) => optionText(question, value),
+  summary: (question, { reportedOf }) => [optionText(question, reportedOf(question.id))],
+};
+
+/** Cheating detection: an arm drawn half and half, then that arm's wheel. @type {Answer} */
+const arm = {
+  ...bit,
+  draw(question, value) {
+    // Half and half, from the same crypto source as every draw.
+    const drawn = uniformInt(2);
+    return { arm: drawn, ...drawDesign(value, question.armSectors[drawn]) };
+  },
+  report: (question, result) => ({ arm: result.arm, reported: result.reported }),
+  remembered(question, value) {
+    const match = /^([01]):([01])$/.exec(typeof value === "string" ? value : "");
+    return match ? { arm: Number(match[1]), reported: Number(match[2]) } : undefined;
+  },
+  words: (question, value) => words(question, value?.reported),
+  summary: (question, { reportedOf }) => [words(question, reportedOf(question.id)?.reported)],
+};
+
+/** A direct question: asked plainly, sent as chosen, never drawn. @type {Answer} */
+const direct = {
+  ...option,
+  randomized: false,
+  truth: () => null,
+  draw() {
+    throw new Error("a direct question is never drawn");
+  },
+  words: (question, value, text) => (value === null ? text.notSaid : optionText(question, value)),
+  summary: (question, { chosen, text }) => [`${direct.words(question, chosen, text)} (${text.sentAsChosen})`],
+  sent: (question, { chosen }) => chosen,
+};
+
+const ANSWERS = { bit, bits, number, option, arm, direct };
+
+/**
+ * The answer kind of `question` (its `answer` field).
+ * @param {{ answer: string }} question
+ * @returns {Answer}
+ */
+export function answerOf(question) {
+  const found = Object.hasOwn(ANSWERS, question.answer) ? ANSWERS[question.answer] : undefined;
+  if (!found) throw new Error(`unknown answer kind ${JSON.stringify(question.answer)}`);
+  return found;
+}
