@@ -86,7 +86,7 @@ function start() {
     const query = new URLSearchParams({ procedure, n: String(n >= 1 ? n : 1) });
     for (const name of config.designs[procedure].fields) {
       if (name === "arms") {
-        const arm = (number) => ["p_truth", "p_forced_yes", "p_forced_no"].map((share) => field(`arm_${number}_${share}`).value).join(",");
+        const arm = (number) => config.armShares.map((share) => field(`arm_${number}_${share}`).value).join(",");
         query.set("arms", `${arm(1)};${arm(2)}`);
       } else if (name !== "innocuous" && name !== "randomizer") query.set(name, field(name).value);
     }

@@ -436,6 +436,8 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),
+        arm_shares=list(ARM_FIELDS),
+        arm_form_fields=[f"arm_{number}_{name}" for number in (1, 2) for name in ARM_FIELDS],
     )
 
 

@@ -21,8 +21,8 @@ def test_pages_name_every_asset_by_version_and_preload_the_survey_modules(client
     preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', html))
     imported = {
         f"js/{name}"
-        for name in ("coin.js", "die.js", "memo.js", "procedure.js", "spinner.js", "shared.js")
-    } | {"js/motion.js", "js/random.js"}
+        for name in ("answers.js", "coin.js", "die.js", "memo.js", "procedure.js", "spinner.js")
+    } | {"js/motion.js", "js/random.js", "js/shared.js"}
     assert {url.split("/", 4)[4] for url in preloaded} == imported
 
 
