@@ -73,15 +73,18 @@ lint: install-dev
 	$(BIN)/mypy
 
 test-py: install-dev browser r
-	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(PYTEST_WORKERS)
+	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(SQLITE_WORKERS)
 
 DATABASE_TESTS := tests/web tests/browser
-# One worker per core; a worker that finishes early takes tests queued for the other.
-PYTEST_WORKERS ?= -n 2 --dist worksteal
+# pytest-xdist workers (a worker that finishes early takes queued tests). On SQLite two per core:
+# the browser tests spend much of their time waiting on chromium and the live server. On
+# PostgreSQL one per core: the database server needs the rest (four measured slower than two).
+SQLITE_WORKERS ?= -n 4 --dist worksteal
+POSTGRES_WORKERS ?= -n 2 --dist worksteal
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share.
 test-postgres: install-dev browser
 	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" TEST_REDIS_URL="$$(bash .ci/redis | tail -n 1)" \
-		$(BIN)/python -m pytest $(PYTEST_WORKERS) $(DATABASE_TESTS)
+		$(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DATABASE_TESTS)
 
 test: test-js lint test-py test-postgres

@@ -10,7 +10,7 @@ import pytest
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
-from tests.conftest import PASSWORD, stored_bits
+from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
 
@@ -83,6 +83,7 @@ def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(
     assert stored_answers(app) == [{"times": "two_to_five"}]
 
 
+@no_database
 def test_a_single_choice_page_fits_a_phone(context, live_server, often):
     page = context.new_page()
     page.set_viewport_size({"width": 320, "height": 700})
@@ -134,6 +135,7 @@ def test_dashboard_projector_and_builder_show_a_single_choice(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@no_database
 def test_a_single_choice_page_passes_axe_before_and_after_the_spin(
     browser, live_server, often, scheme, locale
 ):

@@ -286,6 +286,7 @@ LONG_OPTION = "Asked for an extension with a made-up excuse about a family emerg
 
 
 @pytest.mark.parametrize("viewport", [(1920, 1080), (1280, 720)])
+@no_database
 def test_the_projector_shows_one_question_per_slide(
     app, browser, runner, live_server, tmp_path, viewport, seed_responses
 ):

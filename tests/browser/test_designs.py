@@ -13,7 +13,7 @@ import pytest
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
-from tests.conftest import PASSWORD, stored_bits
+from tests.conftest import PASSWORD, no_database, stored_bits
 from tests.web.test_designs import CHEATING_SURVEY, SURVEY
 
 pytestmark = pytest.mark.browser
@@ -114,6 +114,7 @@ def test_on_dark_forced_response_says_its_sector_and_the_unrelated_question_the_
     assert page.get_attribute("[data-item='fr']", "data-outcome") == "dark"
 
 
+@no_database
 def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
     browser, runner, live_server, designed
 ):
@@ -169,6 +170,7 @@ def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@no_database
 def test_a_designed_survey_fits_a_phone_and_passes_axe(phone, designed, locale):
     page = phone(f"/s/{designed}", locale)
     assert phone_problems(page) == []

@@ -12,7 +12,7 @@ import pytest
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_LIGHT
-from tests.conftest import PASSWORD, stored_bits
+from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
 
@@ -118,6 +118,7 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     )
 
 
+@no_database
 def test_the_analysis_page_fits_a_phone(
     app, runner, researcher, live_server, import_survey, seed_responses
 ):

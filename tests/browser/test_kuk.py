@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
-from tests.conftest import stored_bits
+from tests.conftest import no_database, stored_bits
 from tests.web.test_kuk import SURVEY
 
 pytestmark = pytest.mark.browser
@@ -61,6 +61,7 @@ def test_kuk_sends_the_wheels_report_and_the_cards_colour_alone(app, context, li
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@no_database
 def test_a_kuk_survey_fits_a_phone_and_passes_axe(phone, cards, locale):
     page = phone(f"/s/{cards}", locale)
     assert phone_problems(page) == []

@@ -13,7 +13,7 @@ import pytest
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
-from tests.conftest import PASSWORD, stored_bits
+from tests.conftest import PASSWORD, no_database, stored_bits
 from tests.web.test_numbers import SURVEY
 
 pytestmark = pytest.mark.browser
@@ -105,6 +105,7 @@ def test_the_slider_moves_the_number_by_keyboard_and_dark_lets_the_coin_decide(
     assert "average of everyone's numbers" in page.inner_text("section[data-question='drinks']")
 
 
+@no_database
 def test_the_builder_shows_the_range_and_the_margin_in_units(browser, runner, live_server, amounts):
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
@@ -136,6 +137,7 @@ def test_the_builder_shows_the_range_and_the_margin_in_units(browser, runner, li
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@no_database
 def test_a_number_survey_fits_a_phone_and_passes_axe(phone, amounts, locale):
     page = phone(f"/s/{amounts}", locale)
     assert phone_problems(page) == []

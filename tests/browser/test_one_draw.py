@@ -66,38 +66,40 @@ def animated_page(browser, survey):
 
 
 @no_database
-def test_reload_at_any_moment_of_the_animation_never_draws_again(browser, live_server, survey):
+@pytest.mark.parametrize("moment", MOMENTS_MS)
+def test_reload_at_any_moment_of_the_animation_never_draws_again(
+    browser, live_server, survey, moment
+):
     # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
     # and from then on every draw would report yes. 50 runs over 10 moments from 50 ms after the
     # click to 50 ms before the end, each in a profile of its own so that no run sees another's.
     url = f"{live_server}/s/{survey}"
-    for moment in MOMENTS_MS:
-        for _ in range(RUNS_PER_MOMENT):
-            context, page = animated_page(browser, survey)
-            page.goto(url)
-            assert memo(page, survey) is None
-            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds
-            page.check("input[name='truth-cheated'][value='1']")
-            page.click(SPIN_CHEATED)
-            # The clock stands still, so no frame has been drawn yet: the bit is already stored,
-            # and the true answer went in the same task.
-            page.wait_for_function(STORED_CHEATED, arg=f"rr-survey:{survey}")
-            assert page.get_attribute(f"{CHEATED} .wheel", "transform") is None
-            assert page.evaluate("window.framesWithoutMemo") == 0
-            assert reported_bits(memo(page, survey)) == {"cheated": 0}
-            assert checked_inputs(page) == []
-            page.clock.run_for(moment)
-            assert page.get_attribute(CHEATED, "data-state") == "spinning", moment
-            assert page.evaluate("window.frames") > 0
-            assert page.evaluate("window.framesWithoutMemo") == 0
-            page.evaluate("window.name = 'light'")
-            page.reload()
-            page.wait_for_selector(f"{CHEATED}[data-state='done']")
-            assert shown(page, "cheated")["reported"] == 0, moment
-            assert page.is_disabled(SPIN_CHEATED)
-            assert page.evaluate("window.draws") == 0
-            assert reported_bits(memo(page, survey)) == {"cheated": 0}
-            context.close()
+    for _ in range(RUNS_PER_MOMENT):
+        context, page = animated_page(browser, survey)
+        page.goto(url)
+        assert memo(page, survey) is None
+        page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds
+        page.check("input[name='truth-cheated'][value='1']")
+        page.click(SPIN_CHEATED)
+        # The clock stands still, so no frame has been drawn yet: the bit is already stored,
+        # and the true answer went in the same task.
+        page.wait_for_function(STORED_CHEATED, arg=f"rr-survey:{survey}")
+        assert page.get_attribute(f"{CHEATED} .wheel", "transform") is None
+        assert page.evaluate("window.framesWithoutMemo") == 0
+        assert reported_bits(memo(page, survey)) == {"cheated": 0}
+        assert checked_inputs(page) == []
+        page.clock.run_for(moment)
+        assert page.get_attribute(CHEATED, "data-state") == "spinning", moment
+        assert page.evaluate("window.frames") > 0
+        assert page.evaluate("window.framesWithoutMemo") == 0
+        page.evaluate("window.name = 'light'")
+        page.reload()
+        page.wait_for_selector(f"{CHEATED}[data-state='done']")
+        assert shown(page, "cheated")["reported"] == 0, moment
+        assert page.is_disabled(SPIN_CHEATED)
+        assert page.evaluate("window.draws") == 0
+        assert reported_bits(memo(page, survey)) == {"cheated": 0}
+        context.close()
 
 
 def test_a_second_tab_shows_the_first_tabs_draw_and_never_draws(context, live_server, survey):
@@ -117,10 +119,12 @@ def test_a_second_tab_shows_the_first_tabs_draw_and_never_draws(context, live_se
     assert second.evaluate("window.draws") == 0
 
 
-def test_two_tabs_spinning_at_once_draw_once(browser, live_server, survey):
+@pytest.mark.parametrize("attempt", range(2))
+def test_two_tabs_spinning_at_once_draw_once(browser, live_server, survey, attempt):
     # The race is a narrow one (local storage reaches another tab a moment after a write), so
-    # it is run 10 times, each from a browser that has drawn nothing.
-    for _ in range(10):
+    # it is run 10 times (5 in each of two tests that may run side by side), each from a
+    # browser that has drawn nothing.
+    for _ in range(5):
         context = browser.new_context(reduced_motion="reduce")
         first, second = context.new_page(), context.new_page()
         first.add_init_script(FORCE_DARK_AND_TAILS)

@@ -10,8 +10,9 @@ import math
 import pytest
 
 from tests.browser.respondent import wait_until_done
+from tests.conftest import no_database
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, no_database]
 
 LONG_LABELS = {
     "slug": "phone-layout",

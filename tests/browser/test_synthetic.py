@@ -7,7 +7,7 @@ import pytest
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, no_database
 from tests.web.test_designs import SURVEY as DESIGNED
 
 pytestmark = pytest.mark.browser
@@ -34,6 +34,7 @@ def researcher_page(browser, live_server, locale: str, width: int):
 
 
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 390)])
+@no_database
 def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
     context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/synthetic")
@@ -53,6 +54,7 @@ def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed,
 
 
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 320)])
+@no_database
 def test_the_two_answers_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
     context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/joint")

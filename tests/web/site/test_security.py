@@ -378,12 +378,14 @@ def other_writer(tmp_path):
     holder.stdout.close()
 
 
+@sqlite_only
 def test_second_process_may_not_write_the_same_sqlite_file(other_writer):
     database, pid = other_writer
     with pytest.raises(sqlite_guard.AnotherWriter, match=rf"pid {pid}.*PostgreSQL"):
         sqlite_guard.claim(database, wait=0.2)
 
 
+@sqlite_only
 def test_the_claim_is_freed_when_the_writer_dies(other_writer):
     database, pid = other_writer
     os.kill(pid, signal.SIGKILL)
@@ -399,6 +401,7 @@ def test_the_claim_is_freed_when_the_writer_dies(other_writer):
         ["create-user", "new@example.org", "--password", "long enough"],
     ],
 )
+@sqlite_only
 def test_cli_refuses_to_write_beside_another_writer_in_one_line(
     other_writer, tmp_path, survey_file, command
 ):
