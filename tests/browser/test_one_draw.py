@@ -88,6 +88,9 @@ def test_reload_at_any_moment_of_the_animation_never_draws_again(
         assert page.evaluate("window.framesWithoutMemo") == 0
         assert reported_bits(memo(page, survey)) == {"cheated": 0}
         assert checked_inputs(page) == []
+        # The animation starts once the draw is also in the store every tab reads (IndexedDB,
+        # real time, not the paused clock): wait for that, then move the clock to the moment.
+        page.wait_for_selector(f"{CHEATED}[data-state='spinning']")
         page.clock.run_for(moment)
         assert page.get_attribute(CHEATED, "data-state") == "spinning", moment
         assert page.evaluate("window.frames") > 0
