@@ -52,16 +52,18 @@ def check_epsilon(epsilon) -> float:
     return number
 
 
+def check_one_of(value, name: str, allowed: tuple[str, ...]) -> str:
+    """Return ``value``, or raise if it is not one of the names ``allowed``."""
+    if value not in allowed:
+        raise ParameterError(
+            name, f"{name} must be one of {allowed}, got {value!r}", NOT_ALLOWED, value
+        )
+    return value
+
+
 def check_procedure(procedure) -> str:
     """Return the procedure name, or raise if it is not one of :data:`PROCEDURES`."""
-    if procedure not in PROCEDURES:
-        raise ParameterError(
-            "procedure",
-            f"procedure must be one of {PROCEDURES}, got {procedure!r}",
-            NOT_ALLOWED,
-            procedure,
-        )
-    return procedure
+    return check_one_of(procedure, "procedure", PROCEDURES)
 
 
 def check_probability(value, name: str, *, closed: bool) -> float:

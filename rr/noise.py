@@ -19,8 +19,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from ._validate import check_epsilon, check_positive, check_probability
-from .errors import ParameterError
+from ._validate import check_epsilon, check_one_of, check_positive, check_probability
 
 GAUSSIAN_METHODS = ("reference", "analytic", "classical")
 
@@ -55,8 +54,7 @@ def gaussian_delta(sigma, sensitivity, epsilon, method: str = "analytic") -> flo
     sigma = check_positive(sigma, "sigma")
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
-    if method not in ("reference", "analytic"):
-        raise ParameterError("method", f"method must be 'reference' or 'analytic', got {method!r}")
+    check_one_of(method, "method", ("reference", "analytic"))
     return _delta(sigma, sensitivity, epsilon, method)
 
 
@@ -81,8 +79,7 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "analytic") -> flo
     sensitivity = check_positive(sensitivity, "sensitivity")
     epsilon = check_epsilon(epsilon)
     delta = check_probability(delta, "delta", closed=False)
-    if method not in GAUSSIAN_METHODS:
-        raise ParameterError("method", f"method must be one of {GAUSSIAN_METHODS}, got {method!r}")
+    check_one_of(method, "method", GAUSSIAN_METHODS)
     if method == "classical":
         return sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
     return _solve_sigma(sensitivity, epsilon, delta, method)

@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import check_count, check_epsilon
+from ._validate import check_count, check_epsilon, check_one_of
 from .errors import ParameterError
 from .synthetic import combine, interval_overlap
 
@@ -128,10 +128,7 @@ def laplace_scales(n: int, width: float, epsilon: float, accounting: str) -> tup
     ValueError
         On an unknown accounting.
     """
-    if accounting not in ACCOUNTINGS:
-        raise ParameterError(
-            "accounting", f"accounting must be one of {', '.join(ACCOUNTINGS)}, got {accounting!r}"
-        )
+    check_one_of(accounting, "accounting", ACCOUNTINGS)
     each = epsilon / 2 if accounting == "total" else epsilon
     return width / n / each, width**2 / n / each
 
@@ -260,14 +257,8 @@ def _checked(epsilon, m, accounting: str, posterior: str) -> tuple[float, int]:
     m = check_count(m, "m", minimum=2)
     if m > 100:
         raise ParameterError("m", f"m must be at most 100, got {m}")
-    if accounting not in ACCOUNTINGS:
-        raise ParameterError(
-            "accounting", f"accounting must be one of {', '.join(ACCOUNTINGS)}, got {accounting!r}"
-        )
-    if posterior not in POSTERIORS:
-        raise ParameterError(
-            "posterior", f"posterior must be one of {', '.join(POSTERIORS)}, got {posterior!r}"
-        )
+    check_one_of(accounting, "accounting", ACCOUNTINGS)
+    check_one_of(posterior, "posterior", POSTERIORS)
     return epsilon, m
 
 

@@ -29,6 +29,7 @@ from rr.errors import REASONS
         (lambda: rr.cheating_detection([(0.6, 0.3, 0.1), (0.6, 0.3, 0.1)]), "arms", None, None),
         (lambda: rr.spinner(1).estimate(3, 0), "n", None, None),
         (lambda: rr.estimate_choice([1, 2], 1.0, "dice"), "procedure", "not_allowed", "dice"),
+        (lambda: rr.gaussian_sigma(1.0, 1.0, 1e-5, "exact"), "method", "not_allowed", "exact"),
     ],
 )
 def test_a_refusal_names_the_argument_and_why(call, parameter, reason, value):
