@@ -29,6 +29,7 @@ from web.core.results.synthetic import (
 )
 from web.core.surveys.designs import SurveyDesign, default_design, find_design, known_designs
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
+from web.respondent import devices
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submit import Refused, submit
 from web.respondent.writer import Receipt
@@ -70,15 +71,21 @@ def store_submission(slug: str):
     if (request.content_length or 0) > limit:
         abort(413, f"the body is larger than {limit} bytes")
     request.max_content_length = limit
-    answered = answered_slugs()
+    device = request.headers.get(devices.HEADER)
+    if device is not None and (why := devices.device_refusal(slug, device)):
+        abort(403, why)
+    # A shared field device answers for one respondent after another: no cookie stops it.
+    answered = [] if device else answered_slugs()
     revision = request.headers.get("X-Survey-Revision")
-    outcome = submit(slug, request.get_data(), request.is_json, revision, answered)
+    key = request.headers.get("Idempotency-Key")
+    outcome = submit(slug, request.get_data(), request.is_json, revision, answered, key)
     if isinstance(outcome, Refused):
         abort(outcome.status, outcome.reason)
     response = current_app.response_class(
         stored_body(outcome.receipt), 201, mimetype="application/json"
     )
-    remember_answered(response, answered, slug)
+    if device is None:
+        remember_answered(response, answered, slug)
     return response
 
 

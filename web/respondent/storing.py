@@ -27,7 +27,15 @@ import json
 from functools import lru_cache
 
 from web.core.infrastructure.driver_sql import many_rows, placeholder
-from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
+from web.core.models import (
+    GroupTally,
+    Option,
+    PendingResponse,
+    Question,
+    Response,
+    SubmissionKey,
+    Survey,
+)
 from web.core.results import publication
 from web.core.results.cells import cell_counts
 from web.core.surveys.schedule import ACCEPTING_SQL
@@ -80,8 +88,21 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         f"RETURNING completion_code, completion_url"
     )
     claimed = "EXISTS (SELECT FROM claimed)"
+    keys = quote(SubmissionKey.__tablename__)
+    new_keys = f"INSERT INTO {keys} (key_hash, survey_id, reports_hash) "
     return {
         "mark": mark,
+        # A submission's key goes in first: where it is already there, the submission was
+        # stored before (or is being stored by another writer, whose commit this one awaits).
+        "keys": new_keys + "VALUES {rows} ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash",
+        "stored_keys": f"SELECT key_hash, reports_hash FROM {keys} WHERE key_hash IN ({{rows}})",
+        "release_keys": f"DELETE FROM {keys} WHERE key_hash IN ({{rows}})",
+        "keys_array": new_keys + f"SELECT key_hash, survey_id, reports_hash FROM unnest("
+        f"{mark}::text[], {mark}::int[], {mark}::text[]) AS new_keys (key_hash, survey_id, "
+        "reports_hash) ORDER BY key_hash ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash",
+        "stored_keys_array": f"SELECT key_hash, reports_hash FROM {keys} "
+        f"WHERE key_hash = ANY({mark}::text[])",
+        "receipt": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
         "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
         f"FROM {survey} WHERE slug = {mark}",
         "claim": claim,
@@ -124,7 +145,9 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
             f"{mark}::int[], {mark}::int[]) AS cell_counts (survey_id, item_kind, item_id, cell, "
             "n, yes)"
         ).replace("WHERE true", f"WHERE {claimed}")
-        + ") SELECT completion_code, completion_url FROM claimed",
+        # The keys of submissions the survey did not take go again: they were not stored.
+        + f"), released AS (DELETE FROM {keys} WHERE key_hash = ANY({mark}::text[]) "
+        f"AND NOT {claimed}) SELECT completion_code, completion_url FROM claimed",
     }
 
 
@@ -184,13 +207,17 @@ def row_values(plan: Plan, keys: list[int], answers: list[dict]) -> list:
     ]
 
 
-def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, now):
+def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, key_hashes, now):
     """Store one plan's responses statement by statement (SQLite); the claim's row (completion
-    code and address), or None when the survey did not take them. Commits nothing."""
+    code and address), or None when the survey did not take them (their submission keys,
+    ``key_hashes``, are then removed). Commits nothing."""
     cursor = connection.cursor()
     cursor.execute(sql["claim"], claim_parameters(plan, len(answers), now))
     claimed = cursor.fetchone()
     if claimed is None:
+        for start in range(0, len(key_hashes), ROWS_PER_INSERT):
+            chunk = key_hashes[start : start + ROWS_PER_INSERT]
+            cursor.execute(many_rows(sql["release_keys"], sql["mark"], 1, len(chunk)), chunk)
         return None
     for start in range(0, len(answers), ROWS_PER_INSERT):
         values = row_values(
@@ -211,11 +238,12 @@ def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, no
 
 
 def store_pipelined(connection, sql, published_sql, work, now) -> list:
-    """Store each (plan, keys, answers) of ``work`` in one transaction sent in one round trip
-    (PostgreSQL), and commit; each plan's claim row, or None where the survey did not take it."""
+    """Store each (plan, keys, answers, key hashes) of ``work`` in one transaction sent in one
+    round trip (PostgreSQL), and commit; each plan's claim row, or None where the survey did not
+    take it (its submission keys are then removed)."""
     cursors = []
     with connection.pipeline():
-        for plan, keys, answers in work:
+        for plan, keys, answers, key_hashes in work:
             counts = Counts(plan, answers)
             parameters = [
                 *claim_parameters(plan, len(answers), now),
@@ -225,9 +253,10 @@ def store_pipelined(connection, sql, published_sql, work, now) -> list:
                 *_columns(counts.question_values(), WIDTHS["questions"]),
                 *_columns(counts.option_values(), WIDTHS["options"]),
                 *_columns(counts.cell_values(plan.survey_id), WIDTHS["cells"]),
+                key_hashes,
             ]
             cursors.append(connection.execute(sql["group"], parameters))
-        for survey_id in {plan.survey_id for plan, _, _ in work}:
+        for survey_id in {plan.survey_id for plan, *_ in work}:
             connection.execute(published_sql["if_due"], (survey_id,) * 5)
         connection.commit()
     return [cursor.fetchone() for cursor in cursors]
@@ -236,3 +265,43 @@ def store_pipelined(connection, sql, published_sql, work, now) -> list:
 def _columns(values: list, width: int) -> list[list]:
     """Row-major values as ``width`` columns, each one array parameter."""
     return [values[column::width] for column in range(width)]
+
+
+def insert_keys(connection, sql, rows: list[tuple[str, int, str]], pipelined: bool) -> set[str]:
+    """Insert the (key hash, survey id, reports hash) of submissions about to be stored, in the
+    transaction that stores them; the key hashes inserted. A hash left out was there already:
+    its submission was stored before, or by a writer whose commit this insert waited for. Every
+    writer inserts in hash order, so two writers never wait on each other's keys."""
+    rows = sorted(rows)
+    cursor = connection.cursor()
+    if pipelined:
+        cursor.execute(sql["keys_array"], [list(column) for column in zip(*rows, strict=True)])
+        return {row[0] for row in cursor.fetchall()}
+    inserted = set()
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        chunk = rows[start : start + ROWS_PER_INSERT]
+        values = [value for row in chunk for value in row]
+        cursor.execute(many_rows(sql["keys"], sql["mark"], 3, len(chunk)), values)
+        inserted.update(row[0] for row in cursor.fetchall())
+    return inserted
+
+
+def stored_keys(connection, sql, key_hashes: list[str], pipelined: bool) -> dict[str, str]:
+    """The reports hash stored with each of ``key_hashes`` (all of them stored before)."""
+    cursor = connection.cursor()
+    if pipelined:
+        cursor.execute(sql["stored_keys_array"], (key_hashes,))
+        return dict(cursor.fetchall())
+    found = {}
+    for start in range(0, len(key_hashes), ROWS_PER_INSERT):
+        chunk = key_hashes[start : start + ROWS_PER_INSERT]
+        cursor.execute(many_rows(sql["stored_keys"], sql["mark"], 1, len(chunk)), chunk)
+        found.update(cursor.fetchall())
+    return found
+
+
+def survey_receipt(connection, sql, survey_id: int) -> tuple:
+    """The survey's completion code and address as they are now."""
+    cursor = connection.cursor()
+    cursor.execute(sql["receipt"], (survey_id,))
+    return cursor.fetchone() or (None, None)

@@ -11,6 +11,9 @@ checked against.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import threading
 
 from flask import Flask, current_app
@@ -20,9 +23,10 @@ from sqlalchemy.orm import Session
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.questions import Tallied
+from web.respondent import storing
 from web.respondent.plan import Plan, SurveyState
 from web.respondent.storing import statements
-from web.respondent.writer import GroupCommit, Receipt
+from web.respondent.writer import GroupCommit, Receipt, Resent, SubmissionId, receipt
 
 
 class Submissions:
@@ -67,11 +71,43 @@ class Submissions:
                 self._plans[key] = plan
         return plan
 
-    def record(self, plan: Plan, bits: dict) -> Receipt | None:
+    def record(
+        self, plan: Plan, bits: dict, submission_id: SubmissionId | None = None
+    ) -> Receipt | Resent | None:
         """Store one checked response and add it to the tallies if the survey still takes it at
-        the plan's revision (open, inside its schedule, short of its target); its receipt, or
-        None when it was not stored."""
-        return self.writer.submit(plan, bits)
+        the plan's revision (open, inside its schedule, short of its target) and its id was not
+        stored before; its receipt, :class:`Resent` for an id stored before, or None when it was
+        not stored."""
+        return self.writer.submit(plan, bits, submission_id)
+
+    def submission_id(self, plan: Plan, key: str, bits: dict) -> SubmissionId:
+        """The kept form of a submission's key: HMAC-SHA-256 under the app's secret of the
+        survey and key, and of those with the reports (in a canonical JSON)."""
+        secret = current_app.secret_key
+        assert isinstance(secret, str | bytes), "the app needs a secret key"
+        secret_bytes = secret.encode() if isinstance(secret, str) else secret
+        scoped = f"{plan.survey_id}\0{key}".encode()
+        reports = json.dumps(bits, sort_keys=True, separators=(",", ":")).encode()
+        return SubmissionId(
+            hmac.new(secret_bytes, b"submission\0" + scoped, hashlib.sha256).hexdigest(),
+            hmac.new(
+                secret_bytes, b"reports\0" + scoped + b"\0" + reports, hashlib.sha256
+            ).hexdigest(),
+        )
+
+    def stored_before(self, plan: Plan, submission_id: SubmissionId) -> Resent | None:
+        """What a submission with this id was answered when it was stored, if it was."""
+        connection = self.engine.raw_connection()
+        try:
+            sql = self.statements
+            found = storing.stored_keys(connection, sql, [submission_id.key_hash], False)
+            if submission_id.key_hash not in found:
+                return None
+            claimed = storing.survey_receipt(connection, sql, plan.survey_id)
+        finally:
+            connection.close()
+        same = found[submission_id.key_hash] == submission_id.reports_hash
+        return Resent(receipt(*claimed), same)
 
     def close(self) -> None:
         """Let go of the writer's connection (the engine is being disposed)."""

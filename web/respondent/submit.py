@@ -11,6 +11,7 @@ so the session holds nothing of this submission, and a refused submission stores
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -28,7 +29,11 @@ from web.core.surveys.schedule import (
 )
 from web.respondent.plan import Plan, SurveyState
 from web.respondent.submissions import submissions
-from web.respondent.writer import Receipt
+from web.respondent.writer import Receipt, Resent
+
+# A submission's idempotency key: at least 128 bits in base64url (hex, a UUID: any random id).
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{22,128}")
+BAD_KEY = "the Idempotency-Key header must be 22 to 128 letters, digits, '-' or '_'"
 
 
 class Stored(NamedTuple):
@@ -51,11 +56,19 @@ class _Refusal(Exception):
 
 
 def submit(
-    slug: str, body: bytes, is_json: bool, revision: str | None, answered: Collection[str]
+    slug: str,
+    body: bytes,
+    is_json: bool,
+    revision: str | None,
+    answered: Collection[str],
+    key: str | None = None,
 ) -> Stored | Refused:
     """Check ``body`` (a JSON object of reported bits) against the survey's current revision and
     store it once; ``revision`` is the one the page was loaded with (if it says), ``answered``
-    the surveys this browser has answered."""
+    the surveys this browser has answered, ``key`` the submission's idempotency key (if any):
+    a key stored before with the same reports is answered as its first send was."""
+    if key is not None and not KEY_FORMAT.fullmatch(key):
+        return Refused(400, BAD_KEY)
     service = submissions()
     for fresh in (False, True):
         try:
@@ -65,11 +78,18 @@ def submit(
             if fresh:
                 return refusal.refused
             continue
+        submission_id = None if key is None else service.submission_id(plan, key, bits)
         if slug in answered:
+            # The reply to a stored send may have been lost after its cookie arrived.
+            before = submission_id and service.stored_before(plan, submission_id)
+            if before and before.same:
+                return Stored(before.receipt)
             return Refused(409, _("This browser has already answered this survey."))
-        receipt = service.record(plan, bits)
-        if receipt is not None:
-            return Stored(receipt)
+        outcome = service.record(plan, bits, submission_id)
+        if isinstance(outcome, Resent):
+            return Stored(outcome.receipt) if outcome.same else Refused(409, reused_key())
+        if outcome is not None:
+            return Stored(outcome)
     return Refused(409, changed_after_loading())
 
 
@@ -123,3 +143,10 @@ def utc_text(seconds) -> str:
 
 def changed_after_loading() -> str:
     return _("This survey changed after the page was loaded. Reload the page to answer it.")
+
+
+def reused_key() -> str:
+    return _(
+        "This submission id was already used with other answers: nothing was stored. "
+        "A new submission needs a new id."
+    )

@@ -38,13 +38,30 @@ class Receipt(NamedTuple):
     url: str | None
 
 
+class SubmissionId(NamedTuple):
+    """A submission's idempotency key as kept: a keyed hash of the key, and one of the key with
+    the reports it came with (:class:`web.core.models.SubmissionKey`)."""
+
+    key_hash: str
+    reports_hash: str
+
+
+class Resent(NamedTuple):
+    """A submission whose key was stored before: the survey's receipt, and whether it came with
+    the reports stored then (``same``) or with others."""
+
+    receipt: Receipt
+    same: bool
+
+
 class _Pending:
     """One submission waiting for the transaction that stores it."""
 
-    __slots__ = ("plan", "bits", "key", "wake", "leads", "receipt", "error")
+    __slots__ = ("plan", "bits", "id", "key", "wake", "leads", "receipt", "resent", "error")
 
-    def __init__(self, plan: Plan, bits: dict):
-        self.plan, self.bits = plan, bits
+    def __init__(self, plan: Plan, bits: dict, submission_id: SubmissionId | None):
+        self.plan, self.bits, self.id = plan, bits, submission_id
+        self.resent: Resent | None = None
         self.key = response_key()
         # Released once: when the entry is stored or has failed, or when it is handed the lead.
         self.wake = threading.Lock()
@@ -93,11 +110,14 @@ class GroupCommit:
         """Whether the writer holds its connection."""
         return self._connection is not None
 
-    def submit(self, plan, bits: dict) -> Receipt | None:
-        """Store ``bits`` under ``plan`` (a :class:`web.respondent.plan.Plan`); its receipt,
-        or None when it was not stored: the survey is no longer open at the plan's revision, or
-        is outside its schedule, or has met its target."""
-        entry = _Pending(plan, bits)
+    def submit(
+        self, plan, bits: dict, submission_id: SubmissionId | None = None
+    ) -> Receipt | Resent | None:
+        """Store ``bits`` under ``plan`` (a :class:`web.respondent.plan.Plan`) once per
+        ``submission_id``; its receipt, :class:`Resent` when that id was stored before, or None
+        when it was not stored: the survey is no longer open at the plan's revision, or is
+        outside its schedule, or has met its target."""
+        entry = _Pending(plan, bits, submission_id)
         with self._lock:
             self._queue.append(entry)
             entry.leads, self._writing = not self._writing, True
@@ -107,7 +127,7 @@ class GroupCommit:
             self._lead()
         if entry.error is not None:
             raise entry.error
-        return entry.receipt
+        return entry.resent or entry.receipt
 
     def _lead(self) -> None:
         with self._lock:
@@ -132,28 +152,35 @@ class GroupCommit:
     def _write(self, group: list[_Pending]) -> None:
         """Store a group in one transaction. Wakes every entry, stored or not, or with the error
         that stopped the group."""
+        firsts, echoes = _first_of_each_id(group)
         by_plan: dict[Plan, list[_Pending]] = {}
-        for entry in group:
+        for entry in firsts:
             by_plan.setdefault(entry.plan, []).append(entry)
         decided: set[int] = set()  # entries stored or refused, whatever happens next
         try:
             connection = self._open()
             claims = self._store(connection, list(by_plan.items()))
-            for (plan, entries), claimed in zip(by_plan.items(), claims, strict=True):
-                if claimed is not None or len(entries) == 1:
-                    for entry in entries:
+            for plan, entries in by_plan.items():
+                new = [entry for entry in entries if entry.resent is None]
+                decided.update(id(entry) for entry in entries if entry.resent is not None)
+                claimed = claims.get(plan)
+                if claimed is not None or len(new) <= 1:
+                    for entry in new:
                         entry.receipt = None if claimed is None else receipt(*claimed)
                         decided.add(id(entry))
                     continue
                 # Refused as a whole: a target it would pass, say. One at a time up to it, each
                 # committed on its own.
-                for entry in entries:
-                    (claimed,) = self._store(connection, [(plan, [entry])])
+                for entry in new:
+                    claimed = self._store(connection, [(plan, [entry])]).get(plan)
                     entry.receipt = None if claimed is None else receipt(*claimed)
                     decided.add(id(entry))
-                    if claimed is None:
-                        decided.update(id(other) for other in entries)
+                    if claimed is None and entry.resent is None:
+                        decided.update(id(other) for other in new)
                         break
+            for echo, first in echoes:
+                echo.resent = _echo(echo, first)
+                decided.add(id(echo))
         except Exception as error:
             # Every request still waiting must learn that its response was not stored.
             for entry in group:
@@ -166,22 +193,48 @@ class GroupCommit:
                 if not entry.leads:
                     entry.wake.release()
 
-    def _store(self, connection, work: list[tuple[Plan, list[_Pending]]]) -> list:
-        """Store each plan's entries in one committed transaction; each plan's claim (completion
-        code and address), or None where its survey did not take them."""
+    def _store(self, connection, work: list[tuple[Plan, list[_Pending]]]) -> dict:
+        """Store each plan's entries in one committed transaction, except those whose id was
+        stored before (their ``resent`` is set); each plan's claim (completion code and address),
+        or None where its survey did not take them. A plan with no new entry has no claim."""
         now = int(time.time())
-        rows = [
-            (plan, [entry.key for entry in entries], [entry.bits for entry in entries])
-            for plan, entries in work
-        ]
+        self._find_resent(connection, [entry for _, entries in work for entry in entries])
+        rows = []
+        for plan, entries in work:
+            new = [entry for entry in entries if entry.resent is None]
+            if new:
+                keys = [entry.key for entry in new]
+                hashes = [entry.id.key_hash for entry in new if entry.id is not None]
+                rows.append((plan, keys, [entry.bits for entry in new], hashes))
         if self._pipelined:
-            return storing.store_pipelined(connection, self._sql, self._publication, rows, now)
-        claims = [
-            storing.store_stepwise(connection, self._sql, self._publication, *row, now)
-            for row in rows
-        ]
-        connection.commit()
-        return claims
+            claims = storing.store_pipelined(connection, self._sql, self._publication, rows, now)
+        else:
+            claims = [
+                storing.store_stepwise(connection, self._sql, self._publication, *row, now)
+                for row in rows
+            ]
+            connection.commit()
+        return {row[0]: claimed for row, claimed in zip(rows, claims, strict=True)}
+
+    def _find_resent(self, connection, entries: list[_Pending]) -> None:
+        """Insert the ids of ``entries`` (in the transaction that will store them) and mark those
+        stored before as resent, with the survey's receipt and whether their reports match."""
+        keyed = {entry.id.key_hash: entry for entry in entries if entry.id is not None}
+        if not keyed:
+            return
+        rows = [(key, entry.plan.survey_id, entry.id.reports_hash) for key, entry in keyed.items()]
+        inserted = storing.insert_keys(connection, self._sql, rows, self._pipelined)
+        seen = [key for key in keyed if key not in inserted]
+        if not seen:
+            return
+        stored = storing.stored_keys(connection, self._sql, seen, self._pipelined)
+        receipts: dict[int, Receipt] = {}
+        for key in seen:
+            entry = keyed[key]
+            survey = entry.plan.survey_id
+            if survey not in receipts:
+                receipts[survey] = receipt(*storing.survey_receipt(connection, self._sql, survey))
+            entry.resent = Resent(receipts[survey], stored.get(key) == entry.id.reports_hash)
 
     def _open(self):
         if self._guarded_file:
@@ -206,3 +259,32 @@ class GroupCommit:
 def receipt(code: str | None, url: str | None) -> Receipt:
     """A survey's receipt, from its stored completion code and address."""
     return Receipt(code, completion_link(url, code))
+
+
+def _first_of_each_id(group: list[_Pending]) -> tuple[list[_Pending], list[tuple]]:
+    """The entries to store (every entry without an id, and the first with each id), and each
+    later entry with an id paired with the first that has it (a resend that came while the first
+    was still queued)."""
+    firsts: list[_Pending] = []
+    echoes: list[tuple[_Pending, _Pending]] = []
+    by_id: dict[str, _Pending] = {}
+    for entry in group:
+        if entry.id is None:
+            firsts.append(entry)
+        elif entry.id.key_hash in by_id:
+            echoes.append((entry, by_id[entry.id.key_hash]))
+        else:
+            by_id[entry.id.key_hash] = entry
+            firsts.append(entry)
+    return firsts, echoes
+
+
+def _echo(echo: _Pending, first: _Pending) -> Resent | None:
+    """What a resend answers that came in the group of the first send of its id: as the first
+    did (None where the survey did not take it)."""
+    if first.resent is not None:
+        same = first.resent.same and echo.id == first.id
+        return Resent(first.resent.receipt, same)
+    if first.receipt is None:
+        return None
+    return Resent(first.receipt, echo.id == first.id)

@@ -64,9 +64,9 @@ def stored_flags(results):
 def submit_all(writer, plans_and_bits):
     results = [None] * len(plans_and_bits)
 
-    def submit(index, plan, bits):
+    def submit(index, plan, bits, *submission_id):
         try:
-            results[index] = writer.submit(plan, bits)
+            results[index] = writer.submit(plan, bits, *submission_id)
         except Exception as error:  # the test inspects what each submitter was told
             results[index] = error
 

@@ -17,7 +17,16 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS
-from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
+from web.core.models import (
+    FieldDevice,
+    GroupTally,
+    Option,
+    PendingResponse,
+    Question,
+    Response,
+    SubmissionKey,
+    Survey,
+)
 from web.core.results.publication import publish_in_session
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.joincode import ensure_join_code
@@ -112,9 +121,8 @@ def set_archived(survey: Survey, archived: bool) -> None:
 def delete_survey(survey: Survey) -> int:
     """Delete the survey, its questions and every response to it; how many responses went."""
     responses = survey.response_count
-    for table in (Response, PendingResponse):
+    for table in (Response, PendingResponse, GroupTally, SubmissionKey, FieldDevice):
         db.session.execute(db.delete(table).where(table.survey_id == survey.id))
-    db.session.execute(db.delete(GroupTally).where(GroupTally.survey_id == survey.id))
     db.session.delete(survey)
     return responses
 
