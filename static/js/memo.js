@@ -1,6 +1,7 @@
 /**
  * What this browser remembers about a survey: the reported bits it drew, each with the ε and
- * procedure it was drawn under, the latest revision it saw, and whether the browser submitted.
+ * procedure it was drawn under, the latest revision it saw, the submission id drawn with the
+ * first bits (the server stores one response per id), and whether the browser submitted.
  * A new revision (a question added, moved or reworded) keeps the bits: an item is drawn again only
  * if its own ε or procedure changed, so reordering an open survey gives nobody a second draw.
  * Never the true answer and never the spin's outcome, since outcome plus report would give the
@@ -10,6 +11,7 @@
  */
 
 const PREFIX = "rr-survey:";
+const SUBMISSION_ID = /^[0-9a-f]{32}$/;
 
 /**
  * @typedef {object} Reported
@@ -25,6 +27,8 @@ const PREFIX = "rr-survey:";
  * @property {number} revision The latest survey revision this browser drew under.
  * @property {Map<string, Reported>} reported By item ("question" or "question.option").
  * @property {boolean} submitted Whether this browser submitted the survey (any revision).
+ * @property {string | null} submission The submission id, drawn when the first bits were
+ *   committed: a resend of the response carries the same one.
  * @property {boolean} newer Whether storage holds bits of a later revision than the one asked
  *   for: the page is out of date and must not draw (it would replace them).
  */
@@ -53,6 +57,7 @@ export function loadMemo(storage, slug, revision) {
     revision,
     reported: stored.revision === null || stored.revision <= revision ? stored.reported : new Map(),
     submitted: stored.submitted,
+    submission: stored.submission,
     newer: stored.revision !== null && stored.revision > revision,
   };
 }
@@ -86,17 +91,19 @@ export function rememberedBit(memo, item, params) {
 }
 
 /**
- * Commit reported bits for `revision`, merged with those already remembered. Synchronous, so
- * that it is done before the caller shows anything.
+ * Commit reported bits for `revision`, merged with those already remembered, and the submission
+ * id where there is none yet. Synchronous, so that it is done before the caller shows anything.
  * @param {Storage | null} storage
  * @param {string} slug
  * @param {number} revision
  * @param {Map<string, Reported>} reported
+ * @param {() => string} newId Draws a submission id.
  * @returns {boolean} Whether storage took them (false where it is blocked or full).
  */
-export function commitReported(storage, slug, revision, reported) {
+export function commitReported(storage, slug, revision, reported, newId) {
   const memo = loadMemo(storage, slug, revision);
   for (const [item, entry] of reported) memo.reported.set(item, entry);
+  memo.submission ??= newId();
   return save(storage, slug, memo);
 }
 
@@ -133,6 +140,7 @@ export function mergeMemos(first, second) {
     revision,
     reported: Object.fromEntries(reported),
     submitted: a.submitted || b.submitted,
+    submission: weakerFirst[1].submission ?? weakerFirst[0].submission,
   });
 }
 
@@ -147,7 +155,7 @@ export function browserStorage() {
 
 /**
  * Whatever is stored, validated entry by entry (storage can be edited by hand).
- * @returns {{revision: number | null, reported: Map<string, Reported>, submitted: boolean}}
+ * @returns {{revision: number | null, reported: Map<string, Reported>, submitted: boolean, submission: string | null}}
  */
 function readStored(storage, slug) {
   const reported = new Map();
@@ -158,8 +166,9 @@ function readStored(storage, slug) {
     parsed = null;
   }
   const submitted = parsed?.submitted === true;
+  const submission = typeof parsed?.submission === "string" && SUBMISSION_ID.test(parsed.submission) ? parsed.submission : null;
   if (!parsed || typeof parsed !== "object" || !Number.isInteger(parsed.revision)) {
-    return { revision: null, reported, submitted };
+    return { revision: null, reported, submitted, submission };
   }
   const items = parsed.reported && typeof parsed.reported === "object" ? parsed.reported : {};
   // Object.entries sees own keys only, so ids such as "__proto__" or "constructor" are plain keys.
@@ -169,7 +178,7 @@ function readStored(storage, slug) {
       reported.set(item, Number.isInteger(k) ? { bit, epsilon, procedure, k } : { bit, epsilon, procedure });
     }
   }
-  return { revision: parsed.revision, reported, submitted };
+  return { revision: parsed.revision, reported, submitted, submission };
 }
 
 function isReported(entry) {
@@ -187,6 +196,7 @@ function save(storage, slug, memo) {
     revision: memo.revision,
     reported: Object.fromEntries(memo.reported),
     submitted: memo.submitted,
+    submission: memo.submission,
   };
   try {
     storage?.setItem(memoKey(slug), JSON.stringify(value));
@@ -194,5 +204,19 @@ function save(storage, slug, memo) {
   } catch {
     // Storage full or blocked: the page still works, it just cannot stop a redraw on reload.
     return false;
+  }
+}
+
+/**
+ * Forget the survey's memo in this browser: a shared field device's next respondent starts afresh
+ * (the interviewer's PIN allows it). The outbox keeps what still waits to be sent.
+ * @param {Storage | null} storage
+ * @param {string} slug
+ */
+export function forgetMemo(storage, slug) {
+  try {
+    storage?.removeItem(memoKey(slug));
+  } catch {
+    // Blocked: nothing was kept there.
   }
 }

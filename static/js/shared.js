@@ -47,17 +47,32 @@ export async function sharedGet(key) {
  * @param {string} value
  * @returns {Promise<void>}
  */
-export async function sharedPut(key, value) {
+export function sharedPut(key, value) {
+  // Where IndexedDB is unavailable, local storage still holds the draw for this tab's reloads.
+  return write((store) => store.put(value, key));
+}
+
+/**
+ * Remove whatever is stored under `key`; resolves once the removal has committed.
+ * @param {string} key
+ * @returns {Promise<void>}
+ */
+export function sharedDelete(key) {
+  return write((store) => store.delete(key));
+}
+
+/** Run one change on the store; resolves once it has committed, or at once where it cannot. */
+async function write(change) {
   try {
     const db = await database();
     await new Promise((resolve, reject) => {
       const transaction = db.transaction(STORE, "readwrite");
-      transaction.objectStore(STORE).put(value, key);
+      change(transaction.objectStore(STORE));
       transaction.oncomplete = () => resolve();
       transaction.onerror = () => reject(transaction.error);
       transaction.onabort = () => reject(transaction.error);
     });
   } catch {
-    // Unavailable: local storage still holds the draw for this tab's reloads.
+    // Unavailable: nothing is kept there.
   }
 }

@@ -8,15 +8,23 @@
  * second tab or Back finds them there and shows them instead of drawing again. The true answer is
  * read from the form at that moment, then the form is cleared; it is never stored or sent.
  *
+ * A finished response goes into the outbox (courier.js) before it is sent, with the submission id
+ * drawn with its first report: a lost reply or a dead network costs nothing, and the response is
+ * sent again until the server has it, and stored once. On a shared field device (field.js), the
+ * interviewer's PIN starts the next respondent, with a fresh memo.
+ *
  * The owner's preview (`config.preview`) spins the same way but remembers nothing beyond the page
  * and sends nothing: it neither reads nor writes this browser's memo of the real survey.
  * @module survey
  */
 import { createCoin } from "./coin.js";
+import { createCourier } from "./courier.js";
 import { createDie } from "./die.js";
+import { checkPin, fieldDevice } from "./field.js";
 import {
   browserStorage,
   commitReported,
+  forgetMemo,
   loadMemo,
   memoKey,
   mergeMemos,
@@ -25,8 +33,9 @@ import {
   rememberSubmitted,
 } from "./memo.js";
 import { answerOf } from "./answers.js";
+import { newEntry, newSubmissionId } from "./outbox.js";
 import { checkedValue } from "./procedure.js";
-import { sharedGet, sharedPut } from "./shared.js";
+import { sharedDelete, sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
 
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -34,6 +43,10 @@ const text = config.messages;
 const preview = Boolean(config.preview);
 const storage = preview ? null : browserStorage();
 const form = document.getElementById("survey-form");
+/** The shared field device this browser is set up as, or null (a respondent's own device). */
+const field = preview ? null : fieldDevice(storage, config.slug);
+// Only a field device keeps the time of its last success, for the interviewer's status.
+const courier = preview ? null : createCourier({ storage: field && storage, onChange: showSending });
 
 /**
  * @typedef {object} ItemView
@@ -64,8 +77,11 @@ if (form) start();
 
 function start() {
   const memo = openMemo(storage, config.slug, config.revision);
-  // The signed cookie (config.answered) says so even when this browser's storage was cleared.
-  if (memo.submitted || config.answered) return showNotice("already-answered");
+  if (!preview) startFieldwork();
+  if (memo.submitted) return field ? showHandback() : showAnswered(memo);
+  // The signed cookie (config.answered) says so even when this browser's storage was cleared;
+  // a field device answers for many people, and no cookie stops it.
+  if (config.answered && !field) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   askConsent();
   for (const question of spunQuestions()) views.set(question.id, setUpQuestion(question));
@@ -101,7 +117,7 @@ function showPreviewNotSent() {
 
 function catchUp(source = storage) {
   const memo = loadMemo(source, config.slug, config.revision);
-  if (memo.submitted) return showNotice("already-answered");
+  if (memo.submitted) return field ? showHandback() : showAnswered(memo);
   if (memo.newer) return showNotice("survey-changed");
   showRemembered(memo);
 }
@@ -121,6 +137,7 @@ function showNotice(id) {
   form.hidden = true;
   const consent = document.getElementById("consent");
   if (consent) consent.hidden = true;
+  for (const other of ["already-answered", "saved", "handback"]) document.getElementById(other).hidden = true;
   document.getElementById(id).hidden = false;
 }
 
@@ -281,6 +298,7 @@ async function drawOnce(question, truth) {
     config.slug,
     config.revision,
     new Map([...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }])),
+    newSubmissionId,
   );
   // In the same task as the commit: once the report is stored, the true answer leaves the screen.
   clearTruth(views.get(question.id), true);
@@ -444,29 +462,123 @@ async function submit() {
   if (!allSpun()) return;
   button.disabled = true;
   error.textContent = "";
-  try {
-    const response = await fetch(config.submitUrl, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Survey-Revision": String(config.revision) },
-      credentials: "same-origin",
-      body: JSON.stringify(answersBody()),
-    });
-    if (response.status === 201) {
-      const stored = await response.json().catch(() => ({}));
-      const mirror = await mirrorStorage();
-      rememberSubmitted(mirror, config.slug, config.revision);
-      await share(mirror.value);
-      // A panel provider's address (https, checked by the server) or the thank-you page, which
-      // shows the completion code.
-      window.location.assign(stored.completion_url ?? config.thanksUrl);
-      return;
-    }
-    const body = await response.json().catch(() => ({}));
-    error.textContent = body.error ?? text.submitFailed;
-  } catch {
-    error.textContent = text.offline;
+  const memo = loadMemo(await mirrorStorage(), config.slug, config.revision);
+  const entry = newEntry({
+    id: memo.submission ?? newSubmissionId(),
+    slug: config.slug,
+    url: config.submitUrl,
+    revision: config.revision,
+    body: answersBody(),
+    device: field?.token ?? null,
+  });
+  // A respondent's own device shows a refusal at once; a field device keeps it for the interviewer.
+  const { kept, sent } = await courier.send(entry, { keepRefused: Boolean(field) });
+  if (sent.verdict === "refused") {
+    error.textContent = sent.reply?.error ?? text.submitFailed;
+    button.disabled = false;
+    return;
   }
-  button.disabled = false;
+  if (sent.verdict === "retry" && !kept) {
+    error.textContent = text.noOutbox;
+    button.disabled = false;
+    return;
+  }
+  // Stored, or kept on this device to be sent: either way this respondent is done.
+  await markSubmitted(entry.id);
+  if (field) return showHandback();
+  if (sent.verdict === "stored") {
+    // A panel provider's address (https, checked by the server) or the thank-you page, which
+    // shows the completion code.
+    window.location.assign(sent.reply?.completion_url ?? config.thanksUrl);
+    return;
+  }
+  showSaved(false);
+}
+
+/** Remember, in both stores, that this browser has submitted the survey under `id`. */
+async function markSubmitted(id) {
+  const mirror = await mirrorStorage();
+  const memo = loadMemo(mirror, config.slug, config.revision);
+  if (memo.submission === null) commitReported(mirror, config.slug, config.revision, new Map(), () => id);
+  rememberSubmitted(mirror, config.slug, config.revision);
+  await share(mirror.value);
+}
+
+/** Send what waits in the outbox, keep the survey's pages for use offline, show the device bar. */
+function startFieldwork() {
+  courier.start();
+  navigator.serviceWorker?.register(config.serviceWorker, { scope: config.offlineScope }).catch(() => {});
+  if (!field) return;
+  document.getElementById("already-answered").hidden = true;
+  if (!config.consent) form.hidden = false;
+  document.getElementById("field-label").textContent = field.label;
+  document.getElementById("field-bar").hidden = false;
+  askToKeepStorage();
+  document.getElementById("next-form").addEventListener("submit", nextRespondent);
+}
+
+/** A respondent's own browser that has submitted: sent already, or still waiting to be sent. */
+async function showAnswered(memo) {
+  const waiting = (await courier.entry(memo.submission))?.state === "waiting";
+  if (waiting) showSaved(false);
+  else showNotice("already-answered");
+}
+
+/** The response waits on this device (or, once `sent`, has reached the server). */
+function showSaved(sent) {
+  showNotice("saved");
+  document.getElementById("saved-waiting").hidden = sent;
+  document.getElementById("saved-sent").hidden = !sent;
+  if (!sent) askToKeepStorage();
+  document.getElementById("saved").focus();
+}
+
+/** Ask the browser not to evict the outbox under storage pressure; say so when it will not promise. */
+async function askToKeepStorage() {
+  const persisted = await navigator.storage?.persist?.().catch(() => false);
+  document.getElementById("persist-refused").hidden = persisted !== false;
+}
+
+/** The screen between two respondents of a field device: only the interviewer's PIN leads on. */
+function showHandback() {
+  showNotice("handback");
+  document.getElementById("handback").focus();
+}
+
+async function nextRespondent(event) {
+  event.preventDefault();
+  const pin = document.getElementById("interviewer-pin");
+  if (!(await checkPin(field, pin.value))) {
+    document.getElementById("pin-error").textContent = text.wrongPin;
+    pin.value = "";
+    return;
+  }
+  // The last respondent's reports leave the memo (the outbox keeps what still waits to be sent).
+  forgetMemo(storage, config.slug);
+  await sharedDelete(memoKey(config.slug));
+  window.location.reload();
+}
+
+/** What the courier reports: the device's queue for the interviewer, and this response's fate. */
+function showSending(status, stored) {
+  const memo = loadMemo(storage, config.slug, config.revision);
+  if (!field) {
+    if (memo.submission && stored.has(memo.submission) && !document.getElementById("saved").hidden) showSaved(true);
+    return;
+  }
+  const time = status.lastSync === null ? text.neverSent : new Date(status.lastSync).toLocaleString();
+  document.getElementById("field-status").textContent = text.fieldStatus
+    .replace("{waiting}", String(status.waiting))
+    .replace("{time}", time);
+  const refusals = document.getElementById("field-refusals");
+  refusals.hidden = status.refused.length === 0;
+  refusals.replaceChildren(
+    ...status.refused.map(({ status: code, reason }) => {
+      const item = document.createElement("li");
+      item.textContent = text.refusedItem.replace("{status}", String(code)).replace("{reason}", reason ?? "");
+      return item;
+    }),
+  );
 }
 
 /** "Enter a number from 0 to 30 in steps of 1": what a number question takes. */

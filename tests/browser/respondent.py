@@ -4,6 +4,7 @@ randomness forced from an init script so that a test knows what a draw will be."
 from __future__ import annotations
 
 import json
+import re
 
 # Truth chosen by the respondent in these tests: yes to "cheated"; alcohol ticked, tobacco not.
 TRUTH = {"cheated": 1, "substances.alcohol": 1, "substances.tobacco": 0}
@@ -16,9 +17,15 @@ PROCEDURE = {
 # Every draw lands at the very end of the wheel (dark) and every coin shows tails: a true "yes"
 # to "cheated" is reported as 0. FORCE_LIGHT lands every draw on light: the truth is reported.
 # Both count the draws in window.draws, so a test can tell that none was made.
+# Only the draws' 32-bit words are forced: byte buffers (a submission id, a PIN's salt) stay
+# random, so that two respondents never share a submission id.
 _FORCED = """
 window.draws = 0;
-crypto.getRandomValues = (buffer) => { window.draws += 1; buffer.fill(%s); return buffer; };
+const realRandom = crypto.getRandomValues.bind(crypto);
+crypto.getRandomValues = (buffer) => {
+  if (buffer instanceof Uint8Array) return realRandom(buffer);
+  window.draws += 1; buffer.fill(%s); return buffer;
+};
 """
 FORCE_DARK_AND_TAILS = _FORCED % "0xFFFFFFFE"
 FORCE_LIGHT = _FORCED % "0"
@@ -75,7 +82,8 @@ def storage_holds_only_reported_bits(page, slug):
     assert page.evaluate("Object.keys(localStorage)") == [f"rr-survey:{slug}"]
     assert page.evaluate("sessionStorage.length") == 0
     stored = memo(page, slug)
-    assert set(stored) == {"revision", "reported", "submitted"}
+    assert set(stored) == {"revision", "reported", "submitted", "submission"}
+    assert re.fullmatch("[0-9a-f]{32}", stored["submission"])
     for entry in stored["reported"].values():
         assert set(entry) == {"bit", "epsilon", "procedure"} and entry["bit"] in (0, 1)
     return stored

@@ -6,6 +6,7 @@ import {
   commitReported,
   loadMemo,
   memoKey,
+  forgetMemo,
   mergeMemos,
   openMemo,
   rememberSubmitted,
@@ -14,6 +15,9 @@ import {
 
 /** A source that returns the given 32-bit values in turn. */
 const values = (...list) => () => list.shift();
+
+const ID = "a".repeat(32);
+const newId = () => ID;
 
 describe("coin", () => {
   for (const heads of [true, false]) {
@@ -46,6 +50,7 @@ class FakeStorage {
   constructor() { this.items = new Map(); }
   getItem(key) { return this.items.has(key) ? this.items.get(key) : null; }
   setItem(key, value) { this.items.set(key, String(value)); }
+  removeItem(key) { this.items.delete(key); }
 }
 
 class BrokenStorage {
@@ -64,8 +69,8 @@ describe("memo", () => {
 
   it("remembers reported bits per survey and revision, and merges them", () => {
     const storage = new FakeStorage();
-    commitReported(storage, "s", 1, entries({ q1: 1 }));
-    commitReported(storage, "s", 1, entries({ "q2.a": 0 }));
+    commitReported(storage, "s", 1, entries({ q1: 1 }), newId);
+    commitReported(storage, "s", 1, entries({ "q2.a": 0 }), newId);
     const memo = loadMemo(storage, "s", 1);
     assert.equal(rememberedBit(memo, "q1", COIN), 1);
     assert.equal(rememberedBit(memo, "q2.a", COIN), 0);
@@ -74,7 +79,7 @@ describe("memo", () => {
 
   it("never replays bits drawn under another ε or procedure", () => {
     const storage = new FakeStorage();
-    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    commitReported(storage, "s", 1, entries({ q1: 1 }), newId);
     const memo = loadMemo(storage, "s", 1);
     assert.equal(rememberedBit(memo, "q1", { epsilon: 0.2, procedure: "spinner_coin" }), undefined);
     assert.equal(rememberedBit(memo, "q1", { epsilon: 1, procedure: "spinner" }), undefined);
@@ -82,7 +87,7 @@ describe("memo", () => {
 
   it("carries bits into a newer revision, replaying only those whose ε and procedure still hold", () => {
     const storage = new FakeStorage();
-    commitReported(storage, "s", 1, entries({ q1: 1, q2: 0 }));
+    commitReported(storage, "s", 1, entries({ q1: 1, q2: 0 }), newId);
     rememberSubmitted(storage, "s", 1);
     const memo = openMemo(storage, "s", 2);
     assert.equal(memo.submitted, true);
@@ -93,7 +98,7 @@ describe("memo", () => {
 
   it("tells a page of an older revision that storage holds a newer one", () => {
     const storage = new FakeStorage();
-    commitReported(storage, "s", 3, entries({ q1: 0 }));
+    commitReported(storage, "s", 3, entries({ q1: 0 }), newId);
     const memo = openMemo(storage, "s", 2);
     assert.equal(memo.newer, true);
     assert.equal(memo.reported.size, 0);
@@ -102,19 +107,41 @@ describe("memo", () => {
 
   it("stores only reported bits with their parameters, and the submitted flag", () => {
     const storage = new FakeStorage();
-    commitReported(storage, "s", 1, entries({ q1: 1 }));
+    commitReported(storage, "s", 1, entries({ q1: 1 }), newId);
     rememberSubmitted(storage, "s", 1);
     assert.deepEqual(JSON.parse(storage.getItem("rr-survey:s")), {
       revision: 1,
       reported: { q1: { bit: 1, epsilon: 1, procedure: "spinner_coin" } },
       submitted: true,
+      submission: ID,
     });
+  });
+
+  it("draws the submission id once, with the first bits, and keeps it through later ones", () => {
+    const storage = new FakeStorage();
+    let draws = 0;
+    const counted = () => (draws += 1, ID);
+    commitReported(storage, "s", 1, entries({ q1: 1 }), counted);
+    commitReported(storage, "s", 2, entries({ q2: 0 }), counted);
+    assert.equal(draws, 1);
+    assert.equal(loadMemo(storage, "s", 2).submission, ID);
+    storage.setItem("rr-survey:t", JSON.stringify({ revision: 1, reported: {}, submission: "not-an-id" }));
+    assert.equal(loadMemo(storage, "t", 1).submission, null, "a tampered id is no id");
+  });
+
+  it("is forgotten whole for the next respondent of a shared device", () => {
+    const storage = new FakeStorage();
+    commitReported(storage, "s", 1, entries({ q1: 1 }), newId);
+    rememberSubmitted(storage, "s", 1);
+    forgetMemo(storage, "s");
+    const memo = loadMemo(storage, "s", 1);
+    assert.deepEqual([memo.reported.size, memo.submitted, memo.submission], [0, false, null]);
   });
 
   it("keeps ids that every object has as plain keys", () => {
     const storage = new FakeStorage();
     const ids = ["__proto__", "constructor", "toString", "hasOwnProperty"];
-    commitReported(storage, "s", 1, entries(Object.fromEntries(ids.map((id) => [id, 1]))));
+    commitReported(storage, "s", 1, entries(Object.fromEntries(ids.map((id) => [id, 1]))), newId);
     const fresh = loadMemo(new FakeStorage(), "s", 1);
     for (const id of ids) assert.equal(rememberedBit(fresh, id, COIN), undefined);
     const memo = loadMemo(storage, "s", 1);
@@ -138,8 +165,8 @@ describe("memo", () => {
   });
 
   it("keeps working when storage is blocked", () => {
-    assert.equal(commitReported(new BrokenStorage(), "s", 1, entries({ q1: 0 })), false);
-    assert.equal(commitReported(null, "s", 1, entries({ q1: 0 })), false);
+    assert.equal(commitReported(new BrokenStorage(), "s", 1, entries({ q1: 0 }), newId), false);
+    assert.equal(commitReported(null, "s", 1, entries({ q1: 0 }), newId), false);
     assert.equal(loadMemo(new BrokenStorage(), "s", 1).reported.size, 0);
     assert.equal(loadMemo(null, "s", 1).reported.size, 0);
   });
@@ -155,6 +182,13 @@ describe("two copies of a memo", () => {
     assert.equal(JSON.parse(merged).revision, 2);
     assert.deepEqual(bits(merged), { q1: 1, q2: 0 });
     assert.deepEqual(bits(mergeMemos(copy(2, { q2: 0 }), copy(1, { q1: 1, q2: 1 }))), { q1: 1, q2: 0 });
+  });
+
+  it("keeps the submission id of the stronger copy, or whichever has one", () => {
+    const withId = (revision, id) => JSON.stringify({ revision, reported: {}, submitted: false, submission: id });
+    const other = "b".repeat(32);
+    assert.equal(JSON.parse(mergeMemos(withId(1, ID), withId(2, other))).submission, other);
+    assert.equal(JSON.parse(mergeMemos(withId(2, null), withId(1, ID))).submission, ID);
   });
 
   it("joins the bits of one revision, the first copy winning a conflict, and any submission", () => {

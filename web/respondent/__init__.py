@@ -1,5 +1,5 @@
 """What respondents see and send: the home page, the survey page, and the submission path."""
 
-from web.respondent import home, views
+from web.respondent import home, offline, views
 
-BLUEPRINTS = (home.bp, views.bp)
+BLUEPRINTS = (home.bp, views.bp, offline.bp)

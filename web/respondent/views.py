@@ -82,6 +82,9 @@ def page_config(survey, preview: bool = False) -> dict:
         "revision": survey.revision,
         "submitUrl": url_for("api.submit_response", slug=survey.slug),
         "thanksUrl": url_for("respond.thanks", slug=survey.slug),
+        # The survey's service worker, which keeps its pages for use without a network.
+        "serviceWorker": url_for("offline.service_worker", slug=survey.slug),
+        "offlineScope": url_for("respond.survey_page", slug=survey.slug),
         # Agreeing is asked on the page only: nothing about it is sent or stored.
         "consent": bool(shown(survey.texts("consent"))),
         "epsilonTotal": survey.epsilon_total,
@@ -155,6 +158,14 @@ def messages() -> dict:
         "enterNumber": _("Enter a number from {min} to {max} in steps of {step}."),
         "valueWheelLabel": _("Value wheel: {percent} yes, your number's place in its range"),
         "yesWord": _("yes"),
+        "fieldStatus": _("{waiting} waiting to be sent · last sent {time}"),
+        "neverSent": _("not yet"),
+        "wrongPin": _("That is not this device's PIN."),
+        "refusedItem": _("Refused by the server ({status}): {reason}"),
+        "noOutbox": _(
+            "No connection to the server, and this browser cannot keep your answers to send "
+            "later. Please try again when you are online."
+        ),
         "previewNotSent": _(
             "Preview: nothing was sent or stored. A respondent would now see the thank-you page."
         ),

@@ -23,6 +23,7 @@ PAGES = {
     ),
     405: (_l("Not allowed"), _l("This address does not take that kind of request.")),
     409: (_l("Conflict"), _l("This changed in the meantime. Reload the page and try again.")),
+    410: (_l("Gone"), _l("This link no longer works.")),
     413: (_l("Too large"), _l("What was sent is larger than this app takes.")),
     415: (_l("Unsupported"), _l("What was sent is not in a form this app takes.")),
     429: (_l("Too many attempts"), _l("Too many attempts. Please wait a minute and try again.")),

@@ -1,5 +1,5 @@
 """The researcher's pages: accounts, the builder, the dashboard and the downloads."""
 
-from web.workspace import account, auth, builder, dashboard, downloads
+from web.workspace import account, auth, builder, dashboard, downloads, field_devices
 
-BLUEPRINTS = (auth.bp, account.bp, dashboard.bp, builder.bp, downloads.bp)
+BLUEPRINTS = (auth.bp, account.bp, dashboard.bp, builder.bp, downloads.bp, field_devices.bp)

@@ -346,6 +346,10 @@ class TokenForm(FlaskForm):
     label = StringField(_l("Label"), validators=[Length(max=100)])
 
 
+class FieldDeviceForm(FlaskForm):
+    label = StringField(_l("Device label"), validators=[DataRequired(), Length(max=100)])
+
+
 class PasswordForm(FlaskForm):
     current = PasswordField(_l("Current password"), validators=[DataRequired()])
     password = PasswordField(
