@@ -19,6 +19,7 @@ RESEARCHER_PAGES = [
     "/surveys/{slug}/present",
     "/surveys/{slug}/preview",
     "/surveys/{slug}/groups",
+    "/surveys/{slug}/devices#created",
     "/surveys?archived=1",
     "/surveys/import",
     "/account/tokens",
@@ -45,3 +46,8 @@ def open_page(page, base: str, path: str, slug: str) -> None:
         page.wait_for_selector("#survey-form:not([hidden])")
     elif step == "revealed":
         page.click("#reveal")
+    elif step == "created":
+        page.fill("#label", "tablet 2")
+        with page.expect_navigation():
+            page.click("form.row button[type='submit']")
+        page.wait_for_selector("#device-link")

@@ -27,7 +27,7 @@ def devices(slug: str):
     if form.validate_on_submit():
         token, _record = FieldDevice.issue(survey, form.label.data.strip())
         db.session.commit()
-        link = absolute_url("respond.field_setup", slug=survey.slug, token=token)
+        link = absolute_url("offline.field_setup", slug=survey.slug, token=token)
     records = db.session.scalars(
         db.select(FieldDevice).filter_by(survey_id=survey.id).order_by(FieldDevice.id.desc())
     ).all()
