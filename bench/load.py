@@ -1,6 +1,7 @@
 """Submission throughput and results latency under wrk, against gunicorn on loopback.
 
-1. Submissions: the app's POST /api/surveys/campus-life/responses beside a minimal Flask + SQLite
+1. Submissions: the app's POST /api/surveys/campus-life/responses (each with its own
+   Idempotency-Key, as the survey page sends them) beside a minimal Flask + SQLite
    insert endpoint (bench/baseline_app.py) and a constant WSGI reply (the server's own ceiling),
    all under gunicorn with the same settings (one gthread worker, the same threads, no access log)
    and running side by side. Each round measures the three back to back, in alternating order;
@@ -178,13 +179,31 @@ def add_responses(environment: dict, count: int) -> None:
     )
 
 
+# Every submission carries its own Idempotency-Key, as the survey page's do: the wrk thread, the
+# second the run started and a counter make it unique across threads, rounds and runs.
+KEYED = """
+local thread_number = 0
+function setup(thread)
+  thread_number = thread_number + 1
+  thread:set("number", thread_number)
+end
+local sent = 0
+local started = os.time()
+function request()
+  sent = sent + 1
+  wrk.headers["Idempotency-Key"] = string.format("%012d%04d%016d", started, number or 0, sent)
+  return wrk.format()
+end
+"""
+
+
 def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
     """Both servers run side by side; each round measures them back to back, in alternating order,
     so that the machine's drift (large on a shared two-core machine) hits both alike."""
     script = folder / "post.lua"
     script.write_text(
         'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-        f"wrk.body = '{BODY}'\n"
+        f"wrk.body = '{BODY}'\n" + ("" if arguments.without_keys else KEYED)
     )
     targets = {
         "app": ("app:create_app()", environment, "/api/surveys/campus-life/responses"),
@@ -313,6 +332,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--only", choices=("submissions", "results", "page"))
+    parser.add_argument(
+        "--without-keys", action="store_true", help="submit without Idempotency-Key (old clients)"
+    )
     arguments = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")

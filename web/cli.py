@@ -11,6 +11,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from web.cli_devices import field_device
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.passwords import account_problem
@@ -49,6 +50,7 @@ def init_app(app: Flask) -> None:
         joint,
         synthesize,
         simulate,
+        field_device,
     ):
         app.cli.add_command(command)
 

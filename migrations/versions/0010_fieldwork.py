@@ -21,14 +21,13 @@ depends_on = None
 def upgrade():
     op.create_table(
         "submission_key",
-        sa.Column("key_hash", sa.String(length=64), nullable=False),
+        sa.Column("key_hash", sa.LargeBinary(length=16), nullable=False),
         sa.Column("survey_id", sa.Integer(), nullable=False),
-        sa.Column("reports_hash", sa.String(length=64), nullable=False),
+        sa.Column("reports_hash", sa.LargeBinary(length=16), nullable=False),
         sa.ForeignKeyConstraint(["survey_id"], ["survey.id"]),
         sa.PrimaryKeyConstraint("key_hash"),
         sqlite_with_rowid=False,
     )
-    op.create_index("ix_submission_key_survey_id", "submission_key", ["survey_id"])
     op.create_table(
         "field_device",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -47,5 +46,4 @@ def upgrade():
 def downgrade():
     op.drop_index("ix_field_device_survey_id", table_name="field_device")
     op.drop_table("field_device")
-    op.drop_index("ix_submission_key_survey_id", table_name="submission_key")
     op.drop_table("submission_key")

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     TypeDecorator,
@@ -656,9 +657,11 @@ class SubmissionKey(Model):
 
     __tablename__ = "submission_key"
     __table_args__ = {"sqlite_with_rowid": False}
-    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
-    reports_hash: Mapped[str] = mapped_column(String(64))
+    # 128 bits of each HMAC: a collision is as likely as guessing a key.
+    key_hash: Mapped[bytes] = mapped_column(LargeBinary(16), primary_key=True)
+    # No index: every submission writes a row, and only deleting a survey looks rows up by it.
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"))
+    reports_hash: Mapped[bytes] = mapped_column(LargeBinary(16))
 
 
 class FieldDevice(Model):

@@ -35,3 +35,8 @@ class Plan:
     # The direct questions' keys: a response's answers to them name its cell, in which each of
     # its randomized tallies is counted too.
     direct: tuple[str, ...] = ()
+
+    def __hash__(self) -> int:
+        # A group of submissions is sorted by plan: hashing every shape and tally each time
+        # cost more than storing a key. Equal plans have the same survey and revision.
+        return hash((self.survey_id, self.revision))

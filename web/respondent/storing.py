@@ -98,10 +98,10 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         "stored_keys": f"SELECT key_hash, reports_hash FROM {keys} WHERE key_hash IN ({{rows}})",
         "release_keys": f"DELETE FROM {keys} WHERE key_hash IN ({{rows}})",
         "keys_array": new_keys + f"SELECT key_hash, survey_id, reports_hash FROM unnest("
-        f"{mark}::text[], {mark}::int[], {mark}::text[]) AS new_keys (key_hash, survey_id, "
+        f"{mark}::bytea[], {mark}::int[], {mark}::bytea[]) AS new_keys (key_hash, survey_id, "
         "reports_hash) ORDER BY key_hash ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash",
         "stored_keys_array": f"SELECT key_hash, reports_hash FROM {keys} "
-        f"WHERE key_hash = ANY({mark}::text[])",
+        f"WHERE key_hash = ANY({mark}::bytea[])",
         "receipt": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
         "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
         f"FROM {survey} WHERE slug = {mark}",
@@ -146,7 +146,7 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
             "n, yes)"
         ).replace("WHERE true", f"WHERE {claimed}")
         # The keys of submissions the survey did not take go again: they were not stored.
-        + f"), released AS (DELETE FROM {keys} WHERE key_hash = ANY({mark}::text[]) "
+        + f"), released AS (DELETE FROM {keys} WHERE key_hash = ANY({mark}::bytea[]) "
         f"AND NOT {claimed}) SELECT completion_code, completion_url FROM claimed",
     }
 
@@ -267,7 +267,7 @@ def _columns(values: list, width: int) -> list[list]:
     return [values[column::width] for column in range(width)]
 
 
-def insert_keys(connection, sql, rows: list[tuple[str, int, str]], pipelined: bool) -> set[str]:
+def insert_keys(connection, sql, rows: list[tuple[bytes, int, bytes]], pipelined: bool) -> set[bytes]:
     """Insert the (key hash, survey id, reports hash) of submissions about to be stored, in the
     transaction that stores them; the key hashes inserted. A hash left out was there already:
     its submission was stored before, or by a writer whose commit this insert waited for. Every
@@ -276,27 +276,27 @@ def insert_keys(connection, sql, rows: list[tuple[str, int, str]], pipelined: bo
     cursor = connection.cursor()
     if pipelined:
         cursor.execute(sql["keys_array"], [list(column) for column in zip(*rows, strict=True)])
-        return {row[0] for row in cursor.fetchall()}
-    inserted = set()
+        return {bytes(row[0]) for row in cursor.fetchall()}
+    inserted: set[bytes] = set()
     for start in range(0, len(rows), ROWS_PER_INSERT):
         chunk = rows[start : start + ROWS_PER_INSERT]
         values = [value for row in chunk for value in row]
         cursor.execute(many_rows(sql["keys"], sql["mark"], 3, len(chunk)), values)
-        inserted.update(row[0] for row in cursor.fetchall())
+        inserted.update(bytes(row[0]) for row in cursor.fetchall())
     return inserted
 
 
-def stored_keys(connection, sql, key_hashes: list[str], pipelined: bool) -> dict[str, str]:
+def stored_keys(connection, sql, key_hashes: list[bytes], pipelined: bool) -> dict[bytes, bytes]:
     """The reports hash stored with each of ``key_hashes`` (all of them stored before)."""
     cursor = connection.cursor()
     if pipelined:
         cursor.execute(sql["stored_keys_array"], (key_hashes,))
-        return dict(cursor.fetchall())
+        return {bytes(key): bytes(reports) for key, reports in cursor.fetchall()}
     found = {}
     for start in range(0, len(key_hashes), ROWS_PER_INSERT):
         chunk = key_hashes[start : start + ROWS_PER_INSERT]
         cursor.execute(many_rows(sql["stored_keys"], sql["mark"], 1, len(chunk)), chunk)
-        found.update(cursor.fetchall())
+        found.update((bytes(key), bytes(reports)) for key, reports in cursor.fetchall())
     return found
 
 

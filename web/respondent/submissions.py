@@ -11,7 +11,6 @@ checked against.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import threading
@@ -27,6 +26,9 @@ from web.respondent import storing
 from web.respondent.plan import Plan, SurveyState
 from web.respondent.storing import statements
 from web.respondent.writer import GroupCommit, Receipt, Resent, SubmissionId, receipt
+
+
+_canonical_json = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 
 
 class Submissions:
@@ -82,18 +84,15 @@ class Submissions:
 
     def submission_id(self, plan: Plan, key: str, bits: dict) -> SubmissionId:
         """The kept form of a submission's key: HMAC-SHA-256 under the app's secret of the
-        survey and key, and of those with the reports (in a canonical JSON)."""
+        survey and key, and of those with the reports (in a canonical JSON): 128 bits of each."""
         secret = current_app.secret_key
         assert isinstance(secret, str | bytes), "the app needs a secret key"
         secret_bytes = secret.encode() if isinstance(secret, str) else secret
         scoped = f"{plan.survey_id}\0{key}".encode()
-        reports = json.dumps(bits, sort_keys=True, separators=(",", ":")).encode()
-        return SubmissionId(
-            hmac.new(secret_bytes, b"submission\0" + scoped, hashlib.sha256).hexdigest(),
-            hmac.new(
-                secret_bytes, b"reports\0" + scoped + b"\0" + reports, hashlib.sha256
-            ).hexdigest(),
-        )
+        reports = _canonical_json(bits).encode()
+        key_hash = hmac.digest(secret_bytes, b"submission\0" + scoped, "sha256")
+        reports_hash = hmac.digest(secret_bytes, b"reports\0" + scoped + b"\0" + reports, "sha256")
+        return SubmissionId(key_hash[:16], reports_hash[:16])
 
     def stored_before(self, plan: Plan, submission_id: SubmissionId) -> Resent | None:
         """What a submission with this id was answered when it was stored, if it was."""

@@ -42,8 +42,8 @@ class SubmissionId(NamedTuple):
     """A submission's idempotency key as kept: a keyed hash of the key, and one of the key with
     the reports it came with (:class:`web.core.models.SubmissionKey`)."""
 
-    key_hash: str
-    reports_hash: str
+    key_hash: bytes
+    reports_hash: bytes
 
 
 class Resent(NamedTuple):
@@ -219,22 +219,25 @@ class GroupCommit:
     def _find_resent(self, connection, entries: list[_Pending]) -> None:
         """Insert the ids of ``entries`` (in the transaction that will store them) and mark those
         stored before as resent, with the survey's receipt and whether their reports match."""
-        keyed = {entry.id.key_hash: entry for entry in entries if entry.id is not None}
+        keyed = {entry.id: entry for entry in entries if entry.id is not None}
         if not keyed:
             return
-        rows = [(key, entry.plan.survey_id, entry.id.reports_hash) for key, entry in keyed.items()]
+        rows = [
+            (id_.key_hash, entry.plan.survey_id, id_.reports_hash) for id_, entry in keyed.items()
+        ]
         inserted = storing.insert_keys(connection, self._sql, rows, self._pipelined)
-        seen = [key for key in keyed if key not in inserted]
+        seen = [id_ for id_ in keyed if id_.key_hash not in inserted]
         if not seen:
             return
-        stored = storing.stored_keys(connection, self._sql, seen, self._pipelined)
+        hashes = [id_.key_hash for id_ in seen]
+        stored = storing.stored_keys(connection, self._sql, hashes, self._pipelined)
         receipts: dict[int, Receipt] = {}
-        for key in seen:
-            entry = keyed[key]
+        for id_ in seen:
+            entry = keyed[id_]
             survey = entry.plan.survey_id
             if survey not in receipts:
                 receipts[survey] = receipt(*storing.survey_receipt(connection, self._sql, survey))
-            entry.resent = Resent(receipts[survey], stored.get(key) == entry.id.reports_hash)
+            entry.resent = Resent(receipts[survey], stored.get(id_.key_hash) == id_.reports_hash)
 
     def _open(self):
         if self._guarded_file:
@@ -267,7 +270,7 @@ def _first_of_each_id(group: list[_Pending]) -> tuple[list[_Pending], list[tuple
     was still queued)."""
     firsts: list[_Pending] = []
     echoes: list[tuple[_Pending, _Pending]] = []
-    by_id: dict[str, _Pending] = {}
+    by_id: dict[bytes, _Pending] = {}
     for entry in group:
         if entry.id is None:
             firsts.append(entry)

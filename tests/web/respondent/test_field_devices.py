@@ -130,3 +130,21 @@ def test_the_service_worker_may_control_the_survey_and_lists_what_it_keeps(clien
     assert loaded <= set(listed["files"])
     assert all(path.startswith("/static/v/") for path in listed["files"])
     assert client.get("/s/no-such-survey/sw.js").status_code == 404
+
+
+def test_the_command_line_adds_lists_and_revokes_device_links(app, client, runner, survey):
+    added = runner.invoke(args=["field-device", "add", survey, "tablet 7"])
+    assert added.exit_code == 0, added.output
+    link = added.output.strip().splitlines()[-1]
+    assert f"/s/{survey}/field/fd_" in link
+    listed = runner.invoke(args=["field-device", "list", survey])
+    device_id, state, _made, label = listed.output.strip().split("\t")
+    assert (state, label) == ("active", "tablet 7")
+    assert send(client, survey, token_of(link)).status_code == 201
+    revoked = runner.invoke(args=["field-device", "revoke", survey, device_id])
+    assert revoked.exit_code == 0 and "tablet 7" in revoked.output
+    assert send(client, survey, token_of(link), key="field-submission-key-0002").status_code == 403
+    missing = runner.invoke(args=["field-device", "revoke", survey, "999"])
+    assert missing.exit_code == 1 and "no device link 999" in missing.output
+    assert runner.invoke(args=["field-device", "add", survey, " "]).exit_code == 2
+    assert runner.invoke(args=["field-device", "list", "nope"]).exit_code == 1
