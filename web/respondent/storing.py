@@ -267,7 +267,9 @@ def _columns(values: list, width: int) -> list[list]:
     return [values[column::width] for column in range(width)]
 
 
-def insert_keys(connection, sql, rows: list[tuple[bytes, int, bytes]], pipelined: bool) -> set[bytes]:
+def insert_keys(
+    connection, sql, rows: list[tuple[bytes, int, bytes]], pipelined: bool
+) -> set[bytes]:
     """Insert the (key hash, survey id, reports hash) of submissions about to be stored, in the
     transaction that stores them; the key hashes inserted. A hash left out was there already:
     its submission was stored before, or by a writer whose commit this insert waited for. Every

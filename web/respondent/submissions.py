@@ -27,7 +27,6 @@ from web.respondent.plan import Plan, SurveyState
 from web.respondent.storing import statements
 from web.respondent.writer import GroupCommit, Receipt, Resent, SubmissionId, receipt
 
-
 _canonical_json = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 
 
