@@ -294,7 +294,7 @@ def stored_keys(connection, sql, key_hashes: list[bytes], pipelined: bool) -> di
     if pipelined:
         cursor.execute(sql["stored_keys_array"], (key_hashes,))
         return {bytes(key): bytes(reports) for key, reports in cursor.fetchall()}
-    found = {}
+    found: dict[bytes, bytes] = {}
     for start in range(0, len(key_hashes), ROWS_PER_INSERT):
         chunk = key_hashes[start : start + ROWS_PER_INSERT]
         cursor.execute(many_rows(sql["stored_keys"], sql["mark"], 1, len(chunk)), chunk)
