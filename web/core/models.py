@@ -143,14 +143,16 @@ class ApiToken(Model):
         """The id of the user a live token belongs to, or None: one statement in the driver's own
         SQL on a pooled connection (every results request asks it; through the ORM it took a
         third of the request)."""
-        engine = db.engine
-        mark = placeholder(engine.dialect.paramstyle)
-        row = first_row(
-            engine,
-            f"SELECT user_id, revoked FROM {cls.__tablename__} WHERE token_hash = {mark}",
-            (cls.digest(token),),
-        )
+        row = _by_token_hash(cls.__tablename__, "user_id", cls.digest(token))
         return None if row is None or row[1] else row[0]
+
+
+def _by_token_hash(table: str, owner: str, token_hash: str):
+    """(``owner``, revoked) of the row of ``table`` with this token hash, or None."""
+    engine = db.engine
+    mark = placeholder(engine.dialect.paramstyle)
+    sql = f"SELECT {owner}, revoked FROM {table} WHERE token_hash = {mark}"
+    return first_row(engine, sql, (token_hash,))
 
 
 class Tally:
@@ -693,11 +695,5 @@ class FieldDevice(Model):
     def state_of(cls, token: str) -> tuple[int, bool] | None:
         """The survey id of a device link and whether it is revoked, or None for no such link:
         one read in the driver's own SQL, as every submission from a device asks it."""
-        engine = db.engine
-        mark = placeholder(engine.dialect.paramstyle)
-        row = first_row(
-            engine,
-            f"SELECT survey_id, revoked FROM {cls.__tablename__} WHERE token_hash = {mark}",
-            (cls.digest(token),),
-        )
+        row = _by_token_hash(cls.__tablename__, "survey_id", cls.digest(token))
         return None if row is None else (row[0], bool(row[1]))

@@ -24,6 +24,8 @@ LATIN_ALLOWED = {
     "https",
     "code",
     "XLSForm",
+    # A device's PIN is called so in Korean too.
+    "PIN",
     # Authors of designs, named as in the literature.
     "Kuk",
     "Warner",
