@@ -57,11 +57,23 @@ from .mechanism import (
 )
 from .noise import GaussianSigmas, gaussian_delta, gaussian_sigma, gaussian_sigmas, laplace_scale
 from .planning import margin_of_error, sample_size
+from .power import (
+    ChangePower,
+    change_power,
+    change_sample_size,
+    detectable_change,
+    simulate_change_power,
+)
 from .regression import RegressionError, RegressionResult, rr_logistic_regression
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "ChangePower",
+    "change_power",
+    "change_sample_size",
+    "detectable_change",
+    "simulate_change_power",
     "ParameterError",
     "CheatingPosterior",
     "cheating_posterior",

@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.cli_devices import field_device
+from web.cli_power import plan_change
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.passwords import account_problem
@@ -51,6 +52,7 @@ def init_app(app: Flask) -> None:
         synthesize,
         simulate,
         field_device,
+        plan_change,
     ):
         app.cli.add_command(command)
 

@@ -4,6 +4,7 @@
  * @module builder
  */
 import { choiceLightFraction, lightFraction, truthProbability } from "./procedure.js";
+import { drawPowerCurve } from "./power-curve.js";
 import { createSpinner } from "./spinner.js";
 
 /**
@@ -90,6 +91,8 @@ function start() {
         query.set("arms", `${arm(1)};${arm(2)}`);
       } else if (name !== "innocuous" && name !== "randomizer") query.set(name, field(name).value);
     }
+    // Cheating detection has two arms and no single line: no change plan.
+    showChangePlan(query.has("arms") ? null : query);
     const request = ++marginRequest;
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : null))
@@ -134,6 +137,55 @@ function start() {
     out("preview-margin").textContent = fill(arms ? config.messages.cheatingMargin : config.messages.margin, { n, margin });
   };
 
+  const changePlan = out("change-plan");
+  let changeRequest = 0;
+  /** The power to see a change, for a yes/no (or multi-select) question's design in `designQuery`. */
+  const showChangePlan = (designQuery) => {
+    const kind = field("kind").value;
+    const fits = designQuery !== null && !config.rangedTypes.includes(kind) && !config.singleChoiceTypes.includes(kind);
+    changePlan.hidden = !fits;
+    if (!fits || !changePlan.open) return;
+    const n = Number.parseInt(planned.value, 10);
+    const baseline = Number.parseFloat(out("baseline").value);
+    const change = Number.parseFloat(out("change").value);
+    const after = baseline + change;
+    const results = ["change-power", "change-n", "change-detectable"];
+    const request = ++changeRequest;
+    if (!(n >= 2) || !(baseline >= 0 && baseline <= 100) || !(after >= 0 && after <= 100) || !Number.isFinite(change)) {
+      for (const id of results) out(id).textContent = "";
+      out("change-power").textContent = config.messages.changeNone;
+      out("power-curve").replaceChildren();
+      return;
+    }
+    const query = new URLSearchParams(designQuery);
+    query.set("n", String(n));
+    query.set("baseline", String(baseline / 100));
+    query.set("change", String(change / 100));
+    fetch(`${config.changePlanUrl}?${query}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((plan) => {
+        if (request !== changeRequest) return;
+        if (!plan) {
+          for (const id of results) out(id).textContent = "";
+          return;
+        }
+        const points = (share) => (share === null ? config.messages.changeNothing : (share * 100).toFixed(1));
+        out("change-power").textContent = fill(config.messages.changePower, {
+          baseline: short(baseline), after: short(after), n, power: (plan.power * 100).toFixed(1),
+        });
+        out("change-n").textContent = plan.n_per_wave === null ? "" : fill(config.messages.changeN, { n: plan.n_per_wave });
+        out("change-detectable").textContent = fill(config.messages.changeDetectable, {
+          n, up: points(plan.detectable_change.up), down: points(plan.detectable_change.down),
+        });
+        drawPowerCurve(out("power-curve"), plan.curve, {
+          label: fill(config.messages.curveLabel, { n }),
+          change: config.messages.curveChange,
+          power: config.messages.curvePower,
+        });
+      })
+      .catch(() => {});
+  };
+
   const update = () => {
     const kind = field("kind").value;
     const direct = config.directTypes.includes(kind);
@@ -146,6 +198,7 @@ function start() {
     out("number-range")?.toggleAttribute("hidden", !number);
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();
+    showChangePlan(direct ? null : new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value }));
     if (direct) {
       out("preview-light").textContent = config.messages.direct;
       for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";
@@ -207,7 +260,8 @@ function start() {
       .catch(() => {});
   };
   form.addEventListener("input", update);
-  planned.addEventListener("input", update);
+  for (const input of [planned, out("baseline"), out("change")]) input.addEventListener("input", update);
+  changePlan.addEventListener("toggle", update);
   update();
 }
 

@@ -338,10 +338,7 @@ class SurveyDesign:
             Naming every mistake in ``numbers`` (shares by name, ``arms``).
         """
         parameters = self.planned(numbers)
-        problems = self.problems(None, parameters)
-        if problems:
-            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
-        design = self.rr_design(0.0, parameters)
+        design = self.planned_design(numbers)
         return {
             "procedure": self.name,
             **{name: numbers[name] for name in self.share_names()},
@@ -353,6 +350,21 @@ class SurveyDesign:
             "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
             "sectors": self.sectors(parameters),
         }
+
+    def planned_design(self, numbers: dict, epsilon: float = 0.0) -> rr.Design:
+        """The :class:`rr.Design` a plan's ``numbers`` state (a spinner's, its ``epsilon``).
+
+        Raises
+        ------
+        ValueError
+            Naming every mistake in ``numbers``, or when the design has no single line (cheating
+            detection).
+        """
+        parameters = self.planned(numbers)
+        problems = self.problems(None, parameters)
+        if problems:
+            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+        return self.rr_design(epsilon, parameters)
 
     def plan_numbers(self, query) -> dict:
         """The numbers a plan's query states (``query`` a mapping of strings): each share as a

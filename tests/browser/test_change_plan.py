@@ -1,0 +1,44 @@
+"""The builder's planner: the power to see a change between waves, for the design being edited,
+with its curve; the figures are the server's (rr.change_power)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rr
+from tests.browser.axe import violations
+from tests.browser.researcher import log_in
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_the_planner_shows_the_power_to_see_a_change(browser, runner, live_server, survey, locale):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(locale=locale, reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{survey}/questions/cheated")
+    page.fill("#planned", "500")
+    page.click("#change-plan summary")
+    page.fill("#baseline", "20")
+    page.fill("#change", "10")
+    page.wait_for_selector("#power-curve svg polyline")
+    expected = rr.change_power(rr.spinner_coin(1.0), 500, 0.2, 0.1).power
+    assert f"{expected * 100:.1f}%" in page.locator("#change-power").inner_text()
+    n = rr.change_sample_size(rr.spinner_coin(1.0), 0.2, 0.1)
+    assert f"{n}" in page.locator("#change-n").inner_text()
+    points = page.locator("#power-curve polyline").get_attribute("points").split()
+    assert len(points) == 41
+    # The curve starts at the test's size (about 5%) and rises with the change.
+    heights = [float(point.split(",")[1]) for point in points]
+    assert heights[0] > heights[-1]
+    assert violations(page) == []
+    page.fill("#change", "90")  # 20% + 90 points is past 100%
+    page.wait_for_selector("#power-curve:empty", state="attached")
+    assert "0 to 100" in page.locator("#change-power").inner_text() or locale != "en-US"
+    assert errors == []
+    context.close()

@@ -1,0 +1,95 @@
+"""``GET /api/plan/change``: the power to see a change between two waves (or two groups), the n
+per wave it needs, the smallest change it detects, and the power curve the planner draws."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, request
+
+import rr
+from web.core.surveys.designs import default_design, find_design, known_designs
+from web.core.surveys.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
+
+bp = Blueprint("change_plan", __name__, url_prefix="/api")
+
+MAX_WAVE_N = 10**7
+# The power curve: this many changes, evenly spaced from 0 to the largest the baseline allows.
+CURVE_POINTS = 41
+
+
+@bp.get("/plan/change")
+def plan_change():
+    """Power, n per wave and detectable change for a design, n, baseline and change."""
+    design = planned_design()
+    n = _read("n", int, 2, MAX_WAVE_N)
+    baseline = _read("baseline", float, 0.0, 1.0)
+    change = _read("change", float, -baseline, 1.0 - baseline)
+    target = _read("power", float, 0.01, 0.99, default="0.8")
+    alpha = _read("alpha", float, 0.001, 0.5, default="0.05")
+    if target <= alpha:
+        abort(400, f"power must be above alpha ({alpha:g})")
+    at_n = rr.change_power(design, n, baseline, change, alpha)
+    return {
+        "procedure": request.args.get("procedure", default_design().name),
+        "epsilon": design.epsilon,
+        "yes_given_yes": design.yes_given_yes,
+        "yes_given_no": design.yes_given_no,
+        "n": n,
+        "baseline": baseline,
+        "change": change,
+        "alpha": alpha,
+        "target_power": target,
+        "power": at_n.power,
+        "method": at_n.method,
+        "test": "two-sided Wald test of equal shares, unpooled, on the reported shares",
+        "n_per_wave": None if change == 0 else rr.change_sample_size(
+            design, baseline, change, target, alpha
+        ),
+        "detectable_change": {
+            "up": rr.detectable_change(design, n, baseline, target, alpha, 1),
+            "down": rr.detectable_change(design, n, baseline, target, alpha, -1),
+        },
+        "curve": power_curve(design, n, baseline, change, alpha),
+    }  # fmt: skip
+
+
+def planned_design() -> rr.Design:
+    """The query's design: a spinner at ``epsilon``, or a design from its own shares."""
+    procedure = request.args.get("procedure", default_design().name)
+    design = find_design(procedure)
+    if design is None:
+        abort(400, f"procedure must be one of {', '.join(known_designs())}")
+    epsilon = 0.0
+    if not design.derived:
+        epsilon = _read("epsilon", float, MIN_EPSILON, MAX_EPSILON)
+        if not valid_epsilon(epsilon):
+            abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
+    try:
+        return design.planned_design(design.plan_numbers(request.args), epsilon)
+    except ValueError as error:
+        abort(400, str(error))
+
+
+def power_curve(design: rr.Design, n: int, baseline: float, change: float, alpha: float) -> list:
+    """Power against the size of the change, in the direction of ``change`` (up when 0)."""
+    room = baseline if change < 0 else 1.0 - baseline
+    sign = -1.0 if change < 0 else 1.0
+    sizes = [room * step / (CURVE_POINTS - 1) for step in range(CURVE_POINTS)]
+    return [
+        {
+            "change": sign * size,
+            "power": rr.change_power(design, n, baseline, sign * size, alpha).power,
+        }
+        for size in sizes
+    ]
+
+
+def _read(name: str, kind, low, high, default: str | None = None):
+    """The query's ``name`` as ``kind`` within [low, high]; 400 naming it otherwise."""
+    text = request.args.get(name, default)
+    try:
+        value = kind(text)
+    except (TypeError, ValueError, OverflowError):
+        value = None
+    if value is None or not low <= value <= high:
+        abort(400, f"{name} must be a number from {low:g} to {high:g}")
+    return value
