@@ -72,9 +72,7 @@ class ChangePower(NamedTuple):
         )
 
 
-def change_power(
-    design: Design, n, baseline, change, alpha: float = 0.05, n_2=None
-) -> ChangePower:
+def change_power(design: Design, n, baseline, change, alpha: float = 0.05, n_2=None) -> ChangePower:
     """Power to detect a change from ``baseline`` to ``baseline + change`` with ``n`` respondents
     (per wave; ``n_2`` for the second sample when it differs).
 
