@@ -45,6 +45,7 @@ from .errors import ParameterError
 from .estimate import Estimate
 from .joint import JointFit, joint_em, joint_gibbs
 from .linear import LinearResult
+from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response
 from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances
 from .mechanism import (
     PROCEDURES,
@@ -69,6 +70,10 @@ from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "AveragingAttack",
+    "PermanentResponse",
+    "averaging_attack",
+    "permanent_response",
     "ChangePower",
     "change_power",
     "change_sample_size",

@@ -42,12 +42,12 @@ def check_positive(value, name: str) -> float:
     return number
 
 
-def check_epsilon(epsilon) -> float:
+def check_epsilon(epsilon, name: str = "epsilon") -> float:
     """Return ε as a float, or raise if it is not a finite number ≥ :data:`MIN_EPSILON`."""
-    number = check_positive(epsilon, "epsilon")
+    number = check_positive(epsilon, name)
     if number < MIN_EPSILON:
         raise ParameterError(
-            "epsilon", f"epsilon must be >= {MIN_EPSILON:g}, got {epsilon!r}", OUT_OF_RANGE, epsilon
+            name, f"{name} must be >= {MIN_EPSILON:g}, got {epsilon!r}", OUT_OF_RANGE, epsilon
         )
     return number
 

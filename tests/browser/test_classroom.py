@@ -11,6 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+import rr
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.conftest import PASSWORD, no_database
@@ -405,4 +406,26 @@ def test_lab_runs_the_reports_experiment_again_when_asked(browser, live_server, 
     ]  # fmt: skip
     assert ("2ε" in page.inner_text("#report-reproduction thead")) is True
     assert violations(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_the_lab_shows_the_averaging_attack_stopped_by_a_permanent_answer(
+    browser, live_server, locale
+):
+    context = browser.new_context(reduced_motion="reduce", locale=locale, bypass_csp=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server}/lab#averaging")
+    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
+    assert page.locator("#averaging-chart svg path.line").count() == 2
+    expected = rr.averaging_attack(1.0, 2.0, 50)
+    summary = page.inner_text("#averaging-summary")
+    assert "88.1%" in summary and ("99.9%" in summary or "100%" in summary)
+    assert expected.permanent[-1] == pytest.approx(0.881, abs=5e-4)
+    page.fill("#averaging-epsilon", "3")  # above ε∞ = 2: refused with the reason
+    page.wait_for_selector("#averaging-error:not(:empty)")
+    assert violations(page) == []
+    assert errors == []
     context.close()

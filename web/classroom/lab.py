@@ -196,6 +196,30 @@ def number():
     return number_class(n, epsilon, _procedure(), np.random.default_rng(seed))
 
 
+@bp.get("/api/lab/averaging")
+def averaging():
+    """The averaging attack on one respondent asked the same question wave after wave: how often
+    the majority of their reports is their true answer, with fresh draws and with a permanent
+    randomized response (rr.averaging_attack)."""
+    epsilon = _number("epsilon", 1, 0.05, 5)
+    bound = _number("epsilon_permanent", 2, 0.1, 8)
+    waves = int(_number("waves", 50, 1, 200))
+    try:
+        attack = rr.averaging_attack(epsilon, bound, waves)
+    except ValueError as error:
+        abort(400, str(error))
+    layers = rr.permanent_response(bound, epsilon)
+    return {
+        "epsilon": epsilon,
+        "epsilon_permanent": bound,
+        "keep": layers.keep,
+        "light": layers.light,
+        "fresh": attack.fresh.tolist(),
+        "permanent": attack.permanent.tolist(),
+        "limit": attack.limit,
+    }
+
+
 @bp.get("/api/lab/choice")
 def choice():
     """Estimates and 95% intervals of each option from a simulated class's single-choice reports."""
@@ -235,6 +259,14 @@ def noise():
 def lab_messages() -> dict:
     """The lab script's words, translated on the server."""
     return {
+        "averagingAxis": _("waves answered"),
+        "averagingShare": _("majority of reports is the truth"),
+        "averagingSummary": _(
+            "After {waves} waves, the majority of a respondent's reports is their true answer "
+            "{fresh} of the time with fresh draws, and {permanent} of the time with a permanent "
+            "answer, which never passes {limit}: what ε∞ = {bound} allows over every wave."
+        ),
+        "averagingInvalid": _("Choose ε per wave below ε∞ over all waves."),
         "yes": _("Yes"),
         "no": _("No"),
         "classSummary": _(

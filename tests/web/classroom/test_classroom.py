@@ -147,6 +147,15 @@ def test_lab_noise_matches_rr(client):
     assert body["classical_valid"] is True
 
 
+def test_the_averaging_attack_is_rrs_figures(client):
+    attack = client.get("/api/lab/averaging?epsilon=1&epsilon_permanent=2&waves=30").json
+    expected = rr.averaging_attack(1.0, 2.0, 30)
+    assert attack["fresh"] == expected.fresh.tolist()
+    assert attack["permanent"] == expected.permanent.tolist()
+    assert attack["limit"] == expected.limit and len(attack["fresh"]) == 30
+    assert attack["light"] == rr.permanent_response(2.0, 1.0).light
+
+
 @pytest.mark.parametrize(
     ("path", "query"),
     [
@@ -159,6 +168,8 @@ def test_lab_noise_matches_rr(client):
         ("/api/lab/running", {"bits": "1" * 5001}),
         ("/api/lab/noise", {"delta": 0}),
         ("/api/lab/noise", {"epsilon": "x"}),
+        ("/api/lab/averaging", {"epsilon": 2, "epsilon_permanent": 1}),
+        ("/api/lab/averaging", {"waves": 0}),
     ],
 )
 def test_lab_endpoints_refuse_bad_input(client, path, query):

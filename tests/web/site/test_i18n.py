@@ -26,6 +26,8 @@ LATIN_ALLOWED = {
     "XLSForm",
     # A device's PIN is called so in Korean too.
     "PIN",
+    # The system whose permanent randomized response the waves use (Erlingsson et al. 2014).
+    "RAPPOR",
     # Authors of designs, named as in the literature.
     "Kuk",
     "Warner",
