@@ -166,8 +166,8 @@ def averaging_attack(epsilon, epsilon_permanent, waves: int = 50) -> AveragingAt
     truth_share = math.exp(epsilon) / (1 + math.exp(epsilon))
     counts = np.arange(1, waves + 1)
     fresh = _majority(counts, truth_share)
-    right, wrong = layers.yes_given(1), layers.yes_given(0)
-    permanent = layers.keep * _majority(counts, right) + (1 - layers.keep) * _majority(counts, wrong)
+    kept, flipped = _majority(counts, layers.yes_given(1)), _majority(counts, layers.yes_given(0))
+    permanent = layers.keep * kept + (1 - layers.keep) * flipped
     return AveragingAttack(waves, fresh, permanent, layers.keep)
 
 
