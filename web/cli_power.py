@@ -8,11 +8,16 @@ import click
 from flask.cli import with_appcontext
 
 import rr
-from web.core.surveys.designs import find_design, known_designs
+from web.core.surveys.designs import default_design, find_design, known_designs
 
 
 @click.command("plan-change")
-@click.option("--procedure", default="spinner_coin", show_default=True, help="The design.")
+@click.option(
+    "--procedure",
+    default=lambda: default_design().name,
+    show_default="the survey file's default",
+    help="The design.",
+)
 @click.option("--epsilon", type=float, help="A spinner's ε.")
 @click.option(
     "--share",
