@@ -33,20 +33,27 @@ def stored_answers(app):
 def answer_every_design(page, truth: int):
     """Choose the true answers where the page draws, the reports where the respondent does, and
     press each question's button."""
+    # Each question is answered once the one before shows its outcome: the outcome's text moves
+    # what is below it, and a click aimed while it moves can land beside its target.
+    done = lambda item: page.wait_for_selector(  # noqa: E731
+        f"[data-item='{item}'][data-state='done']", timeout=60_000
+    )
     page.check("input[name='direct-year'][value='first']")
     page.check(f"input[name='truth-fr'][value='{truth}']")
     page.click("section[data-question='fr'] .spin-button")
+    done("fr")
     page.check("input[name='report-own'][value='1']")
     page.click("section[data-question='own'] .spin-button")
+    done("own")
     page.check(f"input[name='truth-uq'][value='{truth}']")
     page.click("section[data-question='uq'] .spin-button")
     assert page.inner_text("section[data-question='uq'] .hint")  # the innocuous answer is missing
     page.check("input[name='innocuous-uq'][value='0']")
     page.click("section[data-question='uq'] .spin-button")
+    done("uq")
     page.check("input[name='report-cw'][value='0']")
     page.click("section[data-question='cw'] .spin-button")
-    for item in ("fr", "own", "uq", "cw"):
-        page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=60_000)
+    done("cw")
 
 
 def test_each_design_sends_its_report_alone_and_a_reload_never_draws_again(
