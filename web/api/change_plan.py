@@ -7,7 +7,8 @@ from flask import Blueprint, abort, request
 
 import rr
 from web.core.surveys.designs import default_design, find_design, known_designs
-from web.core.surveys.limits import MAX_EPSILON, MIN_EPSILON, valid_epsilon
+from web.core.surveys.limits import MAX_EPSILON, MIN_EPSILON
+from web.site.query import number_argument
 
 bp = Blueprint("change_plan", __name__, url_prefix="/api")
 
@@ -20,11 +21,11 @@ CURVE_POINTS = 41
 def plan_change():
     """Power, n per wave and detectable change for a design, n, baseline and change."""
     design = planned_design()
-    n = _read("n", int, 2, MAX_WAVE_N)
-    baseline = _read("baseline", float, 0.0, 1.0)
-    change = _read("change", float, -baseline, 1.0 - baseline)
-    target = _read("power", float, 0.01, 0.99, default="0.8")
-    alpha = _read("alpha", float, 0.001, 0.5, default="0.05")
+    n = number_argument("n", None, 2, MAX_WAVE_N, kind=int)
+    baseline = number_argument("baseline", None, 0.0, 1.0)
+    change = number_argument("change", None, -baseline, 1.0 - baseline)
+    target = number_argument("power", 0.8, 0.01, 0.99)
+    alpha = number_argument("alpha", 0.05, 0.001, 0.5)
     if target <= alpha:
         abort(400, f"power must be above alpha ({alpha:g})")
     at_n = rr.change_power(design, n, baseline, change, alpha)
@@ -60,9 +61,7 @@ def planned_design() -> rr.Design:
         abort(400, f"procedure must be one of {', '.join(known_designs())}")
     epsilon = 0.0
     if not design.derived:
-        epsilon = _read("epsilon", float, MIN_EPSILON, MAX_EPSILON)
-        if not valid_epsilon(epsilon):
-            abort(400, f"epsilon must be a number from {MIN_EPSILON:g} to {MAX_EPSILON:g}")
+        epsilon = number_argument("epsilon", None, MIN_EPSILON, MAX_EPSILON)
     try:
         return design.planned_design(design.plan_numbers(request.args), epsilon)
     except ValueError as error:
@@ -81,15 +80,3 @@ def power_curve(design: rr.Design, n: int, baseline: float, change: float, alpha
         }
         for size in sizes
     ]
-
-
-def _read(name: str, kind, low, high, default: str | None = None):
-    """The query's ``name`` as ``kind`` within [low, high]; 400 naming it otherwise."""
-    text = request.args.get(name, default)
-    try:
-        value = kind(text)
-    except (TypeError, ValueError, OverflowError):
-        value = None
-    if value is None or not low <= value <= high:
-        abort(400, f"{name} must be a number from {low:g} to {high:g}")
-    return value

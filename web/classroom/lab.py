@@ -26,6 +26,7 @@ from web.classroom.report_lab import (
 from web.core.infrastructure.extensions import limiter
 from web.core.surveys.designs import default_design, registered
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
+from web.site.query import number_argument
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
@@ -43,16 +44,16 @@ def lab():
     """Controls and charts; the page's script asks the endpoints below for the numbers. The
     designs' comparison at one ε is drawn by the server (``?designs_epsilon=``)."""
     limits = page_limits() | {"labMaxN": MAX_CLASS}
-    epsilon = _number("designs_epsilon", 1, DESIGNS_MIN_EPSILON, DESIGNS_MAX_EPSILON)
-    n = int(_number("report_n", 1000, 10, 10_000))
-    low = _number("report_low", 0, -1e6, 1e6)
-    high = _number("report_high", 100, -1e6, 1e6)
+    epsilon = number_argument("designs_epsilon", 1, DESIGNS_MIN_EPSILON, DESIGNS_MAX_EPSILON)
+    n = int(number_argument("report_n", 1000, 10, 10_000))
+    low = number_argument("report_low", 0, -1e6, 1e6)
+    high = number_argument("report_high", 100, -1e6, 1e6)
     if not low < high:
         abort(400, f"report_low must be below report_high, got {low:g} and {high:g}")
     runs = report_experiment(n, low, high)
     repetitions = None  # the report's experiment repeated, only when asked (seconds of work)
     if "reproduce" in request.args:
-        repetitions = int(_number("reproduce", REPORT_RUNS, 2, MAX_REPORT_RUNS))
+        repetitions = int(number_argument("reproduce", REPORT_RUNS, 2, MAX_REPORT_RUNS))
     return render_template(
         "lab.html",
         messages=lab_messages(),
@@ -102,18 +103,6 @@ def designs_comparison(epsilon: float) -> tuple[DesignRow, ...]:
     return tuple(rows)
 
 
-def _number(name: str, default: float, low: float, high: float) -> float:
-    """A query argument as a float in [low, high]; 400 otherwise."""
-    raw = request.args.get(name, default)
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        abort(400, f"{name} must be a number, got {raw!r}")
-    if not low <= value <= high:
-        abort(400, f"{name} must lie in [{low:g}, {high:g}], got {raw!r}")
-    return value
-
-
 def _procedure() -> str:
     procedure = request.args.get("procedure", default_design().name)
     spinners = [design.name for design in registered() if design.every_type]
@@ -127,14 +116,14 @@ def report():
     """The reference report's experiment repeated ``runs`` times at ε = 0.1, 1 and 10 (defaults:
     the report's setting and its own procedure), with the accounting and posterior named."""
     setting = REPORT_SETTING
-    n = int(_number("n", setting["n"], 10, 10_000))
-    low = _number("low", setting["low"], -1e9, 1e9)
-    high = _number("high", setting["high"], -1e9, 1e9)
+    n = int(number_argument("n", setting["n"], 10, 10_000))
+    low = number_argument("low", setting["low"], -1e9, 1e9)
+    high = number_argument("high", setting["high"], -1e9, 1e9)
     if not low < high:
         abort(400, f"low must be below high, got {low:g} and {high:g}")
-    mean = _number("mean", setting["mean"], low, high)
-    variance = _number("variance", setting["variance"], 1e-12, (high - low) ** 2)
-    runs = int(_number("runs", REPORT_RUNS, 2, MAX_REPORT_RUNS))
+    mean = number_argument("mean", setting["mean"], low, high)
+    variance = number_argument("variance", setting["variance"], 1e-12, (high - low) ** 2)
+    runs = int(number_argument("runs", REPORT_RUNS, 2, MAX_REPORT_RUNS))
     accounting = _choice("accounting", "report", ACCOUNTINGS)
     posterior = _choice("posterior", "naive", POSTERIORS)
     return report_document(repeated(n, low, high, mean, variance, runs, accounting, posterior))
@@ -150,10 +139,10 @@ def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
 @bp.get("/api/lab/distribution")
 def distribution():
     """The estimate over many simulated classes: a histogram, its spread and the interval's coverage."""
-    share = _number("true_proportion", 0.3, 0, 1)
-    n = int(_number("n", 30, 1, MAX_N))
-    epsilon = _number("epsilon", 1, 1e-3, 10)
-    trials = int(_number("trials", 2000, 1, MAX_TRIALS))
+    share = number_argument("true_proportion", 0.3, 0, 1)
+    n = int(number_argument("n", 30, 1, MAX_N))
+    epsilon = number_argument("epsilon", 1, 1e-3, 10)
+    trials = int(number_argument("trials", 2000, 1, MAX_TRIALS))
     procedure = _procedure()
     seed = request.args.get("seed", type=int)
     draws = rr.simulate_estimates(share, n, epsilon, procedure, trials=trials, seed=seed)
@@ -179,7 +168,7 @@ def running():
     bits = request.args.get("bits", "")
     if not bits or len(bits) > MAX_BITS or set(bits) - {"0", "1"}:
         abort(400, f"bits must be 1 to {MAX_BITS} characters, each 0 or 1")
-    epsilon = _number("epsilon", 1, 1e-3, 10)
+    epsilon = number_argument("epsilon", 1, 1e-3, 10)
     procedure = _procedure()
     yes = np.cumsum(np.frombuffer(bits.encode(), dtype=np.uint8) - ord("0"))
     result = rr.estimate_proportion(yes, np.arange(1, len(bits) + 1), epsilon, procedure)
@@ -190,8 +179,8 @@ def running():
 def number():
     """One class answering a number question with one spin each, beside the Laplace and
     Gaussian mechanisms at the same ε (web/classroom/number_lab.py)."""
-    n = int(_number("n", 200, 1, MAX_CLASS))
-    epsilon = _number("epsilon", 1, 1e-3, 10)
+    n = int(number_argument("n", 200, 1, MAX_CLASS))
+    epsilon = number_argument("epsilon", 1, 1e-3, 10)
     seed = request.args.get("seed", type=int)
     return number_class(n, epsilon, _procedure(), np.random.default_rng(seed))
 
@@ -201,9 +190,9 @@ def averaging():
     """The averaging attack on one respondent asked the same question wave after wave: how often
     the majority of their reports is their true answer, with fresh draws and with a permanent
     randomized response (rr.averaging_attack)."""
-    epsilon = _number("epsilon", 1, 0.05, 5)
-    bound = _number("epsilon_permanent", 2, 0.1, 8)
-    waves = int(_number("waves", 50, 1, 200))
+    epsilon = number_argument("epsilon", 1, 0.05, 5)
+    bound = number_argument("epsilon_permanent", 2, 0.1, 8)
+    waves = int(number_argument("waves", 50, 1, 200))
     try:
         attack = rr.averaging_attack(epsilon, bound, waves)
     except ValueError as error:
@@ -229,7 +218,7 @@ def choice():
         abort(400, f"counts must be 2 to {MAX_OPTIONS} whole numbers, comma-separated")
     if not 1 <= sum(counts) <= MAX_CLASS:
         abort(400, f"counts must add up to 1 to {MAX_CLASS}")
-    epsilon = _number("epsilon", 1, 1e-3, 10)
+    epsilon = number_argument("epsilon", 1, 1e-3, 10)
     result = rr.estimate_choice(counts, epsilon, _procedure())
     return {
         "light_fraction": rr.choice_light_fraction(epsilon, len(counts), _procedure()),
@@ -241,9 +230,9 @@ def choice():
 @bp.get("/api/lab/noise")
 def noise():
     """Laplace scale and Gaussian σ (three ways) for a sensitivity, ε and δ."""
-    sensitivity = _number("sensitivity", 1, 1e-6, 1e6)
-    epsilon = _number("epsilon", 1, 1e-3, 50)
-    delta = _number("delta", 1e-5, 1e-15, 0.5)
+    sensitivity = number_argument("sensitivity", 1, 1e-6, 1e6)
+    epsilon = number_argument("epsilon", 1, 1e-3, 50)
+    delta = number_argument("delta", 1e-5, 1e-15, 0.5)
     sigmas = rr.gaussian_sigmas(sensitivity, epsilon, delta)
     return {
         "laplace_scale": rr.laplace_scale(sensitivity, epsilon),
