@@ -215,8 +215,7 @@ def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, ke
     cursor.execute(sql["claim"], claim_parameters(plan, len(answers), now))
     claimed = cursor.fetchone()
     if claimed is None:
-        for start in range(0, len(key_hashes), ROWS_PER_INSERT):
-            chunk = key_hashes[start : start + ROWS_PER_INSERT]
+        for chunk in _chunks(key_hashes):
             cursor.execute(many_rows(sql["release_keys"], sql["mark"], 1, len(chunk)), chunk)
         return None
     for start in range(0, len(answers), ROWS_PER_INSERT):
@@ -280,8 +279,7 @@ def insert_keys(
         cursor.execute(sql["keys_array"], [list(column) for column in zip(*rows, strict=True)])
         return {bytes(row[0]) for row in cursor.fetchall()}
     inserted: set[bytes] = set()
-    for start in range(0, len(rows), ROWS_PER_INSERT):
-        chunk = rows[start : start + ROWS_PER_INSERT]
+    for chunk in _chunks(rows):
         values = [value for row in chunk for value in row]
         cursor.execute(many_rows(sql["keys"], sql["mark"], 3, len(chunk)), values)
         inserted.update(bytes(row[0]) for row in cursor.fetchall())
@@ -295,8 +293,7 @@ def stored_keys(connection, sql, key_hashes: list[bytes], pipelined: bool) -> di
         cursor.execute(sql["stored_keys_array"], (key_hashes,))
         return {bytes(key): bytes(reports) for key, reports in cursor.fetchall()}
     found: dict[bytes, bytes] = {}
-    for start in range(0, len(key_hashes), ROWS_PER_INSERT):
-        chunk = key_hashes[start : start + ROWS_PER_INSERT]
+    for chunk in _chunks(key_hashes):
         cursor.execute(many_rows(sql["stored_keys"], sql["mark"], 1, len(chunk)), chunk)
         found.update((bytes(key), bytes(reports)) for key, reports in cursor.fetchall())
     return found
@@ -307,3 +304,10 @@ def survey_receipt(connection, sql, survey_id: int) -> tuple:
     cursor = connection.cursor()
     cursor.execute(sql["receipt"], (survey_id,))
     return cursor.fetchone() or (None, None)
+
+
+def _chunks(items: list) -> list[list]:
+    """``items`` in runs of at most ``ROWS_PER_INSERT``: one statement's worth each."""
+    return [
+        items[start : start + ROWS_PER_INSERT] for start in range(0, len(items), ROWS_PER_INSERT)
+    ]
