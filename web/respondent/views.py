@@ -153,7 +153,6 @@ def messages() -> dict:
         "wheel": _("Wheel {number} of 2, picked at random."),
         "recorded": _("Recorded as you reported it: the page never saw your true answer."),
         "submitFailed": _("Your answers could not be sent. Please try again."),
-        "offline": _("No connection to the server. Please try again."),
         "completionCode": _("Your completion code: {code}"),
         "enterNumber": _("Enter a number from {min} to {max} in steps of {step}."),
         "valueWheelLabel": _("Value wheel: {percent} yes, your number's place in its range"),
