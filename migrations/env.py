@@ -95,6 +95,8 @@ def stamp_unversioned(connection):
                 made_by = "0009"
             if made_by == "0009" and inspector.has_table("submission_key"):
                 made_by = "0010"
+            if made_by == "0010" and "series" in columns:
+                made_by = "0011"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -27,6 +27,13 @@ reveal at most what B_v does: ε∞ (post-processing). A respondent whose answer
 waves exposes B₀ and B₁, independent draws: at most 2·ε∞ for a yes/no item. A new device or
 cleared storage draws new permanent bits, and waves then add up again.
 
+A single-choice question with k options works the same way by generalized randomized response:
+a permanent report per possible value, the value itself with f = e^ε∞/(e^ε∞ + k − 1), and each
+wave keeps it with light share q = λ(ε₁)/λ(ε∞), λ(ε) = (e^ε − 1)/(e^ε + k − 1), else a die over
+all k values. Both layers are "λ of the identity plus the rest spread evenly", and such channels
+compose by multiplying their λ, so the composite is generalized randomized response at ε₁ and
+the bound is ε∞ per distinct answer.
+
 :func:`averaging_attack` gives, wave by wave, how often an observer who takes the majority of a
 respondent's reports gets the true answer: with fresh draws it tends to 1; with the permanent
 layer to f, the share of respondents whose permanent bit is their truth.
@@ -47,7 +54,9 @@ from .errors import ParameterError
 
 @dataclass(frozen=True)
 class PermanentResponse:
-    """The two layers for a single wave's ε₁ under a bound ε∞ over all waves.
+    """The two layers for a single wave's ε₁ under a bound ε∞ over all waves, for an answer with
+    ``k`` possible values (2 for yes/no and for each option of a multi-select question; a
+    single-choice question's option count, by generalized randomized response).
 
     Attributes
     ----------
@@ -56,25 +65,33 @@ class PermanentResponse:
     epsilon : float
         ε₁, one wave's report.
     keep : float
-        f = e^ε∞/(1 + e^ε∞), the chance that a permanent bit is the value it stands for.
+        f = e^ε∞/(e^ε∞ + k − 1), the chance that a permanent report is the value it stands for
+        (else one of the k − 1 others, each as likely).
     light : float
-        q = tanh(ε₁/2)/tanh(ε∞/2), each wave's light share (else a fair coin).
+        q = λ(ε₁)/λ(ε∞) with λ(ε) = (e^ε − 1)/(e^ε + k − 1): each wave's light share when dark
+        lets a fair coin (or a die over all k values) decide; tanh(ε₁/2)/tanh(ε∞/2) for k = 2.
+    k : int
+        How many values the answer can take.
     """
 
     epsilon_permanent: float
     epsilon: float
     keep: float
     light: float
+    k: int = 2
 
     def __repr__(self) -> str:
+        values = "" if self.k == 2 else f", k={self.k}"
         return (
             f"PermanentResponse(epsilon_permanent={self.epsilon_permanent:g}, "
-            f"epsilon={self.epsilon:g}; keep={self.keep:.4f}, light={self.light:.4f})"
+            f"epsilon={self.epsilon:g}{values}; keep={self.keep:.4f}, light={self.light:.4f})"
         )
 
     @property
     def design(self) -> Design:
-        """One wave's report as a binary design: the symmetric line at ε₁."""
+        """One wave's report as a binary design (k = 2): the symmetric line at ε₁."""
+        if self.k != 2:
+            raise ParameterError("k", f"a binary design needs k = 2, got k={self.k}", value=self.k)
         yes_given_no = (1 - math.tanh(self.epsilon / 2)) / 2
         return Design(
             "permanent_response",
@@ -84,33 +101,55 @@ class PermanentResponse:
             (("epsilon_permanent", self.epsilon_permanent), ("epsilon", self.epsilon)),
         )
 
-    def draw_permanent(self, rng=None) -> tuple[int, int]:
-        """(B₀, B₁): the permanent bits for a true "no" and a true "yes", drawn once."""
-        rng = np.random.default_rng(rng)
-        keep_no, keep_yes = rng.random(2) < self.keep
-        return (0 if keep_no else 1), (1 if keep_yes else 0)
+    def wave_light(self, dark: str = "coin") -> float:
+        """Each wave's light share when dark does ``dark``: ``"coin"`` (a coin, or a die over all
+        k values) gives q; ``"opposite"`` (the other answer, or a die over the k − 1 others) gives
+        (q(k − 1) + 1)/k, the same channel. Either way the composite is generalized randomized
+        response at ε₁."""
+        if dark == "coin":
+            return self.light
+        if dark == "opposite":
+            return (self.light * (self.k - 1) + 1) / self.k
+        raise ParameterError("dark", f"dark must be 'coin' or 'opposite', got {dark!r}", value=dark)
 
-    def report(self, permanent: tuple[int, int], truth: int, rng=None) -> int:
-        """One wave's report from the permanent bits and this wave's true answer."""
-        if truth not in (0, 1):
-            raise ParameterError("truth", f"truth must be 0 or 1, got {truth!r}", value=truth)
+    def draw_permanent(self, rng=None) -> tuple[int, ...]:
+        """(B₀, …, B_{k−1}): the permanent report for each possible true value, drawn once."""
+        rng = np.random.default_rng(rng)
+        kept = rng.random(self.k) < self.keep
+        if self.k == 2:
+            return (0 if kept[0] else 1), (1 if kept[1] else 0)
+        others = rng.integers(self.k - 1, size=self.k)
+        return tuple(
+            value if kept[value] else int(others[value] + (others[value] >= value))
+            for value in range(self.k)
+        )
+
+    def report(self, permanent: tuple[int, ...], truth: int, rng=None) -> int:
+        """One wave's report from the permanent reports and this wave's true answer."""
+        if isinstance(truth, bool) or truth not in range(self.k):
+            raise ParameterError(
+                "truth", f"truth must be a value in 0..{self.k - 1}, got {truth!r}", value=truth
+            )
         rng = np.random.default_rng(rng)
         light, coin = rng.random(2)
-        return permanent[truth] if light < self.light else int(coin < 0.5)
+        if light < self.light:
+            return permanent[truth]
+        return int(coin < 0.5) if self.k == 2 else int(coin * self.k)
 
     def yes_given(self, permanent_bit: int) -> float:
-        """P(report 1 | B = ``permanent_bit``) in one wave: (1 ± q)/2."""
+        """P(report 1 | B = ``permanent_bit``) in one wave (k = 2): (1 ± q)/2."""
         return (1 + self.light) / 2 if permanent_bit else (1 - self.light) / 2
 
 
-def permanent_response(epsilon_permanent, epsilon) -> PermanentResponse:
+def permanent_response(epsilon_permanent, epsilon, k: int = 2) -> PermanentResponse:
     """The permanent randomized response with bound ``epsilon_permanent`` over all waves and
-    ``epsilon`` per wave (see the module's docstring for the formulas).
+    ``epsilon`` per wave, for an answer with ``k`` values (see the module's docstring).
 
     Raises
     ------
     ValueError
-        If either ε is not finite and > 0, or ε₁ ≥ ε∞ (a wave cannot reveal more than all waves).
+        If either ε is not finite and > 0, ε₁ ≥ ε∞ (a wave cannot reveal more than all waves),
+        or k is not a whole number ≥ 2.
 
     Examples
     --------
@@ -119,6 +158,8 @@ def permanent_response(epsilon_permanent, epsilon) -> PermanentResponse:
     """
     bound = check_epsilon(epsilon_permanent, "epsilon_permanent")
     wave = check_epsilon(epsilon)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+        raise ParameterError("k", f"k must be a whole number >= 2, got {k!r}", value=k)
     if wave >= bound:
         raise ParameterError(
             "epsilon",
@@ -126,8 +167,14 @@ def permanent_response(epsilon_permanent, epsilon) -> PermanentResponse:
             f">= {bound:g}",
             value=wave,
         )
-    keep = math.exp(bound) / (1 + math.exp(bound)) if bound < 700 else 1.0
-    return PermanentResponse(bound, wave, keep, math.tanh(wave / 2) / math.tanh(bound / 2))
+    keep = 1 / (1 + (k - 1) * math.exp(-bound))
+    return PermanentResponse(bound, wave, keep, _spread(wave, k) / _spread(bound, k), k)
+
+
+def _spread(epsilon: float, k: int) -> float:
+    """λ(ε) = (e^ε − 1)/(e^ε + k − 1), the part of generalized randomized response at ε that
+    follows the truth; assumes valid input."""
+    return -math.expm1(-epsilon) / (1 + (k - 1) * math.exp(-epsilon))
 
 
 class AveragingAttack(NamedTuple):

@@ -33,6 +33,7 @@ from web.core.results.table import (
 )
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.lookup import find_survey
+from web.core.surveys.series import wave_problems
 from web.core.surveys.surveyfile import SurveyFileError
 from web.core.surveys.xlsform import load_any_survey, survey_xlsform
 from web.simulation import simulate_responses
@@ -180,7 +181,13 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
         raise click.ClickException(
             "\n".join([f"{file} was not imported:", *(f"  {line}" for line in error.problems)])
         ) from None
-    survey = Survey.from_spec(spec, owner=_user(owner) if owner else None)
+    account = _user(owner) if owner else None
+    clashes = wave_problems(spec, account.id if account else None)
+    if clashes:
+        raise click.ClickException(
+            "\n".join([f"{file} was not imported:", *(f"  {problem}" for problem in clashes)])
+        )
+    survey = Survey.from_spec(spec, owner=account)
     survey.status = status
     if status == "open":
         ensure_join_code(survey)

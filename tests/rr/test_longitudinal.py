@@ -87,3 +87,34 @@ def test_bad_arguments_are_refused_by_name(call, parameter):
     with pytest.raises(rr.ParameterError) as refused:
         call()
     assert refused.value.parameter == parameter
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+@pytest.mark.parametrize("dark", ["coin", "opposite"])
+def test_the_composite_of_k_values_is_generalized_randomized_response_at_one_waves_epsilon(k, dark):
+    layers = rr.permanent_response(2.5, 0.8, k=k)
+    light = layers.wave_light(dark)
+    # One wave given the permanent report B: B on light; dark: a die over all k (coin) or over
+    # the k − 1 others (opposite).
+    keep_b = light + (1 - light) / k if dark == "coin" else light
+    other_b = (1 - keep_b) / (k - 1)
+    truth_reported = layers.keep * keep_b + (1 - layers.keep) * other_b
+    assert truth_reported == pytest.approx(math.exp(0.8) / (math.exp(0.8) + k - 1), abs=1e-12)
+    assert layers.keep == pytest.approx(math.exp(2.5) / (math.exp(2.5) + k - 1), abs=1e-12)
+
+
+def test_permanent_reports_of_k_values_keep_each_value_with_f_and_spread_the_rest():
+    layers = rr.permanent_response(1.5, 0.5, k=4)
+    rng = np.random.default_rng(7)
+    drawn = np.array([layers.draw_permanent(rng) for _ in range(20_000)])
+    for value in range(4):
+        kept = np.mean(drawn[:, value] == value)
+        spread = math.sqrt(layers.keep * (1 - layers.keep) / len(drawn))
+        assert abs(kept - layers.keep) < 4 * spread
+        others = [np.mean(drawn[:, value] == other) for other in range(4) if other != value]
+        assert max(others) - min(others) < 8 * math.sqrt(0.1 / len(drawn))
+
+
+def test_k_below_two_is_refused_by_name():
+    with pytest.raises(ValueError, match="k must be a whole number >= 2, got 1"):
+        rr.permanent_response(2.0, 1.0, k=1)

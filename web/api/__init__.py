@@ -1,5 +1,5 @@
 """The JSON API: submissions, results with a bearer token, planning figures."""
 
-from web.api import change_plan, views
+from web.api import change_plan, series, views
 
-BLUEPRINTS = (views.bp, change_plan.bp)
+BLUEPRINTS = (views.bp, change_plan.bp, series.bp)

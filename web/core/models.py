@@ -204,6 +204,10 @@ class Survey(Model):
     opens_at: Mapped[datetime | None] = mapped_column(UTCSeconds)
     closes_at: Mapped[datetime | None] = mapped_column(UTCSeconds)
     target_n: Mapped[int | None]
+    # The series it is a wave of ("campus-climate", wave 2), or None for a survey on its own:
+    # a question keeps its id, design and ε from wave to wave, and trends read the waves in order.
+    series: Mapped[str | None] = mapped_column(String(64), index=True)
+    wave: Mapped[int | None]
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )
@@ -297,6 +301,8 @@ class Survey(Model):
             owner=owner,
             questions=questions,
             translations={},
+            series=spec.series,
+            wave=spec.wave,
         )
         survey.set_texts("title", spec.title)
         survey.set_texts("description", spec.description)
@@ -317,12 +323,15 @@ class Survey(Model):
                     question.procedure,
                     tuple(OptionSpec(option.key, option.texts) for option in question.options),
                     question.design,
+                    question.epsilon_permanent,
                 )
                 for question in self.questions
             ),
             results_batch=self.results_batch,
             languages=tuple(self.language_list),
             fielding=self.fielding,
+            series=self.series,
+            wave=self.wave,
         )
 
     def missing_texts(self) -> list[tuple[str, str]]:
@@ -361,6 +370,7 @@ class Question(Tally, Model):
             text=text,
             translations=translations,
             epsilon=spec.derived_epsilon,
+            epsilon_permanent=spec.epsilon_permanent,
             procedure=spec.procedure,
             design_parameters=spec.design.to_store(),
             options=options,
@@ -375,6 +385,9 @@ class Question(Tally, Model):
     text: Mapped[str] = mapped_column(Text)  # in the survey's default language
     translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
     epsilon: Mapped[float]
+    # ε∞: the bound over every wave of its series, kept by a permanent report on the respondent's
+    # device (rr.permanent_response); None where every wave draws afresh at ε.
+    epsilon_permanent: Mapped[float | None]
     procedure: Mapped[str] = mapped_column(String(20))
     # A design's parameters (web/core/surveys/designs.py); empty for the spinners.
     design_parameters: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -553,6 +566,15 @@ class Question(Tally, Model):
         """Responses that answered this question (later questions have fewer than the survey)."""
         tallies = self.tallies
         return tallies[0].n if tallies else 0
+
+    @property
+    def permanent(self) -> rr.PermanentResponse | None:
+        """Its permanent randomized response over the series' waves (ε∞ over all of them, ε per
+        wave), or None where every wave draws afresh."""
+        if self.epsilon_permanent is None:
+            return None
+        values = self.type.permanent_values(len(self.options))
+        return rr.permanent_response(self.epsilon_permanent, self.epsilon, values)
 
     @property
     def is_frozen(self) -> bool:

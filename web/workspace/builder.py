@@ -41,6 +41,7 @@ from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
+from web.core.surveys.series import wave_problems
 from web.core.surveys.surveyfile import (
     DIRECT_EPSILON,
     DIRECT_PROCEDURE,
@@ -329,6 +330,10 @@ def import_file():
         except SurveyFileError as error:
             form.file.errors.extend(error.problems)
         else:
+            clashes = wave_problems(spec, current_user.id)
+            if clashes:
+                form.file.errors.extend(str(problem) for problem in clashes)
+                return render_template("surveys/import.html", form=form)
             survey = Survey.from_spec(spec, owner=current_user)
             survey.status = "draft"
             if add_unique(survey):

@@ -162,6 +162,20 @@ def _cheating_difference(question: Question, counts, second_arms) -> Difference:
     return model.difference(groups[0], groups[1])
 
 
+def item_difference(
+    question: Question, first: tuple[int, int], second: tuple[int, int], arms=None
+) -> Difference:
+    """The first set of respondents' true share (or mean) less the second's, from each one's
+    (reports of 1, respondents) of the item, with its MOVER interval: a share through the
+    question's design line, a number's mean through its range; cheating detection's honest-yes
+    share from each set's second arm too (``arms``: [respondents, reports of 1] of each)."""
+    if arms is not None:
+        return _cheating_difference(question, [first, second], arms)
+    if question.item_mean is not None:
+        return question.item_mean.difference(*first, *second)
+    return question.item_design.difference(*first, *second)
+
+
 def _prediction(prediction: rr.regression.Prediction) -> dict:
     return {name: significant(value) for name, value in prediction._asdict().items()}
 
@@ -182,14 +196,12 @@ def group_difference(
         if n < max(min_n, 1):
             raise GroupingError(f"group {by}={group} has fewer than {min_n} respondents")
         counts.append((yes, n))
-    if arms is not None:
-        result = _cheating_difference(
-            question, counts, [arms.get((g,), [0, 0]) for g in (first, second)]
-        )
-    elif question.item_mean is not None:
-        result = question.item_mean.difference(*counts[0], *counts[1])
-    else:
-        result = question.item_design.difference(*counts[0], *counts[1])
+    result = item_difference(
+        question,
+        counts[0],
+        counts[1],
+        None if arms is None else [arms.get((g,), [0, 0]) for g in (first, second)],
+    )
     return {
         "item": item,
         "by": by,

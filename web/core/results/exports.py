@@ -15,7 +15,7 @@ from web.core.models import Response, Survey
 from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.figures import ESTIMATE_FIELDS, SurveyResults, significant
-from web.core.surveys.designs.r_code import INSTALL, READ_CSV
+from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
 from web.core.surveys.texts import Texts
 
 ESTIMATE_COLUMNS = (
@@ -159,6 +159,24 @@ def grouped_estimates_csv(results: SurveyResults, groups: dict, by: str) -> str:
     return "".join(lines)
 
 
+TREND_COLUMNS = (
+    "series", "item", "measure", "group", "wave", "n", "estimate", "ci_low", "ci_high",
+    "change_from_wave", "change", "change_ci_low", "change_ci_high",
+)  # fmt: skip
+
+
+def trend_csv(trend) -> str:
+    """CSV of a series' trend (:class:`web.core.results.trend.SeriesTrend`): one row per item,
+    group and wave, with the change from the previous wave that shows the item; a wave below the
+    minimum n has its row with no figures."""
+    return "".join(
+        [
+            _line(TREND_COLUMNS),
+            *(_line(row[name] for name in TREND_COLUMNS) for row in trend.rows()),
+        ]
+    )
+
+
 def codebook(survey: Survey, results: SurveyResults) -> dict:
     """Everything needed to recompute each estimate with rr from the responses CSV, with the
     published snapshot's counts (withheld below the minimum n)."""
@@ -169,6 +187,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
             "languages": languages,
             "title": survey.texts("title").for_file(languages),
             "description": survey.texts("description").for_file(languages),
+            **({"series": survey.series, "wave": survey.wave} if survey.series else {}),
         },
         "published": {
             "n": results.n,
@@ -202,10 +221,27 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "b = (e^epsilon - 1)/(e^epsilon + k - 1). 95% interval: Clopper-Pearson on the noisy "
         "share, mapped through the same line and clipped to [0, 1]. A number question's mean: "
         "min + (max - min) * pi_hat, its interval mapped the same way (clipped to [min, max]).",
+        **({"trend": _trend_entry(survey)} if survey.series else {}),
         "questions": [
             {**_question_entry(question, languages), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)
         ],
+    }
+
+
+def _trend_entry(survey: Survey) -> dict:
+    """How to compute the change between two waves of the series in R, as the app does."""
+    return {
+        "series": survey.series,
+        "method": "Change = later wave's estimate - earlier wave's (independent samples), with "
+        "Newcombe's MOVER interval on each wave's exact Clopper-Pearson limits mapped through "
+        "the item's line (noise_offset a, noise_slope b): the same for every wave of a series, "
+        "whose items keep their design and epsilon.",
+        "R": CHANGE_FUNCTION,
+        "example": "rr_change(yes_from = 120, n_from = 400, yes_to = 95, n_to = 380, "
+        "a = q$noise_offset, b = q$noise_slope)  # q: this codebook's entry for the item; "
+        "yes and n from each wave's estimates CSV (noisy_yes, n). A number question's change "
+        "in its units: multiply by (max - min).",
     }
 
 
@@ -224,6 +260,7 @@ def _question_entry(question, languages: list[str]) -> dict:
         "type": question.kind,
         "epsilon": question.epsilon,
         "epsilon_total": question.epsilon_total,
+        **_permanent_entry(question),
         "procedure": question.procedure,
         "light_fraction": question.light_fraction,
         "truth_probability": question.truth_probability,
@@ -240,6 +277,26 @@ def _question_entry(question, languages: list[str]) -> dict:
             for option in question.options
         ]
     return entry
+
+
+def _permanent_entry(question) -> dict:
+    """A question's permanent randomized response: its bound over all waves and both layers."""
+    layers = question.permanent
+    if layers is None:
+        return {}
+    return {
+        "epsilon_permanent": layers.epsilon_permanent,
+        "permanent": {
+            "keep": layers.keep,
+            "wave_light": layers.wave_light(question.asked_with.dark),
+            "values": layers.k,
+            "note": "A permanent report per possible value is drawn once per series on the "
+            "respondent's device (the value itself with probability keep); each wave reports "
+            "the one for the true value, spun again with light share wave_light. One wave's "
+            "report is generalized randomized response at epsilon, so every estimate uses the "
+            "line above; all waves together reveal at most epsilon_permanent per distinct answer.",
+        },
+    }
 
 
 def _cell(answers: dict, key: str, option: str | None):

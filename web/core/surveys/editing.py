@@ -31,6 +31,7 @@ from web.core.results.publication import publish_in_session
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS
+from web.core.surveys.series import answered_elsewhere, fixed_in_series, spun_parameters
 from web.core.surveys.surveyfile import (
     OptionSpec,
     Problem,
@@ -133,7 +134,19 @@ def duplicate_survey(survey: Survey, owner, slug: str) -> Survey:
     for language, title in survey.texts("title").items():
         with force_locale(language):
             titles[language] = _("Copy of %(title)s", title=title)[:MAX_TITLE]
-    spec = dataclasses.replace(survey.to_spec(), slug=slug, title=Texts(titles))
+    # A copy stands alone: no wave of the series, and so no permanent reports (Next wave makes
+    # the series' next survey).
+    spec = dataclasses.replace(
+        survey.to_spec(),
+        slug=slug,
+        title=Texts(titles),
+        series=None,
+        wave=None,
+        questions=tuple(
+            dataclasses.replace(question, epsilon_permanent=None)
+            for question in survey.to_spec().questions
+        ),
+    )
     copy = Survey.from_spec(spec, owner=owner)
     copy.status = "draft"  # the batch size comes with the spec
     return copy
@@ -201,8 +214,13 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
     """Append a question, after the same checks a survey file goes through (a translation may
     still be missing)."""
     languages = tuple(survey.language_list)
-    problems = question_problems(spec, languages=languages, complete=False)
+    problems = question_problems(
+        spec, languages=languages, complete=False, in_series=survey.series is not None
+    )
     problems += question_count_problems(len(survey.questions) + 1)
+    elsewhere = answered_elsewhere(survey, spec.key)
+    if elsewhere is not None and spun_parameters(elsewhere) != spun_parameters(spec):
+        problems.append(Problem("question.epsilon", fixed_in_series(elsewhere)))
     if any(question.key == spec.key for question in survey.questions):
         problems.append(
             Problem(
@@ -222,29 +240,21 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     """Apply an edit, after the same checks a survey file goes through; once the question has
     responses only its wording may change."""
     languages = question.survey.language_list
-    problems = question_problems(spec, languages=tuple(languages), complete=False)
+    problems = question_problems(
+        spec, languages=tuple(languages), complete=False,
+        in_series=question.survey.series is not None,
+    )  # fmt: skip
     if spec.key != question.key:
         problems.append(
             Problem("question.id", _("A question's id cannot change; add a new question instead."))
         )
     if problems:
         raise EditError(problems)
-    spun_now = (
-        question.kind,
-        question.epsilon,
-        question.procedure,
-        _option_keys(question),
-        question.design.numbers(),
-    )
-    spun_then = (
-        spec.kind,
-        spec.derived_epsilon,
-        spec.procedure,
-        tuple(option.key for option in spec.options),
-        spec.design.numbers(),
-    )
-    if spun_now != spun_then:
+    if spun_parameters(question) != spun_parameters(spec):
         new_revision(question.survey)
+        elsewhere = answered_elsewhere(question.survey, question.key)
+        if elsewhere is not None:
+            raise EditError([Problem("question.epsilon", fixed_in_series(elsewhere))])
         if has_responses(question):
             raise EditError(
                 [
@@ -263,6 +273,7 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
             spec.derived_epsilon,
             spec.procedure,
         )
+        question.epsilon_permanent = spec.epsilon_permanent
     # The innocuous question's wording may change with the rest of the wording.
     question.design_parameters = spec.design.to_store()
     _set_options(question, spec.options, languages)
@@ -406,7 +417,3 @@ def next_question_key(survey: Survey) -> str:
     while f"q{number}" in taken:
         number += 1
     return f"q{number}"
-
-
-def _option_keys(question: Question) -> tuple[str, ...]:
-    return tuple(option.key for option in question.options)

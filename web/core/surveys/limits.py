@@ -39,6 +39,7 @@ RESERVED_KEYS = frozenset(
 )  # fmt: skip
 EMAIL = re.compile(r"\A[^@\s]+@[^@\s]+\.[^@\s]+\Z")
 MAX_EMAIL = 254
+MAX_WAVE = 1000  # waves of one series
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 

@@ -52,6 +52,7 @@ from web.core.surveys.limits import (
     MAX_RESULTS_BATCH,
     MAX_TEXT,
     MAX_TITLE,
+    MAX_WAVE,
     MIN_EPSILON,
     MIN_RESULTS_BATCH,
     RESERVED_KEYS,
@@ -64,9 +65,10 @@ from web.core.surveys.texts import Texts, guess_language, language_name
 
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
-SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n"}
+SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave"}
 QUESTION_FIELDS = {
-    "id", "type", "text", "epsilon", "procedure", "options", *DESIGN_FIELDS, *SCALE_FIELDS,
+    "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
+    *SCALE_FIELDS,
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text"}
 
@@ -126,6 +128,8 @@ class QuestionSpec:
     options: tuple[OptionSpec, ...] = ()
     # A design's parameters (web/core/surveys/designs/), else none.
     design: DesignParameters = NO_PARAMETERS
+    # ε∞, the bound over every wave of its series (a permanent report on the device), or None.
+    epsilon_permanent: float | None = None
 
     @property
     def type(self) -> QuestionType:
@@ -157,6 +161,9 @@ class SurveySpec:
     # The languages of its texts, the default first.
     languages: tuple[str, ...] = ("en",)
     fielding: Fielding = field(default_factory=Fielding)
+    # The series it is a wave of, and which wave (both or neither).
+    series: str | None = None
+    wave: int | None = None
 
     def to_dict(self) -> dict:
         """The survey in the file format: texts as strings in a one-language survey, else as
@@ -167,6 +174,7 @@ class SurveySpec:
             "languages": languages,
             "title": self.title.for_file(languages),
             "description": self.description.for_file(languages),
+            **({"series": self.series, "wave": self.wave} if self.series is not None else {}),
             **self.fielding.to_dict(languages),
             "results_batch": self.results_batch,
             "questions": [_question_dict(question, languages) for question in self.questions],
@@ -184,6 +192,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
     }
     if question.type.randomized:
         data |= {"epsilon": question.derived_epsilon, "procedure": question.procedure}
+        if question.epsilon_permanent is not None:
+            data["epsilon_permanent"] = question.epsilon_permanent
         data |= question.asked_with.file_fields(question.design, languages)
         if question.design.scale is not None:
             data |= question.design.scale.for_file(languages)
@@ -215,6 +225,7 @@ def survey_problems(
     if count == 0:
         problems.append(Problem("questions", _("must be a non-empty list")))
     problems += question_count_problems(count)
+    problems += series_problems(spec.series, spec.wave)
     batch = spec.results_batch
     if (
         isinstance(batch, bool)
@@ -235,7 +246,9 @@ def survey_problems(
     seen: set[str] = set()
     for index, question in enumerate(spec.questions):
         where = f"questions[{index}]"
-        problems += question_problems(question, where, languages, complete)
+        problems += question_problems(
+            question, where, languages, complete, in_series=spec.series is not None
+        )
         if not isinstance(question.key, str):
             continue
         if question.key in seen:
@@ -243,6 +256,31 @@ def survey_problems(
                 Problem(f"{where}.id", _("duplicate question id %(id)r", id=question.key))
             )
         seen.add(question.key)
+    return problems
+
+
+def series_problems(series: Any, wave: Any) -> list[Problem]:
+    """A series is named like a survey's address, and its wave is a whole number from 1 to
+    MAX_WAVE; a survey names both or neither."""
+    if series is None and wave is None:
+        return []
+    problems = []
+    if not isinstance(series, str) or not SLUG.fullmatch(series):
+        problems.append(
+            Problem(
+                "series",
+                _("must be 1 to 64 lowercase letters, digits and hyphens, got %(value)r",
+                  value=series),
+            )
+        )  # fmt: skip
+    if isinstance(wave, bool) or not isinstance(wave, int) or not 1 <= wave <= MAX_WAVE:
+        problems.append(
+            Problem(
+                "wave",
+                _("must be a whole number from 1 to %(high)d, got %(value)r", high=MAX_WAVE,
+                  value=wave),
+            )
+        )  # fmt: skip
     return problems
 
 
@@ -327,9 +365,10 @@ def question_problems(
     where: str = "question",
     languages: tuple[str, ...] = ("en",),
     complete: bool = True,
+    in_series: bool = False,
 ) -> list[Problem]:
-    """Every mistake in one question: id, type, wording (in each language), ε, procedure and
-    options."""
+    """Every mistake in one question: id, type, wording (in each language), ε, procedure,
+    options, and ε∞ (which only a wave of a series, ``in_series``, may have)."""
     problems = _key_problems(spec.key, f"{where}.id")
     kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
     if kind is None:
@@ -358,6 +397,7 @@ def question_problems(
             )
         )
     problems += _procedure_problems(spec, kind, where, languages, complete)
+    problems += _permanent_problems(spec, kind, where, in_series)
     problems += _scale_problems(spec, where, languages, complete)
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))
@@ -426,6 +466,41 @@ def _procedure_problems(
             spec.design.innocuous_text, f"{where}.innocuous.text", MAX_TEXT, languages,
             complete=complete,
         )  # fmt: skip
+    return problems
+
+
+def _permanent_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str, in_series: bool
+) -> list[Problem]:
+    """ε∞: above ε, on a type and design that keep a permanent report (a yes/no, multi-select or
+    single-choice question asked with a spinner), in a survey that is a wave of a series."""
+    bound = spec.epsilon_permanent
+    if bound is None:
+        return []
+    place = f"{where}.epsilon_permanent"
+    if not valid_epsilon(bound):
+        return [
+            Problem(
+                place,
+                _("must be a number from %(low)s to %(high)s, got %(value)r",
+                  low=f"{MIN_EPSILON:g}", high=f"{MAX_EPSILON:g}", value=_number_or_value(bound)),
+            )
+        ]  # fmt: skip
+    design = find_design(spec.procedure)
+    if kind is None or not kind.permanent_layer or design is None or not design.keeps_permanent:
+        return [Problem(place, _("only a yes/no, multi-select or single-choice question asked "
+                                 "with a spinner keeps a permanent report"))]  # fmt: skip
+    problems = []
+    if valid_epsilon(spec.epsilon) and not spec.epsilon < bound:
+        problems.append(
+            Problem(
+                place,
+                _("must be above ε (one wave's), got %(bound)s with ε = %(epsilon)s",
+                  bound=f"{bound:g}", epsilon=f"{spec.epsilon:g}"),
+            )
+        )  # fmt: skip
+    if not in_series:
+        problems.append(Problem(place, _("a permanent report needs the survey's series and wave")))
     return problems
 
 
@@ -593,6 +668,7 @@ def parse_survey(data) -> SurveySpec:
                 _field(item, "procedure", DIRECT_PROCEDURE if direct else default_design().name),
                 options,
                 reader.design(item, where),
+                _field(item, "epsilon_permanent"),
             )
         )
     spec = SurveySpec(
@@ -603,6 +679,8 @@ def parse_survey(data) -> SurveySpec:
         _field(data, "results_batch", DEFAULT_RESULTS_BATCH),
         reader.languages,
         reader.fielding(data),
+        _field(data, "series"),
+        _field(data, "wave"),
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
     if not reader.bad_languages:

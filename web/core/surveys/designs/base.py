@@ -143,6 +143,9 @@ class SurveyDesign:
     derived: ClassVar[bool] = True
     # Whether every randomized question type may use it (the spinners) or a yes/no question only.
     every_type: ClassVar[bool] = False
+    # Whether a question asked with it may keep a permanent report over a series' waves (the
+    # symmetric channels only: the composite of two is one more, rr.permanent_response).
+    keeps_permanent: ClassVar[bool] = False
     # Whether the respondent may draw with their own die or coin (``"randomizer": "own"``).
     own_allowed: ClassVar[bool] = False
     # The builder's field for each share it states besides an innocuous question's prevalence:

@@ -77,3 +77,20 @@ class RModels:
             entry["rr_design"] = self.rr_design
             calls += [self.regression(column) for column in columns]
         return entry | {"R": calls}
+
+
+# The change between two waves (or two groups) from each one's published counts on the item's
+# line E[share of 1] = a + b·π, as the app computes it (rr.difference): MOVER on each wave's exact
+# Clopper–Pearson limits mapped through the line, not clipped. Base R only.
+CHANGE_FUNCTION = """rr_change <- function(yes_from, n_from, yes_to, n_to, a, b, level = 0.95) {
+  one <- function(yes, n) {
+    ci <- binom.test(yes, n, conf.level = level)$conf.int
+    limits <- sort((ci - a) / b)
+    c(estimate = (yes / n - a) / b, low = limits[1], high = limits[2])
+  }
+  f <- one(yes_from, n_from); t <- one(yes_to, n_to)
+  d <- unname(t["estimate"] - f["estimate"])
+  low <- d - sqrt((t["estimate"] - t["low"])^2 + (f["high"] - f["estimate"])^2)
+  high <- d + sqrt((t["high"] - t["estimate"])^2 + (f["estimate"] - f["low"])^2)
+  c(change = d, ci_low = max(unname(low), -1), ci_high = min(unname(high), 1))
+}"""

@@ -16,6 +16,7 @@ class TypeSpun(SurveyDesign):
 
     derived: ClassVar[bool] = False
     every_type: ClassVar[bool] = True
+    keeps_permanent: ClassVar[bool] = True
     # The lab's names for it: in its table of what one spin reveals, and for a single-choice
     # question (a die on dark).
     short_label: ClassVar[object]

@@ -64,6 +64,9 @@ class QuestionType:
     # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its
     # estimate is a mean in the range's units.
     has_range: ClassVar[bool] = False
+    # Whether its answer may be kept as a permanent report over a series' waves (one value among
+    # a few: yes/no, each option of a multi-select, one option among k); a number draws afresh.
+    permanent_layer: ClassVar[bool] = False
     # Its XLSForm type (web/core/surveys/xlsform.py): select_one or select_multiple, and the fixed list of
     # choices it uses, if any (else a list of its own options).
     # The procedures it may be asked with: the two spinners; a yes/no question also the designs
@@ -77,6 +80,11 @@ class QuestionType:
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""
         return 1
+
+    def permanent_values(self, option_count: int) -> int:
+        """How many values each permanent report stands among: 2 (a yes/no answer, or one
+        option of a multi-select), the option count for one option among k."""
+        return 2
 
     def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
         return rr.light_fraction(epsilon, procedure)

@@ -24,6 +24,11 @@ class Choice(OneOption):
     listed = 40
     label = _l("Single choice")
     answer_shape = "option"
+    permanent_layer = True
+
+    def permanent_values(self, option_count: int) -> int:
+        return option_count
+
     respond_template = "respond/_choice.html"
     sums_to_one = True
 

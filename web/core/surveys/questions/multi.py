@@ -22,6 +22,7 @@ class Multi(QuestionType):
     label = _l("Multi-select")
     has_options = True
     answer_shape = "bits"
+    permanent_layer = True
     respond_template = "respond/_multi.html"
 
     def spin_count(self, option_count: int) -> int:

@@ -26,6 +26,7 @@ class Number(YesNo):
     xlsform_select = "range"
     label = _l("Number (one spin)")
     answer_shape = "number"
+    permanent_layer = False  # a value on a range is drawn afresh each wave
     respond_template = "respond/_number.html"
     procedures = QuestionType.procedures  # the spinners only: a design reports one bit of yes/no
     has_range = True

@@ -24,6 +24,7 @@ class YesNo(QuestionType):
     label = _l("Yes / no")
     has_options = False
     answer_shape = "bit"
+    permanent_layer = True
     respond_template = "respond/_yesno.html"
 
     def options_problem(self, count: int) -> str | None:
