@@ -1,5 +1,21 @@
 """The researcher's pages: accounts, the builder, the dashboard and the downloads."""
 
-from web.workspace import account, auth, builder, dashboard, downloads, field_devices
+from web.workspace import (
+    account,
+    auth,
+    builder,
+    dashboard,
+    downloads,
+    field_devices,
+    series_page,
+)
 
-BLUEPRINTS = (auth.bp, account.bp, dashboard.bp, builder.bp, downloads.bp, field_devices.bp)
+BLUEPRINTS = (
+    auth.bp,
+    account.bp,
+    dashboard.bp,
+    builder.bp,
+    downloads.bp,
+    field_devices.bp,
+    series_page.bp,
+)

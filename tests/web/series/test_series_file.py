@@ -208,3 +208,14 @@ def test_no_token_no_series_and_anothers_series(client, token, import_survey):
     missing = api_get(client, token, "series/nothing/trend")
     assert missing.status_code == 404
     assert "no series 'nothing'" in missing.get_json()["error"]
+
+
+def test_xlsform_keeps_the_series_wave_and_epsilon_permanent():
+    from web.core.surveys.xlsform import load_any_survey, survey_xlsform
+
+    spec = parse_survey(wave(3))
+    workbook = survey_xlsform(spec)
+    again = load_any_survey("climate-w3.xlsx", workbook)
+    assert (again.series, again.wave) == ("campus-climate", 3)
+    assert [q.epsilon_permanent for q in again.questions] == [2.0, 1.6, None, None]
+    assert again == spec

@@ -87,3 +87,85 @@ def _wrap(label: str) -> list[str]:
 
 def _x(share: float) -> float:
     return LABEL_WIDTH + share * PLOT_WIDTH
+
+
+TREND_WIDTH = 640
+TREND_HEIGHT = 260
+TREND_LEFT = 64
+TREND_RIGHT = 24
+TREND_TOP = 18
+TREND_BOTTOM = 40
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    label: str  # the wave, as the axis names it
+    estimate: float | None  # None: withheld
+    ci_low: float | None = None
+    ci_high: float | None = None
+
+
+def trend_chart(
+    points: list[TrendPoint],
+    low: float,
+    high: float,
+    title: str,
+    description: str,
+    chart_id: str,
+    show: Callable[[float], str],
+    withheld: str,
+) -> Markup:
+    """An SVG chart of one item over the waves: each shown wave's estimate as a dot with its
+    interval as a whisker, the dots joined in order, a withheld wave marked as such on its axis
+    place; the y axis runs from ``low`` to ``high`` (0–100% for a share) in ``show``'s words."""
+    plot = TREND_HEIGHT - TREND_TOP - TREND_BOTTOM
+    step = (TREND_WIDTH - TREND_LEFT - TREND_RIGHT) / max(len(points), 1)
+
+    def y(value: float) -> float:
+        share = (min(max(value, low), high) - low) / (high - low)
+        return TREND_TOP + plot * (1 - share)
+
+    def x(index: int) -> float:
+        return TREND_LEFT + step * (index + 0.5)
+
+    parts = [
+        f'<svg class="chart trend-chart" viewBox="0 0 {TREND_WIDTH} {TREND_HEIGHT}" role="img" '
+        f'aria-labelledby="{chart_id}-t {chart_id}-d" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{chart_id}-t">{escape(title)}</title>',
+        f'<desc id="{chart_id}-d">{escape(description)}</desc>',
+    ]
+    for quarter in range(5):
+        value = low + (high - low) * quarter / 4
+        parts.append(
+            f'<line class="grid" x1="{TREND_LEFT}" y1="{y(value):.1f}" '
+            f'x2="{TREND_WIDTH - TREND_RIGHT}" y2="{y(value):.1f}"/>'
+            f'<text class="tick" x="{TREND_LEFT - 8}" y="{y(value) + 4:.1f}" '
+            f'text-anchor="end">{escape(show(value))}</text>'
+        )
+    shown = [(x(i), point) for i, point in enumerate(points) if point.estimate is not None]
+    if len(shown) > 1:
+        path = " ".join(f"{px:.1f},{y(point.estimate):.1f}" for px, point in shown)  # type: ignore[arg-type]
+        parts.append(f'<polyline class="trend-line" points="{path}"/>')
+    for index, point in enumerate(points):
+        px = x(index)
+        parts.append(
+            f'<text class="tick" x="{px:.1f}" y="{TREND_HEIGHT - TREND_BOTTOM + 18}" '
+            f'text-anchor="middle">{escape(point.label)}</text>'
+        )
+        if point.estimate is None:
+            parts.append(
+                f'<text class="withheld" x="{px:.1f}" y="{TREND_TOP + plot / 2:.1f}" '
+                f'text-anchor="middle">{escape(withheld)}</text>'
+            )
+            continue
+        top, bottom = y(point.ci_high), y(point.ci_low)  # type: ignore[arg-type]
+        parts += [
+            f'<line class="whisker" x1="{px:.1f}" y1="{top:.1f}" x2="{px:.1f}" y2="{bottom:.1f}"/>',
+            f'<line class="whisker" x1="{px - 6:.1f}" y1="{top:.1f}" x2="{px + 6:.1f}" y2="{top:.1f}"/>',
+            f'<line class="whisker" x1="{px - 6:.1f}" y1="{bottom:.1f}" x2="{px + 6:.1f}" y2="{bottom:.1f}"/>',
+            f'<circle class="dot" cx="{px:.1f}" cy="{y(point.estimate):.1f}" r="5"/>',
+            f'<text class="value" x="{px + 9:.1f}" y="{y(point.estimate) - 8:.1f}">'
+            f"{escape(show(point.estimate))}</text>",
+        ]
+    parts.append("</svg>")
+    return Markup("".join(parts))

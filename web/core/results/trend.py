@@ -107,6 +107,8 @@ class TrendItem:
     option_text: Texts | None
     measure: str  # "share" or "mean"
     group: str | None
+    low: float  # the scale its estimates lie on: 0–1 for a share, a number's range for a mean
+    high: float
     points: tuple[WavePoint, ...]
     changes: tuple[WaveChange, ...]
 
@@ -261,12 +263,15 @@ def _trend_item(observations: list[Observation], waves: list[Survey]) -> TrendIt
             WaveChange(earlier.wave, later.wave, found.estimate, found.ci_low, found.ci_high,
                        found.p_value)
         )  # fmt: skip
+    scale = latest.question.design.scale
     return TrendItem(
         latest.item,
         latest.question.texts,
         latest.option.texts if latest.option is not None else None,
-        "mean" if latest.question.type.has_range else "share",
+        "mean" if scale is not None else "share",
         latest.group,
+        0.0 if scale is None else scale.low,
+        1.0 if scale is None else scale.high,
         tuple(points),
         tuple(changes),
     )

@@ -17,6 +17,8 @@ survey sheet column        meaning
                            nothing is left unprotected by a missing cell.
 ``rr_epsilon``             ε per spin (not for ``direct``; for a design, derived from its
                            parameters and optional: a stated one must match)
+``rr_epsilon_permanent``   ε∞, the bound over every wave of the series (a yes/no, multi-select
+                           or single-choice question with a spinner, in a wave of a series)
 ``rr_<share>``             a design's shares, one column for each share any registered design
                            states (``rr_p_truth``, ``rr_p_forced_yes``, ``rr_p_forced_no``,
                            ``rr_theta_yes``, ``rr_theta_no``); each design reads its own
@@ -36,7 +38,8 @@ language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``
 ``form_title::…`` column is read too), ``default_language`` and this app's own
 ``rr_description``, ``rr_consent``, ``rr_thanks`` (per language like the title),
 ``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``, ``rr_opens_at``,
-``rr_closes_at`` and ``rr_target_n``. Without a settings sheet (or a ``form_id``), the slug and
+``rr_closes_at``, ``rr_target_n``, and ``rr_series`` with ``rr_wave`` (the series this survey
+is a wave of). Without a settings sheet (or a ``form_id``), the slug and
 title come from the file's name. The ``rr_`` columns are ignored by XLSForm's converters, so the
 export converts with pyxform as it is.
 
@@ -90,7 +93,10 @@ SURVEY_SETTINGS = (
     "opens_at",
     "closes_at",
     "target_n",
+    "series",
+    "wave",
 )
+WHOLE_SETTINGS = ("results_batch", "target_n", "wave")
 SETTINGS_TEXTS = ("description", "consent", "thanks")
 # A design's columns in the survey sheet (the innocuous wording's, per language, after the third).
 SHARE_COLUMNS = tuple(f"rr_{name}" for name in SHARE_NAMES if name != "prevalence")
@@ -105,8 +111,8 @@ HEADER_ALIASES = {"list name": "list_name"}
 # The columns read (a column's base name, before ``::language``); any other with a value in a
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
-    ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_innocuous",
-     "rr_unit", *DESIGN_COLUMNS)
+    ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
+     "rr_innocuous", "rr_unit", *DESIGN_COLUMNS)
 )  # fmt: skip
 CHOICE_COLUMNS = frozenset(("list_name", "name", "label"))
 SETTINGS_COLUMNS = frozenset(
@@ -295,7 +301,7 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     for name in SURVEY_SETTINGS:
         value = settings.get(f"rr_{name}")
         if value is not None:
-            data[name] = _whole(value) if name in ("results_batch", "target_n") else str(value)
+            data[name] = _whole(value) if name in WHOLE_SETTINGS else str(value)
     return data, rows, problems
 
 
@@ -378,6 +384,9 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         epsilon = _number(cells.get("rr_epsilon"))
         if not design_named(procedure).derived or epsilon is not None:
             question["epsilon"] = epsilon
+        permanent = _number(cells.get("rr_epsilon_permanent"))
+        if permanent is not None:
+            question["epsilon_permanent"] = permanent
         if design_named(procedure).derived:
             question |= _design(cells, procedure, languages)
     return question, None
@@ -520,10 +529,14 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     numbered = any(question.design.scale is not None for question in spec.questions)
     units = [f"rr_unit::{header.split('::', 1)[1]}" for header in headers]
     range_headers = ["parameters", *units] if numbered else []
+    # The bound over a series' waves only where a question keeps one.
+    kept = any(question.epsilon_permanent is not None for question in spec.questions)
+    permanent_header = ["rr_epsilon_permanent"] if kept else []
     append_row(
         survey,
-        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *design_headers, *range_headers],
-    )
+        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *permanent_header,
+         *design_headers, *range_headers],
+    )  # fmt: skip
     choices = book.create_sheet("choices")
     append_row(choices, ["list_name", "name", *headers])
     if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
@@ -547,6 +560,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         scale = design.scale
         kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
         cells = [kind_cell, question.key, *wording, procedure, epsilon]
+        if kept:
+            cells.append(question.epsilon_permanent)
         if designed:
             cells += [_exact(design.share(column[3:])) for column in SHARE_COLUMNS]
             cells += [design.innocuous_text.get(code) for code in languages]
