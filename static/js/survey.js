@@ -13,6 +13,10 @@
  * sent again until the server has it, and stored once. On a shared field device (field.js), the
  * interviewer's PIN starts the next respondent, with a fresh memo.
  *
+ * A question of a series with a bound over all waves (ε∞) spins on the permanent report this
+ * device keeps for the true value (permanent.js), drawn once per series and item, for every
+ * value, under the series' lock and committed before the wave's draw.
+ *
  * The owner's preview (`config.preview`) spins the same way but remembers nothing beyond the page
  * and sends nothing: it neither reads nor writes this browser's memo of the real survey.
  * @module survey
@@ -34,6 +38,7 @@ import {
 } from "./memo.js";
 import { answerOf } from "./answers.js";
 import { newEntry, newSubmissionId } from "./outbox.js";
+import { drawPermanent, keptReports, mergePermanent, permanentKey, readPermanent, writePermanent } from "./permanent.js";
 import { checkedValue } from "./procedure.js";
 import { sharedDelete, sharedGet, sharedPut } from "./shared.js";
 import { createSpinner } from "./spinner.js";
@@ -288,9 +293,12 @@ async function drawOnce(question, truth) {
   const draws = new Map();
   // A number's value wheel is drawn to scale while it spins, then leaves the page.
   const shares = answerOf(question).ranged ? truth : new Map();
+  const missing = [...truth.keys()].filter((item) => rememberedFor(question, memo, item) === undefined);
+  const kept = question.permanent && missing.length ? await permanentReports(question, missing) : null;
   for (const [item, value] of truth) {
     const known = rememberedFor(question, memo, item);
-    if (known === undefined) draws.set(item, drawItem(question, value));
+    // With a permanent layer the wave spins on the kept report for the true value, not on it.
+    if (known === undefined) draws.set(item, drawItem(question, kept ? kept.get(item)[value] : value));
     else remembered.set(item, known);
   }
   commitReported(
@@ -305,6 +313,47 @@ async function drawOnce(question, truth) {
   await share(mirror.value);
   settled.add(question.id);
   return { changed: false, draws, remembered, shares };
+}
+
+/**
+ * The permanent reports of `items` for this series, drawn where none are kept yet and committed
+ * to local storage and the shared store before they are used, under the series' lock (two
+ * waves open in two tabs never both draw). A preview draws them afresh and keeps nothing.
+ * @returns {Promise<Map<string, number[]>>}
+ */
+function permanentReports(question, items) {
+  const key = permanentKey(config.series);
+  const run = async () => {
+    let local = null;
+    try {
+      local = storage?.getItem(key) ?? null;
+    } catch {
+      // Blocked: the shared copy alone.
+    }
+    const kept = readPermanent(preview ? null : mergePermanent(await sharedGet(key), local));
+    const params = question.permanent;
+    const found = new Map();
+    for (const item of items) {
+      let reports = keptReports(kept, item, params);
+      if (!reports) {
+        reports = drawPermanent(params.values, params.keep);
+        kept.set(item, { epsilonPermanent: params.epsilonPermanent, values: params.values, reports });
+      }
+      found.set(item, reports);
+    }
+    if (!preview) {
+      const value = writePermanent(kept);
+      try {
+        storage?.setItem(key, value);
+      } catch {
+        // Full or blocked: the shared copy still holds them.
+      }
+      await sharedPut(key, value);
+    }
+    return found;
+  };
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(key, run) : Promise.resolve().then(run);
 }
 
 /** What a remembered draw must have been drawn under to be replayed for `question`. */
@@ -556,6 +605,15 @@ async function nextRespondent(event) {
   // The last respondent's reports leave the memo (the outbox keeps what still waits to be sent).
   forgetMemo(storage, config.slug);
   await sharedDelete(memoKey(config.slug));
+  // And the series' permanent reports: they stand for one person's answers, never the next one's.
+  if (config.series) {
+    try {
+      storage?.removeItem(permanentKey(config.series));
+    } catch {
+      // Blocked: nothing was kept there.
+    }
+    await sharedDelete(permanentKey(config.series));
+  }
   window.location.reload();
 }
 

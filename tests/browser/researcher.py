@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from tests.conftest import PASSWORD
+from web.core.infrastructure.extensions import db
+from web.core.surveys.lookup import find_survey
 
 # Every page, with {slug} for the test's survey: those anyone may open, and a researcher's.
 PUBLIC_PAGES = ["/", "/s/{slug}", "/s/{slug}/thanks", "/lab", "/j/ZZZZZ", "/nowhere", "/login"]
@@ -20,11 +22,23 @@ RESEARCHER_PAGES = [
     "/surveys/{slug}/preview",
     "/surveys/{slug}/groups",
     "/surveys/{slug}/devices#created",
+    # The survey is made wave 1 of a series named as it is (test_accessibility.py).
+    "/series/{slug}",
+    "/series/{slug}/present",
     "/surveys?archived=1",
     "/surveys/import",
     "/account/tokens",
     "/account/password",
 ]
+
+
+def make_wave_one(app, slug: str) -> None:
+    """Make the survey wave 1 of a series named as it is, so that the series' pages
+    (``/series/{slug}``) are among the researcher's pages."""
+    with app.app_context():
+        found = find_survey(slug)
+        found.series, found.wave = slug, 1
+        db.session.commit()
 
 
 def log_in(page, base: str, email: str) -> None:

@@ -12,6 +12,7 @@ from tests.browser.researcher import (
     RESEARCHER_PAGES,
     STEPPED_PAGES,
     log_in,
+    make_wave_one,
     open_page,
 )
 from tests.conftest import PASSWORD, no_database
@@ -26,12 +27,13 @@ RESEARCHER = [*RESEARCHER_PAGES, STEPPED_PAGES[1]]
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 def test_no_page_violates_wcag_a_or_aa(
-    browser, runner, live_server, fielded_survey, width, scheme, locale, seed_responses
+    app, browser, runner, live_server, fielded_survey, width, scheme, locale, seed_responses
 ):
     """The bilingual survey with consent, completion and a closing time, in each language."""
     assert AXE.exists(), "npm ci installs axe-core (make test does)"
     survey = fielded_survey
     seed_responses(survey, 40, seed=2)
+    make_wave_one(app, survey)
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     options = dict(
         viewport={"width": width, "height": 900},

@@ -10,6 +10,7 @@ from tests.browser.researcher import (
     RESEARCHER_PAGES,
     STEPPED_PAGES,
     log_in,
+    make_wave_one,
     open_page,
 )
 from tests.conftest import PASSWORD, no_database
@@ -65,10 +66,11 @@ def overflow(page) -> list[str]:
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_fits_320_pixels(
-    researcher_browser, runner, live_server, fielded_survey, scheme, locale, seed_responses
+    app, researcher_browser, runner, live_server, fielded_survey, scheme, locale, seed_responses
 ):
     survey = fielded_survey
     seed_responses(survey, 40, seed=2)
+    make_wave_one(app, survey)
     size = {"viewport": {"width": 320, "height": 700}, "color_scheme": scheme, "locale": locale}
     context, page = researcher_browser(**size)
     for path in [*RESEARCHER_PAGES, STEPPED_PAGES[1]]:

@@ -491,6 +491,8 @@ class Question(Tally, Model):
     def drawn_under(self) -> str:
         """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
         and a design's parameters."""
+        if self.epsilon_permanent is not None:
+            return f"{self.procedure}:permanent:{json.dumps(self.epsilon_permanent)}"
         if not self.asked_with.derived and self.design.scale is None:
             return self.procedure
         return f"{self.procedure}:{json.dumps(self.design.numbers())}"
@@ -575,6 +577,24 @@ class Question(Tally, Model):
             return None
         values = self.type.permanent_values(len(self.options))
         return rr.permanent_response(self.epsilon_permanent, self.epsilon, values)
+
+    @property
+    def page_light_fraction(self) -> float:
+        """The light share the respondent's page spins with: each wave's, on the kept permanent
+        report, for a question with one (rr.PermanentResponse.wave_light); else its design's."""
+        layers = self.permanent
+        if layers is None:
+            return self.light_fraction
+        return layers.wave_light(self.asked_with.descriptor["dark"])
+
+    @property
+    def permanent_numbers(self) -> dict | None:
+        """What the page draws the permanent reports with (none without ε∞)."""
+        layers = self.permanent
+        if layers is None:
+            return None
+        return {"epsilonPermanent": layers.epsilon_permanent, "values": layers.k,
+                "keep": layers.keep}  # fmt: skip
 
     @property
     def is_frozen(self) -> bool:

@@ -88,6 +88,8 @@ def page_config(survey, preview: bool = False) -> dict:
         # Agreeing is asked on the page only: nothing about it is sent or stored.
         "consent": bool(shown(survey.texts("consent"))),
         "epsilonTotal": survey.epsilon_total,
+        # The series whose permanent reports this device keeps (static/js/permanent.js).
+        "series": survey.series,
         "minN": current_app.config["RESULTS_MIN_N"],
         # Known from the signed cookie before any spin, even if local storage was cleared.
         "answered": not preview and survey.slug in answered_slugs(),
@@ -104,7 +106,9 @@ def page_config(survey, preview: bool = False) -> dict:
                 # design's parameters (a draw under others is never replayed).
                 "drawnUnder": question.drawn_under,
                 "epsilon": question.epsilon,
-                "lightFraction": question.light_fraction,
+                "lightFraction": question.page_light_fraction,
+                # A permanent report per value, kept for the series: ε∞, k and its keep share.
+                "permanent": question.permanent_numbers,
                 # The page draws (spin) or the respondent reports what their own die, coin or
                 # crosswise question gave (report).
                 "mode": "report" if question.own_randomizer else "spin",

@@ -288,7 +288,7 @@ def _permanent_entry(question) -> dict:
         "epsilon_permanent": layers.epsilon_permanent,
         "permanent": {
             "keep": layers.keep,
-            "wave_light": layers.wave_light(question.asked_with.dark),
+            "wave_light": question.page_light_fraction,
             "values": layers.k,
             "note": "A permanent report per possible value is drawn once per series on the "
             "respondent's device (the value itself with probability keep); each wave reports "

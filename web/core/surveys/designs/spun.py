@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from flask_babel import gettext as _
+
 from web.core.surveys.designs.base import SurveyDesign
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
@@ -52,6 +54,13 @@ class TypeSpun(SurveyDesign):
         return question.type.respond_template
 
     def respondent_words(self, question) -> str:
+        if question.epsilon_permanent is not None:
+            # Each wave spins on the device's kept permanent report, not on the answer itself.
+            if self.coin_on_dark:
+                return _("light: this device's kept stand-in for your true answer; dark: chance "
+                         "decides")  # fmt: skip
+            return _("light: this device's kept stand-in for your true answer; dark: another "
+                     "answer")  # fmt: skip
         return question.type.dark_words(self)
 
     def codebook(self, question) -> dict:
