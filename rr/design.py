@@ -51,7 +51,7 @@ from ._validate import (
     check_probability,
     check_procedure,
 )
-from .difference import Difference, difference_on_line
+from .difference import Difference, difference_on_line, exact_difference_coverage
 from .errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE, ParameterError
 from .estimate import Estimate, clopper_pearson, line_estimate
 from .mechanism import noise_line
@@ -197,6 +197,30 @@ class Design:
         """π₁ − π₂ between two groups with its MOVER interval and p-value (:func:`rr.difference`
         on this design's line)."""
         return difference_on_line(yes_1, n_1, yes_2, n_2, self.offset, self.slope, confidence)
+
+    def difference_coverage(
+        self, share_1, share_2, n_1, n_2=None, confidence: float = 0.95
+    ) -> float:
+        """The exact coverage of :meth:`difference`'s interval for π₁ − π₂ with ``n_1`` and
+        ``n_2`` (default ``n_1``) respondents, by enumerating both binomials
+        (:func:`rr.difference.exact_difference_coverage`).
+
+        Raises
+        ------
+        ValueError
+            On a share outside [0, 1], a size below 1 or above 5,000, or a bad confidence.
+        """
+        share_1 = check_probability(share_1, "share_1", closed=True)
+        share_2 = check_probability(share_2, "share_2", closed=True)
+        n_1 = check_count(n_1, "n_1", minimum=1)
+        n_2 = n_1 if n_2 is None else check_count(n_2, "n_2", minimum=1)
+        for name, size in (("n_1", n_1), ("n_2", n_2)):
+            if size > 5000:
+                raise ParameterError(name, f"{name} must be at most 5000 to enumerate, got {size}")
+        confidence = check_probability(confidence, "confidence", closed=False)
+        return exact_difference_coverage(
+            self.offset, self.slope, share_1, share_2, n_1, n_2, confidence
+        )
 
     def regression(self, covariates, n, yes, terms=None, confidence: float = 0.95):
         """P(report 1 | x) = a + b·logistic(xᵀβ) by maximum likelihood on grouped counts

@@ -69,3 +69,25 @@ def test_bad_input_names_the_bad_value(arguments, message):
     with pytest.raises(ValueError, match=message):
         rr.difference(*arguments)
     assert np.isfinite(rr.difference(0, 10, 10, 10, 1.0).ci_low)
+
+
+@pytest.mark.parametrize("design", [rr.spinner_coin(1.0), rr.spinner(3.0),
+                                    rr.forced_response(0.75, 0.15, 0.1)])  # fmt: skip
+@pytest.mark.parametrize("sizes", [(30, 30), (200, 60)])
+def test_a_changes_interval_covers_at_least_95_percent_by_exact_enumeration(design, sizes):
+    for share_1, share_2 in ((0.0, 0.0), (0.3, 0.2), (0.5, 0.3), (1.0, 0.8)):
+        assert design.difference_coverage(share_1, share_2, *sizes) >= 0.95
+
+
+def test_exact_change_coverage_is_what_simulation_finds():
+    exact = rr.spinner_coin(1.0).difference_coverage(0.3, 0.2, 150)
+    trials = 20_000
+    simulated = rr.simulate_difference_coverage(0.3, 0.2, 150, 1.0, trials=trials, seed=7)
+    assert abs(exact - simulated) < 4 * math.sqrt(exact * (1 - exact) / trials)
+
+
+def test_change_coverage_refuses_what_it_cannot_enumerate():
+    with pytest.raises(ValueError, match="n_2 must be at most 5000 to enumerate, got 6000"):
+        rr.spinner_coin(1.0).difference_coverage(0.3, 0.2, 100, 6000)
+    with pytest.raises(ValueError, match="share_1"):
+        rr.spinner_coin(1.0).difference_coverage(1.3, 0.2, 100)
