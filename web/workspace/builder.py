@@ -34,6 +34,7 @@ from web.core.surveys.editing import (
     option_specs,
     reorder_questions,
     set_languages,
+    set_series,
     update_question,
 )
 from web.core.surveys.fielding import Fielding
@@ -105,6 +106,7 @@ def edit(slug: str):
                 form.results_batch.data,
                 fielding_from_form(form, languages),
             )
+            set_series(survey, form.series.data or None, form.wave.data)
         except EditError as error:
             db.session.rollback()
             show_problems(form, error.problems, languages)
@@ -130,6 +132,7 @@ def details_form(survey: Survey):
     """The edit page's form, filled from the survey, with a column per language."""
     languages = survey.language_list
     data = {"results_batch": survey.results_batch, "slug": survey.slug}
+    data |= {"series": survey.series, "wave": survey.wave}
     for name in ("title", "description", "consent", "thanks"):
         data |= texts_data(name, survey.texts(name), languages)
     for name in ("completion_code", "completion_url", "target_n"):
@@ -234,6 +237,7 @@ def edit_question(slug: str, key: str):
         "key": question.key,
         "kind": question.kind,
         "epsilon": question.epsilon,
+        "epsilon_permanent": question.epsilon_permanent,
         "procedure": question.procedure,
         "option_ids": "\n".join(option.key for option in question.options),
         **design_data(question.design),
@@ -374,6 +378,7 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         scale_from_form(form, languages)
         if kind.has_range
         else design_from_form(form, procedure, languages),
+        form.epsilon_permanent.data if kind.randomized else None,
     )
 
 

@@ -170,6 +170,16 @@ class FieldingForm(SurveyForm):
             "The survey closes itself once it has this many responses. Empty: no target."
         ),
     )
+    series = StringField(
+        _l("Series"),
+        validators=[Optional()],
+        description=_l(
+            "For a survey asked again and again (each semester, each year): the series' name, "
+            "e.g. campus-climate. Its waves keep their questions' ids, design and ε, and the "
+            "series has a trend. Empty: a survey on its own."
+        ),
+    )
+    wave = IntegerField(_l("Wave"), validators=[Optional()])
 
 
 # The texts typed once per language: the default language's in the plain field (so a survey in
@@ -267,6 +277,15 @@ class QuestionForm(FlaskForm):
         _l("ε per spin"),
         validators=[_spinner_only(InputRequired(message=_l("Enter ε as a number.")))],
         default=1.0,
+    )
+    epsilon_permanent = FloatField(
+        _l("ε∞ over all waves (optional)"),
+        validators=[Optional()],
+        description=_l(
+            "Keeps a permanent report on each respondent's device, so that answering every "
+            "wave of the series reveals at most ε∞ while the answer stays the same. Above ε; "
+            "yes/no, multi-select and single-choice questions with a spinner."
+        ),
     )
     procedure = SelectField(
         _l("Procedure"),

@@ -83,3 +83,22 @@ def test_another_researchers_series_is_not_found(researcher, make_researcher, tm
     assert other.get("/series/campus-climate/trend.csv").status_code == 404
     assert other.post("/surveys/climate-w1/next-wave").status_code == 404
     assert researcher.get("/series/campus-climate?by=cheated").status_code == 400
+
+
+def test_the_builder_sets_the_series_and_a_questions_epsilon_permanent(app, researcher):
+    assert researcher.post("/surveys/new", data={"title": "Alone", "slug": "alone"}).status_code == 302
+    details = {"title": "Alone", "results_batch": 5, "series": "campus-climate", "wave": 4}
+    assert researcher.post("/surveys/alone/edit", data=details).status_code == 302
+    question = {"text": "Did you cheat?", "key": "cheated", "kind": "yesno", "epsilon": 1,
+                "procedure": "spinner_coin", "epsilon_permanent": 0.5}  # fmt: skip
+    refused = researcher.post("/surveys/alone/questions/new", data=question)
+    assert "must be above ε" in refused.get_data(as_text=True)
+    question["epsilon_permanent"] = 2.5
+    assert researcher.post("/surveys/alone/questions/new", data=question).status_code == 302
+    with app.app_context():
+        survey = find_survey("alone")
+        assert (survey.series, survey.wave) == ("campus-climate", 4)
+        assert survey.questions[0].epsilon_permanent == 2.5
+    # Leaving the series would orphan the permanent reports: refused with the reason.
+    page = researcher.post("/surveys/alone/edit", data={**details, "series": "", "wave": ""})
+    assert "remove their ε∞ first" in page.get_data(as_text=True)

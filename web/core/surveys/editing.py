@@ -31,7 +31,12 @@ from web.core.results.publication import publish_in_session
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS
-from web.core.surveys.series import answered_elsewhere, fixed_in_series, spun_parameters
+from web.core.surveys.series import (
+    answered_elsewhere,
+    fixed_in_series,
+    spun_parameters,
+    wave_problems,
+)
 from web.core.surveys.surveyfile import (
     OptionSpec,
     Problem,
@@ -40,6 +45,7 @@ from web.core.surveys.surveyfile import (
     language_problems,
     question_count_problems,
     question_problems,
+    series_problems,
     survey_field_problems,
 )
 from web.core.surveys.texts import Texts, language_name
@@ -177,6 +183,33 @@ def edit_details(
     if fielding is not None:
         survey.set_fielding(fielding)
     survey.results_batch = results_batch or survey.results_batch
+    survey.edits += 1
+
+
+def set_series(survey: Survey, series: str | None, wave: int | None) -> None:
+    """Make the survey wave ``wave`` of ``series`` (None, None: a survey on its own), after the
+    checks a file's series goes through. Once it has responses its series cannot change: the
+    permanent reports its respondents' devices keep are filed under the series' name."""
+    series = series.strip() if isinstance(series, str) else series
+    if series == "":
+        series = None
+    if (series, wave) == (survey.series, survey.wave):
+        return
+    spec = dataclasses.replace(survey.to_spec(), series=series, wave=wave)
+    problems = series_problems(series, wave)
+    if not problems and survey.response_count > 0 and series != survey.series:
+        problems.append(Problem("series", _("The survey has responses, so its series is fixed.")))
+    if not problems and series is None:
+        kept = [q.key for q in survey.questions if q.epsilon_permanent is not None]
+        if kept:
+            problems.append(
+                Problem("series", _("Questions %(ids)s keep a permanent report over the "
+                                    "series' waves: remove their ε∞ first.", ids=", ".join(kept)))
+            )  # fmt: skip
+    problems = problems or wave_problems(spec, survey.owner_id, survey.id)
+    if problems:
+        raise EditError(problems)
+    survey.series, survey.wave = series, wave
     survey.edits += 1
 
 
