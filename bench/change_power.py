@@ -77,7 +77,7 @@ def rrsimu_power(cases, replications: int = RRSIMU_REPLICATIONS) -> list[float |
     for _, design, n, baseline, change in cases:
         truth, yes, no = forced_shares(design)
         wave = (
-            "RRsimu({reps}, {n}, {pi!r}, \"FR\", c({no!r}, {yes!r}), method = \"RRuni\", "
+            'RRsimu({reps}, {n}, {pi!r}, "FR", c({no!r}, {yes!r}), method = "RRuni", '
             "getPower = FALSE)$parEsts"
         )
         first = wave.format(reps=replications, n=n, pi=baseline, no=no, yes=yes)

@@ -35,13 +35,13 @@ def main() -> None:
     print(f"{'line':28} {'n₁/n₂':>10} {'lowest':>8} {'at π₁→π₂':>11} {'mean':>7}")
     lowest_overall = 1.0
     for (label, design), (n_1, n_2) in itertools.product(LINES, SIZES):
-        found = [
-            (design.difference_coverage(a, b, n_1, n_2), (a, b)) for a, b in SHARES
-        ]
+        found = [(design.difference_coverage(a, b, n_1, n_2), (a, b)) for a, b in SHARES]
         low, at = min(found)
         mean = sum(c for c, _ in found) / len(found)
         lowest_overall = min(lowest_overall, low)
-        print(f"{label:28} {f'{n_1}/{n_2}':>10} {low:8.4f} {f'{at[0]:.2f}→{at[1]:.2f}':>11} {mean:7.4f}")
+        print(
+            f"{label:28} {f'{n_1}/{n_2}':>10} {low:8.4f} {f'{at[0]:.2f}→{at[1]:.2f}':>11} {mean:7.4f}"
+        )
     print(f"lowest coverage over the grid: {lowest_overall:.4f}")
     exact = rr.spinner_coin(1.0).difference_coverage(0.3, 0.2, 200)
     simulated = rr.simulate_difference_coverage(0.3, 0.2, 200, 1.0, trials=40_000, seed=2026)

@@ -12,7 +12,9 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.cli_devices import field_device
+from web.cli_lookup import survey_named, user_named
 from web.cli_power import plan_change
+from web.cli_series import next_wave_command, trend
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.passwords import account_problem
@@ -32,7 +34,6 @@ from web.core.results.table import (
     results_table,
 )
 from web.core.surveys.joincode import ensure_join_code
-from web.core.surveys.lookup import find_survey
 from web.core.surveys.series import wave_problems
 from web.core.surveys.surveyfile import SurveyFileError
 from web.core.surveys.xlsform import load_any_survey, survey_xlsform
@@ -54,6 +55,8 @@ def init_app(app: Flask) -> None:
         simulate,
         field_device,
         plan_change,
+        trend,
+        next_wave_command,
     ):
         app.cli.add_command(command)
 
@@ -88,13 +91,6 @@ def _first_line(error: BaseException | None) -> str:
         if error is not None and str(error).strip()
         else "no reason given"
     )
-
-
-def _user(email: str) -> User:
-    user = db.session.scalar(db.select(User).filter_by(email=email.lower()))
-    if user is None:
-        raise click.ClickException(f"no user with email {email!r}")
-    return user
 
 
 def _values(survey, true_mean: float | None, true_values: str | None) -> list[float] | None:
@@ -157,13 +153,6 @@ def _groups(survey, text: str) -> tuple[str, dict[str, float]]:
     return key, shares
 
 
-def _survey(slug: str, one_snapshot: bool = False) -> Survey:
-    survey = find_survey(slug, one_snapshot=one_snapshot)
-    if survey is None:
-        raise click.ClickException(f"no survey with slug {slug!r}")
-    return survey
-
-
 @click.command("import-survey")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--owner", metavar="EMAIL", help="The researcher who owns the survey.")
@@ -181,7 +170,7 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
         raise click.ClickException(
             "\n".join([f"{file} was not imported:", *(f"  {line}" for line in error.problems)])
         ) from None
-    account = _user(owner) if owner else None
+    account = user_named(owner) if owner else None
     clashes = wave_problems(spec, account.id if account else None)
     if clashes:
         raise click.ClickException(
@@ -218,7 +207,7 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
 @refusals_as_errors
 def export_survey(slug: str, output: Path | None, file_format: str | None) -> None:
     """Write a survey back in the survey-file format, or as an XLSForm workbook."""
-    spec = _survey(slug).to_spec()
+    spec = survey_named(slug).to_spec()
     if file_format is None:
         file_format = "xlsx" if output is not None and output.suffix.lower() == ".xlsx" else "json"
     if file_format == "xlsx":
@@ -260,7 +249,7 @@ def create_user(email: str, password: str) -> None:
 @refusals_as_errors
 def create_token(email: str, label: str) -> None:
     """Create an API token; prints it last. Only its hash is stored: copy it now."""
-    token, _ = ApiToken.issue(_user(email), label)
+    token, _ = ApiToken.issue(user_named(email), label)
     db.session.commit()
     click.echo("New API token (shown once):")
     click.echo(token)
@@ -282,7 +271,7 @@ def results(
     slug: str, by: str | None, bayes: bool, prior: str | None, threshold: str | None
 ) -> None:
     """Print a survey's estimates as a table (per group with --by; posteriors with --bayes)."""
-    survey = _survey(slug, one_snapshot=True)
+    survey = survey_named(slug, one_snapshot=True)
     published = published_results(survey)
     if bayes:
         try:
@@ -317,7 +306,7 @@ def results(
 def regress(slug: str, item: str, on: str, reference: str) -> None:
     """Regress a randomized ITEM (question, or question.option) on direct questions: logistic for
     a share, linear for a number question's mean."""
-    survey = _survey(slug, one_snapshot=True)
+    survey = survey_named(slug, one_snapshot=True)
     levels = dict(part.partition(":")[::2] for part in reference.split(",") if part)
     try:
         fit = regression(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"], levels)
@@ -334,7 +323,7 @@ def regress(slug: str, item: str, on: str, reference: str) -> None:
 def joint(slug: str, items: str) -> None:
     """The joint distribution of ITEMS' true answers (comma-separated: yes/no questions,
     question.option, single-choice or direct questions), with 95% intervals."""
-    survey = _survey(slug, one_snapshot=True)
+    survey = survey_named(slug, one_snapshot=True)
     try:
         document = joint_document(
             survey, [name for name in items.split(",") if name], current_app.config["RESULTS_MIN_N"]
@@ -354,7 +343,7 @@ def joint(slug: str, items: str) -> None:
 @refusals_as_errors
 def synthesize(slug: str, m: int, seed: int, output: Path) -> None:
     """Write m synthetic datasets of the published snapshot to one CSV (an .imp column 1…m)."""
-    survey = _survey(slug, one_snapshot=True)
+    survey = survey_named(slug, one_snapshot=True)
     try:
         data = synthetic_data(survey, m, seed, current_app.config["RESULTS_MIN_N"])
     except (SyntheticUnavailable, GroupingError) as error:
@@ -424,7 +413,7 @@ def simulate(
 ) -> None:
     """Insert simulated responses, reported through each question's procedure, for demos and
     load tests."""
-    survey = _survey(slug)
+    survey = survey_named(slug)
     groups = _groups(survey, by) if by else None
     values = _values(survey, true_mean, true_values)
     simulate_responses(
@@ -443,7 +432,7 @@ def reset_password(email: str, password: str) -> None:
     problem = account_problem(email.strip().lower(), password)
     if problem is not None:
         raise click.ClickException(problem)
-    user = _user(email)
+    user = user_named(email)
     user.set_password(password)
     db.session.commit()
     click.echo(f"New password set for {user.email}; every session of the account has ended.")
@@ -455,7 +444,7 @@ def reset_password(email: str, password: str) -> None:
 @refusals_as_errors
 def end_sessions(email: str | None) -> None:
     """End every session of one researcher, or of every researcher when no EMAIL is given."""
-    users = [_user(email)] if email else list(db.session.scalars(db.select(User)))
+    users = [user_named(email)] if email else list(db.session.scalars(db.select(User)))
     for user in users:
         user.end_sessions()
     db.session.commit()

@@ -7,21 +7,14 @@ import click
 from flask import current_app, url_for
 from flask.cli import with_appcontext
 
+from web.cli_lookup import survey_named
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldDevice
-from web.core.surveys.lookup import find_survey
 
 
 @click.group("field-device")
 def field_device() -> None:
     """Links that set up interviewers' tablets for a survey."""
-
-
-def _survey(slug: str):
-    survey = find_survey(slug)
-    if survey is None:
-        raise click.ClickException(f"no survey with slug {slug!r}")
-    return survey
 
 
 @field_device.command("add")
@@ -33,7 +26,7 @@ def add(slug: str, label: str) -> None:
     label = label.strip()
     if not label or len(label) > 100:
         raise click.BadParameter("1 to 100 characters", param_hint="LABEL")
-    token, _record = FieldDevice.issue(_survey(slug), label)
+    token, _record = FieldDevice.issue(survey_named(slug), label)
     db.session.commit()
     base = current_app.config.get("PUBLIC_URL")
     # Without PUBLIC_URL there is no host to name: the path, for the server's address.
@@ -49,7 +42,7 @@ def add(slug: str, label: str) -> None:
 @with_appcontext
 def list_devices(slug: str) -> None:
     """The survey's device links: id, state, date made, label (tab-separated)."""
-    survey_id = _survey(slug).id
+    survey_id = survey_named(slug).id
     for record in db.session.scalars(
         db.select(FieldDevice).filter_by(survey_id=survey_id).order_by(FieldDevice.id)
     ):
@@ -64,7 +57,7 @@ def list_devices(slug: str) -> None:
 def revoke(slug: str, device_id: int) -> None:
     """Revoke the link DEVICE_ID: that device's submissions are refused from now on."""
     record = db.session.get(FieldDevice, device_id)
-    if record is None or record.survey_id != _survey(slug).id:
+    if record is None or record.survey_id != survey_named(slug).id:
         raise click.ClickException(f"survey {slug!r} has no device link {device_id}")
     record.revoked = True
     db.session.commit()

@@ -118,4 +118,3 @@ def test_permanent_reports_of_k_values_keep_each_value_with_f_and_spread_the_res
 def test_k_below_two_is_refused_by_name():
     with pytest.raises(ValueError, match="k must be a whole number >= 2, got 1"):
         rr.permanent_response(2.0, 1.0, k=1)
-

@@ -219,3 +219,24 @@ def test_xlsform_keeps_the_series_wave_and_epsilon_permanent():
     assert (again.series, again.wave) == ("campus-climate", 3)
     assert [q.epsilon_permanent for q in again.questions] == [2.0, 1.6, None, None]
     assert again == spec
+
+
+def test_the_command_line_makes_the_next_wave_and_prints_the_trend(
+    runner, import_survey, seed_responses
+):
+    import_survey(wave(1))
+    made = runner.invoke(args=["next-wave", "climate-w1", "--slug", "climate-w2"])
+    assert made.exit_code == 0, made.output
+    assert made.output.splitlines() == ["Wave 2 of series 'campus-climate', a draft.", "climate-w2"]
+    seed_responses("climate-w1", 50, seed=1)
+    printed = runner.invoke(args=["trend", "campus-climate"])
+    assert printed.exit_code == 0, printed.output
+    document = json.loads(printed.output)
+    assert [w["wave"] for w in document["waves"]] == [1, 2]
+    assert document["items"][0]["waves"][1] == {"wave": 2, "withheld": True}
+    table = runner.invoke(args=["trend", "campus-climate", "--csv"])
+    assert table.output.splitlines()[0].startswith("series,item,measure,group,wave,n,estimate")
+    missing = runner.invoke(args=["trend", "nothing"])
+    assert missing.exit_code == 1 and "no series 'nothing'" in missing.output
+    taken = runner.invoke(args=["next-wave", "climate-w1", "--slug", "climate-w2"])
+    assert taken.exit_code == 1 and "already taken" in taken.output

@@ -86,7 +86,9 @@ def test_another_researchers_series_is_not_found(researcher, make_researcher, tm
 
 
 def test_the_builder_sets_the_series_and_a_questions_epsilon_permanent(app, researcher):
-    assert researcher.post("/surveys/new", data={"title": "Alone", "slug": "alone"}).status_code == 302
+    assert (
+        researcher.post("/surveys/new", data={"title": "Alone", "slug": "alone"}).status_code == 302
+    )
     details = {"title": "Alone", "results_batch": 5, "series": "campus-climate", "wave": 4}
     assert researcher.post("/surveys/alone/edit", data=details).status_code == 302
     question = {"text": "Did you cheat?", "key": "cheated", "kind": "yesno", "epsilon": 1,

@@ -1,0 +1,26 @@
+"""What every ``flask`` command looks up by name: a survey by its address, an account by its
+email; a name that finds nothing is the user's mistake, one line on stderr."""
+
+from __future__ import annotations
+
+import click
+
+from web.core.infrastructure.extensions import db
+from web.core.models import Survey, User
+from web.core.surveys.lookup import find_survey
+
+
+def survey_named(slug: str, one_snapshot: bool = False) -> Survey:
+    """The survey at ``slug`` (see :func:`find_survey`), or a ClickException saying none is."""
+    survey = find_survey(slug, one_snapshot=one_snapshot)
+    if survey is None:
+        raise click.ClickException(f"no survey with slug {slug!r}")
+    return survey
+
+
+def user_named(email: str) -> User:
+    """The account with ``email``, or a ClickException saying none has it."""
+    user = db.session.scalar(db.select(User).filter_by(email=email.lower()))
+    if user is None:
+        raise click.ClickException(f"no user with email {email!r}")
+    return user
