@@ -180,12 +180,13 @@ def _spread(epsilon: float, k: int) -> float:
 class AveragingAttack(NamedTuple):
     """Wave by wave (1…``waves``), the chance that the majority of one respondent's reports is
     their true answer (a tie counted as half): with fresh draws at ε₁, and with the permanent
-    layer under ε∞; and the permanent layer's limit f."""
+    layer under ε∞; the permanent layer's limit f, and each wave's light share q."""
 
     waves: int
     fresh: np.ndarray
     permanent: np.ndarray
     limit: float
+    light: float
 
     def __repr__(self) -> str:
         return (
@@ -215,7 +216,7 @@ def averaging_attack(epsilon, epsilon_permanent, waves: int = 50) -> AveragingAt
     fresh = _majority(counts, truth_share)
     kept, flipped = _majority(counts, layers.yes_given(1)), _majority(counts, layers.yes_given(0))
     permanent = layers.keep * kept + (1 - layers.keep) * flipped
-    return AveragingAttack(waves, fresh, permanent, layers.keep)
+    return AveragingAttack(waves, fresh, permanent, layers.keep, layers.light)
 
 
 def _majority(counts: np.ndarray, share: float) -> np.ndarray:

@@ -7,7 +7,10 @@ from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 
 # Every page, with {slug} for the test's survey: those anyone may open, and a researcher's.
-PUBLIC_PAGES = ["/", "/s/{slug}", "/s/{slug}/thanks", "/lab", "/j/ZZZZZ", "/nowhere", "/login"]
+PUBLIC_PAGES = [
+    "/", "/s/{slug}", "/s/{slug}/thanks", "/lab", "/lab/averaging", "/j/ZZZZZ", "/nowhere",
+    "/login",
+]  # fmt: skip
 # The survey page once more, after agreeing to its consent text (what follows "#" is a step the
 # test takes, see open_page).
 STEPPED_PAGES = ["/s/{slug}#agreed", "/surveys/{slug}/present#revealed"]

@@ -429,3 +429,23 @@ def test_the_lab_shows_the_averaging_attack_stopped_by_a_permanent_answer(
     assert violations(page) == []
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_averaging_attack_on_the_projector(browser, live_server, locale, width):
+    context = browser.new_context(
+        reduced_motion="reduce", locale=locale, bypass_csp=True,
+        viewport={"width": width, "height": 800},
+    )  # fmt: skip
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server}/lab/averaging")
+    assert page.locator("body.present").count() == 1
+    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
+    assert page.locator("#averaging-chart svg path.line").count() == 2
+    assert violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert errors == []
+    context.close()

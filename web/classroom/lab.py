@@ -185,6 +185,12 @@ def number():
     return number_class(n, epsilon, _procedure(), np.random.default_rng(seed))
 
 
+@bp.get("/lab/averaging")
+def averaging_present():
+    """The averaging attack alone, large, for a projector."""
+    return render_template("lab_averaging.html", messages=lab_messages())
+
+
 @bp.get("/api/lab/averaging")
 def averaging():
     """The averaging attack on one respondent asked the same question wave after wave: how often
@@ -197,12 +203,11 @@ def averaging():
         attack = rr.averaging_attack(epsilon, bound, waves)
     except ValueError as error:
         abort(400, str(error))
-    layers = rr.permanent_response(bound, epsilon)
     return {
         "epsilon": epsilon,
         "epsilon_permanent": bound,
-        "keep": layers.keep,
-        "light": layers.light,
+        "keep": attack.limit,
+        "light": attack.light,
         "fresh": attack.fresh.tolist(),
         "permanent": attack.permanent.tolist(),
         "limit": attack.limit,
