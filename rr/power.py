@@ -153,20 +153,27 @@ def change_sample_size(
 
 
 def detectable_change(
-    design: Design, n, baseline, power: float = 0.8, alpha: float = 0.05, direction: int = 1
+    design: Design,
+    n,
+    baseline,
+    power: float = 0.8,
+    alpha: float = 0.05,
+    direction: int = 1,
+    n_2=None,
 ) -> float | None:
     """The smallest change from ``baseline`` (up if ``direction`` is 1, down if −1) that ``n``
-    respondents per wave detect with ``power``; None when no change within [0, 1] does.
+    respondents per wave (``n`` and ``n_2`` in two groups of one wave) detect with ``power``;
+    None when no change within [0, 1] does.
 
     Found by bisection to 10⁻⁵ on the exact power (the normal approximation past
     ``EXACT_UP_TO``), which grows with the size of the change.
     """
-    design, n_1, _, baseline, _, alpha = _checked(design, n, None, baseline, 0.0, alpha)
+    design, n_1, n_2, baseline, _, alpha = _checked(design, n, n_2, baseline, 0.0, alpha)
     power = check_probability(power, "power", closed=False)
     if direction not in (1, -1):
         raise ParameterError("direction", f"direction must be 1 or -1, got {direction!r}")
     room = 1.0 - baseline if direction == 1 else baseline
-    reaches = lambda size: _power(design, n_1, n_1, baseline, direction * size, alpha)[0] >= power  # noqa: E731
+    reaches = lambda size: _power(design, n_1, n_2, baseline, direction * size, alpha)[0] >= power  # noqa: E731
     if room <= 0 or not reaches(room):
         return None
     low, high = 0.0, room

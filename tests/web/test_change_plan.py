@@ -77,3 +77,18 @@ def test_the_api_answers_power_n_per_wave_and_detectable_change(client):
 def test_the_api_refuses_a_plan_it_cannot_make_and_names_why(client, query, named):
     reply = client.get(f"/api/plan/change?{query}")
     assert reply.status_code == 400 and named in reply.json["error"]
+
+
+def test_two_groups_of_one_wave_may_differ_in_size(client, runner):
+    line = rr.spinner_coin(2.0)
+    found = client.get(BASE + "&n_2=200").get_json()
+    assert found["n_2"] == 200
+    assert found["power"] == pytest.approx(rr.change_power(line, 500, 0.2, 0.1, n_2=200).power)
+    assert found["detectable_change"]["up"] == pytest.approx(
+        rr.detectable_change(line, 500, 0.2, n_2=200)
+    )
+    assert found["power"] < client.get(BASE).get_json()["power"]
+    printed = runner.invoke(args=["plan-change", "--epsilon", "2", "--n", "500", "--n-2", "200",
+                                  "--baseline", "0.2", "--change", "0.1"])  # fmt: skip
+    assert printed.exit_code == 0, printed.output
+    assert f"groups of 500 and 200: {found['power']:.4f}" in printed.output

@@ -22,19 +22,22 @@ def plan_change():
     """Power, n per wave and detectable change for a design, n, baseline and change."""
     design = planned_design()
     n = number_argument("n", None, 2, MAX_WAVE_N, kind=int)
+    # Two groups of one wave may differ in size: n and n_2 (the second wave's size otherwise n).
+    n_2 = number_argument("n_2", n, 2, MAX_WAVE_N, kind=int)
     baseline = number_argument("baseline", None, 0.0, 1.0)
     change = number_argument("change", None, -baseline, 1.0 - baseline)
     target = number_argument("power", 0.8, 0.01, 0.99)
     alpha = number_argument("alpha", 0.05, 0.001, 0.5)
     if target <= alpha:
         abort(400, f"power must be above alpha ({alpha:g})")
-    at_n = rr.change_power(design, n, baseline, change, alpha)
+    at_n = rr.change_power(design, n, baseline, change, alpha, n_2)
     return {
         "procedure": request.args.get("procedure", default_design().name),
         "epsilon": design.epsilon,
         "yes_given_yes": design.yes_given_yes,
         "yes_given_no": design.yes_given_no,
         "n": n,
+        "n_2": n_2,
         "baseline": baseline,
         "change": change,
         "alpha": alpha,
@@ -46,10 +49,10 @@ def plan_change():
             design, baseline, change, target, alpha
         ),
         "detectable_change": {
-            "up": rr.detectable_change(design, n, baseline, target, alpha, 1),
-            "down": rr.detectable_change(design, n, baseline, target, alpha, -1),
+            "up": rr.detectable_change(design, n, baseline, target, alpha, 1, n_2),
+            "down": rr.detectable_change(design, n, baseline, target, alpha, -1, n_2),
         },
-        "curve": power_curve(design, n, baseline, change, alpha),
+        "curve": power_curve(design, n, n_2, baseline, change, alpha),
     }  # fmt: skip
 
 
@@ -68,7 +71,9 @@ def planned_design() -> rr.Design:
         abort(400, str(error))
 
 
-def power_curve(design: rr.Design, n: int, baseline: float, change: float, alpha: float) -> list:
+def power_curve(
+    design: rr.Design, n: int, n_2: int, baseline: float, change: float, alpha: float
+) -> list:
     """Power against the size of the change, in the direction of ``change`` (up when 0)."""
     room = baseline if change < 0 else 1.0 - baseline
     sign = -1.0 if change < 0 else 1.0
@@ -76,7 +81,7 @@ def power_curve(design: rr.Design, n: int, baseline: float, change: float, alpha
     return [
         {
             "change": sign * size,
-            "power": rr.change_power(design, n, baseline, sign * size, alpha).power,
+            "power": rr.change_power(design, n, baseline, sign * size, alpha, n_2).power,
         }
         for size in sizes
     ]
