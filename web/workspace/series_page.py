@@ -15,7 +15,7 @@ from web.core.infrastructure.i18n import number, percent, shown
 from web.core.results.by_group import GroupingError
 from web.core.results.chart import TrendPoint, trend_chart
 from web.core.results.exports import trend_csv
-from web.core.results.trend import SeriesTrend, TrendItem, readable_trend
+from web.core.results.trend import SeriesTrend, TrendItem, WavePoint, readable_trend
 from web.core.surveys.series import next_wave
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
@@ -96,15 +96,16 @@ def _charted(found: SeriesTrend) -> list[ChartedItem]:
                        point.ci_high)
             for point in item.points
         ]  # fmt: skip
-        description = "; ".join(
-            _("wave %(wave)d: withheld", wave=point.wave)
-            if point.withheld
-            else _("wave %(wave)d: %(estimate)s (95%% interval %(low)s to %(high)s)",
-                   wave=point.wave, estimate=show(point.estimate), low=show(point.ci_low),
-                   high=show(point.ci_high))
-            for point in item.points
-        )  # fmt: skip
+        description = "; ".join(_described(point, show) for point in item.points)
         chart = trend_chart(points, item.low, item.high, title, description, f"trend-{index}",
                             show, _("withheld"))  # fmt: skip
         charted.append(ChartedItem(item, title, chart))
     return charted
+
+
+def _described(point: WavePoint, show) -> str:
+    """One wave of a chart in words, for its <desc>."""
+    if point.estimate is None or point.ci_low is None or point.ci_high is None:
+        return _("wave %(wave)d: withheld", wave=point.wave)
+    return _("wave %(wave)d: %(estimate)s (95%% interval %(low)s to %(high)s)", wave=point.wave,
+             estimate=show(point.estimate), low=show(point.ci_low), high=show(point.ci_high))  # fmt: skip

@@ -28,6 +28,8 @@ LATIN_ALLOWED = {
     "PIN",
     # The system whose permanent randomized response the waves use (Erlingsson et al. 2014).
     "RAPPOR",
+    # An example series name, typed as it is in any language (lowercase letters and hyphens).
+    "climate",
     # Authors of designs, named as in the literature.
     "Kuk",
     "Warner",

@@ -213,10 +213,11 @@ def _observations(survey: Survey, min_n: int, by: str | None) -> Iterator[Observ
             continue
         spun = [option for option in question.spun_options if option != ARM]
         has_arm = ARM in question.spun_options
-        if groups is None:
-            result = question_results(question, min_n if enough else None)
+        sets: list[tuple[str | None, tuple[ItemResult, ...], bool, list[int] | None]]
+        if groups is None or by is None:
+            whole = question_results(question, min_n if enough else None)
             arms = [question.published_arm_n, question.published_arm_yes] if has_arm else None
-            sets = [(None, result.items, result.visible, arms)]
+            sets = [(None, whole.items, whole.visible, arms)]
         else:
             arm_cells = cell_totals(survey, question, ARM, [by]) if has_arm else None
             sets = [
@@ -224,10 +225,12 @@ def _observations(survey: Survey, min_n: int, by: str | None) -> Iterator[Observ
                  None if arm_cells is None else arm_cells.get((group.option,), [0, 0]))
                 for group in groups[question.key]
             ]  # fmt: skip
-        for group, results, visible, arms in sets:
+        for group, results, visible, group_arms in sets:
             for option, result in zip(spun, results, strict=True):
                 shown = visible and result.estimate is not None
-                yield Observation(survey.wave or 0, question, option, group, result, shown, arms)
+                yield Observation(
+                    survey.wave or 0, question, option, group, result, shown, group_arms
+                )
 
 
 def _asks_directly(survey: Survey, key: str) -> bool:
@@ -256,12 +259,12 @@ def _trend_item(observations: list[Observation], waves: list[Survey]) -> TrendIt
             continue  # asked another way: the two estimates are not on one scale
         arms = None if later.arms is None else [later.arms, earlier.arms]
         try:
-            found = item_difference(later.question, later.counts, earlier.counts, arms)
+            change = item_difference(later.question, later.counts, earlier.counts, arms)
         except ValueError:
             continue  # e.g. an arm with no respondents in a wave
         changes.append(
-            WaveChange(earlier.wave, later.wave, found.estimate, found.ci_low, found.ci_high,
-                       found.p_value)
+            WaveChange(earlier.wave, later.wave, change.estimate, change.ci_low, change.ci_high,
+                       change.p_value)
         )  # fmt: skip
     scale = latest.question.design.scale
     return TrendItem(

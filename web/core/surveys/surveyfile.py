@@ -491,7 +491,7 @@ def _permanent_problems(
         return [Problem(place, _("only a yes/no, multi-select or single-choice question asked "
                                  "with a spinner keeps a permanent report"))]  # fmt: skip
     problems = []
-    if valid_epsilon(spec.epsilon) and not spec.epsilon < bound:
+    if spec.epsilon is not None and valid_epsilon(spec.epsilon) and not spec.epsilon < bound:
         problems.append(
             Problem(
                 place,
