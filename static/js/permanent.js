@@ -23,9 +23,11 @@ const PREFIX = "rr-permanent:";
  * @typedef {object} Permanent
  * @property {number} epsilonPermanent ε∞ it was drawn under.
  * @property {number} values How many values the answer can take (k).
+ * @property {string[] | null} labels The options the values stand for, in order (one option
+ *   among k), or null for no and yes.
  * @property {number[]} reports The permanent report for each value 0 … k − 1.
  */
-/** @typedef {{epsilonPermanent: number, values: number, keep: number}} PermanentParams */
+/** @typedef {{epsilonPermanent: number, values: number, labels: string[] | null, keep: number}} PermanentParams */
 
 /**
  * The storage key of a series' permanent reports.
@@ -69,14 +71,17 @@ export function readPermanent(text) {
   }
   const items = parsed && typeof parsed === "object" && parsed.items && typeof parsed.items === "object" ? parsed.items : {};
   for (const [item, entry] of Object.entries(items)) {
-    if (isPermanent(entry)) kept.set(item, { epsilonPermanent: entry.epsilonPermanent, values: entry.values, reports: [...entry.reports] });
+    if (isPermanent(entry)) {
+      const labels = Array.isArray(entry.labels) ? [...entry.labels] : null;
+      kept.set(item, { epsilonPermanent: entry.epsilonPermanent, values: entry.values, labels, reports: [...entry.reports] });
+    }
   }
   return kept;
 }
 
 /**
- * The kept reports of `item`, if drawn under these parameters (another ε∞ or option count is a
- * question asked another way: its reports are not reused).
+ * The kept reports of `item`, if drawn under these parameters (another ε∞, option count or
+ * order of options is a question asked another way: its reports are not reused).
  * @param {Map<string, Permanent>} kept
  * @param {string} item
  * @param {PermanentParams} params
@@ -85,6 +90,7 @@ export function readPermanent(text) {
 export function keptReports(kept, item, params) {
   const entry = kept.get(item);
   if (!entry || entry.epsilonPermanent !== params.epsilonPermanent || entry.values !== params.values) return undefined;
+  if (JSON.stringify(entry.labels ?? null) !== JSON.stringify(params.labels ?? null)) return undefined;
   return entry.reports;
 }
 
@@ -120,6 +126,9 @@ function isPermanent(entry) {
     entry.values >= 2 &&
     Array.isArray(entry.reports) &&
     entry.reports.length === entry.values &&
-    entry.reports.every((report) => Number.isInteger(report) && report >= 0 && report < entry.values)
+    entry.reports.every((report) => Number.isInteger(report) && report >= 0 && report < entry.values) &&
+    (entry.labels === undefined ||
+      entry.labels === null ||
+      (Array.isArray(entry.labels) && entry.labels.length === entry.values && entry.labels.every((label) => typeof label === "string")))
   );
 }

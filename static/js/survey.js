@@ -337,7 +337,7 @@ function permanentReports(question, items) {
       let reports = keptReports(kept, item, params);
       if (!reports) {
         reports = drawPermanent(params.values, params.keep);
-        kept.set(item, { epsilonPermanent: params.epsilonPermanent, values: params.values, reports });
+        kept.set(item, { epsilonPermanent: params.epsilonPermanent, values: params.values, labels: params.labels, reports });
       }
       found.set(item, reports);
     }

@@ -64,11 +64,19 @@ describe("the kept reports", () => {
   const params = { epsilonPermanent: 2, values: 2, keep: 0.88 };
 
   it("are read back only under the parameters they were drawn under", () => {
-    const kept = new Map([["cheated", { epsilonPermanent: 2, values: 2, reports: [1, 1] }]]);
+    const kept = new Map([["cheated", { epsilonPermanent: 2, values: 2, labels: null, reports: [1, 1] }]]);
     const again = readPermanent(writePermanent(kept));
-    assert.deepEqual(keptReports(again, "cheated", params), [1, 1]);
+    assert.deepEqual(keptReports(again, "cheated", { ...params, labels: null }), [1, 1]);
     assert.equal(keptReports(again, "cheated", { ...params, epsilonPermanent: 3 }), undefined);
     assert.equal(keptReports(again, "other", params), undefined);
+  });
+
+  it("of one option among k are not reused once the options are reordered", () => {
+    const where = { epsilonPermanent: 2, values: 3, labels: ["a", "b", "c"], reports: [0, 2, 2] };
+    const again = readPermanent(writePermanent(new Map([["where", where]])));
+    const asked = { epsilonPermanent: 2, values: 3, keep: 0.7 };
+    assert.deepEqual(keptReports(again, "where", { ...asked, labels: ["a", "b", "c"] }), [0, 2, 2]);
+    assert.equal(keptReports(again, "where", { ...asked, labels: ["b", "a", "c"] }), undefined);
   });
 
   it("drop entries edited by hand into something else", () => {

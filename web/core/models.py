@@ -593,8 +593,9 @@ class Question(Tally, Model):
         layers = self.permanent
         if layers is None:
             return None
+        labels = self.type.permanent_labels([option.key for option in self.options])
         return {"epsilonPermanent": layers.epsilon_permanent, "values": layers.k,
-                "keep": layers.keep}  # fmt: skip
+                "labels": labels, "keep": layers.keep}  # fmt: skip
 
     @property
     def is_frozen(self) -> bool:

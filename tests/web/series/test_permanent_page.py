@@ -33,7 +33,9 @@ def test_the_page_draws_with_rr_s_two_layers(client, import_survey):
     questions = {question["id"]: question for question in config["questions"]}
     cheated = questions["cheated"]
     layers = rr.permanent_response(2.0, 1.0)
-    assert cheated["permanent"] == {"epsilonPermanent": 2.0, "values": 2, "keep": layers.keep}
+    assert cheated["permanent"] == {
+        "epsilonPermanent": 2.0, "values": 2, "labels": None, "keep": layers.keep
+    }  # fmt: skip
     assert cheated["lightFraction"] == pytest.approx(math.tanh(0.5) / math.tanh(1.0), abs=1e-15)
     assert cheated["dark"] == "coin"
     # Spinner only: dark reports the other answer, so the wave's light share is (1 + q)/2.
@@ -43,6 +45,7 @@ def test_the_page_draws_with_rr_s_two_layers(client, import_survey):
     where = questions["where"]
     choice = rr.permanent_response(2.5, 1.0, k=4)
     assert where["permanent"]["values"] == 4
+    assert where["permanent"]["labels"] == ["a", "b", "c", "d"]
     assert where["lightFraction"] == pytest.approx(choice.wave_light("opposite"), abs=1e-15)
     assert questions["hours"]["permanent"] is None
     assert "permanent" in cheated["drawnUnder"]

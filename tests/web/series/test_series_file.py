@@ -240,3 +240,16 @@ def test_the_command_line_makes_the_next_wave_and_prints_the_trend(
     assert missing.exit_code == 1 and "no series 'nothing'" in missing.output
     taken = runner.invoke(args=["next-wave", "climate-w1", "--slug", "climate-w2"])
     assert taken.exit_code == 1 and "already taken" in taken.output
+
+
+def test_the_results_document_names_the_series_and_each_epsilon_permanent(
+    client, token, import_survey, seed_responses
+):
+    import_survey(wave(2))
+    seed_responses("climate-w2", 20, seed=1)
+    document = api_get(client, token, "surveys/climate-w2/results").get_json()
+    assert (document["series"], document["wave"]) == ("campus-climate", 2)
+    questions = {question["id"]: question for question in document["questions"]}
+    assert questions["cheated"]["epsilon_permanent"] == 2.0
+    assert questions["drugs"]["epsilon_permanent"] == 1.6
+    assert "epsilon_permanent" not in questions["hours"]

@@ -90,6 +90,8 @@ class QuestionResult:
     design: DesignParameters = NO_PARAMETERS
     # What its type adds to the figures (cheating detection's cheaters and arms).
     extra: dict = field(default_factory=dict)
+    # ε∞, its bound over every wave of the series (a permanent report), else None.
+    epsilon_permanent: float | None = None
 
     @property
     def n(self) -> int:
@@ -113,9 +115,11 @@ class QuestionResult:
             "text": self.text.for_file(languages),
             "procedure": self.procedure,
             "epsilon": self.epsilon,
+            **({"epsilon_permanent": self.epsilon_permanent}
+               if self.epsilon_permanent is not None else {}),
             "epsilon_total": significant(self.epsilon_total),
             "light_fraction": significant(self.light_fraction),
-        }
+        }  # fmt: skip
         design = find_design(self.procedure)  # none for a direct question
         if design is not None:
             data |= design.file_fields(self.design, languages)
@@ -216,6 +220,9 @@ class SurveyResults:
     epsilon_total: float
     questions: tuple[QuestionResult, ...]
     languages: tuple[str, ...] = ("en",)
+    # The series it is a wave of, and which wave (None for a survey on its own).
+    series: str | None = None
+    wave: int | None = None
 
     @property
     def withheld(self) -> bool:
@@ -228,6 +235,7 @@ class SurveyResults:
             "slug": self.slug,
             "languages": list(self.languages),
             "title": self.title.for_file(list(self.languages)),
+            **({"series": self.series, "wave": self.wave} if self.series is not None else {}),
             "status": self.status,
             "n": self.n,
             "received": self.received,
@@ -256,6 +264,8 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
             question_results(question, min_n if enough else None) for question in survey.questions
         ),
         tuple(survey.language_list),
+        survey.series,
+        survey.wave,
     )
 
 
@@ -313,4 +323,5 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.type.randomized,
         question.design,
         question.type.extra_results(counts, question.design),
+        question.epsilon_permanent,
     )

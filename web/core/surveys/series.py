@@ -35,9 +35,13 @@ def spun_parameters(question: Question | QuestionSpec) -> tuple:
 
 def waves_of(series: str, owner_id: int | None) -> list[Survey]:
     """The surveys of ``series`` with this owner (None: the unowned ones), in wave order."""
-    owned = Survey.owner_id.is_(None) if owner_id is None else Survey.owner_id == owner_id
-    query = db.select(Survey).where(Survey.series == series, owned).order_by(Survey.wave)
-    return list(db.session.scalars(query))
+    query = db.select(Survey).where(Survey.series == series, _owned_by(owner_id))
+    return list(db.session.scalars(query.order_by(Survey.wave)))
+
+
+def _owned_by(owner_id: int | None):
+    """A series is its owner's: the condition on a survey's owner (None: unowned surveys)."""
+    return Survey.owner_id.is_(None) if owner_id is None else Survey.owner_id == owner_id
 
 
 def answered_elsewhere(survey: Survey, key: str) -> Question | None:
@@ -49,13 +53,11 @@ def answered_elsewhere(survey: Survey, key: str) -> Question | None:
         Question.n > 0,
         db.select(Option.id).where(Option.question_id == Question.id, Option.n > 0).exists(),
     )
-    owned = (
-        Survey.owner_id.is_(None) if survey.owner_id is None else Survey.owner_id == survey.owner_id
-    )
     query = (
         db.select(Question)
         .join(Survey)
-        .where(Survey.series == survey.series, owned, Survey.id != survey.id, Question.key == key)
+        .where(Survey.series == survey.series, _owned_by(survey.owner_id))
+        .where(Survey.id != survey.id, Question.key == key)
         .where(answered)
         .limit(1)
     )

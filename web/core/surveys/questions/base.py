@@ -86,6 +86,11 @@ class QuestionType:
         option of a multi-select), the option count for one option among k."""
         return 2
 
+    def permanent_labels(self, option_keys: Sequence[str]) -> list[str] | None:
+        """What the values of a permanent report are, in order, where they are options (one
+        option among k); None for 0 and 1. A kept report is reused only under the same labels."""
+        return None
+
     def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
         return rr.light_fraction(epsilon, procedure)
 

@@ -29,6 +29,9 @@ class Choice(OneOption):
     def permanent_values(self, option_count: int) -> int:
         return option_count
 
+    def permanent_labels(self, option_keys: Sequence[str]) -> list[str] | None:
+        return list(option_keys)
+
     respond_template = "respond/_choice.html"
     sums_to_one = True
 
