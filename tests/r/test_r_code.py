@@ -249,3 +249,28 @@ cat("RRlog", sprintf("%.10g", coef(fit2)), "\n", sep = "\t")
     rrlog = [float(value) for value in lines["RRlog"] if value.strip()]
     assert len(rrreg) == len(rrlog) == 4
     assert rrreg == pytest.approx(rrlog, abs=1e-4)
+
+
+def test_the_codebooks_rr_change_is_the_apps_change_between_waves(tmp_path):
+    import rr
+    from web.core.surveys.designs.r_code import CHANGE_FUNCTION
+
+    cases = [
+        (rr.spinner_coin(1.0), (120, 400, 95, 380)),
+        (rr.forced_response(0.75, 0.15, 0.1), (30, 60, 41, 70)),
+        (rr.spinner(2.0), (0, 50, 7, 50)),
+    ]
+    calls = [
+        f"cat(sprintf('%.15g', rr_change({a}, {b}, {c}, {d}, a = {design.offset!r}, "
+        f"b = {design.slope!r})), '\\n')"
+        for design, (a, b, c, d) in cases
+    ]
+    output = run_r("\n".join([CHANGE_FUNCTION, *calls]), tmp_path)
+    for (design, (yes_from, n_from, yes_to, n_to)), line in zip(
+        cases, output.strip().splitlines(), strict=True
+    ):
+        change, low, high = (float(value) for value in line.split())
+        expected = design.difference(yes_to, n_to, yes_from, n_from)
+        assert change == pytest.approx(expected.estimate, abs=1e-9)
+        assert low == pytest.approx(expected.ci_low, abs=1e-9)
+        assert high == pytest.approx(expected.ci_high, abs=1e-9)

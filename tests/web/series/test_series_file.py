@@ -253,3 +253,21 @@ def test_the_results_document_names_the_series_and_each_epsilon_permanent(
     assert questions["cheated"]["epsilon_permanent"] == 2.0
     assert questions["drugs"]["epsilon_permanent"] == 1.6
     assert "epsilon_permanent" not in questions["hours"]
+
+
+def test_the_codebook_gives_the_series_the_r_for_a_change_and_both_layers(app, import_survey):
+    from web.core.results.exports import codebook
+    from web.core.results.figures import published_results
+
+    import_survey(wave(1))
+    with app.app_context():
+        survey = find_survey("climate-w1")
+        book = codebook(survey, published_results(survey))
+    assert book["survey"]["series"] == "campus-climate" and book["survey"]["wave"] == 1
+    assert book["trend"]["R"].startswith("rr_change <- function(")
+    cheated = book["questions"][0]
+    layers = rr.permanent_response(2.0, 1.0)
+    assert cheated["epsilon_permanent"] == 2.0
+    assert cheated["permanent"]["keep"] == layers.keep
+    assert cheated["permanent"]["wave_light"] == pytest.approx(layers.light, abs=1e-15)
+    assert "epsilon_permanent" not in book["questions"][2]
