@@ -8,9 +8,10 @@ import copy
 import json
 import re
 
-from tests.browser.axe import phone_problems
+from tests.browser.axe import phone_problems, violations
+from tests.browser.researcher import log_in
 from tests.browser.respondent import spin, wait_until_done
-from tests.conftest import SAMPLE_SURVEY
+from tests.conftest import PASSWORD, SAMPLE_SURVEY
 
 SERIES = "campus-climate"
 ITEMS = ["cheated", "substances.alcohol", "substances.tobacco"]
@@ -148,7 +149,7 @@ def test_a_wave_spins_on_the_kept_report_not_on_the_answer(context, live_server,
     assert page.locator("[data-item='cheated']").get_attribute("data-reported") == "0"
 
 
-def test_a_waves_page_passes_axe_in_both_languages(phone, live_server, import_survey):
+def test_a_waves_page_passes_axe_in_both_languages(phone, browser, live_server, import_survey):
     data = wave(1)
     data["languages"] = ["en", "ko"]
     data["title"] = {"en": "Campus life", "ko": "캠퍼스 생활"}
@@ -162,3 +163,32 @@ def test_a_waves_page_passes_axe_in_both_languages(phone, live_server, import_su
         page = phone("/s/climate-w1", locale=locale)
         page.wait_for_selector(".permanent-note")
         assert phone_problems(page) == []
+        wide = browser.new_context(locale=locale, bypass_csp=True, reduced_motion="reduce",
+                                   viewport={"width": 1280, "height": 900})  # fmt: skip
+        page = wide.new_page()
+        page.goto(f"{live_server}/s/climate-w1")
+        page.wait_for_selector(".permanent-note")
+        assert violations(page) == []
+        wide.close()
+
+
+def test_next_wave_and_the_trend_in_the_researchers_browser(
+    browser, runner, live_server, import_survey, seed_responses
+):
+    import_survey(wave(1))
+    seed_responses("climate-w1", 60, seed=1)
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/climate-w1")
+    assert "Wave 1 of the series campus-climate." in page.inner_text("#series-line")
+    page.click("button:has-text('Next wave')")
+    page.wait_for_url(re.compile(r"/surveys/[a-z0-9-]+/edit$"))
+    assert page.input_value("#series") == SERIES and page.input_value("#wave") == "2"
+    page.goto(f"{live_server}/series/{SERIES}")
+    assert page.locator("svg.trend-chart").count() == 3
+    first = page.locator("svg.trend-chart").first
+    described = first.locator("desc").text_content()
+    assert "wave 1: " in described and "wave 2: withheld" in described
+    context.close()
