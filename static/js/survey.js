@@ -38,6 +38,7 @@ import {
 } from "./memo.js";
 import { answerOf } from "./answers.js";
 import { newEntry, newSubmissionId } from "./outbox.js";
+import { seriesCost } from "./ledger.js";
 import { drawPermanent, keptReports, mergePermanent, permanentKey, readPermanent, writePermanent } from "./permanent.js";
 import { checkedValue } from "./procedure.js";
 import { sharedDelete, sharedGet, sharedPut } from "./shared.js";
@@ -83,6 +84,7 @@ if (form) start();
 function start() {
   const memo = openMemo(storage, config.slug, config.revision);
   if (!preview) startFieldwork();
+  showSeriesLedger();
   if (memo.submitted) return field ? showHandback() : showAnswered(memo);
   // The signed cookie (config.answered) says so even when this browser's storage was cleared;
   // a field device answers for many people, and no cookie stops it.
@@ -114,6 +116,20 @@ function start() {
   });
   // A draw another tab made may have reached the shared store before this tab's local storage.
   withSurveyLock(mirrorStorage).then(catchUp);
+}
+
+/** What the waves of this series this browser answered cost, in the privacy section. */
+function showSeriesLedger() {
+  const target = document.getElementById("series-ledger-figures");
+  if (!config.seriesLedger || !target) return;
+  const answered = (slug) => loadMemo(storage, slug, Number.MAX_SAFE_INTEGER).submitted;
+  const cost = seriesCost(config.seriesLedger, answered);
+  const format = new Intl.NumberFormat(document.documentElement.lang || undefined, { maximumFractionDigits: 4 });
+  target.textContent = text.seriesLedger
+    .replace("{waves}", cost.waves.join(", "))
+    .replace("{fresh}", format.format(cost.fresh))
+    .replace("{kept}", format.format(cost.kept));
+  target.hidden = false;
 }
 
 function showPreviewNotSent() {

@@ -90,6 +90,12 @@ def test_permanent_reports_are_drawn_once_and_kept_over_three_waves(
         page.click("#submit-button")
 
     answer_wave(page, f"{live_server}/s/climate-w2", cheated=1, alcohol=True)
+    # The privacy section adds up the waves this browser answered: nothing is drawn afresh here,
+    # and the kept answers stay within 2 + 2 × 3 over all waves.
+    page.goto(f"{live_server}/s/climate-w3")
+    ledger = page.text_content("#series-ledger-figures")
+    assert "waves 1, 2, 3 of this series" in ledger
+    assert "add up to ε = 0;" in ledger and "within ε = 8 over all waves" in ledger
     # Wave 3 with other answers: the kept reports are still those of wave 1, for both values.
     answer_wave(page, f"{live_server}/s/climate-w3", cheated=0, alcohol=False)
     assert kept(page) == after_first

@@ -226,6 +226,26 @@ class Survey(Model):
         )
 
     @property
+    def fresh_epsilon(self) -> float:
+        """What one wave costs on the questions drawn afresh every wave (no ε∞): added up over
+        the waves a browser answers."""
+        return rr.survey_epsilon(
+            question.epsilon_total
+            for question in self.questions
+            if question.type.randomized and question.epsilon_permanent is None
+        )
+
+    @property
+    def kept_bound(self) -> float:
+        """The bound over every wave on the questions with a permanent report, while the
+        answers stay the same: ε∞ per spin."""
+        return rr.survey_epsilon(
+            rr.question_epsilon(question.epsilon_permanent, question.spins)
+            for question in self.questions
+            if question.epsilon_permanent is not None
+        )
+
+    @property
     def shapes(self) -> list[Shape]:
         """What a submission must contain, question by question."""
         return [

@@ -9,6 +9,7 @@ from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.schedule import not_yet_open
+from web.core.surveys.series import waves_of
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
@@ -88,8 +89,10 @@ def page_config(survey, preview: bool = False) -> dict:
         # Agreeing is asked on the page only: nothing about it is sent or stored.
         "consent": bool(shown(survey.texts("consent"))),
         "epsilonTotal": survey.epsilon_total,
-        # The series whose permanent reports this device keeps (static/js/permanent.js).
+        # The series whose permanent reports this device keeps (static/js/permanent.js), and
+        # what its waves cost on this browser (static/js/ledger.js).
         "series": survey.series,
+        "seriesLedger": series_ledger(survey),
         "minN": current_app.config["RESULTS_MIN_N"],
         # Known from the signed cookie before any spin, even if local storage was cleared.
         "answered": not preview and survey.slug in answered_slugs(),
@@ -128,6 +131,21 @@ def page_config(survey, preview: bool = False) -> dict:
             }
             for question in survey.questions
         ],
+    }
+
+
+def series_ledger(survey) -> dict | None:
+    """For a wave of a series: every other wave (address, number, and what its fresh draws cost),
+    this wave's fresh cost and the bound on its kept answers; the page adds up the waves this
+    browser answered. None for a survey on its own."""
+    if survey.series is None:
+        return None
+    others = [wave for wave in waves_of(survey.series, survey.owner_id) if wave.id != survey.id]
+    return {
+        "wave": survey.wave,
+        "fresh": survey.fresh_epsilon,
+        "kept": survey.kept_bound,
+        "waves": [{"slug": w.slug, "wave": w.wave, "fresh": w.fresh_epsilon} for w in others],
     }
 
 
@@ -171,5 +189,10 @@ def messages() -> dict:
         ),
         "previewNotSent": _(
             "Preview: nothing was sent or stored. A respondent would now see the thank-you page."
+        ),
+        "seriesLedger": _(
+            "On this browser, with this one, waves {waves} of this series: the questions drawn "
+            "afresh add up to ε = {fresh}; the questions with a kept answer stay within "
+            "ε = {kept} over all waves while your answers stay the same."
         ),
     }

@@ -58,3 +58,13 @@ def test_the_page_states_both_numbers(client, import_survey):
     assert "at most ε = 1.6 per option" in html
     assert "kept stand-in for your true answer; dark: chance decides" in html
     assert "This survey is wave 2 of a series." in html
+
+
+def test_the_page_knows_what_the_other_waves_cost_for_its_ledger(client, import_survey):
+    import_survey(wave(1))
+    import_survey(wave(2))
+    ledger = page_config(client, "climate-w2")["seriesLedger"]
+    # hours (ε = 1) is drawn afresh; cheated keeps ε∞ = 2 and drugs 1.6 per option, twice.
+    assert ledger["wave"] == 2 and ledger["fresh"] == pytest.approx(1.0)
+    assert ledger["kept"] == pytest.approx(2.0 + 2 * 1.6)
+    assert ledger["waves"] == [{"slug": "climate-w1", "wave": 1, "fresh": pytest.approx(1.0)}]

@@ -26,7 +26,7 @@ def test_pages_name_every_asset_by_version_and_preload_the_survey_modules(client
     # The outbox, its courier and a field device's set-up.
     imported |= {"js/courier.js", "js/field.js", "js/outbox.js"}
     # A series' permanent reports.
-    imported |= {"js/permanent.js"}
+    imported |= {"js/permanent.js", "js/ledger.js"}
     assert {url.split("/", 4)[4] for url in preloaded} == imported
 
 
