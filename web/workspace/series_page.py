@@ -16,7 +16,7 @@ from web.core.results.by_group import GroupingError
 from web.core.results.chart import TrendPoint, trend_chart
 from web.core.results.exports import trend_csv
 from web.core.results.trend import SeriesTrend, TrendItem, WavePoint, readable_trend
-from web.core.surveys.series import next_wave
+from web.core.surveys.series import next_wave, next_wave_number
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
 from web.workspace.downloads import attachment
@@ -57,8 +57,9 @@ def trend_file(series: str):
 def add_wave(slug: str):
     """A draft of the series' next wave, with the same questions asked the same way."""
     survey = researcher_survey(slug)
+    address = free_slug(f"{survey.series or survey.slug} w{next_wave_number(survey)}")
     try:
-        wave = next_wave(survey, free_slug(f"{survey.series or survey.slug}-wave"))
+        wave = next_wave(survey, address)
     except ValueError as error:
         abort(409, str(error))
     if not add_unique(wave):

@@ -33,6 +33,7 @@ def test_next_wave_makes_a_draft_with_the_same_questions_and_the_next_number(
     response = researcher.post("/surveys/climate-w1/next-wave")
     assert response.status_code == 302
     slug = response.headers["Location"].split("/surveys/")[1].split("/")[0]
+    assert slug == "campus-climate-w2"
     with app.app_context():
         made = find_survey(slug)
         assert (made.series, made.wave, made.status) == ("campus-climate", 2, "draft")

@@ -99,14 +99,21 @@ def fixed_in_series(question: Question) -> str:
     )
 
 
+def next_wave_number(survey: Survey) -> int:
+    """The number the survey's series gives its next wave (2 for a survey on its own)."""
+    if survey.series is None:
+        return 2
+    return max(wave.wave or 0 for wave in waves_of(survey.series, survey.owner_id)) + 1
+
+
 def next_wave(survey: Survey, slug: str) -> Survey:
     """A draft of the series' next wave with the same questions (ids, design, ε, ε∞), texts and
     settings, and no responses. A survey not yet in a series becomes wave 1 of one named after its
     address."""
+    number = next_wave_number(survey)
     if survey.series is None:
         survey.series, survey.wave = survey.slug, 1
         survey.edits += 1
-    number = max(wave.wave or 0 for wave in waves_of(survey.series, survey.owner_id)) + 1
     if number > MAX_WAVE:
         raise ValueError(f"series {survey.series!r} has its {MAX_WAVE} waves already")
     titles = {}
