@@ -86,8 +86,8 @@ def _charted(found: SeriesTrend) -> list[ChartedItem]:
         title = str(shown(item.text))
         if item.option_text is not None:
             title += f" — {shown(item.option_text)}"
-        if item.group is not None:
-            title += f" ({found.by} = {item.group})"
+        if item.group_text is not None:
+            title += f" ({shown(item.group_text)})"
 
         def show(value: float, mean: bool = item.measure == "mean") -> str:
             return number(value, 2) if mean else percent(value, 0)

@@ -67,7 +67,7 @@ def test_the_trend_page_projector_and_csv_show_every_wave(researcher, tmp_path, 
     assert present.status_code == 200
     assert present.get_data(as_text=True).count("trend-chart") == 4
     grouped = researcher.get("/series/campus-climate?by=year").get_data(as_text=True)
-    assert "(year = first)" in grouped
+    assert "Did you cheat? (First)" in grouped
     response = researcher.get("/series/campus-climate/trend.csv")
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
     assert response.headers["Content-Disposition"].endswith('campus-climate-trend.csv"')

@@ -38,6 +38,7 @@ class Observation:
     result: ItemResult
     visible: bool
     arms: list[int] | None  # cheating detection's second arm: [respondents, reports of 1]
+    group_text: Texts | None = None  # the group's option, in every language of the survey
 
     @property
     def item(self) -> str:
@@ -107,6 +108,7 @@ class TrendItem:
     option_text: Texts | None
     measure: str  # "share" or "mean"
     group: str | None
+    group_text: Texts | None
     low: float  # the scale its estimates lie on: 0–1 for a share, a number's range for a mean
     high: float
     points: tuple[WavePoint, ...]
@@ -213,24 +215,25 @@ def _observations(survey: Survey, min_n: int, by: str | None) -> Iterator[Observ
             continue
         spun = [option for option in question.spun_options if option != ARM]
         has_arm = ARM in question.spun_options
-        sets: list[tuple[str | None, tuple[ItemResult, ...], bool, list[int] | None]]
+        sets: list[tuple[str | None, Texts | None, tuple[ItemResult, ...], bool, list | None]]
         if groups is None or by is None:
             whole = question_results(question, min_n if enough else None)
             arms = [question.published_arm_n, question.published_arm_yes] if has_arm else None
-            sets = [(None, whole.items, whole.visible, arms)]
+            sets = [(None, None, whole.items, whole.visible, arms)]
         else:
             arm_cells = cell_totals(survey, question, ARM, [by]) if has_arm else None
             sets = [
-                (group.option, group.items, enough and not group.withheld,
+                (group.option, group.text, group.items, enough and not group.withheld,
                  None if arm_cells is None else arm_cells.get((group.option,), [0, 0]))
                 for group in groups[question.key]
             ]  # fmt: skip
-        for group, results, visible, group_arms in sets:
+        for group, group_text, results, visible, group_arms in sets:
             for option, result in zip(spun, results, strict=True):
                 shown = visible and result.estimate is not None
                 yield Observation(
-                    survey.wave or 0, question, option, group, result, shown, group_arms
-                )
+                    survey.wave or 0, question, option, group, result, shown, group_arms,
+                    group_text,
+                )  # fmt: skip
 
 
 def _asks_directly(survey: Survey, key: str) -> bool:
@@ -273,6 +276,7 @@ def _trend_item(observations: list[Observation], waves: list[Survey]) -> TrendIt
         latest.option.texts if latest.option is not None else None,
         "mean" if scale is not None else "share",
         latest.group,
+        latest.group_text,
         0.0 if scale is None else scale.low,
         1.0 if scale is None else scale.high,
         tuple(points),
