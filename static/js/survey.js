@@ -122,7 +122,8 @@ function start() {
 function showSeriesLedger() {
   const target = document.getElementById("series-ledger-figures");
   if (!config.seriesLedger || !target) return;
-  const answered = (slug) => loadMemo(storage, slug, Number.MAX_SAFE_INTEGER).submitted;
+  // A shared field device's memos of other waves are other people's: count this wave alone.
+  const answered = (slug) => !field && loadMemo(storage, slug, Number.MAX_SAFE_INTEGER).submitted;
   const cost = seriesCost(config.seriesLedger, answered);
   const format = new Intl.NumberFormat(document.documentElement.lang || undefined, { maximumFractionDigits: 4 });
   target.textContent = text.seriesLedger
