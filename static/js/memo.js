@@ -31,6 +31,16 @@ const SUBMISSION_ID = /^[0-9a-f]{32}$/;
  *   committed: a resend of the response carries the same one.
  * @property {boolean} newer Whether storage holds bits of a later revision than the one asked
  *   for: the page is out of date and must not draw (it would replace them).
+ * @property {Spent | null} spent For a submitted wave of a series: what this browser spent on it.
+ */
+
+/**
+ * What a submitted wave of a series cost this browser on its questions drawn afresh (those with
+ * a kept answer are bound by ε∞ however many waves): the series' privacy ledger adds these up.
+ * @typedef {object} Spent
+ * @property {string} series
+ * @property {number} wave
+ * @property {number} epsilon
  */
 
 /**
@@ -59,6 +69,7 @@ export function loadMemo(storage, slug, revision) {
     submitted: stored.submitted,
     submission: stored.submission,
     newer: stored.revision !== null && stored.revision > revision,
+    spent: stored.spent,
   };
 }
 
@@ -108,14 +119,38 @@ export function commitReported(storage, slug, revision, reported, newId) {
 }
 
 /**
- * Remember that this browser has submitted the survey.
+ * Remember that this browser has submitted the survey, and for a wave of a series what it spent.
  * @param {Storage | null} storage
  * @param {string} slug
  * @param {number} revision
+ * @param {Spent | null} [spent]
  * @returns {boolean}
  */
-export function rememberSubmitted(storage, slug, revision) {
-  return save(storage, slug, { ...loadMemo(storage, slug, revision), submitted: true });
+export function rememberSubmitted(storage, slug, revision, spent = null) {
+  const memo = loadMemo(storage, slug, revision);
+  return save(storage, slug, { ...memo, submitted: true, spent: spent ?? memo.spent });
+}
+
+/**
+ * What this browser spent on the submitted waves of `series`, wave by wave, from its memos.
+ * @param {Storage | null} storage
+ * @param {string} series
+ * @returns {(Spent & {slug: string})[]}
+ */
+export function spentInSeries(storage, series) {
+  const found = [];
+  try {
+    for (let index = 0; index < (storage?.length ?? 0); index += 1) {
+      const key = storage.key(index);
+      if (!key?.startsWith(PREFIX)) continue;
+      const slug = key.slice(PREFIX.length);
+      const stored = readStored(storage, slug);
+      if (stored.submitted && stored.spent?.series === series) found.push({ slug, ...stored.spent });
+    }
+  } catch {
+    // Blocked: nothing to add up.
+  }
+  return found;
 }
 
 /**
@@ -141,6 +176,7 @@ export function mergeMemos(first, second) {
     reported: Object.fromEntries(reported),
     submitted: a.submitted || b.submitted,
     submission: weakerFirst[1].submission ?? weakerFirst[0].submission,
+    ...withSpent(weakerFirst[1].spent ?? weakerFirst[0].spent),
   });
 }
 
@@ -155,7 +191,7 @@ export function browserStorage() {
 
 /**
  * Whatever is stored, validated entry by entry (storage can be edited by hand).
- * @returns {{revision: number | null, reported: Map<string, Reported>, submitted: boolean, submission: string | null}}
+ * @returns {{revision: number | null, reported: Map<string, Reported>, submitted: boolean, submission: string | null, spent: Spent | null}}
  */
 function readStored(storage, slug) {
   const reported = new Map();
@@ -167,8 +203,9 @@ function readStored(storage, slug) {
   }
   const submitted = parsed?.submitted === true;
   const submission = typeof parsed?.submission === "string" && SUBMISSION_ID.test(parsed.submission) ? parsed.submission : null;
+  const spent = isSpent(parsed?.spent) ? { series: parsed.spent.series, wave: parsed.spent.wave, epsilon: parsed.spent.epsilon } : null;
   if (!parsed || typeof parsed !== "object" || !Number.isInteger(parsed.revision)) {
-    return { revision: null, reported, submitted, submission };
+    return { revision: null, reported, submitted, submission, spent };
   }
   const items = parsed.reported && typeof parsed.reported === "object" ? parsed.reported : {};
   // Object.entries sees own keys only, so ids such as "__proto__" or "constructor" are plain keys.
@@ -178,7 +215,23 @@ function readStored(storage, slug) {
       reported.set(item, Number.isInteger(k) ? { bit, epsilon, procedure, k } : { bit, epsilon, procedure });
     }
   }
-  return { revision: parsed.revision, reported, submitted, submission };
+  return { revision: parsed.revision, reported, submitted, submission, spent };
+}
+
+function isSpent(spent) {
+  return (
+    spent !== null &&
+    typeof spent === "object" &&
+    typeof spent.series === "string" &&
+    Number.isInteger(spent.wave) &&
+    Number.isFinite(spent.epsilon) &&
+    spent.epsilon >= 0
+  );
+}
+
+/** The memo's `spent` field where there is one: memos of surveys on their own have none. */
+function withSpent(spent) {
+  return spent ? { spent } : {};
 }
 
 function isReported(entry) {
@@ -197,6 +250,7 @@ function save(storage, slug, memo) {
     reported: Object.fromEntries(memo.reported),
     submitted: memo.submitted,
     submission: memo.submission,
+    ...withSpent(memo.spent),
   };
   try {
     storage?.setItem(memoKey(slug), JSON.stringify(value));

@@ -35,6 +35,7 @@ import {
   openMemo,
   rememberedBit,
   rememberSubmitted,
+  spentInSeries,
 } from "./memo.js";
 import { answerOf } from "./answers.js";
 import { newEntry, newSubmissionId } from "./outbox.js";
@@ -123,8 +124,8 @@ function showSeriesLedger() {
   const target = document.getElementById("series-ledger-figures");
   if (!config.seriesLedger || !target) return;
   // A shared field device's memos of other waves are other people's: count this wave alone.
-  const answered = (slug) => !field && loadMemo(storage, slug, Number.MAX_SAFE_INTEGER).submitted;
-  const cost = seriesCost(config.seriesLedger, answered);
+  const spent = field ? [] : spentInSeries(storage, config.series).filter((entry) => entry.slug !== config.slug);
+  const cost = seriesCost(config.seriesLedger, spent);
   const format = new Intl.NumberFormat(document.documentElement.lang || undefined, { maximumFractionDigits: 4 });
   target.textContent = text.seriesLedger
     .replace("{waves}", cost.waves.join(", "))
@@ -566,7 +567,10 @@ async function markSubmitted(id) {
   const mirror = await mirrorStorage();
   const memo = loadMemo(mirror, config.slug, config.revision);
   if (memo.submission === null) commitReported(mirror, config.slug, config.revision, new Map(), () => id);
-  rememberSubmitted(mirror, config.slug, config.revision);
+  // A wave of a series records what it cost this browser, for the series' ledger.
+  const ledger = config.seriesLedger;
+  const spent = ledger && { series: config.series, wave: ledger.wave, epsilon: ledger.fresh };
+  rememberSubmitted(mirror, config.slug, config.revision, spent);
   await share(mirror.value);
 }
 

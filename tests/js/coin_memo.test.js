@@ -11,6 +11,7 @@ import {
   openMemo,
   rememberSubmitted,
   rememberedBit,
+  spentInSeries,
 } from "../../static/js/memo.js";
 
 /** A source that returns the given 32-bit values in turn. */
@@ -51,6 +52,8 @@ class FakeStorage {
   getItem(key) { return this.items.has(key) ? this.items.get(key) : null; }
   setItem(key, value) { this.items.set(key, String(value)); }
   removeItem(key) { this.items.delete(key); }
+  get length() { return this.items.size; }
+  key(index) { return [...this.items.keys()][index] ?? null; }
 }
 
 class BrokenStorage {
@@ -127,6 +130,32 @@ describe("memo", () => {
     assert.equal(loadMemo(storage, "s", 2).submission, ID);
     storage.setItem("rr-survey:t", JSON.stringify({ revision: 1, reported: {}, submission: "not-an-id" }));
     assert.equal(loadMemo(storage, "t", 1).submission, null, "a tampered id is no id");
+  });
+
+  it("records what a submitted wave of a series cost, and gives it back by series", () => {
+    const storage = new FakeStorage();
+    const w1 = { series: "climate", wave: 1, epsilon: 1.5 };
+    commitReported(storage, "w1", 1, entries({ q1: 1 }), newId);
+    rememberSubmitted(storage, "w1", 1, w1);
+    commitReported(storage, "w2", 1, entries({ q1: 0 }), newId);
+    rememberSubmitted(storage, "w2", 1, { series: "climate", wave: 2, epsilon: 1 });
+    commitReported(storage, "w3", 1, entries({ q1: 0 }), newId); // drawn, never submitted
+    commitReported(storage, "other", 1, entries({ q1: 0 }), newId);
+    rememberSubmitted(storage, "other", 1, { series: "another", wave: 1, epsilon: 9 });
+    rememberSubmitted(storage, "alone", 1);
+    storage.setItem("rr-survey:forged", JSON.stringify({ revision: 1, reported: {}, submitted: true, spent: { series: "climate", wave: "x", epsilon: 1 } }));
+    assert.deepEqual(
+      spentInSeries(storage, "climate").sort((a, b) => a.wave - b.wave),
+      [{ slug: "w1", ...w1 }, { slug: "w2", series: "climate", wave: 2, epsilon: 1 }],
+    );
+    // Kept through a later revision, and through a merge with a copy that lacks it.
+    openMemo(storage, "w1", 2);
+    assert.deepEqual(loadMemo(storage, "w1", 2).spent, w1);
+    const merged = JSON.parse(mergeMemos(storage.getItem("rr-survey:w1"), JSON.stringify({ revision: 2, reported: {} })));
+    assert.deepEqual(merged.spent, w1);
+    // A survey on its own stores no such field.
+    assert.equal("spent" in JSON.parse(storage.getItem("rr-survey:alone")), false);
+    assert.deepEqual(spentInSeries(new BrokenStorage(), "climate"), []);
   });
 
   it("is forgotten whole for the next respondent of a shared device", () => {

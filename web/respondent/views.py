@@ -9,7 +9,6 @@ from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.schedule import not_yet_open
-from web.core.surveys.series import waves_of
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
@@ -135,18 +134,12 @@ def page_config(survey, preview: bool = False) -> dict:
 
 
 def series_ledger(survey) -> dict | None:
-    """For a wave of a series: every other wave (address, number, and what its fresh draws cost),
-    this wave's fresh cost and the bound on its kept answers; the page adds up the waves this
-    browser answered. None for a survey on its own."""
+    """For a wave of a series: its number, what its fresh draws cost and the bound on its kept
+    answers. The page records the cost in its memo when it submits, and adds up what the memos of
+    the other waves it answered recorded. None for a survey on its own."""
     if survey.series is None:
         return None
-    others = [wave for wave in waves_of(survey.series, survey.owner_id) if wave.id != survey.id]
-    return {
-        "wave": survey.wave,
-        "fresh": survey.fresh_epsilon,
-        "kept": survey.kept_bound,
-        "waves": [{"slug": w.slug, "wave": w.wave, "fresh": w.fresh_epsilon} for w in others],
-    }
+    return {"wave": survey.wave, "fresh": survey.fresh_epsilon, "kept": survey.kept_bound}
 
 
 def messages() -> dict:

@@ -60,11 +60,11 @@ def test_the_page_states_both_numbers(client, import_survey):
     assert "This survey is wave 2 of a series." in html
 
 
-def test_the_page_knows_what_the_other_waves_cost_for_its_ledger(client, import_survey):
-    import_survey(wave(1))
+def test_the_page_knows_what_its_wave_costs_for_the_ledger(client, import_survey):
     import_survey(wave(2))
     ledger = page_config(client, "climate-w2")["seriesLedger"]
     # hours (ε = 1) is drawn afresh; cheated keeps ε∞ = 2 and drugs 1.6 per option, twice.
-    assert ledger["wave"] == 2 and ledger["fresh"] == pytest.approx(1.0)
-    assert ledger["kept"] == pytest.approx(2.0 + 2 * 1.6)
-    assert ledger["waves"] == [{"slug": "climate-w1", "wave": 1, "fresh": pytest.approx(1.0)}]
+    assert ledger == {"wave": 2, "fresh": pytest.approx(1.0), "kept": pytest.approx(2.0 + 2 * 1.6)}
+    import_survey({**wave(3), "series": None, "wave": None, "slug": "alone",
+                   "questions": wave(3)["questions"][2:]})  # fmt: skip
+    assert page_config(client, "alone")["seriesLedger"] is None
