@@ -142,15 +142,15 @@ def duplicate_survey(survey: Survey, owner, slug: str) -> Survey:
             titles[language] = _("Copy of %(title)s", title=title)[:MAX_TITLE]
     # A copy stands alone: no wave of the series, and so no permanent reports (Next wave makes
     # the series' next survey).
+    original = survey.to_spec()
     spec = dataclasses.replace(
-        survey.to_spec(),
+        original,
         slug=slug,
         title=Texts(titles),
         series=None,
         wave=None,
         questions=tuple(
-            dataclasses.replace(question, epsilon_permanent=None)
-            for question in survey.to_spec().questions
+            dataclasses.replace(question, epsilon_permanent=None) for question in original.questions
         ),
     )
     copy = Survey.from_spec(spec, owner=owner)

@@ -49,6 +49,14 @@ def answered_elsewhere(survey: Survey, key: str) -> Question | None:
     the database now), whose spun parameters this survey's question must keep; else None."""
     if survey.series is None:
         return None
+    return _answered_in_series(survey.series, survey.owner_id, survey.id, key).get(key)
+
+
+def _answered_in_series(
+    series: str, owner_id: int | None, other_than: int | None, key: str | None = None
+) -> dict[str, Question]:
+    """The questions (``key`` only, or all) that have responses in the waves of ``series`` other
+    than survey ``other_than``, by id; read from the database now."""
     answered = db.or_(
         Question.n > 0,
         db.select(Option.id).where(Option.question_id == Question.id, Option.n > 0).exists(),
@@ -56,12 +64,12 @@ def answered_elsewhere(survey: Survey, key: str) -> Question | None:
     query = (
         db.select(Question)
         .join(Survey)
-        .where(Survey.series == survey.series, _owned_by(survey.owner_id))
-        .where(Survey.id != survey.id, Question.key == key)
+        .where(Survey.series == series, _owned_by(owner_id), Survey.id != other_than)
         .where(answered)
-        .limit(1)
     )
-    return db.session.scalar(query)
+    if key is not None:
+        query = query.where(Question.key == key)
+    return {question.key: question for question in db.session.scalars(query)}
 
 
 def wave_problems(spec: SurveySpec, owner_id: int | None, survey_id: int | None = None) -> list:
@@ -76,12 +84,7 @@ def wave_problems(spec: SurveySpec, owner_id: int | None, survey_id: int | None 
             Problem("wave", _("wave %(wave)d of series %(series)r exists already",
                               wave=spec.wave, series=spec.series))
         )  # fmt: skip
-    answered = {
-        question.key: question
-        for wave in siblings
-        for question in wave.questions
-        if question.response_count > 0
-    }
+    answered = _answered_in_series(spec.series, owner_id, survey_id)
     for index, question in enumerate(spec.questions):
         before = answered.get(question.key)
         if before is not None and spun_parameters(before) != spun_parameters(question):
