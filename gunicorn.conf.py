@@ -41,6 +41,14 @@ _on_postgres = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "po
 workers = (
     int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count())) if _on_postgres else 1
 )
+# X-Forwarded-Proto (and gunicorn's other secure-scheme headers) count only when the app is told it
+# sits behind a proxy (FLASK_TRUST_PROXY, which also sets ProxyFix's hops): gunicorn's own
+# default trusts them from the loopback, where any local process could claim HTTPS.
+_trust_proxy = os.environ.get("FLASK_TRUST_PROXY", "0").strip() not in ("", "0")
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1") if _trust_proxy else ""
+# No control socket: the app needs none, and gunicorn's default path is one per user, which a
+# second instance on the machine would take over or remove.
+control_socket_disable = True
 timeout = 60
 graceful_timeout = 20
 # No client address, user agent or referrer in the access log: only what was asked and answered.

@@ -77,7 +77,10 @@ def power_curve(
     """Power against the size of the change, in the direction of ``change`` (up when 0)."""
     room = baseline if change < 0 else 1.0 - baseline
     sign = -1.0 if change < 0 else 1.0
-    sizes = [room * step / (CURVE_POINTS - 1) for step in range(CURVE_POINTS)]
+    last = CURVE_POINTS - 1
+    # The last point is the room itself: room · last / last can round past it, and a change past
+    # the room is no change a share can make.
+    sizes = [room if step == last else room * step / last for step in range(CURVE_POINTS)]
     return [
         {
             "change": sign * size,

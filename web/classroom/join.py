@@ -8,8 +8,8 @@ import segno
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from web.core.infrastructure.extensions import limiter
 from web.core.surveys.joincode import open_survey_for
+from web.site.guessing import limit_guesses
 from web.site.lookup import survey_or_404
 from web.site.public_url import absolute_url
 
@@ -25,14 +25,8 @@ def join_form():
     return redirect(url_for("join.join", code=code))
 
 
-def unknown_code(response) -> bool:
-    return response.status_code == 404
-
-
-# Codes that lead nowhere count against the address: enough for a lecture hall's typos behind
-# one address, far too few to try the codes one by one.
 @bp.get("/j/<code>")
-@limiter.limit("60/minute;300/hour", deduct_when=unknown_code, scope="join")
+@limit_guesses("join")
 def join(code: str):
     """Go to the open survey with this join code."""
     survey = open_survey_for(code)

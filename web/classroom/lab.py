@@ -26,7 +26,7 @@ from web.classroom.report_lab import (
 from web.core.infrastructure.extensions import limiter
 from web.core.surveys.designs import default_design, registered
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
-from web.site.query import number_argument
+from web.site.query import number_argument, seed_argument
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
@@ -144,7 +144,7 @@ def distribution():
     epsilon = number_argument("epsilon", 1, 1e-3, 10)
     trials = int(number_argument("trials", 2000, 1, MAX_TRIALS))
     procedure = _procedure()
-    seed = request.args.get("seed", type=int)
+    seed = seed_argument()
     draws = rr.simulate_estimates(share, n, epsilon, procedure, trials=trials, seed=seed)
     histogram = rr.lattice_histogram(draws, n, epsilon)
     offset, slope = noise_line(epsilon)
@@ -181,7 +181,7 @@ def number():
     Gaussian mechanisms at the same ε (web/classroom/number_lab.py)."""
     n = int(number_argument("n", 200, 1, MAX_CLASS))
     epsilon = number_argument("epsilon", 1, 1e-3, 10)
-    seed = request.args.get("seed", type=int)
+    seed = seed_argument()
     return number_class(n, epsilon, _procedure(), np.random.default_rng(seed))
 
 

@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldDevice
 from web.site.assets import asset, module_imports
+from web.site.guessing import limit_guesses
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("offline", __name__, url_prefix="/s")
@@ -53,6 +54,7 @@ def offline_files(slug: str):
 
 
 @bp.get("/<slug>/field/<token>")
+@limit_guesses("field-link")
 def field_setup(slug: str, token: str):
     """Set up this device as a shared field device of the survey: the interviewer sets a PIN."""
     survey = survey_or_404(slug, public=True)

@@ -10,7 +10,6 @@ so the session holds nothing of this submission, and a refused submission stores
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection
 from datetime import UTC, datetime
@@ -18,6 +17,7 @@ from typing import NamedTuple
 
 from flask_babel import gettext as _
 
+from web.core.infrastructure import strict_json
 from web.core.surveys.answers import AnswerError, check_answers
 from web.core.surveys.fielding import format_utc
 from web.core.surveys.schedule import (
@@ -127,7 +127,9 @@ def checked_bits(body: bytes, is_json: bool, plan: Plan) -> dict:
     if not is_json:
         raise _Refusal(415, "send the answers as application/json")
     try:
-        data = json.loads(body)
+        data = strict_json.loads(body)
+    except strict_json.DuplicateKey as error:
+        raise _Refusal(400, f"the body is not valid: {error}") from None
     except (ValueError, RecursionError):
         # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
         raise _Refusal(400, "the body is not valid JSON") from None

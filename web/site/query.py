@@ -18,3 +18,14 @@ def number_argument(name: str, default=None, low=-math.inf, high=math.inf, kind=
     if not low <= value <= high:
         abort(400, f"{name} must lie in [{low:g}, {high:g}], got {raw!r}")
     return value
+
+
+MAX_SEED = 2**32 - 1
+
+
+def seed_argument(name: str = "seed") -> int | None:
+    """The query's random seed, a whole number from 0 to 2³² − 1; None when it is absent (fresh
+    randomness); 400 naming it otherwise."""
+    if name not in request.args:
+        return None
+    return number_argument(name, None, 0, MAX_SEED, kind=int)

@@ -88,6 +88,16 @@ def test_gunicorn_config_makes_cookies_secure_and_logs_no_address(monkeypatch):
     assert "{x-forwarded-for}" not in settings["access_log_format"].lower()
 
 
+def test_gunicorn_trusts_forwarded_headers_only_behind_a_proxy(monkeypatch):
+    alone, _ = gunicorn_settings(monkeypatch)
+    assert alone["forwarded_allow_ips"] == ""
+    assert alone["control_socket_disable"] is True
+    behind, _ = gunicorn_settings(monkeypatch, FLASK_TRUST_PROXY="1")
+    assert behind["forwarded_allow_ips"] == "127.0.0.1,::1"
+    told, _ = gunicorn_settings(monkeypatch, FLASK_TRUST_PROXY="1", FORWARDED_ALLOW_IPS="10.0.0.5")
+    assert told["forwarded_allow_ips"] == "10.0.0.5"
+
+
 def test_gunicorn_runs_several_processes_only_on_postgres(monkeypatch):
     settings, _ = gunicorn_settings(
         monkeypatch, DATABASE_URL="postgresql://u@db/rr", WEB_CONCURRENCY="4"
@@ -295,6 +305,7 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
         FLASK_SECRET_KEY="x",
         FLASK_RATELIMIT_ENABLED="false",
         ACCESS_LOG=str(tmp_path / "access.log"),
+        XDG_RUNTIME_DIR=str(tmp_path),  # where gunicorn would put its control socket
     )
     log = tmp_path / "gunicorn.log"
     with log.open("w") as log_file:
@@ -318,6 +329,13 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
         with socket.create_connection(("127.0.0.1", port), timeout=10) as malformed:
             malformed.sendall(b"NOT HTTP AT ALL\r\n\r\n")
             assert malformed.recv(100).startswith(b"HTTP/1.1 400")
+        # Without FLASK_TRUST_PROXY a local client cannot claim HTTPS: no HSTS, no secure scheme.
+        claimed = urllib.request.Request(
+            f"{base}/s/campus-life", headers={"X-Forwarded-Proto": "https"}
+        )
+        with urllib.request.urlopen(claimed, timeout=30) as page:
+            assert "Strict-Transport-Security" not in page.headers
+        assert not (tmp_path / "gunicorn.ctl").exists()
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)
@@ -500,6 +518,19 @@ def test_join_codes_cannot_be_tried_one_by_one(limited, survey):
         code = find_survey(survey).join_code
     other = client.get(f"/j/{code}", environ_base={"REMOTE_ADDR": "192.0.2.6"})
     assert other.status_code == 302
+
+
+def test_field_device_links_cannot_be_tried_one_by_one(limited, survey):
+    client = limited.test_client()
+    tried = [
+        client.get(f"/s/{survey}/field/guess{index}", environ_base={"REMOTE_ADDR": "192.0.2.7"})
+        for index in range(61)
+    ]
+    assert [response.status_code for response in tried[:60]] == [404] * 60
+    assert tried[60].status_code == 429
+    # Another address still reaches the page's answer (an unknown link: 404).
+    other = client.get(f"/s/{survey}/field/guess", environ_base={"REMOTE_ADDR": "192.0.2.8"})
+    assert other.status_code == 404
 
 
 def test_gunicorn_refuses_a_public_bind_without_public_url(tmp_path):

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
 
+from web.core.infrastructure import strict_json
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.designs import (
     ARM_FIELDS,
@@ -629,7 +630,9 @@ def load_survey(raw: bytes | str) -> SurveySpec:
                 [f"file: not UTF-8 text ({error.reason} at byte {error.start})"]
             ) from None
     try:
-        data = json.loads(raw)
+        data = strict_json.loads(raw)
+    except strict_json.DuplicateKey as error:
+        raise SurveyFileError([f"file: {error}"]) from None
     except json.JSONDecodeError as error:
         raise SurveyFileError(
             [f"file: not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"]
