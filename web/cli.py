@@ -19,7 +19,7 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.passwords import account_problem
 from web.core.infrastructure.sqlite_guard import AnotherWriter
-from web.core.models import ApiToken, Survey, User
+from web.core.models import ApiToken, User
 from web.core.results.analysis import regression
 from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
@@ -33,10 +33,8 @@ from web.core.results.table import (
     regression_text,
     results_table,
 )
-from web.core.surveys.joincode import ensure_join_code
-from web.core.surveys.series import wave_problems
-from web.core.surveys.surveyfile import SurveyFileError
-from web.core.surveys.xlsform import load_any_survey, survey_xlsform
+from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
+from web.core.surveys.xlsform import survey_xlsform
 from web.simulation import simulate_responses
 
 
@@ -156,36 +154,25 @@ def _groups(survey, text: str) -> tuple[str, dict[str, float]]:
 @click.command("import-survey")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--owner", metavar="EMAIL", help="The researcher who owns the survey.")
-@click.option(
-    "--status", type=click.Choice(["draft", "open", "closed"]), default="open", show_default=True
-)
+@click.option("--status", type=click.Choice(IMPORT_STATUSES), default="open", show_default=True)
 @with_appcontext
 @refusals_as_errors
 def import_survey(file: Path, owner: str | None, status: str) -> None:
     """Import a survey file (JSON, or an XLSForm workbook .xlsx); prints the survey's slug last.
     A file with mistakes is refused whole, one line per mistake."""
+    account = user_named(owner) if owner else None
     try:
-        spec = load_any_survey(file.name, file.read_bytes())
-    except SurveyFileError as error:
+        survey = import_survey_file(file.name, file.read_bytes(), account, status)
+    except ImportRefused as error:
         raise click.ClickException(
             "\n".join([f"{file} was not imported:", *(f"  {line}" for line in error.problems)])
         ) from None
-    account = user_named(owner) if owner else None
-    clashes = wave_problems(spec, account.id if account else None)
-    if clashes:
-        raise click.ClickException(
-            "\n".join([f"{file} was not imported:", *(f"  {problem}" for problem in clashes)])
-        )
-    survey = Survey.from_spec(spec, owner=account)
-    survey.status = status
-    if status == "open":
-        ensure_join_code(survey)
-    if not add_unique(survey):
-        raise click.ClickException(f"{file} was not imported: slug {spec.slug!r} is already taken")
-    click.echo(f"Imported {len(spec.questions)} questions, total epsilon {survey.epsilon_total:g}.")
+    click.echo(
+        f"Imported {len(survey.questions)} questions, total epsilon {survey.epsilon_total:g}."
+    )
     if survey.join_code:
         click.echo(f"Join code: {survey.join_code}")
-    click.echo(spec.slug)
+    click.echo(survey.slug)
 
 
 @click.command("export-survey")
@@ -245,13 +232,19 @@ def create_user(email: str, password: str) -> None:
 @click.command("create-token")
 @click.argument("email")
 @click.option("--label", default="", help="A note to recognise the token by.")
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Read and write: may also import, open and close surveys (read-only without it).",
+)
 @with_appcontext
 @refusals_as_errors
-def create_token(email: str, label: str) -> None:
+def create_token(email: str, label: str, write: bool) -> None:
     """Create an API token; prints it last. Only its hash is stored: copy it now."""
-    token, _ = ApiToken.issue(user_named(email), label)
+    token, _ = ApiToken.issue(user_named(email), label, write=write)
     db.session.commit()
-    click.echo("New API token (shown once):")
+    scope = "read and write" if write else "read-only"
+    click.echo(f"New {scope} API token (shown once):")
     click.echo(token)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, request
 
-from web.api.views import bearer_user_id
+from web.api.bearer import bearer_user_id
 from web.core.results.by_group import GroupingError
 from web.core.results.trend import readable_trend
 

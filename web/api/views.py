@@ -12,8 +12,9 @@ from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
 import rr
+from web.api.bearer import bearer_user_id
 from web.core.infrastructure.extensions import limiter
-from web.core.models import ApiToken, Survey
+from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
@@ -396,13 +397,3 @@ def _number(text: str, kind):
         return kind(text)
     except (ValueError, OverflowError):
         return None
-
-
-def bearer_user_id() -> int:
-    """The id of the user of the request's bearer token; 401 without a valid one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    user_id = ApiToken.owner_id_of(token.strip()) if scheme.lower() == "bearer" and token else None
-    if user_id is None:
-        security_event("token.refused")
-        abort(401, "a valid API token is needed: Authorization: Bearer TOKEN")
-    return user_id

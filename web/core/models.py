@@ -7,7 +7,7 @@ import json
 import secrets
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask_login import UserMixin
 from sqlalchemy import (
@@ -115,8 +115,19 @@ def _stand_in_hash() -> str:
     return generate_password_hash(secrets.token_hex(16), method="scrypt")
 
 
+READ, READ_WRITE = "read", "read_write"  # an API token's scopes
+
+
+class TokenHolder(NamedTuple):
+    """Who a live API token speaks for, and whether it may change anything."""
+
+    user_id: int
+    may_write: bool
+
+
 class ApiToken(Model):
-    """A bearer token for the results API; only the SHA-256 of the token is kept."""
+    """A bearer token for the API; only the SHA-256 of the token is kept. Its scope is ``read``
+    (results and downloads) or ``read_write`` (also importing, opening and closing surveys)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("user.id"), index=True)
@@ -124,6 +135,7 @@ class ApiToken(Model):
     label: Mapped[str] = mapped_column(String(100), default="")
     created_on: Mapped[date] = mapped_column(default=date.today)
     revoked: Mapped[bool] = mapped_column(default=False)
+    scope: Mapped[str] = mapped_column(String(10), default=READ, server_default=READ)
     user: Mapped[User] = relationship(back_populates="tokens")
 
     @staticmethod
@@ -131,27 +143,30 @@ class ApiToken(Model):
         return hashlib.sha256(token.encode()).hexdigest()
 
     @classmethod
-    def issue(cls, user: User, label: str = "") -> tuple[str, ApiToken]:
-        """A new token for ``user``: the plain token (shown once) and its stored record."""
+    def issue(cls, user: User, label: str = "", write: bool = False) -> tuple[str, ApiToken]:
+        """A new token for ``user`` (read-only unless ``write``): the plain token (shown once)
+        and its stored record."""
         token = "rr_" + secrets.token_urlsafe(32)
-        record = cls(user=user, token_hash=cls.digest(token), label=label)
+        scope = READ_WRITE if write else READ
+        record = cls(user=user, token_hash=cls.digest(token), label=label, scope=scope)
         db.session.add(record)
         return token, record
 
     @classmethod
-    def owner_id_of(cls, token: str) -> int | None:
-        """The id of the user a live token belongs to, or None: one statement in the driver's own
-        SQL on a pooled connection (every results request asks it; through the ORM it took a
-        third of the request)."""
-        row = _by_token_hash(cls.__tablename__, "user_id", cls.digest(token))
-        return None if row is None or row[1] else row[0]
+    def holder_of(cls, token: str) -> TokenHolder | None:
+        """Who a live token speaks for, or None: one statement in the driver's own SQL on a
+        pooled connection (every results request asks it; through the ORM it took a third of
+        the request)."""
+        row = _by_token_hash(cls.__tablename__, "user_id", cls.digest(token), "scope")
+        return None if row is None or row[1] else TokenHolder(row[0], row[2] == READ_WRITE)
 
 
-def _by_token_hash(table: str, owner: str, token_hash: str):
-    """(``owner``, revoked) of the row of ``table`` with this token hash, or None."""
+def _by_token_hash(table: str, owner: str, token_hash: str, *more: str):
+    """(``owner``, revoked, *``more``) of the row of ``table`` with this token hash, or None."""
     engine = db.engine
     mark = placeholder(engine.dialect.paramstyle)
-    sql = f"SELECT {owner}, revoked FROM {table} WHERE token_hash = {mark}"
+    columns = ", ".join((owner, "revoked", *more))
+    sql = f"SELECT {columns} FROM {table} WHERE token_hash = {mark}"
     return first_row(engine, sql, (token_hash,))
 
 

@@ -23,7 +23,9 @@ def tokens():
     form = TokenForm()
     new_token = None
     if form.validate_on_submit():
-        new_token, _record = ApiToken.issue(current_user, (form.label.data or "").strip())
+        new_token, _record = ApiToken.issue(
+            current_user, (form.label.data or "").strip(), write=form.write.data
+        )
         db.session.commit()
     records = db.session.scalars(
         db.select(ApiToken).filter_by(user_id=current_user.id).order_by(ApiToken.id.desc())

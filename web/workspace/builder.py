@@ -38,19 +38,17 @@ from web.core.surveys.editing import (
     update_question,
 )
 from web.core.surveys.fielding import Fielding
+from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
-from web.core.surveys.series import wave_problems
 from web.core.surveys.surveyfile import (
     DIRECT_EPSILON,
     DIRECT_PROCEDURE,
     QuestionSpec,
-    SurveyFileError,
 )
 from web.core.surveys.texts import Texts, language_name
-from web.core.surveys.xlsform import load_any_survey
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.forms import (
@@ -330,19 +328,16 @@ def import_file():
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            spec = load_any_survey(form.file.data.filename or "", form.file.data.read())
-        except SurveyFileError as error:
-            form.file.errors.extend(error.problems)
+            survey = import_survey_file(
+                form.file.data.filename or "", form.file.data.read(), current_user, "draft"
+            )
+        except ImportRefused as error:
+            if error.taken:
+                form.file.errors.append(_("The address %(slug)s is taken.", slug=error.taken))
+            else:
+                form.file.errors.extend(error.problems)
         else:
-            clashes = wave_problems(spec, current_user.id)
-            if clashes:
-                form.file.errors.extend(str(problem) for problem in clashes)
-                return render_template("surveys/import.html", form=form)
-            survey = Survey.from_spec(spec, owner=current_user)
-            survey.status = "draft"
-            if add_unique(survey):
-                return redirect(url_for("builder.edit", slug=survey.slug))
-            form.file.errors.append(_("The address %(slug)s is taken.", slug=spec.slug))
+            return redirect(url_for("builder.edit", slug=survey.slug))
     return render_template("surveys/import.html", form=form)
 
 

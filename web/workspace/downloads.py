@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, json, request, stream_with_context
+from flask import Blueprint, abort, current_app, request, stream_with_context
 
 from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
-from web.core.results.exports import codebook, estimates_csv, grouped_estimates_csv, responses_csv
+from web.core.results.exports import (
+    codebook_text,
+    estimates_csv,
+    grouped_estimates_csv,
+    responses_csv,
+)
 from web.core.results.figures import published_results
 from web.core.results.synthetic import (
     MAX_M,
@@ -15,18 +20,12 @@ from web.core.results.synthetic import (
     synthetic_data,
 )
 from web.core.surveys.xlsform import survey_xlsform
+from web.site.attachment import attachment
 from web.workspace.access import require_login, researcher_survey
 
 bp = Blueprint("exports", __name__, url_prefix="/surveys")
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 bp.before_request(require_login)
-
-
-def attachment(body, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.get("/<slug>/survey.json")
@@ -96,8 +95,4 @@ def synthetic(slug: str):
 def codebook_file(slug: str):
     """Each question's ε, procedure and p, and how to recompute every estimate."""
     survey = researcher_survey(slug, one_snapshot=True)
-    return attachment(
-        json.dumps(codebook(survey, published_results(survey)), ensure_ascii=False, indent=2),
-        "application/json",
-        f"{slug}-codebook.json",
-    )
+    return attachment(codebook_text(survey), "application/json", f"{slug}-codebook.json")

@@ -363,6 +363,7 @@ class ImportForm(FlaskForm):
 
 class TokenForm(FlaskForm):
     label = StringField(_l("Label"), validators=[Length(max=100)])
+    write = BooleanField(_l("Read and write: may also import, open and close surveys"))
 
 
 class FieldDeviceForm(FlaskForm):

@@ -17,9 +17,9 @@ from web.core.results.chart import TrendPoint, trend_chart
 from web.core.results.exports import trend_csv
 from web.core.results.trend import SeriesTrend, TrendItem, WavePoint, readable_trend
 from web.core.surveys.series import next_wave, next_wave_number
+from web.site.attachment import attachment
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
-from web.workspace.downloads import attachment
 
 bp = Blueprint("series", __name__)
 bp.before_request(require_login)

@@ -14,8 +14,7 @@ from web.core.models import ApiToken
 @pytest.mark.parametrize("baseline", ["0.11", "0.21", "0.22", "0.23"])
 def test_a_fall_to_zero_has_its_power_curve(client, baseline):
     response = client.get(
-        "/api/plan/change?procedure=spinner_coin&epsilon=1&n=100"
-        f"&baseline={baseline}&change=-0.05"
+        f"/api/plan/change?procedure=spinner_coin&epsilon=1&n=100&baseline={baseline}&change=-0.05"
     )
     assert response.status_code == 200, response.json
     curve = response.json["curve"]

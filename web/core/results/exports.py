@@ -14,7 +14,12 @@ from web.core.infrastructure.formula_guard import csv_row
 from web.core.models import Response, Survey
 from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
-from web.core.results.figures import ESTIMATE_FIELDS, SurveyResults, significant
+from web.core.results.figures import (
+    ESTIMATE_FIELDS,
+    SurveyResults,
+    published_results,
+    significant,
+)
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
 from web.core.surveys.texts import Texts
 
@@ -227,6 +232,11 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
             for question, entry in zip(survey.questions, results.questions, strict=True)
         ],
     }
+
+
+def codebook_text(survey: Survey) -> str:
+    """The survey's codebook of its published results, as the JSON file researchers download."""
+    return json.dumps(codebook(survey, published_results(survey)), ensure_ascii=False, indent=2)
 
 
 def _trend_entry(survey: Survey) -> dict:
