@@ -44,12 +44,15 @@ fonts:
 R_PACKAGES ?= ../shared/r-packages
 R_LIB := $(CURDIR)/.r-lib
 
+# httr2: the README scripts a study over the API in R (tests/r runs it against the live app).
+R_DEBS := r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm \
+	r-cran-magic r-cran-coda r-cran-httr2 liblapack-dev libblas-dev gfortran
+
 $(R_LIB)/rr/DESCRIPTION:
-	@command -v Rscript >/dev/null 2>&1 || { \
+	@dpkg -s $(R_DEBS) >/dev/null 2>&1 || { \
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm \
-			r-cran-magic r-cran-coda liblapack-dev libblas-dev gfortran; }
+			$(R_DEBS); }
 	mkdir -p $(R_LIB)
 	R CMD INSTALL --no-test-load -l $(R_LIB) $(R_PACKAGES)/RRreg.tar.gz $(R_PACKAGES)/rr.tar.gz \
 		>$(R_LIB)/install.log 2>&1 || { tail -n 30 $(R_LIB)/install.log; exit 1; }

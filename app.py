@@ -14,7 +14,7 @@ from web.core.infrastructure import i18n, sqlite_guard
 from web.core.infrastructure.database import MIGRATIONS, seed_demo_if_empty
 from web.core.infrastructure.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.respondent import submissions
-from web.site import assets, errors, public_url, security
+from web.site import assets, compute, errors, public_url, security
 from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
@@ -87,6 +87,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     public_url.init_app(app)
     assets.init_app(app)
     errors.init_app(app)
+    compute.init_app(app)
     quiet_development_log()
     with app.app_context():
         configure_sqlite(db.engine)

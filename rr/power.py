@@ -51,6 +51,8 @@ EXACT_UP_TO = 10_000
 TAIL = 1e-14
 # The sample size search also checks this many n past the first that reaches the target.
 STEADY_RUN = 25
+# A change that needs more respondents than this per wave is one no survey can detect.
+MAX_SAMPLE_SIZE = 10**15
 
 
 class ChangePower(NamedTuple):
@@ -122,7 +124,8 @@ def change_sample_size(
     Raises
     ------
     ValueError
-        On a change of 0, a share outside [0, 1], power or α outside (0, 1), or power ≤ α.
+        On a change of 0 or one that would need more than ``MAX_SAMPLE_SIZE`` respondents, a
+        share outside [0, 1], power or α outside (0, 1), or power ≤ α.
     """
     design, _, _, baseline, change, alpha = _checked(design, 2, 2, baseline, change, alpha)
     power = check_probability(power, "power", closed=False)
@@ -261,12 +264,20 @@ def _normal_power(theta_1, theta_2, n_1, n_2, alpha) -> float:
 
 
 def _normal_n(design: Design, baseline, change, power, alpha) -> int:
+    """The normal formula's n per wave (arguments checked); raises ParameterError past
+    ``MAX_SAMPLE_SIZE``."""
     theta_1 = design.offset + design.slope * baseline
     theta_2 = design.offset + design.slope * (baseline + change)
     normal = NormalDist()
     z = normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)
     spread = theta_1 * (1 - theta_1) + theta_2 * (1 - theta_2)
-    return max(2, math.ceil(z**2 * spread / (theta_2 - theta_1) ** 2))
+    gap = (theta_2 - theta_1) ** 2
+    needed = z**2 * spread / gap if gap > 0 else math.inf
+    if not math.isfinite(needed) or needed > MAX_SAMPLE_SIZE:
+        raise ParameterError(
+            "change", f"change {change!r} is too small for any sample size to detect"
+        )
+    return max(2, math.ceil(needed))
 
 
 __all__ = [

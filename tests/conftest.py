@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
+import time
 
 import pytest
+from werkzeug.serving import make_server
 
 from app import create_app, with_driver
 from tests.workers import worker_database
@@ -101,6 +104,9 @@ def app(tmp_path):
             "SQLALCHEMY_DATABASE_URI": url,
             "DEMO_SURVEY": False,
             "RATELIMIT_ENABLED": False,
+            # The lab's and the planner's computations in the request's thread, behind the same
+            # bound (tests/web/site/test_compute.py runs them in the pool of processes).
+            "COMPUTE_PROCESSES": 0,
         }
     )
     with app.app_context():
@@ -306,3 +312,43 @@ def stored_count() -> int:
         db.session.scalar(db.select(db.func.count()).select_from(table))
         for table in (Response, PendingResponse)
     )
+
+
+class InFlight:
+    """The app, counting the requests it is answering: a page's service worker and its outbox
+    send requests of their own, which may still be running when a test ends, and the app must
+    not be torn down under them (their database connection would outlive its pool)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.running = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        with self._lock:
+            self.running += 1
+        try:
+            result = self.app(environ, start_response)
+            try:
+                return list(result)
+            finally:
+                if hasattr(result, "close"):
+                    result.close()  # ends the request's app context, releasing its connection
+        finally:
+            with self._lock:
+                self.running -= 1
+
+
+@pytest.fixture
+def live_server(app):
+    """The test app on 127.0.0.1 at a free port; its base URL."""
+    served = InFlight(app)
+    server = make_server("127.0.0.1", 0, served, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+    deadline = time.monotonic() + 60
+    while served.running and time.monotonic() < deadline:
+        time.sleep(0.01)

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 
 import pytest
 from playwright.sync_api import sync_playwright
-from werkzeug.serving import make_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, chromium keeps trying to reach Google's hosts on a machine with no network.
@@ -30,46 +27,6 @@ def browser():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
-
-
-class InFlight:
-    """The app, counting the requests it is answering: a page's service worker and its outbox
-    send requests of their own, which may still be running when a test ends, and the app must
-    not be torn down under them (their database connection would outlive its pool)."""
-
-    def __init__(self, app):
-        self.app = app
-        self.running = 0
-        self._lock = threading.Lock()
-
-    def __call__(self, environ, start_response):
-        with self._lock:
-            self.running += 1
-        try:
-            result = self.app(environ, start_response)
-            try:
-                return list(result)
-            finally:
-                if hasattr(result, "close"):
-                    result.close()  # ends the request's app context, releasing its connection
-        finally:
-            with self._lock:
-                self.running -= 1
-
-
-@pytest.fixture
-def live_server(app):
-    """The test app on 127.0.0.1 at a free port; its base URL."""
-    served = InFlight(app)
-    server = make_server("127.0.0.1", 0, served, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
-    deadline = time.monotonic() + 60
-    while served.running and time.monotonic() < deadline:
-        time.sleep(0.01)
 
 
 @pytest.fixture

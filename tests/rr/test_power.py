@@ -7,6 +7,7 @@ import math
 import pytest
 
 import rr
+from rr.errors import ParameterError
 from rr.power import EXACT_UP_TO, STEADY_RUN
 
 TRIALS = 40_000
@@ -97,3 +98,10 @@ def test_bad_arguments_are_refused_by_name(call, parameter):
     with pytest.raises(rr.ParameterError) as refused:
         call()
     assert refused.value.parameter == parameter
+
+
+@pytest.mark.parametrize("change", [5.4e-240, 1e-12])
+def test_a_change_too_small_for_any_sample_is_refused_by_name(change):
+    with pytest.raises(ParameterError, match="too small for any sample size") as refused:
+        rr.change_sample_size(rr.spinner_coin(1.0), 0.7372293723546185, change)
+    assert refused.value.parameter == "change"

@@ -61,7 +61,10 @@ def import_survey():
         survey = import_survey_file(filename, raw, owner, status)
     except ImportRefused as error:
         status_code = 409 if error.taken else 400
-        return {"error": "the survey file was not imported", "problems": error.problems}, status_code
+        return {
+            "error": "the survey file was not imported",
+            "problems": error.problems,
+        }, status_code
     location = url_for("surveys_api.one_survey", slug=survey.slug)
     return summary(survey) | {"join_code": survey.join_code}, 201, {"Location": location}
 
@@ -76,7 +79,9 @@ def uploaded_file() -> tuple[str, bytes]:
         if upload is None:
             abort(400, "the form has no part named 'file'")
         return upload.filename or "", upload.read()
-    abort(415, "send a survey file as application/json, or as the part 'file' of multipart/form-data")
+    abort(
+        415, "send a survey file as application/json, or as the part 'file' of multipart/form-data"
+    )
 
 
 @bp.post("/surveys/<slug>/open")

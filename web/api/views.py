@@ -13,6 +13,7 @@ from flask_limiter.util import get_remote_address
 
 import rr
 from web.api.bearer import bearer_user_id
+from web.api.change_plan import PLANS_PER_MINUTE
 from web.core.infrastructure.extensions import limiter
 from web.core.models import Survey
 from web.core.results import analysis
@@ -295,6 +296,7 @@ def results_cache() -> ResultsCache:
 
 
 @bp.get("/plan")
+@limiter.limit(PLANS_PER_MINUTE, scope="plan")
 def plan():
     """Spinner and planning figures for ε, procedure and a planned n: what the builder previews."""
     epsilon = _number(request.args.get("epsilon", ""), float)

@@ -17,15 +17,14 @@ from web.classroom.report_lab import (
     MAX_REPORT_RUNS,
     REPORT_RUNS,
     REPORT_SETTING,
-    repeated,
-    report_document,
-    report_experiment,
+    lab_report,
+    report_figures,
     reproduction,
-    traces,
 )
 from web.core.infrastructure.extensions import limiter
 from web.core.surveys.designs import default_design, registered
 from web.core.surveys.limits import MAX_OPTIONS, page_limits
+from web.site.compute import computed
 from web.site.query import number_argument, seed_argument
 
 bp = Blueprint("lab", __name__)
@@ -50,10 +49,10 @@ def lab():
     high = number_argument("report_high", 100, -1e6, 1e6)
     if not low < high:
         abort(400, f"report_low must be below report_high, got {low:g} and {high:g}")
-    runs = report_experiment(n, low, high)
     repetitions = None  # the report's experiment repeated, only when asked (seconds of work)
     if "reproduce" in request.args:
         repetitions = int(number_argument("reproduce", REPORT_RUNS, 2, MAX_REPORT_RUNS))
+    runs, trace_points = computed(lab_report, n, low, high)
     return render_template(
         "lab.html",
         messages=lab_messages(),
@@ -61,8 +60,8 @@ def lab():
         designs=designs_comparison(round(epsilon, 3)),
         design_priors=DESIGN_PRIORS,
         spinners=[design for design in registered() if design.every_type],
-        report={"n": n, "low": low, "high": high, "runs": runs, "traces": traces(runs)},
-        reproduced=reproduction(repetitions) if repetitions else None,
+        report={"n": n, "low": low, "high": high, "runs": runs, "traces": trace_points},
+        reproduced=computed(reproduction, repetitions) if repetitions else None,
         repetitions=repetitions or REPORT_RUNS,
     )
 
@@ -85,8 +84,18 @@ class DesignRow(NamedTuple):
 
 @lru_cache(maxsize=64)
 def designs_comparison(epsilon: float) -> tuple[DesignRow, ...]:
-    """Each design with a lab entry (web/core/surveys/designs/) at ``epsilon``; simulated with a
-    fixed seed, so the same ε always shows the same numbers (and is computed once)."""
+    """Each design with a lab entry (web/core/surveys/designs/) at ``epsilon``, with its title;
+    the numbers come from the compute pool once per ε."""
+    titles = {entry.name: entry.lab_title for entry in registered()}
+    return tuple(
+        DesignRow(name, titles[name], design, formula, simulated)
+        for name, design, formula, simulated in computed(design_numbers, epsilon)
+    )
+
+
+def design_numbers(epsilon: float) -> list[tuple[str, rr.Design, tuple, tuple]]:
+    """Each lab design's name, rr design, and n·Var by formula and over simulated surveys at
+    ``epsilon``; simulated with a fixed seed, so the same ε always shows the same numbers."""
     rows = []
     rng = np.random.default_rng(2026)
     for entry in registered():
@@ -99,8 +108,8 @@ def designs_comparison(epsilon: float) -> tuple[DesignRow, ...]:
             counts = design.simulate_counts(pi, DESIGN_RESPONDENTS, DESIGN_SURVEYS, seed=rng)
             estimates = (counts / DESIGN_RESPONDENTS - design.offset) / design.slope
             simulated.append(float(estimates.var(ddof=1)) * DESIGN_RESPONDENTS)
-        rows.append(DesignRow(name, entry.lab_title, design, formula, tuple(simulated)))
-    return tuple(rows)
+        rows.append((name, design, formula, tuple(simulated)))
+    return rows
 
 
 def _procedure() -> str:
@@ -126,7 +135,7 @@ def report():
     runs = int(number_argument("runs", REPORT_RUNS, 2, MAX_REPORT_RUNS))
     accounting = _choice("accounting", "report", ACCOUNTINGS)
     posterior = _choice("posterior", "naive", POSTERIORS)
-    return report_document(repeated(n, low, high, mean, variance, runs, accounting, posterior))
+    return computed(report_figures, n, low, high, mean, variance, runs, accounting, posterior)
 
 
 def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -143,8 +152,13 @@ def distribution():
     n = int(number_argument("n", 30, 1, MAX_N))
     epsilon = number_argument("epsilon", 1, 1e-3, 10)
     trials = int(number_argument("trials", 2000, 1, MAX_TRIALS))
-    procedure = _procedure()
-    seed = seed_argument()
+    return computed(distribution_figures, share, n, epsilon, trials, _procedure(), seed_argument())
+
+
+def distribution_figures(
+    share: float, n: int, epsilon: float, trials: int, procedure: str, seed: int | None
+) -> dict:
+    """The distribution's figures for checked arguments (tens of milliseconds at the limits)."""
     draws = rr.simulate_estimates(share, n, epsilon, procedure, trials=trials, seed=seed)
     histogram = rr.lattice_histogram(draws, n, epsilon)
     offset, slope = noise_line(epsilon)

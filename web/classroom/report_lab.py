@@ -75,6 +75,21 @@ def repeated(
     )
 
 
+def report_figures(
+    n: int, low: float, high: float, mean: float, variance: float, runs: int, accounting: str,
+    posterior: str,
+) -> dict:  # fmt: skip
+    """``GET /api/lab/report``'s answer for checked arguments (seconds of work: it runs in the
+    compute pool, web/site/compute.py)."""
+    return report_document(repeated(n, low, high, mean, variance, runs, accounting, posterior))
+
+
+def lab_report(n: int, low: float, high: float) -> tuple[tuple[SanitizedSynthesis, ...], list]:
+    """The lab page's experiment and its trace plots' points, for checked arguments."""
+    runs = report_experiment(n, low, high)
+    return runs, traces(runs)
+
+
 def report_document(runs: tuple[ReportRuns, ...]) -> dict:
     """The API's answer: per ε what it spends in all, the runs' overlap (median, 10th and 90th
     percentiles), the medians of the posterior means, and the pooled interval's coverage."""

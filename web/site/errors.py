@@ -31,6 +31,7 @@ PAGES = {
         _l("Something went wrong"),
         _l("The app could not answer. Please try again in a moment."),
     ),
+    503: (_l("Busy"), _l("The app is busy. Please try again in a moment.")),
 }
 
 

@@ -369,6 +369,10 @@ class SurveyDesign:
             raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
         return self.rr_design(epsilon, parameters)
 
+    def plan_arguments(self) -> tuple[str, ...]:
+        """The query arguments a plan of this design reads (besides ε, n and the procedure)."""
+        return self.share_names()
+
     def plan_numbers(self, query) -> dict:
         """The numbers a plan's query states (``query`` a mapping of strings): each share as a
         number, or None where it is missing or not one."""

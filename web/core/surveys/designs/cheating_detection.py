@@ -150,6 +150,9 @@ class CheatingDetection(SurveyDesign):
             "[n in arm 0, n in arm 1])",
         }
 
+    def plan_arguments(self) -> tuple[str, ...]:
+        return ("arms",)
+
     def plan_numbers(self, query) -> dict:
         return {"arms": arms_from_text(query.get("arms", ""))}
 

@@ -1,0 +1,98 @@
+"""The README's scripted study runs as given against the live app: its curl block with the shell,
+its R block with Debian's R and httr2. Each imports a survey file, opens it, reads the list and the
+downloads, and closes it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from tests.conftest import SAMPLE_SURVEY
+from tests.r.test_r_code import README, RSCRIPT, run_r
+from web.core.infrastructure.extensions import db
+from web.core.models import ApiToken, User
+from web.core.surveys.lookup import find_survey
+
+STUDY = {**SAMPLE_SURVEY, "slug": "study"}
+
+
+def section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text.split("### Scripting a study", 1)[1].split("\n### ", 1)[0]
+
+
+@pytest.fixture
+def write_token(app) -> str:
+    with app.app_context():
+        user = User(email="script@example.org")
+        user.set_password("violet kestrel 42")
+        db.session.add(user)
+        token, _record = ApiToken.issue(user, "script", write=True)
+        db.session.commit()
+    return token
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "study.json").write_text(json.dumps(STUDY), encoding="utf-8")
+    return tmp_path
+
+
+def test_the_readmes_curl_study_runs(app, live_server, write_token, folder):
+    block = re.findall(r"```sh\n(.*?)```", section(), flags=re.S)[0]
+    environment = dict(os.environ, BASE=live_server, TOKEN=write_token)
+    run = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block],
+        cwd=folder, env=environment, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert '"slug":"study"' in run.stdout.replace(" ", "")
+    assert (folder / "study-responses.csv").read_text().startswith("cheated,substances.alcohol")
+    assert json.loads((folder / "study-codebook.json").read_text())["questions"]
+    with app.app_context():
+        assert find_survey("study").status == "closed"
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
+def test_the_curl_block_refuses_a_read_only_token(app, live_server, folder, token):
+    block = re.findall(r"```sh\n(.*?)```", section(), flags=re.S)[0]
+    environment = dict(os.environ, BASE=live_server, TOKEN=token)
+    run = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block],
+        cwd=folder, env=environment, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode != 0 and "403" in run.stderr
+    with app.app_context():
+        assert find_survey("study") is None
+
+
+@pytest.mark.skipif(RSCRIPT is None and not os.environ.get("REQUIRE_R"), reason="needs R")
+def test_the_readmes_r_study_runs(app, live_server, write_token, folder):
+    block = re.findall(r"```r\n(.*?)```", section(), flags=re.S)[0]
+    assert "library(httr2)" in block
+    check = 'cat("columns", names(responses), "\\n"); cat("status", closed$status, "\\n")\n'
+    environment = {"RR_BASE": live_server, "RR_TOKEN": write_token}
+    output = run_r_with(block + check, folder, environment)
+    assert "columns cheated substances.alcohol substances.tobacco" in output
+    assert "status closed" in output
+    with app.app_context():
+        assert find_survey("study").status == "closed"
+
+
+def run_r_with(code: str, folder, environment: dict) -> str:
+    """:func:`run_r` with ``environment`` added to the process's."""
+    saved = {name: os.environ.get(name) for name in environment}
+    os.environ.update(environment)
+    try:
+        return run_r(code, folder)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

@@ -1,0 +1,116 @@
+"""The OpenAPI document: every route under /api/ is in it and nothing else is, it is valid
+OpenAPI 3.1, and Schemathesis finds no answer of the live app that contradicts it."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import no_database
+from tests.servers import ROOT
+from web.core.infrastructure.database import seed_demo_if_empty
+from web.core.infrastructure.extensions import db
+from web.core.models import ApiToken, User
+
+METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE"}
+
+
+def routes_of(app) -> set[tuple[str, str]]:
+    """(method, path) of every route under /api/, with OpenAPI's {name} for <name>."""
+    return {
+        (method.lower(), re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule))
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in rule.methods & METHODS
+    }
+
+
+def documented(document: dict) -> set[tuple[str, str]]:
+    return {
+        (method, path)
+        for path, operations in document["paths"].items()
+        for method in operations
+        if method.upper() in METHODS
+    }
+
+
+@no_database
+def test_the_document_names_every_api_route_and_no_other(app, client):
+    document = client.get("/api/openapi.json").json
+    assert document["openapi"] == "3.1.0"
+    assert documented(document) == routes_of(app)
+
+
+@no_database
+def test_every_operation_documents_its_errors_as_json(client):
+    document = client.get("/api/openapi.json").json
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for status, response in operation["responses"].items():
+                if int(status) >= 400:
+                    schema = response["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/Error"}, (method, path)
+            bearer = operation["security"] == [{"bearer": []}]
+            assert bearer == ("401" in operation["responses"]), (method, path)
+
+
+@no_database
+def test_the_document_is_valid_openapi(client):
+    # Both come with schemathesis: OpenAPI 3.1's own schema, and a JSON Schema validator.
+    import jsonschema_rs
+    from schemathesis.specs.openapi import definitions
+
+    document = client.get("/api/openapi.json").json
+    jsonschema_rs.Draft202012Validator(definitions.OPENAPI_31).validate(document)
+
+
+def test_the_readme_links_the_document():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(http://127.0.0.1:5000/api/openapi.json)" in readme
+
+
+@pytest.fixture
+def demo_token(app) -> str:
+    """The demo survey seeded, and a read-and-write token of a fresh account."""
+    with app.app_context():
+        seed_demo_if_empty()
+        user = User(email="fuzz@example.org")
+        user.set_password("violet kestrel 42")
+        db.session.add(user)
+        token, _record = ApiToken.issue(user, "schemathesis", write=True)
+        db.session.commit()
+    return token
+
+
+SCHEMATHESIS_CHECKS = (
+    "not_a_server_error,status_code_conformance,content_type_conformance,"
+    "response_schema_conformance"
+)
+
+
+def test_schemathesis_finds_no_failure(app, live_server, demo_token, tmp_path):
+    """Examples, coverage and fuzzing of every operation against the live app (a fixed seed and
+    a bounded number of cases per operation, so the run is the same every time)."""
+    report = tmp_path / "report.json"
+    command = [
+        sys.executable, "-m", "schemathesis.cli", "run", f"{live_server}/api/openapi.json",
+        "--header", f"Authorization: Bearer {demo_token}",
+        "--checks", SCHEMATHESIS_CHECKS,
+        "--phases", "examples,coverage,fuzzing",
+        "--max-examples", "40", "--seed", "41", "--workers", "2",
+        "--request-timeout", "120", "--no-shrink",
+        "--report", "json", "--report-json-path", str(report),
+    ]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=1500, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    # Every operation was loaded and tested, in each of the three phases.
+    selected, total = map(int, re.search(r"(\d+) selected / (\d+) total", run.stdout).groups())
+    # Every operation but the document's own, which Schemathesis leaves out of a run from its URL.
+    assert selected == total == len(routes_of(app)) - 1
+    for phase in ("Examples", "Coverage", "Fuzzing"):
+        assert f"✅  {phase}" in run.stdout, run.stdout[-3000:]
+    assert json.loads(report.read_text())

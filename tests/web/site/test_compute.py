@@ -1,0 +1,130 @@
+"""The compute pool: the lab's and the planner's costly work runs in processes of its own behind
+a bounded queue, and a request that finds it full is answered at once with 503 and Retry-After."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.conftest import no_database
+from web.site.compute import Busy, ComputePool
+
+PLAN = "/api/plan/change?procedure=spinner_coin&epsilon=1&n=300&baseline=0.2&change=0.1"
+
+
+@pytest.fixture
+def pooled(app_like):
+    """The app with one worker process, as served."""
+    served = app_like(COMPUTE_PROCESSES=1, COMPUTE_QUEUE=1)
+    yield served
+    served.extensions["compute"].shutdown()
+
+
+@no_database
+def test_the_pool_gives_what_the_request_thread_gives(client, pooled):
+    inline = client.get(PLAN)
+    in_pool = pooled.test_client().get(PLAN)
+    assert in_pool.status_code == inline.status_code == 200
+    assert in_pool.json == inline.json
+    report = "/api/lab/report?runs=2&n=50&low=0&high=1&mean=0.5&variance=0.02"
+    assert pooled.test_client().get(report).json == client.get(report).json
+
+
+@no_database
+def test_an_error_in_the_pool_is_the_requests_400(pooled):
+    # Checked in the view before any work: the pool never sees it.
+    refused = pooled.test_client().get("/api/lab/distribution?n=0")
+    assert refused.status_code == 400 and "n must lie in" in refused.json["error"]
+
+
+def _blocked_pool(
+    capacity_queue: int,
+) -> tuple[ComputePool, threading.Event, list[threading.Thread]]:
+    """An in-thread pool whose every slot is taken by a computation waiting on an event."""
+    pool = ComputePool(0, capacity_queue, timeout=30)
+    release, started = threading.Event(), threading.Semaphore(0)
+
+    def hold():
+        started.release()
+        release.wait(60)
+
+    holders = [threading.Thread(target=pool.run, args=(hold,)) for _ in range(1 + capacity_queue)]
+    for holder in holders:
+        holder.start()
+    for _ in holders:
+        assert started.acquire(timeout=60)
+    return pool, release, holders
+
+
+def test_a_full_pool_refuses_at_once_and_takes_work_again_when_free():
+    pool, release, holders = _blocked_pool(2)
+    with pytest.raises(Busy):
+        pool.run(sum, [1, 2])
+    release.set()
+    for holder in holders:
+        holder.join(60)
+    assert pool.run(sum, [1, 2]) == 3
+
+
+@no_database
+@pytest.mark.parametrize(
+    "path",
+    [
+        PLAN,
+        "/api/lab/report?runs=2&n=50",
+        "/api/lab/distribution?n=30",
+        "/lab?report_n=11",
+    ],
+)
+def test_a_full_pool_is_503_with_retry_after(app, client, path):
+    pool, release, holders = _blocked_pool(2)
+    app.extensions["compute"] = pool
+    try:
+        busy = client.get(path)
+    finally:
+        release.set()
+        for holder in holders:
+            holder.join(60)
+    assert busy.status_code == 503
+    assert busy.headers["Retry-After"] == "5"
+    if path.startswith("/api/"):
+        assert "busy" in busy.json["error"]
+    else:
+        assert "busy" in busy.get_data(as_text=True)
+    assert client.get(path).status_code == 200
+
+
+def test_a_late_result_is_busy_and_frees_its_slot_when_done():
+    pool = ComputePool(1, 0, timeout=0.001)
+    try:
+        with pytest.raises(Busy):
+            pool.run(_sleep_then, 2.0)
+        # The slot is held by the work still running, not by the request that gave up on it.
+        with pytest.raises(Busy):
+            pool.run(_sleep_then, 0.0)
+        pool.timeout = 120
+        _wait_for_free_slot(pool)
+        assert pool.run(_sleep_then, 0.0) == "done"
+    finally:
+        pool.shutdown()
+
+
+def _sleep_then(seconds: float) -> str:
+    import time
+
+    time.sleep(seconds)
+    return "done"
+
+
+def _wait_for_free_slot(pool: ComputePool) -> None:
+    """Poll (generous deadline) until the pool takes work again."""
+    import time
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if pool._slots.acquire(blocking=False):
+            pool._slots.release()
+            return
+        time.sleep(0.05)
+    raise AssertionError("the slot was never freed")

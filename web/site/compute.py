@@ -1,0 +1,120 @@
+"""Costly public computations (the lab's simulations, the change planner) run in a small pool of
+processes of their own, behind a bounded queue, so that no flood of them can take the threads or
+the interpreter lock that respondents' pages need.
+
+A request that finds every worker busy and the queue full is answered at once with
+``503 Service Unavailable`` and ``Retry-After``: it neither waits nor piles up. The workers run at
+a lower scheduling priority than the web process (``nice``), so a respondent's page is served
+first when both want the processor.
+
+Settings: ``COMPUTE_PROCESSES`` (default 1; 0 runs each computation in the request's own thread,
+still behind the bound: what the tests use), ``COMPUTE_QUEUE`` (waiting computations beyond the
+running ones, default 2) and ``COMPUTE_TIMEOUT`` (seconds a request waits for its result, 30).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from flask import Flask, current_app
+from flask_babel import gettext as _
+from werkzeug.exceptions import ServiceUnavailable
+
+Result = TypeVar("Result")
+RETRY_AFTER = 5  # seconds: long enough for a computation to finish, short for a class waiting
+NICENESS = 10
+
+
+class Busy(Exception):
+    """Every worker is busy and the queue is full, or the result did not come in time."""
+
+
+def _lower_priority() -> None:
+    """In each worker, at start: yield the processor to the web process."""
+    os.nice(NICENESS)
+
+
+class ComputePool:
+    """At most ``processes`` computations at once and ``queue`` more waiting; the rest refused.
+
+    The pool of processes starts at the first computation (and again after a worker dies), with
+    ``spawn``: a fork of a threaded server could copy a lock held by another thread.
+    """
+
+    def __init__(self, processes: int, queue: int, timeout: float):
+        self.processes, self.timeout = processes, timeout
+        self._slots = threading.BoundedSemaphore(max(processes, 1) + queue)
+        self._executor: ProcessPoolExecutor | None = None
+        self._starting = threading.Lock()
+
+    def run(self, function: Callable[..., Result], *args: Any) -> Result:
+        """``function(*args)`` in a worker (``function`` importable, arguments and result
+        picklable); raises :class:`Busy` when no slot is free or the result is late."""
+        if not self._slots.acquire(blocking=False):
+            raise Busy
+        if self.processes == 0:
+            try:
+                return function(*args)
+            finally:
+                self._slots.release()
+        try:
+            future = self._submitted(function, args)
+        except BaseException:
+            self._slots.release()
+            raise
+        # The slot is free when the work is done, not when this request stops waiting for it.
+        future.add_done_callback(lambda _done: self._slots.release())
+        try:
+            return future.result(timeout=self.timeout)
+        except FutureTimeout:
+            raise Busy from None
+
+    def _submitted(self, function: Callable, args: tuple) -> Future:
+        with self._starting:
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                )
+            try:
+                return self._executor.submit(function, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                self._executor = None
+        return self._submitted(function, args)
+
+    def shutdown(self) -> None:
+        """Stop the workers (the pool starts again if asked for more)."""
+        with self._starting:
+            if self._executor is not None:
+                self._executor.shutdown(cancel_futures=True)
+                self._executor = None
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPUTE_PROCESSES", 1)
+    app.config.setdefault("COMPUTE_QUEUE", 2)
+    app.config.setdefault("COMPUTE_TIMEOUT", 30)
+    app.extensions["compute"] = ComputePool(
+        int(app.config["COMPUTE_PROCESSES"]),
+        int(app.config["COMPUTE_QUEUE"]),
+        float(app.config["COMPUTE_TIMEOUT"]),
+    )
+
+
+def computed(function: Callable[..., Result], *args: Any) -> Result:
+    """``function(*args)`` in the app's pool; 503 with Retry-After when it is full."""
+    try:
+        return current_app.extensions["compute"].run(function, *args)
+    except (Busy, BrokenProcessPool):  # full, late, or a worker that died during the work
+        raise ServiceUnavailable(
+            _("The app is busy with other calculations. Please try again in a few seconds."),
+            retry_after=RETRY_AFTER,
+        ) from None
