@@ -183,6 +183,50 @@ def test_forms_as_the_spec_spells_them_import(app):
         }
 
 
+def respelled(form: dict, spelling: dict[str, str]) -> dict:
+    """``form`` with its language headers written another way (``label::English (en)`` →
+    ``spelling["en"]``, and likewise for ko)."""
+    tags = {"label::English (en)": spelling["en"], "label::Korean (ko)": spelling["ko"]}
+    return {
+        sheet: [[tags.get(cell, cell) for cell in rows[0]], *rows[1:]]
+        for sheet, rows in form.items()
+    }
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        {"en": "label:english", "ko": "label:korean"},
+        {"en": "label:English", "ko": "label:한국어"},
+        {"en": "label::english", "ko": "label::Korean"},
+        {"en": "label:English (en)", "ko": "label:Korean (ko)"},
+    ],
+)
+def test_language_columns_as_other_tools_spell_them_import_the_same(app, spelling):
+    """pyxform reads a single colon and a language named without its tag; so does the import."""
+    form = respelled(SPEC_FORM, spelling)
+    hint = {"en": "hint" + spelling["en"].removeprefix("label")}
+    form["survey"] = [
+        [*form["survey"][0], hint["en"]],
+        *[[*row, None] for row in form["survey"][1:]],
+    ]
+    xform = convert(xlsform=io.BytesIO(workbook(form)), file_type=".xlsx", validate=False).xform
+    assert "/data/cheated" in xform and "부정행위?" in xform
+    with app.test_request_context():
+        assert load_any_survey("habits.xlsx", workbook(form)) == load_any_survey(
+            "habits.xlsx", workbook(SPEC_FORM)
+        )
+
+
+def test_a_single_colon_elsewhere_is_not_a_language(app):
+    form = {**SPEC_FORM, "survey": [[*SPEC_FORM["survey"][0], "jr:count"],
+                                    [*SPEC_FORM["survey"][1], "3"], *SPEC_FORM["survey"][2:]]}  # fmt: skip
+    with app.test_request_context():
+        assert refusal(workbook(form)) == [
+            "survey row 2, column jr:count: this app has no such column"
+        ]
+
+
 def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     form = copy.deepcopy(SPEC_FORM)
     form["survey"][0] += ["relevant", "constraint", "hint::English (en)", "image", "required"]

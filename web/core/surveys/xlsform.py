@@ -236,12 +236,34 @@ def _true(value: Any) -> bool:
 
 
 def _header_key(header: str) -> str:
-    """``label::Korean (ko)`` → ``label::ko``; ``Type`` → ``type``; ``list name`` → ``list_name``."""
-    match = LANGUAGE_HEADER.match(header)
+    """``label::Korean (ko)`` → ``label::ko``; ``label:English`` → ``label::en``; ``Type`` →
+    ``type``; ``list name`` → ``list_name``."""
+    match = LANGUAGE_HEADER.match(_with_double_colon(header))
     if match:
-        return f"{match['name'].strip().lower()}::{(match['tag'] or match['bare']).strip()}"
+        tag = (match["tag"] or match["bare"]).strip()
+        return f"{match['name'].strip().lower()}::{LANGUAGE_BY_NAME.get(tag.lower(), tag)}"
     key = header.strip().lower()
     return HEADER_ALIASES.get(key, key)
+
+
+# Columns whose text is given per language; forms written elsewhere (and pyxform) also separate
+# the language with a single colon (``label:english``), which other columns use for other things
+# (``jr:count``, ``media:image``).
+TEXT_COLUMNS = frozenset(
+    ("label", "hint", "guidance_hint", "constraint_message", "required_message", "form_title",
+     "rr_title", "rr_innocuous", "rr_unit", *(f"rr_{name}" for name in SETTINGS_TEXTS))
+)  # fmt: skip
+# A language named without its tag (``label::English``), as pyxform allows: the app's languages
+# by their English and their own names.
+LANGUAGE_BY_NAME = {"english": "en", "korean": "ko", "한국어": "ko", "한국말": "ko"}
+
+
+def _with_double_colon(header: str) -> str:
+    """``label:english`` → ``label::english`` for a text column; any other header as it is."""
+    name, colon, rest = header.partition(":")
+    if colon and not rest.startswith(":") and name.strip().lower() in TEXT_COLUMNS:
+        return f"{name}::{rest}"
+    return header
 
 
 def _languages(headers: list[str], default: Any) -> list[str]:
@@ -250,6 +272,7 @@ def _languages(headers: list[str], default: Any) -> list[str]:
     if isinstance(default, str):
         match = LANGUAGE_HEADER.match(f"x::{default}") or None
         tag = (match["tag"] or match["bare"]) if match else default.strip()
+        tag = LANGUAGE_BY_NAME.get(tag.strip().lower(), tag)
         if tag in found:
             found.remove(tag)
             found.insert(0, tag)
