@@ -85,7 +85,9 @@ def respondent(port: int, seconds: float, results) -> None:
         time.sleep(max(0.0, next_start - time.monotonic()))
         started = time.perf_counter()
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{SURVEY_PAGE}", timeout=60) as page:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{port}{SURVEY_PAGE}", timeout=60
+            ) as page:
                 page.read()
                 statuses[page.status] += 1
         except urllib.error.HTTPError as error:
@@ -144,9 +146,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--no-limits", action="store_true", help="switch the rate limits off")
     arguments = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder, served(
-        pathlib.Path(folder), not arguments.no_limits
-    ) as port:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        served(pathlib.Path(folder), not arguments.no_limits) as port,
+    ):
         # Warm: the first survey page and the pool's first start are not the flood's doing.
         urllib.request.urlopen(f"http://127.0.0.1:{port}/api/lab/distribution?n=10", timeout=120)
         quiet = multiprocessing.get_context("spawn").Queue()
@@ -172,7 +175,9 @@ def main() -> None:
     ms = [latency * 1000 for latency in latencies]
     calm_ms = [latency * 1000 for latency in calm]
     print(f"rate limits: {'off' if arguments.no_limits else 'on'}; {arguments.clients} clients")
-    print(f"survey page alone:  median {statistics.median(calm_ms):.1f} ms, max {max(calm_ms):.1f} ms")
+    print(
+        f"survey page alone:  median {statistics.median(calm_ms):.1f} ms, max {max(calm_ms):.1f} ms"
+    )
     print(
         f"survey page, flood: {len(ms)} loads, median {statistics.median(ms):.1f} ms, "
         f"p95 {percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms, statuses {page_statuses}"
