@@ -253,6 +253,15 @@ def token(runner):
     return result.output.strip().splitlines()[-1]
 
 
+@pytest.fixture
+def write_token(runner, token):
+    """A read-and-write API token of the account ``token`` belongs to (``token`` is read-only)."""
+    result = runner.invoke(args=["create-token", "ada@example.org", "--write", "--label", "w"])
+    assert result.exit_code == 0, result.output
+    assert "read and write" in result.output
+    return result.output.strip().splitlines()[-1]
+
+
 class Researcher:
     """A logged-in browser session of the test client that posts forms with their CSRF token."""
 

@@ -14,8 +14,6 @@ import pytest
 
 from tests.conftest import SAMPLE_SURVEY
 from tests.r.test_r_code import README, RSCRIPT, run_r
-from web.core.infrastructure.extensions import db
-from web.core.models import ApiToken, User
 from web.core.surveys.lookup import find_survey
 
 STUDY = {**SAMPLE_SURVEY, "slug": "study"}
@@ -27,29 +25,24 @@ def section() -> str:
 
 
 @pytest.fixture
-def write_token(app) -> str:
-    with app.app_context():
-        user = User(email="script@example.org")
-        user.set_password("violet kestrel 42")
-        db.session.add(user)
-        token, _record = ApiToken.issue(user, "script", write=True)
-        db.session.commit()
-    return token
-
-
-@pytest.fixture
 def folder(tmp_path):
     (tmp_path / "study.json").write_text(json.dumps(STUDY), encoding="utf-8")
     return tmp_path
 
 
-def test_the_readmes_curl_study_runs(app, live_server, write_token, folder):
+def run_curl_block(base: str, token: str, folder) -> subprocess.CompletedProcess:
+    """The README's curl block, run with bash against ``base`` with ``token``."""
     block = re.findall(r"```sh\n(.*?)```", section(), flags=re.S)[0]
-    environment = dict(os.environ, BASE=live_server, TOKEN=write_token)
-    run = subprocess.run(
+    environment = dict(os.environ, BASE=base, TOKEN=token)
+    return subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block],
         cwd=folder, env=environment, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
+def test_the_readmes_curl_study_runs(app, live_server, write_token, folder):
+    run = run_curl_block(live_server, write_token, folder)
     assert run.returncode == 0, run.stderr
     assert '"slug":"study"' in run.stdout.replace(" ", "")
     assert (folder / "study-responses.csv").read_text().startswith("cheated,substances.alcohol")
@@ -60,12 +53,7 @@ def test_the_readmes_curl_study_runs(app, live_server, write_token, folder):
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
 def test_the_curl_block_refuses_a_read_only_token(app, live_server, folder, token):
-    block = re.findall(r"```sh\n(.*?)```", section(), flags=re.S)[0]
-    environment = dict(os.environ, BASE=live_server, TOKEN=token)
-    run = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", block],
-        cwd=folder, env=environment, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    run = run_curl_block(live_server, token, folder)
     assert run.returncode != 0 and "403" in run.stderr
     with app.app_context():
         assert find_survey("study") is None

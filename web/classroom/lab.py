@@ -29,7 +29,8 @@ from web.site.query import number_argument, seed_argument
 
 bp = Blueprint("lab", __name__)
 # Each call runs up to 20,000 simulated surveys: generous for a class, a brake for a script.
-limiter.limit("240/minute", scope="lab")(bp)
+LAB_REQUESTS = "240/minute"
+limiter.limit(LAB_REQUESTS, scope="lab")(bp)
 
 MAX_N = 1_000_000
 # A simulated class is drawn square by square on the page: beyond this it stops being readable.

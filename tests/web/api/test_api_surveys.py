@@ -18,15 +18,6 @@ from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.xlsform import survey_xlsform
 
 
-@pytest.fixture
-def write_token(runner, token):
-    """A read-and-write token of the same account as ``token`` (a read-only one)."""
-    result = runner.invoke(args=["create-token", "ada@example.org", "--write", "--label", "w"])
-    assert result.exit_code == 0, result.output
-    assert "read and write" in result.output
-    return result.output.strip().splitlines()[-1]
-
-
 def imported(client, write_token, data=SAMPLE_SURVEY, **query):
     return client.post("/api/surveys", json=data, headers=bearer(write_token), query_string=query)
 

@@ -13,8 +13,6 @@ import pytest
 from tests.conftest import no_database
 from tests.servers import ROOT
 from web.core.infrastructure.database import seed_demo_if_empty
-from web.core.infrastructure.extensions import db
-from web.core.models import ApiToken, User
 
 METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE"}
 
@@ -74,16 +72,11 @@ def test_the_readme_links_the_document():
 
 
 @pytest.fixture
-def demo_token(app) -> str:
-    """The demo survey seeded, and a read-and-write token of a fresh account."""
+def demo_token(app, write_token) -> str:
+    """The demo survey seeded, and a read-and-write token."""
     with app.app_context():
         seed_demo_if_empty()
-        user = User(email="fuzz@example.org")
-        user.set_password("violet kestrel 42")
-        db.session.add(user)
-        token, _record = ApiToken.issue(user, "schemathesis", write=True)
-        db.session.commit()
-    return token
+    return write_token
 
 
 SCHEMATHESIS_CHECKS = (

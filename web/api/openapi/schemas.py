@@ -1,0 +1,169 @@
+"""The OpenAPI document's named schemas: errors, surveys, results, trends and plans."""
+
+from __future__ import annotations
+
+import json
+
+from web.api.openapi.parts import (
+    NUMBER_OR_NULL,
+    OBJECT,
+    Schema,
+    ref,
+)
+from web.core.surveys.demo import DEMO_FILE
+
+
+def schemas() -> dict:
+    string_or_texts: Schema = {"type": ["string", "object"]}
+    summary = {
+        "type": "object",
+        "required": [
+            "slug",
+            "title",
+            "status",
+            "archived",
+            "n",
+            "epsilon_total",
+            "series",
+            "wave",
+            "url",
+        ],
+        "properties": {
+            "slug": ref("Slug"),
+            "title": {"type": "string"},
+            "status": {"type": "string", "enum": ["draft", "open", "closed"]},
+            "archived": {"type": "boolean"},
+            "n": {"type": "integer", "minimum": 0, "description": "Published responses."},
+            "epsilon_total": {"type": "number", "minimum": 0},
+            "series": {"type": ["string", "null"]},
+            "wave": {"type": ["integer", "null"]},
+            "url": {"type": "string", "description": "The respondents' page."},
+        },
+    }
+    return {
+        "Error": {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+                "error": {"type": "string"},
+                "problems": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "Slug": {"type": "string", "pattern": "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"},
+        "SurveySummary": summary,
+        "ImportedSurvey": {
+            "allOf": [
+                summary,
+                {
+                    "type": "object",
+                    "required": ["join_code"],
+                    "properties": {"join_code": {"type": ["string", "null"]}},
+                },
+            ]
+        },
+        "SurveyList": {
+            "type": "object",
+            "required": ["surveys"],
+            "properties": {"surveys": {"type": "array", "items": ref("SurveySummary")}},
+        },
+        "SurveyFile": {
+            "type": "object",
+            "description": "A survey file (see the README's Surveys section).",
+            "required": ["slug", "title", "questions"],
+            "properties": {
+                "slug": ref("Slug"),
+                "title": string_or_texts,
+                "questions": {"type": "array", "items": OBJECT},
+            },
+            # The demo survey's own file under another address: an example that imports.
+            "example": json.loads(DEMO_FILE.read_text(encoding="utf-8")) | {"slug": "demo-copy"},
+        },
+        "Submission": {
+            "type": "object",
+            "required": ["answers"],
+            "additionalProperties": False,
+            "properties": {"answers": {"type": "object"}},
+        },
+        "Stored": {
+            "type": "object",
+            "required": ["ok"],
+            "properties": {
+                "ok": {"const": True},
+                "completion_code": {"type": "string"},
+                "completion_url": {"type": "string"},
+            },
+        },
+        "Results": {
+            "type": "object",
+            "required": [
+                "slug",
+                "languages",
+                "title",
+                "status",
+                "n",
+                "received",
+                "results_batch",
+                "min_n",
+                "withheld",
+                "epsilon_total",
+                "questions",
+            ],
+            "properties": {
+                "slug": ref("Slug"),
+                "languages": {"type": "array", "items": {"type": "string"}},
+                "title": string_or_texts,
+                "status": {"type": "string"},
+                "n": {"type": "integer", "minimum": 0},
+                "received": {"type": "integer", "minimum": 0},
+                "results_batch": {"type": "integer"},
+                "min_n": {"type": "integer"},
+                "withheld": {"type": "boolean"},
+                "epsilon_total": {"type": "number"},
+                "questions": {"type": "array", "items": OBJECT},
+            },
+        },
+        "Trend": {
+            "type": "object",
+            "required": ["series", "min_n", "waves", "items"],
+            "properties": {
+                "series": {"type": "string"},
+                "min_n": {"type": "integer"},
+                "waves": {"type": "array", "items": OBJECT},
+                "items": {"type": "array", "items": OBJECT},
+            },
+        },
+        "ChangePlan": {
+            "type": "object",
+            "required": [
+                "procedure",
+                "epsilon",
+                "n",
+                "n_2",
+                "baseline",
+                "change",
+                "power",
+                "n_per_wave",
+                "detectable_change",
+                "curve",
+            ],
+            "properties": {
+                "epsilon": {"type": "number"},
+                "n": {"type": "integer"},
+                "n_2": {"type": "integer"},
+                "power": {"type": "number", "minimum": 0, "maximum": 1},
+                "n_per_wave": {"type": ["integer", "null"]},
+                "detectable_change": {
+                    "type": "object",
+                    "properties": {"up": NUMBER_OR_NULL, "down": NUMBER_OR_NULL},
+                },
+                "curve": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["change", "power"],
+                        "properties": {"change": {"type": "number"}, "power": {"type": "number"}},
+                    },
+                },
+            },
+        },
+    }
