@@ -1,6 +1,8 @@
 """The reference report's experiment, repeated: its published figures against the Monte Carlo
 range of the runs in both accountings, and how often the m synthetic sets' pooled interval covers
-the original mean with the report's (naive) posterior and with the noise-aware one.
+the original mean with the report's (naive) posterior and with the noise-aware one; and the
+variance: its median posterior mean against the truth, how often its 95% interval covers the
+data's, and the largest split R-hat over the runs.
 
 The report's setting (Statistics Korea, net income of 1,476 firms in millions of won): n = 1,476
 values of N(4,356.87, 164,224,210.03) held inside [−31,806.73, 47,003.02]; m = 5 synthetic sets
@@ -32,8 +34,9 @@ def main() -> None:
     arguments = parser.parse_args()
     print(f"{arguments.runs} runs per row; m = 5; seeds fixed\n")
     print("epsilon | accounting | total epsilon | posterior | report's overlap | overlap: median "
-          "[10%, 90%] | mu: median [10%, 90%] (report) | pooled interval covers the mean | s")  # fmt: skip
-    print("---|---|---|---|---|---|---|---|---")
+          "[10%, 90%] | mu: median [10%, 90%] (report) | pooled interval covers the mean | "
+          "variance: median posterior mean / truth | variance interval covers | largest R-hat | s")  # fmt: skip
+    print("---|---|---|---|---|---|---|---|---|---|---|---")
     for epsilon, (overlap, mu) in PUBLISHED.items():
         for accounting in ("report", "total"):
             for posterior in ("naive", "noise_aware"):
@@ -45,7 +48,10 @@ def main() -> None:
                     f"{epsilon:g} | {accounting} | {runs.total_epsilon:g} | {posterior} | "
                     f"{overlap} | {o[0]:.2f} [{o[1]:.2f}, {o[2]:.2f}] | "
                     f"{m[0]:,.0f} [{m[1]:,.0f}, {m[2]:,.0f}] ({mu:,.0f}) | "
-                    f"{runs.coverage:.3f} | {time.perf_counter() - started:.1f}"
+                    f"{runs.coverage:.3f} | "
+                    f"{runs.posterior_variance[0] / SETTING['variance']:.2f} | "
+                    f"{runs.variance_coverage:.3f} | {runs.rhat_max:.3f} | "
+                    f"{time.perf_counter() - started:.1f}"
                 )
 
 

@@ -17,19 +17,31 @@ s = (x̄, s²), s² = Σ(xᵢ − x̄)²/n.
 
    The m synthetic sets are m draws from the one posterior: post-processing, which costs no ε
    (drawing m sanitizations at ε/m each, as this module did before, carries m times the noise).
-2. **Gibbs sampling** (M = 5000 sweeps, burn-in 4000), with one of two posteriors
+2. **Sampling** (the report's M = 5000 sweeps with burn-in 4000; 3000 with burn-in 1500 for the
+   noise-aware sampler, whose steps are tuned in the burn-in), with one of two posteriors
    (:data:`POSTERIORS`):
 
    - ``"naive"``, the report's: the full conditionals given s* as if it were s,
      μ | λ ~ N((λn x̄* + μ₀/σ₀²)/(λn + 1/σ₀²), 1/(λn + 1/σ₀²)),
      λ | μ ~ Gamma(n/2 + α₀, rate = (n s²* + n(x̄* − μ)²)/2 + β₀);
-   - ``"noise_aware"``: the true statistics are latent (Bernstein & Sheldon 2018, "Differentially
-     private Bayesian inference for exponential families"). Given μ and λ, x̄ ~ N(μ, 1/(nλ)) and
-     s² ~ Gamma((n − 1)/2, rate = nλ/2), independent; each observed statistic is its latent one
-     plus Laplace noise, written as a normal with a latent variance τ ~ Exp(1/(2b²)) so that
-     x̄ | … is normal, 1/τ | … is inverse Gaussian (mean 1/(b|e|), shape 1/b²), and s² | … is
-     drawn by an independence Metropolis step from the normal approximation of its conditional.
-     The posterior then carries the privacy noise, and so do the synthetic sets.
+   - ``"noise_aware"``: the true statistics are latent (Bernstein & Sheldon 2018,
+     "Differentially private Bayesian inference for exponential families"), and the model
+     respects what is public and certain: every value lies in [low, high]. So μ lies in the range
+     (uniform prior there), and σ² = 1/λ in (0, w²/4], the largest variance values in a range of
+     width w can have, with σ uniform on (0, w/2] (p(σ²) ∝ σ⁻¹: proper, and as vague on σ as the
+     range allows). Given μ and σ², x̄ ~ N(μ, σ²/n) and s² ~ Gamma((n − 1)/2, rate n/(2σ²)) held
+     to (0, w²/4]; each observed statistic is its latent one plus Laplace noise. The latent
+     statistics are integrated out: x̄* | μ, σ² is the normal–Laplace convolution (closed form)
+     and s²* | σ² the Gamma–Laplace one (a quadrature on the gamma's quantiles). Random-walk
+     Metropolis on (μ, log σ²), inside the bounds, its steps tuned during burn-in only. With the
+     vague Gamma prior and no bounds (this module's sampler until 2026-11), a sanitized variance
+     near or below 0 let the posterior run along λ·s² = const towards s² → 0, λ → ∞: at ε = 0.1
+     the posterior variance fell under 1 in a third of runs.
+
+   Both run :data:`CHAINS` chains per run from dispersed starts, so that split R-hat and the
+   effective sample size (:mod:`rr.convergence`) can say whether they mixed. The naive sampler's
+   own failure is not one of mixing: it mixes at once, around the wrong posterior, since it takes
+   s²* for s² (floored just above 0), and its intervals are too narrow at small ε.
 3. **Synthetic sets**: each of m draws (μ, λ), evenly spaced after burn-in, gives n values of
    N(μ, 1/λ).
 
@@ -49,15 +61,23 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import check_count, check_epsilon, check_one_of
+from .convergence import effective_sample_size, split_rhat
 from .errors import ParameterError
 from .synthetic import combine, interval_overlap
 
 PRIOR_VARIANCE = 1e10
-SWEEPS, BURN_IN = 5000, 4000
+SWEEPS, BURN_IN = 5000, 4000  # the report's Gibbs sampler (the naive posterior)
+# The noise-aware sampler: its steps are tuned in the first half, and four chains of the second
+# half give it several thousand draws whose mixing R-hat can check.
+AWARE_SWEEPS, AWARE_BURN_IN = 3000, 1500
 ACCOUNTINGS = ("total", "report")
 POSTERIORS = ("naive", "noise_aware")
 Z95 = 1.959963984540054
-RIDGE_STEP = 0.3  # the log-scale of the joint move of λ and s² (noise-aware posterior)
+CHAINS = 4  # per run, from dispersed starts: split R-hat and ESS compare them
+GAMMA_NODES = 48  # the quadrature of s²* | σ²: equal-probability quantiles of the gamma
+SPREAD_GRID = 2048  # log σ² points at which s²* | σ² is tabulated per run (≈ 0.013 apart)
+TARGET_ACCEPTANCE = 0.35  # the random walk's steps are tuned to it during burn-in
+TUNE_EVERY = 50
 
 
 class Summary(NamedTuple):
@@ -72,10 +92,24 @@ class Summary(NamedTuple):
     maximum: float
 
 
+class Convergence(NamedTuple):
+    """Split R-hat and the effective sample size of μ and of λ over a run's chains."""
+
+    rhat_mu: float
+    rhat_lambda: float
+    ess_mu: float
+    ess_lambda: float
+
+    @property
+    def rhat_max(self) -> float:
+        return max(self.rhat_mu, self.rhat_lambda)
+
+
 class SanitizedSynthesis(NamedTuple):
     """One ε's run: what it spends in all, the posterior means of μ and 1/λ, the original's and
     the first synthetic set's statistics, the two 95% intervals of the mean and their overlap,
-    the m sets' pooled interval, the chains (for trace plots) and the synthetic sets."""
+    the m sets' pooled interval, the first chain (for trace plots), the synthetic sets, the 95%
+    posterior interval of the variance and the chains' convergence."""
 
     epsilon: float
     total_epsilon: float
@@ -90,12 +124,17 @@ class SanitizedSynthesis(NamedTuple):
     mu_chain: np.ndarray
     lambda_chain: np.ndarray
     datasets: np.ndarray
+    variance_interval: tuple[float, float]
+    convergence: Convergence
+    burn_in: int
 
 
 class ReportRuns(NamedTuple):
     """``runs`` repetitions of the experiment at one ε, each on fresh data: the medians and the
     10th and 90th percentiles of the overlap, the posterior means and the first synthetic set's
-    mean and variance, and the share of runs whose pooled interval covers the original mean."""
+    mean and variance, the share of runs whose pooled interval covers the original mean
+    (``coverage``) and whose 95% posterior interval of the variance covers the data's
+    (``variance_coverage``), and the largest split R-hat of μ and λ over the runs (``rhat_max``)."""
 
     epsilon: float
     total_epsilon: float
@@ -108,6 +147,8 @@ class ReportRuns(NamedTuple):
     synthetic_mean: tuple[float, float, float]
     synthetic_variance: tuple[float, float, float]
     coverage: float
+    variance_coverage: float
+    rhat_max: float
 
 
 def summarize(values: np.ndarray) -> Summary:
@@ -163,14 +204,15 @@ def sanitized_synthesis(
     n, width = len(x), float(high - low)
     scales = laplace_scales(n, width, epsilon, accounting)
     noisy_mean, noisy_spread = _sanitize(np.array([x.mean()]), np.array([x.var()]), scales, rng)
-    mu_chain, lambda_chain = _gibbs(noisy_mean, noisy_spread, n, scales, posterior, width, rng)
+    mu_chain, lambda_chain = _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng)
     mu, lam = _posterior_draws(mu_chain, lambda_chain, m)
     datasets = rng.normal(mu[:, 0, None], 1 / np.sqrt(lam[:, 0, None]), size=(m, n))
     original, first = summarize(x), summarize(datasets[0])
     original_interval = _interval(original.mean, original.variance, n)
     synthetic_interval = _interval(first.mean, first.variance, n)
     pooled = combine(datasets.mean(axis=1), datasets.var(axis=1) / n, n, n)
-    kept = slice(BURN_IN, SWEEPS)
+    kept = slice(_burn_in(mu_chain), None)
+    variance_low, variance_high = _variance_intervals(lambda_chain)
     return SanitizedSynthesis(
         epsilon,
         total_epsilon(epsilon, accounting),
@@ -182,9 +224,12 @@ def sanitized_synthesis(
         synthetic_interval,
         interval_overlap(original_interval, synthetic_interval),
         (pooled.ci_low, pooled.ci_high),
-        mu_chain[:, 0],
-        lambda_chain[:, 0],
+        mu_chain[:, 0, 0],
+        lambda_chain[:, 0, 0],
         datasets,
+        (float(variance_low[0]), float(variance_high[0])),
+        _convergence(mu_chain, lambda_chain)[0],
+        _burn_in(mu_chain),
     )
 
 
@@ -216,7 +261,7 @@ def report_runs(
     means, spreads = data.mean(axis=1), data.var(axis=1)
     scales = laplace_scales(n, width, epsilon, accounting)
     noisy_mean, noisy_spread = _sanitize(means, spreads, scales, rng)
-    mu_chain, lambda_chain = _gibbs(noisy_mean, noisy_spread, n, scales, posterior, width, rng)
+    mu_chain, lambda_chain = _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng)
     mu, lam = _posterior_draws(mu_chain, lambda_chain, m)  # (m, runs)
     sets = rng.normal(mu[..., None], 1 / np.sqrt(lam)[..., None], size=(m, runs, n))
     set_means, set_spreads = sets.mean(axis=2), sets.var(axis=2)
@@ -228,7 +273,8 @@ def report_runs(
     for run in range(runs):
         pooled = combine(set_means[:, run], set_spreads[:, run] / n, n, n)
         covered[run] = pooled.ci_low <= means[run] <= pooled.ci_high
-    kept = slice(BURN_IN, SWEEPS)
+    kept = slice(_burn_in(mu_chain), None)
+    variance_low, variance_high = _variance_intervals(lambda_chain)
     return ReportRuns(
         epsilon,
         total_epsilon(epsilon, accounting),
@@ -236,11 +282,13 @@ def report_runs(
         posterior,
         runs,
         _spread_of(overlap),
-        _spread_of(mu_chain[kept].mean(axis=0)),
-        _spread_of((1 / lambda_chain[kept]).mean(axis=0)),
+        _spread_of(mu_chain[kept].mean(axis=(0, 1))),
+        _spread_of((1 / lambda_chain[kept]).mean(axis=(0, 1))),
         _spread_of(set_means[0]),
         _spread_of(set_spreads[0]),
         float(covered.mean()),
+        float(np.mean((variance_low <= spreads) & (spreads <= variance_high))),
+        max(diagnosis.rhat_max for diagnosis in _convergence(mu_chain, lambda_chain)),
     )
 
 
@@ -283,120 +331,178 @@ def _sanitize(means: np.ndarray, spreads: np.ndarray, scales, rng) -> tuple:
     )
 
 
+def _burn_in(chain) -> int:
+    """The burn-in of a chain, told by its length (the naive sampler's or the noise-aware's)."""
+    return BURN_IN if len(chain) == SWEEPS else AWARE_BURN_IN
+
+
 def _posterior_draws(mu_chain, lambda_chain, m: int) -> tuple[np.ndarray, np.ndarray]:
-    """m draws of (μ, λ) per chain, evenly spaced after burn-in: shape (m, chains)."""
-    picks = BURN_IN - 1 + (SWEEPS - BURN_IN) * np.arange(1, m + 1) // m
-    return mu_chain[picks], lambda_chain[picks]
+    """m draws of (μ, λ) per run from its first chain, evenly spaced after burn-in: shape
+    (m, runs)."""
+    burn_in = _burn_in(mu_chain)
+    picks = burn_in - 1 + (len(mu_chain) - burn_in) * np.arange(1, m + 1) // m
+    return mu_chain[picks, 0], lambda_chain[picks, 0]
 
 
-def _gibbs(noisy_mean, noisy_spread, n: int, scales, posterior: str, width: float, rng) -> tuple:
-    """SWEEPS sweeps for each chain (one per run, side by side); chains of shape (SWEEPS, runs).
-    Assumes checked input."""
+def _variance_intervals(lambda_chain) -> tuple[np.ndarray, np.ndarray]:
+    """Each run's 95% posterior interval of the variance 1/λ, over every chain after burn-in."""
+    kept = 1 / lambda_chain[_burn_in(lambda_chain) :]
+    pooled = kept.reshape(-1, kept.shape[-1])
+    low, high = np.quantile(pooled, [0.025, 0.975], axis=0)
+    return low, high
+
+
+def _convergence(mu_chain, lambda_chain) -> list[Convergence]:
+    """Each run's split R-hat and effective sample size of μ and λ after burn-in."""
+    burn_in = _burn_in(mu_chain)
+    mu, lam = mu_chain[burn_in:], lambda_chain[burn_in:]
+    figures = zip(
+        split_rhat(mu), split_rhat(lam), effective_sample_size(mu), effective_sample_size(lam),
+        strict=True,
+    )  # fmt: skip
+    return [Convergence(*map(float, run)) for run in figures]
+
+
+def _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng) -> tuple:
+    """:data:`CHAINS` chains of (μ, λ) for every run, shaped (sweeps, CHAINS, runs), by the
+    named posterior. Assumes checked input."""
+    runs = len(noisy_mean)
+    observed = (
+        np.broadcast_to(noisy_mean, (CHAINS, runs)),
+        np.broadcast_to(noisy_spread, (CHAINS, runs)),
+    )
+    if posterior == "naive":
+        return _naive_gibbs(*observed, n, float(high - low), rng)
+    return _bounded_metropolis(*observed, n, scales, float(low), float(high), rng)
+
+
+def _naive_gibbs(noisy_mean, noisy_spread, n: int, width: float, rng) -> tuple:
+    """The report's Gibbs sampler: s* taken for s, a vague Normal–Gamma prior. Chains start from
+    dispersed means (the conjugate steps forget them at once). Assumes checked input."""
     mu0, precision0 = 0.0, 1 / PRIOR_VARIANCE
     # Gamma(α₀, β₀) with variance α₀/β₀² = 10¹⁰ and mean α₀/β₀ = 1: vague, as in the report.
     beta0 = 1 / PRIOR_VARIANCE
     alpha0 = beta0
-    # A sanitized variance can come out at or below 0: the chains start from a sliver above it.
-    floor = (width * 1e-6) ** 2
-    mean, spread = noisy_mean.copy(), np.maximum(noisy_spread, floor)
-    aware = posterior == "noise_aware"
-    if not aware:
-        noisy_spread = spread  # the report's sampler takes s²* as s², held above 0
-    b_mean, b_spread = scales
-    tau_mean = np.full(mean.shape, 2 * b_mean**2)
-    tau_spread = np.full(mean.shape, 2 * b_spread**2)
-    mu, lam = mean.copy(), 1 / spread
-    mu_chain = np.empty((SWEEPS, len(mean)))
-    lambda_chain = np.empty((SWEEPS, len(mean)))
+    # A sanitized variance can come out at or below 0: the report's sampler needs it above.
+    spread = np.maximum(noisy_spread, (width * 1e-6) ** 2)
+    mu = noisy_mean + width * rng.uniform(-0.5, 0.5, noisy_mean.shape)
+    mu_chain, lambda_chain = np.empty((2, SWEEPS, *noisy_mean.shape))
     shape = n / 2 + alpha0
     for sweep in range(SWEEPS):
-        if aware:
-            # μ with the latent x̄ integrated out (x̄* | μ ~ N(μ, 1/(nλ) + τ)), then x̄ given μ:
-            # drawn one after the other they would crawl along their ridge.
-            spread_of_noisy = 1 / (lam * n) + tau_mean
-            precision = 1 / spread_of_noisy + precision0
-            mu = rng.normal(
-                (noisy_mean / spread_of_noisy + mu0 * precision0) / precision,
-                1 / np.sqrt(precision),
-            )
-            mean, tau_mean = _latent_mean(mean, noisy_mean, mu, lam, n, b_mean, tau_mean, rng)
-        else:
-            precision = lam * n + precision0
-            mu = rng.normal((lam * n * mean + mu0 * precision0) / precision, 1 / np.sqrt(precision))
-        rate = (n * spread + n * (mean - mu) ** 2) / 2 + beta0
+        rate = (n * spread + n * (noisy_mean - mu) ** 2) / 2 + beta0
         lam = rng.gamma(shape, 1 / rate)
-        if aware:
-            spread, tau_spread = _latent_spread(
-                spread, noisy_spread, lam, n, b_spread, tau_spread, floor, rng
-            )
-            lam, spread = _along_the_ridge(
-                lam, spread, noisy_spread, tau_spread, n * (mean - mu) ** 2 / 2 + beta0,
-                n, alpha0, floor, rng,
-            )  # fmt: skip
+        precision = lam * n + precision0
+        mu = rng.normal(
+            (lam * n * noisy_mean + mu0 * precision0) / precision, 1 / np.sqrt(precision)
+        )
         mu_chain[sweep], lambda_chain[sweep] = mu, lam
     return mu_chain, lambda_chain
 
 
-def _latent_mean(mean, noisy, mu, lam, n, b, tau, rng):
-    """x̄ | μ, λ, τ, x̄* (normal), then τ | x̄, x̄* (1/τ inverse Gaussian). Assumes valid input."""
-    precision = n * lam + 1 / tau
-    mean = rng.normal((n * lam * mu + noisy / tau) / precision, 1 / np.sqrt(precision))
-    error = np.maximum(np.abs(noisy - mean), 1e-12 * b)
-    tau = 1 / rng.wald(1 / (b * error), 1 / b**2)
-    return mean, tau
+def _bounded_metropolis(noisy_mean, noisy_spread, n: int, scales, low: float, high: float, rng):
+    """Random-walk Metropolis on (μ, log σ²) under the bounded model (the module's docstring),
+    its two steps tuned during burn-in towards :data:`TARGET_ACCEPTANCE`; chains of (μ, λ).
+    Proposals outside the bounds are refused, so no chain leaves them. Assumes checked input."""
+    from scipy import stats  # here: scipy.stats alone takes ~1 s to import
+
+    width = high - low
+    log_top, log_floor = math.log(width**2 / 4), math.log((width * 1e-6) ** 2)
+    nodes = stats.gamma.ppf((np.arange(GAMMA_NODES) + 0.5) / GAMMA_NODES, (n - 1) / 2, scale=2 / n)
+    model = _BoundedModel(noisy_mean, noisy_spread, n, scales, (log_floor, log_top), nodes)
+    # Dispersed starts: anywhere in the range, and over the top eight e-folds of the variance.
+    mu = rng.uniform(low, high, noisy_mean.shape)
+    log_v = rng.uniform(log_top - 8, log_top, noisy_mean.shape)
+    steps = np.array([np.full(mu.shape, width / 10), np.ones(mu.shape)])
+    accepted = np.zeros((2, *mu.shape))
+    mean_part, spread_part = model.mean_part(mu, log_v), model.spread_part(log_v)
+    mu_chain, lambda_chain = np.empty((2, AWARE_SWEEPS, *mu.shape))
+    for sweep in range(AWARE_SWEEPS):
+        proposal = mu + steps[0] * rng.normal(size=mu.shape)
+        inside = (proposal >= low) & (proposal <= high)
+        new_mean = np.where(inside, model.mean_part(np.clip(proposal, low, high), log_v), -np.inf)
+        take = np.log(rng.random(mu.shape)) < new_mean - mean_part
+        mu, mean_part = np.where(take, proposal, mu), np.where(take, new_mean, mean_part)
+        accepted[0] += take
+        proposal = log_v + steps[1] * rng.normal(size=mu.shape)
+        inside = (proposal >= log_floor) & (proposal <= log_top)
+        bounded = np.clip(proposal, log_floor, log_top)
+        new_mean = model.mean_part(mu, bounded)
+        new_spread = np.where(inside, model.spread_part(bounded), -np.inf)
+        # σ uniform on (0, w/2]: in log σ² the prior density is ∝ σ = e^{log σ² / 2}.
+        gain = new_mean + new_spread + bounded / 2 - (mean_part + spread_part + log_v / 2)
+        take = np.log(rng.random(mu.shape)) < gain
+        log_v = np.where(take, proposal, log_v)
+        mean_part = np.where(take, new_mean, mean_part)
+        spread_part = np.where(take, new_spread, spread_part)
+        accepted[1] += take
+        if sweep < AWARE_BURN_IN and (sweep + 1) % TUNE_EVERY == 0:
+            steps *= np.exp(2 * (accepted / TUNE_EVERY - TARGET_ACCEPTANCE))
+            accepted[:] = 0
+        mu_chain[sweep], lambda_chain[sweep] = mu, np.exp(-log_v)
+    return mu_chain, lambda_chain
 
 
-def _latent_spread(spread, noisy, lam, n, b, tau, floor, rng):
-    """s² | λ, τ, s²* by an independence Metropolis step whose proposal is the normal
-    approximation of Gamma((n − 1)/2, nλ/2) times N(s²*; s², τ); then τ | s², s²*. Assumes valid
-    input."""
-    shape, rate = (n - 1) / 2, n * lam / 2
-    prior_mean, prior_variance = shape / rate, shape / rate**2
-    precision = 1 / prior_variance + 1 / tau
-    centre = (prior_mean / prior_variance + noisy / tau) / precision
-    proposal = rng.normal(centre, 1 / np.sqrt(precision))
+class _BoundedModel:
+    """The log-likelihood of the sanitized statistics under the bounded model, in two parts: the
+    mean's (it moves with μ and σ²) and the variance's (with σ² alone, so it is computed once per
+    run on a fine grid of log σ² and read off by linear interpolation). Assumes checked input."""
 
-    def log_ratio(value):
-        # log target − log proposal, both up to constants; the likelihood term cancels.
-        safe = np.maximum(value, floor)
+    def __init__(self, noisy_mean, noisy_spread, n, scales, log_range, nodes):
+        self.noisy_mean, self.n = noisy_mean, n
+        self.b_mean, b_spread = scales
+        self.log_floor, log_top = log_range
+        grid = np.linspace(self.log_floor, log_top, SPREAD_GRID)
+        self.step = grid[1] - grid[0]
+        # Every chain of a run shares its observation: one table per run, (runs, SPREAD_GRID).
+        table = _spread_likelihood(noisy_spread[0][:, None], grid, n, b_spread, log_top, nodes)
+        self.table = np.maximum(table, -1e300)  # −inf would make 0·(−inf) in the interpolation
+        self.runs = np.arange(table.shape[0])
+
+    def mean_part(self, mu, log_v):
+        """log p(x̄* | μ, σ²): N(μ, σ²/n) convolved with Laplace(b), in closed form,
+        (1/2b)·e^{s²/2b²}[e^{−d/b}Φ(d/s − s/b) + e^{d/b}Φ(−d/s − s/b)], d = x̄* − μ, s² = σ²/n."""
+        from scipy import special
+
+        sd, b = np.sqrt(np.exp(log_v) / self.n), self.b_mean
+        d, half = self.noisy_mean - mu, np.exp(log_v) / self.n / (2 * b * b)
+        return np.logaddexp(
+            half - d / b + special.log_ndtr(d / sd - sd / b),
+            half + d / b + special.log_ndtr(-d / sd - sd / b),
+        ) - math.log(2 * b)
+
+    def spread_part(self, log_v):
+        """log p(s²* | σ²), interpolated in the run's table."""
+        position = (log_v - self.log_floor) / self.step
+        index = np.clip(np.floor(position).astype(int), 0, SPREAD_GRID - 2)
+        share = np.clip(position - index, 0.0, 1.0)
+        below, above = self.table[self.runs, index], self.table[self.runs, index + 1]
+        return below + share * (above - below)
+
+
+def _spread_likelihood(noisy, log_v, n: int, b: float, log_top: float, nodes) -> np.ndarray:
+    """log p(s²* | σ²): the latent s² ~ Gamma((n−1)/2, n/(2σ²)) held to (0, w²/4], convolved
+    with Laplace(b), by the mean over the gamma's equal-probability quantiles ``nodes`` (of
+    s²/σ²). ``noisy`` (runs, 1) against ``log_v`` (grid,): (runs, grid). Assumes checked input."""
+    from scipy import special
+
+    top = math.exp(log_top)
+    v = np.exp(log_v)
+    latent = v[:, None] * nodes  # (grid, nodes)
+    kernel = np.where(latent <= top, -np.abs(noisy[..., None] - latent) / b, -np.inf)
+    held = special.gammainc((n - 1) / 2, n * top / (2 * v))
+    with np.errstate(divide="ignore"):
         return (
-            (shape - 1) * np.log(safe)
-            - rate * safe
-            + (safe - prior_mean) ** 2 / (2 * prior_variance)
-        )
-
-    accept = (proposal > floor) & (
-        np.log(rng.random(spread.shape)) < log_ratio(proposal) - log_ratio(spread)
-    )
-    spread = np.where(accept, proposal, spread)
-    error = np.maximum(np.abs(noisy - spread), 1e-12 * b)
-    tau = 1 / rng.wald(1 / (b * error), 1 / b**2)
-    return spread, tau
-
-
-def _along_the_ridge(lam, spread, noisy, tau, rest, n, alpha0, floor, rng):
-    """A Metropolis move of λ and s² together that keeps their product (λ' = λ/c, s²' = c s²,
-    a volume-preserving move): given each other they are tied within a few percent, so drawn
-    one after the other they would crawl along the ridge that the noisy s²* leaves them.
-    ``rest`` is the rate's part that does not hold s² (n(x̄ − μ)²/2 + β₀). Assumes valid input."""
-
-    def log_density(lam_, spread_):
-        return (
-            (n / 2 + alpha0 - 1) * np.log(lam_) - lam_ * (n * spread_ / 2 + rest)
-            + (n - 3) / 2 * np.log(spread_) - (noisy - spread_) ** 2 / (2 * tau)
+            special.logsumexp(kernel, axis=-1) - math.log(len(nodes))
+            - np.log(held) - math.log(2 * b)
         )  # fmt: skip
-
-    scale = np.exp(rng.normal(0, RIDGE_STEP, lam.shape))
-    lam_new, spread_new = lam / scale, spread * scale
-    accept = (spread_new > floor) & (
-        np.log(rng.random(lam.shape))
-        < log_density(lam_new, np.maximum(spread_new, floor)) - log_density(lam, spread)
-    )
-    return np.where(accept, lam_new, lam), np.where(accept, spread_new, spread)
 
 
 __all__ = [
     "ACCOUNTINGS",
+    "AWARE_BURN_IN",
+    "AWARE_SWEEPS",
+    "CHAINS",
+    "Convergence",
     "POSTERIORS",
     "ReportRuns",
     "SanitizedSynthesis",

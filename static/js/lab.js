@@ -108,6 +108,8 @@ function start() {
   const text = config.messages;
   const percent = new Intl.NumberFormat(config.locale, { style: "percent", maximumFractionDigits: 1 });
   const decimal = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 3 });
+  // Axis labels of any size in the plot's margin: 164,224,210 as 164M (1.64억), never cut.
+  const compact = new Intl.NumberFormat(config.locale, { notation: "compact", maximumSignificantDigits: 3 });
   const controls = document.getElementById("lab-controls");
   const value = (id) => document.getElementById(id).value;
   /** @param {string} procedure */
@@ -327,12 +329,15 @@ function start() {
       const run = runs[Number(box.dataset.index)];
       const chain = run[box.dataset.trace];
       const points = chain.map((value, index) => [index * run.step, value]);
+      // The scale from the second half of burn-in on: the chains start far apart on purpose,
+      // and their first steps would flatten everything after them (drawn past the frame).
+      const settled = chain.slice(Math.floor(run.burnIn / 2 / run.step));
       plot(box, {
         title: box.closest("figure").querySelector("figcaption").textContent,
-        x: [0, run.sweeps], y: [Math.min(...chain), Math.max(...chain)],
+        x: [0, run.sweeps], y: [Math.min(...settled), Math.max(...settled)],
         lines: [{ points, className: "estimate" }],
         rules: [{ x: run.burnIn, className: "truth", label: text.burnIn }],
-        xLabel: text.sweepAxis, formatY: (v) => decimal.format(v),
+        xLabel: text.sweepAxis, formatY: (v) => compact.format(v),
         width: 400, height: 200,
       });
     }

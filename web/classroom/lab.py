@@ -17,6 +17,7 @@ from web.classroom.report_lab import (
     MAX_REPORT_RUNS,
     REPORT_RUNS,
     REPORT_SETTING,
+    RHAT_WARNING,
     lab_report,
     report_figures,
     reproduction,
@@ -63,6 +64,7 @@ def lab():
         spinners=[design for design in registered() if design.every_type],
         report={"n": n, "low": low, "high": high, "runs": runs, "traces": trace_points},
         reproduced=computed(reproduction, repetitions) if repetitions else None,
+        rhat_warning=RHAT_WARNING,
         repetitions=repetitions or REPORT_RUNS,
     )
 
@@ -322,6 +324,6 @@ def lab_messages() -> dict:
         ),
         "meanAxis": _("Mean (nights)"),
         "trueMean": _("true mean"),
-        "sweepAxis": _("Gibbs sweep"),
+        "sweepAxis": _("Sweep"),
         "burnIn": _("end of burn-in"),
     }

@@ -10,8 +10,6 @@ from functools import lru_cache
 import numpy as np
 
 from rr.sanitized import (
-    BURN_IN,
-    SWEEPS,
     ReportRuns,
     SanitizedSynthesis,
     report_runs,
@@ -92,7 +90,8 @@ def lab_report(n: int, low: float, high: float) -> tuple[tuple[SanitizedSynthesi
 
 def report_document(runs: tuple[ReportRuns, ...]) -> dict:
     """The API's answer: per ε what it spends in all, the runs' overlap (median, 10th and 90th
-    percentiles), the medians of the posterior means, and the pooled interval's coverage."""
+    percentiles), the medians of the posterior means, the pooled interval's coverage of the mean,
+    the variance interval's coverage of the data's variance, and the largest split R-hat."""
     return {
         "accounting": runs[0].accounting,
         "posterior": runs[0].posterior,
@@ -107,6 +106,8 @@ def report_document(runs: tuple[ReportRuns, ...]) -> dict:
                 "mu_median": run.posterior_mu[0],
                 "variance_median": run.posterior_variance[0],
                 "coverage": run.coverage,
+                "variance_coverage": run.variance_coverage,
+                "rhat_max": run.rhat_max,
                 "published": PUBLISHED.get(run.epsilon),
             }
             for run in runs
@@ -129,15 +130,18 @@ def reproduction(runs: int) -> list[dict]:
 
 
 def traces(runs: tuple[SanitizedSynthesis, ...]) -> list[dict]:
-    """Each ε's chains of μ and λ (the first set's), thinned for the page."""
+    """Each ε's first chain of μ and λ, thinned for the page."""
     return [
         {
             "epsilon": run.epsilon,
-            "sweeps": SWEEPS,
-            "burnIn": BURN_IN,
+            "sweeps": len(run.mu_chain),
+            "burnIn": run.burn_in,
             "step": TRACE_STEP,
             "mu": run.mu_chain[::TRACE_STEP].round(6).tolist(),
             "lambda": run.lambda_chain[::TRACE_STEP].tolist(),
         }
         for run in runs
     ]
+
+
+RHAT_WARNING = 1.01  # above it, the chains have not mixed (Vehtari et al. 2021)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import rr
+from rr.sanitized import AWARE_SWEEPS
 from tests.conftest import no_database
 from web.classroom.number_lab import VALUES, WEIGHTS, number_class
 
@@ -43,7 +44,7 @@ def test_the_lab_reproduces_the_reports_tables_at_three_epsilons(client):
     for table in ("report-posterior", "report-statistics", "report-overlap"):
         assert f'id="{table}"' in page
     assert page.count("ε = 0.1") >= 3 and page.count("ε = 10") >= 3
-    assert 'id="report-data"' in page and '"sweeps": 5000' in page
+    assert 'id="report-data"' in page and f'"sweeps": {AWARE_SWEEPS}' in page
 
 
 @pytest.mark.parametrize("query", ["report_n=5", "report_low=10&report_high=1", "report_high=x"])
