@@ -108,8 +108,11 @@ function start() {
   const text = config.messages;
   const percent = new Intl.NumberFormat(config.locale, { style: "percent", maximumFractionDigits: 1 });
   const decimal = new Intl.NumberFormat(config.locale, { maximumFractionDigits: 3 });
-  // Axis labels of any size in the plot's margin: 164,224,210 as 164M (1.64억), never cut.
+  // Axis labels of any size in the plot's margin, never cut: 164,224,210 as 164M (1.64억), and
+  // 0.0000000061 (a λ of the report's variable) as 6.1E-9.
   const compact = new Intl.NumberFormat(config.locale, { notation: "compact", maximumSignificantDigits: 3 });
+  const scientific = new Intl.NumberFormat(config.locale, { notation: "scientific", maximumSignificantDigits: 2 });
+  const tick = (v) => (v !== 0 && Math.abs(v) < 0.01 ? scientific : compact).format(v);
   const controls = document.getElementById("lab-controls");
   const value = (id) => document.getElementById(id).value;
   /** @param {string} procedure */
@@ -337,7 +340,7 @@ function start() {
         x: [0, run.sweeps], y: [Math.min(...settled), Math.max(...settled)],
         lines: [{ points, className: "estimate" }],
         rules: [{ x: run.burnIn, className: "truth", label: text.burnIn }],
-        xLabel: text.sweepAxis, formatY: (v) => compact.format(v),
+        xLabel: text.sweepAxis, formatY: tick,
         width: 400, height: 200,
       });
     }
