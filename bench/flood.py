@@ -51,7 +51,7 @@ def costly_path(rng: random.Random) -> str:
         [
             f"/lab?report_n={rng.randint(10, 10_000)}&report_low={fresh:.9f}&report_high=100",
             f"/lab?designs_epsilon={0.05 + 4.9 * fresh:.3f}",
-            "/api/lab/report?runs=200&n=10000&low=0&high=100&mean=50&variance=225"
+            "/api/lab/report?n=1476&low=0&high=100&mean=50&variance=225"
             f"&accounting=total&posterior=noise_aware&runs={rng.randint(100, 200)}",
             "/api/plan/change?procedure=spinner_coin&epsilon=1&n=10000&n_2=10000"
             f"&baseline={0.05 + 0.5 * fresh:.9f}&change=0.05",

@@ -15,6 +15,7 @@ from rr.sanitized import ACCOUNTINGS, POSTERIORS
 from web.classroom.number_lab import number_class
 from web.classroom.report_lab import (
     MAX_REPORT_RUNS,
+    MAX_REPORT_VALUES,
     REPORT_RUNS,
     REPORT_SETTING,
     RHAT_WARNING,
@@ -136,6 +137,8 @@ def report():
     mean = number_argument("mean", setting["mean"], low, high)
     variance = number_argument("variance", setting["variance"], 1e-12, (high - low) ** 2)
     runs = int(number_argument("runs", REPORT_RUNS, 2, MAX_REPORT_RUNS))
+    if runs * n > MAX_REPORT_VALUES:
+        abort(400, f"runs × n must be at most {MAX_REPORT_VALUES:,}, got {runs} × {n}")
     accounting = _choice("accounting", "report", ACCOUNTINGS)
     posterior = _choice("posterior", "naive", POSTERIORS)
     return computed(report_figures, n, low, high, mean, variance, runs, accounting, posterior)

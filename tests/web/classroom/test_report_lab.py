@@ -53,3 +53,10 @@ def test_the_page_shows_the_reports_figures_beside_the_runs_when_asked(client):
     for published in PUBLISHED.values():
         assert f">{published['overlap']:.2f}<" in table
     assert client.get("/lab?reproduce=500").status_code == 400
+
+
+@no_database
+def test_the_experiments_size_is_bounded_before_any_work(client):
+    refused = client.get("/api/lab/report?runs=200&n=10000")
+    assert refused.status_code == 400
+    assert "runs × n must be at most 300,000" in refused.json["error"]

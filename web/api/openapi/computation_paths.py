@@ -24,7 +24,7 @@ from web.classroom.lab import (
     MAX_N,
     MAX_TRIALS,
 )
-from web.classroom.report_lab import MAX_REPORT_RUNS, REPORT_RUNS
+from web.classroom.report_lab import MAX_REPORT_RUNS, MAX_REPORT_VALUES, REPORT_RUNS
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON
 
 
@@ -95,8 +95,8 @@ def computation_paths() -> dict:
         "/api/lab/report": {
             "get": public_operation(
                 "The reference report's experiment, repeated",
-                "Sanitized synthetic data at ε = 0.1, 1 and 10, repeated `runs` times. Runs in the "
-                f"compute pool. {lab}",
+                "Sanitized synthetic data at ε = 0.1, 1 and 10, repeated `runs` times (runs × n "
+                f"at most {MAX_REPORT_VALUES:,}). Runs in the compute pool. {lab}",
                 [
                     parameter("n", whole(10, 10_000, 1476), "Values per run."),
                     parameter("low", number(-1e9, 1e9), "The values' lower bound."),
