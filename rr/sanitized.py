@@ -204,32 +204,31 @@ def sanitized_synthesis(
     n, width = len(x), float(high - low)
     scales = laplace_scales(n, width, epsilon, accounting)
     noisy_mean, noisy_spread = _sanitize(np.array([x.mean()]), np.array([x.var()]), scales, rng)
-    mu_chain, lambda_chain = _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng)
-    mu, lam = _posterior_draws(mu_chain, lambda_chain, m)
+    chains = _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng)
+    mu, lam = _posterior_draws(chains, m)
     datasets = rng.normal(mu[:, 0, None], 1 / np.sqrt(lam[:, 0, None]), size=(m, n))
     original, first = summarize(x), summarize(datasets[0])
     original_interval = _interval(original.mean, original.variance, n)
     synthetic_interval = _interval(first.mean, first.variance, n)
     pooled = combine(datasets.mean(axis=1), datasets.var(axis=1) / n, n, n)
-    kept = slice(_burn_in(mu_chain), None)
-    variance_low, variance_high = _variance_intervals(lambda_chain)
+    variance_low, variance_high = _variance_intervals(chains)
     return SanitizedSynthesis(
         epsilon,
         total_epsilon(epsilon, accounting),
-        float(mu_chain[kept].mean()),
-        float((1 / lambda_chain[kept]).mean()),
+        float(chains.kept_mu.mean()),
+        float((1 / chains.kept_lambda).mean()),
         original,
         first,
         original_interval,
         synthetic_interval,
         interval_overlap(original_interval, synthetic_interval),
         (pooled.ci_low, pooled.ci_high),
-        mu_chain[:, 0, 0],
-        lambda_chain[:, 0, 0],
+        chains.mu[:, 0, 0],
+        chains.lam[:, 0, 0],
         datasets,
         (float(variance_low[0]), float(variance_high[0])),
-        _convergence(mu_chain, lambda_chain)[0],
-        _burn_in(mu_chain),
+        _convergence(chains)[0],
+        chains.burn_in,
     )
 
 
@@ -261,8 +260,8 @@ def report_runs(
     means, spreads = data.mean(axis=1), data.var(axis=1)
     scales = laplace_scales(n, width, epsilon, accounting)
     noisy_mean, noisy_spread = _sanitize(means, spreads, scales, rng)
-    mu_chain, lambda_chain = _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng)
-    mu, lam = _posterior_draws(mu_chain, lambda_chain, m)  # (m, runs)
+    chains = _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng)
+    mu, lam = _posterior_draws(chains, m)  # (m, runs)
     sets = rng.normal(mu[..., None], 1 / np.sqrt(lam)[..., None], size=(m, runs, n))
     set_means, set_spreads = sets.mean(axis=2), sets.var(axis=2)
     low_o, high_o = _interval(means, spreads, n)
@@ -273,8 +272,7 @@ def report_runs(
     for run in range(runs):
         pooled = combine(set_means[:, run], set_spreads[:, run] / n, n, n)
         covered[run] = pooled.ci_low <= means[run] <= pooled.ci_high
-    kept = slice(_burn_in(mu_chain), None)
-    variance_low, variance_high = _variance_intervals(lambda_chain)
+    variance_low, variance_high = _variance_intervals(chains)
     return ReportRuns(
         epsilon,
         total_epsilon(epsilon, accounting),
@@ -282,13 +280,13 @@ def report_runs(
         posterior,
         runs,
         _spread_of(overlap),
-        _spread_of(mu_chain[kept].mean(axis=(0, 1))),
-        _spread_of((1 / lambda_chain[kept]).mean(axis=(0, 1))),
+        _spread_of(chains.kept_mu.mean(axis=(0, 1))),
+        _spread_of((1 / chains.kept_lambda).mean(axis=(0, 1))),
         _spread_of(set_means[0]),
         _spread_of(set_spreads[0]),
         float(covered.mean()),
         float(np.mean((variance_low <= spreads) & (spreads <= variance_high))),
-        max(diagnosis.rhat_max for diagnosis in _convergence(mu_chain, lambda_chain)),
+        max(diagnosis.rhat_max for diagnosis in _convergence(chains)),
     )
 
 
@@ -331,31 +329,41 @@ def _sanitize(means: np.ndarray, spreads: np.ndarray, scales, rng) -> tuple:
     )
 
 
-def _burn_in(chain) -> int:
-    """The burn-in of a chain, told by its length (the naive sampler's or the noise-aware's)."""
-    return BURN_IN if len(chain) == SWEEPS else AWARE_BURN_IN
+class _Chains(NamedTuple):
+    """Every run's chains of μ and λ, shaped (sweeps, CHAINS, runs), and how many sweeps of
+    them are burn-in."""
+
+    mu: np.ndarray
+    lam: np.ndarray
+    burn_in: int
+
+    @property
+    def kept_mu(self) -> np.ndarray:
+        return self.mu[self.burn_in :]
+
+    @property
+    def kept_lambda(self) -> np.ndarray:
+        return self.lam[self.burn_in :]
 
 
-def _posterior_draws(mu_chain, lambda_chain, m: int) -> tuple[np.ndarray, np.ndarray]:
+def _posterior_draws(chains: _Chains, m: int) -> tuple[np.ndarray, np.ndarray]:
     """m draws of (μ, λ) per run from its first chain, evenly spaced after burn-in: shape
     (m, runs)."""
-    burn_in = _burn_in(mu_chain)
-    picks = burn_in - 1 + (len(mu_chain) - burn_in) * np.arange(1, m + 1) // m
-    return mu_chain[picks, 0], lambda_chain[picks, 0]
+    picks = chains.burn_in - 1 + (len(chains.mu) - chains.burn_in) * np.arange(1, m + 1) // m
+    return chains.mu[picks, 0], chains.lam[picks, 0]
 
 
-def _variance_intervals(lambda_chain) -> tuple[np.ndarray, np.ndarray]:
+def _variance_intervals(chains: _Chains) -> tuple[np.ndarray, np.ndarray]:
     """Each run's 95% posterior interval of the variance 1/λ, over every chain after burn-in."""
-    kept = 1 / lambda_chain[_burn_in(lambda_chain) :]
+    kept = 1 / chains.kept_lambda
     pooled = kept.reshape(-1, kept.shape[-1])
     low, high = np.quantile(pooled, [0.025, 0.975], axis=0)
     return low, high
 
 
-def _convergence(mu_chain, lambda_chain) -> list[Convergence]:
+def _convergence(chains: _Chains) -> list[Convergence]:
     """Each run's split R-hat and effective sample size of μ and λ after burn-in."""
-    burn_in = _burn_in(mu_chain)
-    mu, lam = mu_chain[burn_in:], lambda_chain[burn_in:]
+    mu, lam = chains.kept_mu, chains.kept_lambda
     figures = zip(
         split_rhat(mu), split_rhat(lam), effective_sample_size(mu), effective_sample_size(lam),
         strict=True,
@@ -363,17 +371,18 @@ def _convergence(mu_chain, lambda_chain) -> list[Convergence]:
     return [Convergence(*map(float, run)) for run in figures]
 
 
-def _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng) -> tuple:
-    """:data:`CHAINS` chains of (μ, λ) for every run, shaped (sweeps, CHAINS, runs), by the
-    named posterior. Assumes checked input."""
+def _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng) -> _Chains:
+    """:data:`CHAINS` chains of (μ, λ) for every run by the named posterior. Assumes checked
+    input."""
     runs = len(noisy_mean)
     observed = (
         np.broadcast_to(noisy_mean, (CHAINS, runs)),
         np.broadcast_to(noisy_spread, (CHAINS, runs)),
     )
     if posterior == "naive":
-        return _naive_gibbs(*observed, n, float(high - low), rng)
-    return _bounded_metropolis(*observed, n, scales, float(low), float(high), rng)
+        return _Chains(*_naive_gibbs(*observed, n, float(high - low), rng), BURN_IN)
+    aware = _bounded_metropolis(*observed, n, scales, float(low), float(high), rng)
+    return _Chains(*aware, AWARE_BURN_IN)
 
 
 def _naive_gibbs(noisy_mean, noisy_spread, n: int, width: float, rng) -> tuple:
