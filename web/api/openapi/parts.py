@@ -110,40 +110,34 @@ NUMBER_OR_NULL: Schema = {"type": ["number", "null"]}
 # --- operations ------------------------------------------------------------------------------
 
 
+def operation(
+    summary: str, description: str, parameters: list, responses: dict, bearer: bool
+) -> dict:
+    """One operation: its words, its parameters and responses, and whether it needs a token."""
+    return {
+        "summary": summary,
+        "description": description,
+        "security": [{"bearer": []}] if bearer else [],
+        "parameters": parameters,
+        "responses": responses,
+    }
+
+
 def read_operation(
     summary: str, description: str, parameters: list, ok: dict, *errors: int
 ) -> dict:
     """A GET that needs a token."""
-    return {
-        "summary": summary,
-        "description": description,
-        "security": [{"bearer": []}],
-        "parameters": parameters,
-        "responses": answers(200, ok, 401, *errors),
-    }
+    return operation(summary, description, parameters, answers(200, ok, 401, *errors), True)
 
 
 def public_operation(
     summary: str, description: str, parameters: list, ok: dict, *errors: int
 ) -> dict:
     """A GET anyone may send."""
-    return {
-        "summary": summary,
-        "description": description,
-        "security": [],
-        "parameters": parameters,
-        "responses": answers(200, ok, *errors),
-    }
+    return operation(summary, description, parameters, answers(200, ok, *errors), False)
 
 
-def write_operation(
-    summary: str, description: str, ok: dict, *errors: int, status: int = 200
-) -> dict:
-    """A POST that needs a read-and-write token."""
-    return {
-        "summary": summary,
-        "description": description,
-        "security": [{"bearer": []}],
-        "parameters": [slug_parameter()],
-        "responses": answers(status, ok, 401, 403, 404, *errors),
-    }
+def write_operation(summary: str, description: str, ok: dict, *errors: int) -> dict:
+    """A POST on one survey that needs a read-and-write token."""
+    responses = answers(200, ok, 401, 403, 404, *errors)
+    return operation(summary, description, [slug_parameter()], responses, True)

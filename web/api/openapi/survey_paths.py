@@ -7,6 +7,7 @@ from web.api.openapi.parts import (
     OBJECT,
     answers,
     json_body,
+    operation,
     parameter,
     read_operation,
     ref,
@@ -26,20 +27,32 @@ def survey_paths() -> dict:
                 [],
                 json_body(ref("SurveyList"), "The surveys."),
             ),
-            "post": {
-                "summary": "Import a survey file",
-                "description": "A survey file as JSON, or a multipart upload whose part `file` "
-                "holds JSON or an XLSForm workbook, imported as a new survey of the token's "
-                "account. The command line's and the builder's checks apply: a file with "
-                "mistakes is refused whole, each mistake a line of `problems`.",
-                "security": [{"bearer": []}],
-                "parameters": [
+            "post": operation(
+                "Import a survey file",
+                "A survey file as JSON, or a multipart upload whose part `file` holds JSON or an "
+                "XLSForm workbook, imported as a new survey of the token's account. The command "
+                "line's and the builder's checks apply: a file with mistakes is refused whole, "
+                "each mistake a line of `problems`.",
+                [
                     parameter(
                         "status",
                         {"type": "string", "enum": list(IMPORT_STATUSES), "default": "draft"},
                         "The new survey's status.",
                     )
                 ],
+                answers(
+                    201,
+                    json_body(ref("ImportedSurvey"), "Imported; Location names it."),
+                    400,
+                    401,
+                    403,
+                    409,
+                    413,
+                    415,
+                ),  # fmt: skip
+                bearer=True,
+            )
+            | {
                 "requestBody": {
                     "required": True,
                     "content": {
@@ -58,16 +71,6 @@ def survey_paths() -> dict:
                         },
                     },
                 },
-                "responses": answers(
-                    201,
-                    json_body(ref("ImportedSurvey"), "Imported; Location names it."),
-                    400,
-                    401,
-                    403,
-                    409,
-                    413,
-                    415,
-                ),
             },
         },
         "/api/surveys/{slug}": {
@@ -116,12 +119,11 @@ def survey_paths() -> dict:
             )
         },
         "/api/surveys/{slug}/responses": {
-            "post": {
-                "summary": "Submit one respondent's reports",
-                "description": "The reported bits only, never a true answer: every question and "
-                "option exactly once. Stored once per Idempotency-Key however often it is sent.",
-                "security": [],
-                "parameters": [
+            "post": operation(
+                "Submit one respondent's reports",
+                "The reported bits only, never a true answer: every question and option exactly "
+                "once. Stored once per Idempotency-Key however often it is sent.",
+                [
                     slug_parameter(),
                     parameter(
                         "Idempotency-Key",
@@ -142,21 +144,16 @@ def survey_paths() -> dict:
                         where="header",
                     ),
                 ],
+                answers(
+                    201, json_body(ref("Stored"), "Stored."), 400, 403, 404, 409, 413, 415, 429
+                ),
+                bearer=False,
+            )
+            | {
                 "requestBody": {
                     "required": True,
                     "content": {JSON: {"schema": ref("Submission"), "example": DEMO_SUBMISSION}},
                 },
-                "responses": answers(
-                    201,
-                    json_body(ref("Stored"), "Stored."),
-                    400,
-                    403,
-                    404,
-                    409,
-                    413,
-                    415,
-                    429,
-                ),
             }
         },
     }
