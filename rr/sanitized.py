@@ -380,9 +380,10 @@ def _chains(noisy_mean, noisy_spread, n, scales, posterior, low, high, rng) -> _
         np.broadcast_to(noisy_spread, (CHAINS, runs)),
     )
     if posterior == "naive":
-        return _Chains(*_naive_gibbs(*observed, n, float(high - low), rng), BURN_IN)
-    aware = _bounded_metropolis(*observed, n, scales, float(low), float(high), rng)
-    return _Chains(*aware, AWARE_BURN_IN)
+        mu, lam = _naive_gibbs(*observed, n, float(high - low), rng)
+        return _Chains(mu, lam, BURN_IN)
+    mu, lam = _bounded_metropolis(*observed, n, scales, float(low), float(high), rng)
+    return _Chains(mu, lam, AWARE_BURN_IN)
 
 
 def _naive_gibbs(noisy_mean, noisy_spread, n: int, width: float, rng) -> tuple:

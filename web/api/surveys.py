@@ -4,10 +4,11 @@ and download. Reading needs any token; importing, opening and closing a read-and
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, request, stream_with_context, url_for
+from flask_babel import gettext as _
 
 from web.api.bearer import bearer_user_id, writing_user_id
 from web.core.infrastructure.extensions import db
-from web.core.models import Survey, User, readable_by
+from web.core.models import Survey, User, readable_by, surveys_readable_by
 from web.core.results.exports import codebook_text, responses_csv
 from web.core.surveys.editing import EditError, change_status
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
@@ -37,8 +38,7 @@ def summary(survey: Survey) -> dict:
 def list_surveys():
     """The surveys the token's account can read, by address."""
     user_id = bearer_user_id()
-    readable = db.select(Survey).where((Survey.owner_id == user_id) | Survey.owner_id.is_(None))
-    surveys = db.session.scalars(readable.order_by(Survey.slug)).all()
+    surveys = db.session.scalars(surveys_readable_by(user_id).order_by(Survey.slug)).all()
     return {"surveys": [summary(survey) for survey in surveys]}
 
 
@@ -129,5 +129,5 @@ def readable_survey(slug: str, user_id: int, one_snapshot: bool = False) -> Surv
     survey = survey_or_404(slug, one_snapshot=one_snapshot)
     if not readable_by(survey.owner_id, user_id):
         security_event("access.refused", account=user_id, survey=slug, by="token")
-        abort(404, "No such survey.")
+        abort(404, _("No such survey."))
     return survey

@@ -34,6 +34,7 @@ MAX_REPORT_RUNS = 200
 MAX_REPORT_VALUES = 300_000
 SETS = 5
 TRACE_STEP = 10  # every 10th sweep on the page's trace plots
+RHAT_WARNING = 1.01  # above it, the chains have not mixed (Vehtari et al. 2021)
 SEED = 2023
 
 
@@ -145,6 +146,3 @@ def traces(runs: tuple[SanitizedSynthesis, ...]) -> list[dict]:
         }
         for run in runs
     ]
-
-
-RHAT_WARNING = 1.01  # above it, the chains have not mixed (Vehtari et al. 2021)

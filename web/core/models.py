@@ -186,6 +186,11 @@ def readable_by(owner_id: int | None, user_id: int) -> bool:
     return owner_id is None or owner_id == user_id
 
 
+def surveys_readable_by(user_id: int):
+    """The surveys an account may read, as a query (the rule of :func:`readable_by`)."""
+    return db.select(Survey).where((Survey.owner_id == user_id) | Survey.owner_id.is_(None))
+
+
 class Survey(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(64), unique=True)

@@ -23,7 +23,7 @@ from flask_login import current_user
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
-from web.core.models import Survey
+from web.core.models import Survey, surveys_readable_by
 from web.core.surveys.editing import (
     EditError,
     change_status,
@@ -46,7 +46,7 @@ bp.before_request(require_login)
 def surveys():
     """The researcher's surveys with their status and responses; archived ones on request."""
     archived = request.args.get("archived") == "1"
-    mine = db.select(Survey).where((Survey.owner_id == current_user.id) | Survey.owner_id.is_(None))
+    mine = surveys_readable_by(current_user.id)
     rows = db.session.scalars(
         mine.where(Survey.archived.is_(archived)).order_by(Survey.id.desc())
     ).all()

@@ -240,8 +240,7 @@ def _header_key(header: str) -> str:
     ``type``; ``list name`` → ``list_name``."""
     match = LANGUAGE_HEADER.match(_with_double_colon(header))
     if match:
-        tag = (match["tag"] or match["bare"]).strip()
-        return f"{match['name'].strip().lower()}::{LANGUAGE_BY_NAME.get(tag.lower(), tag)}"
+        return f"{match['name'].strip().lower()}::{_language_tag(match)}"
     key = header.strip().lower()
     return HEADER_ALIASES.get(key, key)
 
@@ -254,8 +253,16 @@ TEXT_COLUMNS = frozenset(
      "rr_title", "rr_innocuous", "rr_unit", *(f"rr_{name}" for name in SETTINGS_TEXTS))
 )  # fmt: skip
 # A language named without its tag (``label::English``), as pyxform allows: the app's languages
-# by their English and their own names.
-LANGUAGE_BY_NAME = {"english": "en", "korean": "ko", "한국어": "ko", "한국말": "ko"}
+# by the names it gives them, and by their English names.
+LANGUAGE_BY_NAME = {name.lower(): code for code, name in LANGUAGES.items()} | {
+    "english": "en", "korean": "ko", "한국말": "ko",
+}  # fmt: skip
+
+
+def _language_tag(match: re.Match) -> str:
+    """The language a matched header or setting names: its tag, or the code of its name."""
+    tag = (match["tag"] or match["bare"]).strip()
+    return LANGUAGE_BY_NAME.get(tag.lower(), tag)
 
 
 def _with_double_colon(header: str) -> str:
@@ -271,8 +278,7 @@ def _languages(headers: list[str], default: Any) -> list[str]:
     found = [header.split("::", 1)[1] for header in headers if header.startswith("label::")]
     if isinstance(default, str):
         match = LANGUAGE_HEADER.match(f"x::{default}") or None
-        tag = (match["tag"] or match["bare"]) if match else default.strip()
-        tag = LANGUAGE_BY_NAME.get(tag.strip().lower(), tag)
+        tag = _language_tag(match) if match else default.strip()
         if tag in found:
             found.remove(tag)
             found.insert(0, tag)
