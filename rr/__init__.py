@@ -30,6 +30,7 @@ from .choice import (
 from .coverage import Coverage, exact_coverage, simulate_coverage
 from .design import (
     Design,
+    asked_directly,
     crosswise,
     design_epsilon,
     designs_at_epsilon,
@@ -43,6 +44,16 @@ from .design import (
 from .difference import Difference, difference, simulate_difference_coverage
 from .errors import ParameterError
 from .estimate import Estimate
+from .experiment import (
+    Allocation,
+    Contrast,
+    ExperimentPlan,
+    allocation_check,
+    contrast,
+    contrast_coverage,
+    plan_experiment,
+    simulate_power,
+)
 from .joint import JointFit, joint_em, joint_gibbs
 from .linear import LinearResult
 from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response
@@ -100,7 +111,16 @@ __all__ = [
     "mechanism_variances",
     "CheatingDetection",
     "CheatingEstimate",
+    "Allocation",
+    "Contrast",
     "Design",
+    "ExperimentPlan",
+    "allocation_check",
+    "asked_directly",
+    "contrast",
+    "contrast_coverage",
+    "plan_experiment",
+    "simulate_power",
     "cheating_detection",
     "crosswise",
     "design_epsilon",

@@ -360,6 +360,13 @@ def crosswise(prevalence) -> Design:
     return _checked("crosswise", 1 - q, 2 * q - 1, (("prevalence", q),), "prevalence")
 
 
+def asked_directly() -> Design:
+    """Asking plainly as a design: the report is the true answer, λ₁ = 1 and λ₀ = 0 (offset 0,
+    slope 1). Its ε is infinite: a report gives the answer away. It is the baseline of a split-ballot
+    experiment (:mod:`rr.experiment`), whose estimate is the share of yes with its exact interval."""
+    return Design("direct", 0.0, 1.0, math.inf)
+
+
 def _checked(name: str, offset: float, slope: float, parameters, culprit: str) -> Design:
     """A design from its line, refused (naming ``culprit``, the parameter its slope turns on)
     when its reports carry no information or give the truth away (infinite ε); assumes
