@@ -121,6 +121,14 @@ function start() {
       }, plan.sectors);
     } else out("preview-spinner").replaceChildren();
     const arms = plan.arm_probabilities;
+    if (plan.epsilon === null) {
+      // Asked directly: nothing protects the answer, and it costs nothing in the ledger.
+      out("preview-light").textContent = config.messages.askedDirectly;
+      out("preview-cost").textContent = "";
+      out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost) });
+      if (n >= 1) out("preview-margin").textContent = fill(config.messages.margin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
+      return;
+    }
     out("preview-light").textContent = arms
       ? fill(config.messages.cheating, {
         epsilon: short(plan.epsilon),
@@ -200,7 +208,7 @@ function start() {
     if (showDesign(direct)) return showDesignPreview();
     showChangePlan(direct ? null : new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value }));
     if (direct) {
-      out("preview-light").textContent = config.messages.direct;
+      out("preview-light").textContent = config.messages.directQuestion;
       for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";
       out("preview-spinner").replaceChildren();
       return;

@@ -3,6 +3,8 @@ per wave it needs, the smallest change it detects, and the power curve the plann
 
 from __future__ import annotations
 
+import math
+
 from flask import Blueprint, abort, request
 
 import rr
@@ -41,7 +43,8 @@ def plan_change():
         abort(400, str(error))
     return {
         "procedure": request.args.get("procedure", default_design().name),
-        "epsilon": design.epsilon,
+        # None for a question asked directly: no ε protects it.
+        "epsilon": design.epsilon if math.isfinite(design.epsilon) else None,
         "yes_given_yes": design.yes_given_yes,
         "yes_given_no": design.yes_given_no,
         **figures,

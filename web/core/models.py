@@ -483,14 +483,19 @@ class Question(Tally, Model):
 
     @property
     def epsilon_total(self) -> float:
-        """Its privacy cost: ε per spin; 0 for a direct question, which no ε protects."""
-        if not self.type.randomized:
+        """Its privacy cost: ε per spin; 0 for a question asked directly, which no ε protects."""
+        if not self.protected:
             return 0.0
         return rr.question_epsilon(self.epsilon, self.spins)
 
     @property
     def option_count(self) -> int:
         return len(self.options)
+
+    @property
+    def protected(self) -> bool:
+        """Whether an ε protects its answer (not a direct question's, nor one asked directly)."""
+        return self.type.randomized and self.asked_with.protects
 
     @property
     def asked_with(self) -> SurveyDesign:

@@ -147,7 +147,7 @@ def schemas() -> dict:
                 "curve",
             ],
             "properties": {
-                "epsilon": {"type": "number"},
+                "epsilon": NUMBER_OR_NULL,
                 "n": {"type": "integer"},
                 "n_2": {"type": "integer"},
                 "power": {"type": "number", "minimum": 0, "maximum": 1},

@@ -120,7 +120,7 @@ class QuestionResult:
             "epsilon_total": significant(self.epsilon_total),
             "light_fraction": significant(self.light_fraction),
         }  # fmt: skip
-        design = find_design(self.procedure)  # none for a direct question
+        design = find_design(self.procedure) if self.randomized else None  # a direct question: none
         if design is not None:
             data |= design.file_fields(self.design, languages)
         if self.design.scale is not None:

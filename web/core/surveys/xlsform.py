@@ -550,7 +550,9 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     book.remove(book.worksheets[0])
     survey = book.create_sheet("survey")
     # A design's columns only where a question has a design: a plain survey's sheet stays plain.
-    designed = any(_derived(question.procedure) for question in spec.questions)
+    designed = any(
+        question.type.randomized and _derived(question.procedure) for question in spec.questions
+    )
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
     design_headers = [*SHARE_COLUMNS, *innocuous, *DESIGN_COLUMNS[len(SHARE_COLUMNS) :]]
     design_headers = design_headers if designed else []

@@ -155,6 +155,8 @@ class SurveyDesign:
     asks_innocuous: ClassVar[bool] = False
     # Whether anything is drawn (a design with no randomizer has no light share to show).
     draws: ClassVar[bool] = True
+    # Whether anything protects the answer (ε); not where it is asked directly.
+    protects: ClassVar[bool] = True
     # Whether the page says how often the true answer is sent (not where none is ever sent).
     states_chance: ClassVar[bool] = True
     # The variant of a yes/no question it makes, when its reports carry more than one bit

@@ -1,0 +1,84 @@
+"""A yes/no question asked directly: nothing drawn, the answer sent as given, no ε. The baseline a
+split-ballot experiment compares its randomized conditions with (:mod:`rr.experiment`); its line
+is the identity, λ₁ = 1 and λ₀ = 0 (:func:`rr.asked_directly`), so its estimate is the plain share
+of yes with its exact interval.
+
+It shares its name with a direct question's way of being asked
+(:data:`web.core.surveys.designs.plain.ASKED_PLAINLY`, not registered), since a survey file says
+``"procedure": "direct"`` for both; this one is a yes/no question's, and is registered."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+import rr
+from web.core.surveys.designs.base import OwnDraw, SurveyDesign, register
+from web.core.surveys.designs.parameters import DesignParameters
+
+# What a question asked directly stores for the ε it does not have.
+NO_EPSILON = 0.0
+
+
+@register
+class AskedDirectly(SurveyDesign):
+    name = "direct"
+    listed = 90
+    label = _l("Asked directly: no randomizing and no ε (yes/no only; a split ballot's baseline)")
+    draws = False
+    states_chance = False
+    protects = False
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.asked_directly()
+
+    def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
+        return NO_EPSILON
+
+    def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
+        if epsilon is None or epsilon == NO_EPSILON:
+            return []
+        return [("epsilon", _("a question asked directly has no epsilon: nothing protects it"))]
+
+    def own_randomizer(self, parameters: DesignParameters) -> bool:
+        return True  # nothing is drawn: the page asks for the answer itself
+
+    def light_fraction(self, question) -> float:
+        return 0.0
+
+    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
+        return OwnDraw(_("Nothing is drawn for this question: your answer is sent as you give it."))
+
+    def respond_template(self, question) -> str:
+        return "respond/_plain.html"
+
+    def respondent_words(self, question) -> str:
+        return _("Asked directly: your answer is sent exactly as you give it, with no spinner")
+
+    def researcher_words(self, parameters: DesignParameters, light: float) -> str:
+        return _("Asked directly (no randomizing, no ε)")
+
+    def codebook(self, question) -> dict:
+        return {
+            "design": self.name,
+            "p_report_1_given_yes": 1.0,
+            "p_report_1_given_no": 0.0,
+            "column": "the answer as given: 1 = yes, 0 = no",
+            "note": "asked directly: not protected by epsilon; guarded by the minimum n and the "
+            "batches only",
+            "randomizer": "none",
+            "recompute": "the share of 1 in the column, with its Clopper-Pearson interval",
+        }
+
+    def plan(self, numbers: dict, n: int) -> dict:
+        design = rr.asked_directly()
+        return {
+            "procedure": self.name,
+            "epsilon": None,
+            "n": n,
+            "yes_given_yes": design.yes_given_yes,
+            "yes_given_no": design.yes_given_no,
+            "margin_of_error": design.margin_of_error(n),
+            "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
+            "sectors": [],
+        }
