@@ -30,6 +30,7 @@ def simulate_responses(
     by: tuple[str, dict[str, float]] | None = None,
     cheating: float = 0.0,
     values: Sequence[float] | None = None,
+    assign: Sequence[float] | None = None,
 ) -> None:
     """Insert ``n`` responses reported through each question's procedure (its type's
     ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
@@ -43,35 +44,71 @@ def simulate_responses(
 
     A number question's respondents each hold a value drawn from ``values`` (inside its range),
     spun through the value wheel; without ``values``, the true proportion (or the group's share)
-    is the place of their mean in the range."""
+    is the place of their mean in the range. An item with a known prevalence is true with that
+    share whatever else is asked.
+
+    In an experiment each respondent is put in a condition at random, by the declared shares or
+    by ``assign`` (a share per condition: a page that assigns badly), and answers that
+    condition's questions."""
     rng = np.random.default_rng(seed)
-    all_keys = _bulk_keys(n)
-    spins = _spins(survey)
-    template = _bits_template(survey)
-    totals = {spin: [0, 0] for spin in spins}
-    tallies_of: dict[int, list] = {question.id: [] for question in survey.questions}
-    for spin, question in spins.items():
-        tallies_of[question.id].append(spin)
-    direct = [question for question in survey.questions if not question.type.randomized]
-    cells = CellCounter(direct)
-    sql = submissions().statements
     # n responses at once make a batch of their own if n reaches the survey's batch size: they are
     # stored published, and publish_if_due below has only earlier pending rows to move (and the
     # running counts, these included, to copy to the published ones).
     published = n >= survey.results_batch
+    conditions = survey.condition_list
+    if not conditions:
+        groups = [(survey.questions, n)]
+    else:
+        weights = np.array(assign if assign is not None else [c.share for c in conditions], float)
+        sizes = rng.multinomial(n, weights / weights.sum())
+        groups = [
+            ([q for q in survey.questions if q.condition in (None, condition.id)], int(size))
+            for condition, size in zip(conditions, sizes, strict=True)
+        ]
+    for questions, size in groups:
+        if size:
+            _simulate_rows(
+                survey, questions, size, published, true_proportion, rng, by, cheating, values
+            )
+    publish_in_session(survey.id)
+    db.session.commit()
+    if db.engine.dialect.name == "sqlite":
+        # A bulk insert leaves the whole batch in the WAL; fold it into the database now so that
+        # later reads need not search a large log.
+        with db.engine.connect() as checkpoint:
+            checkpoint.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _simulate_rows(
+    survey: Survey, questions, n: int, published: bool, true_proportion, rng, by, cheating, values
+) -> None:
+    """Write ``n`` simulated responses to ``questions`` (all of the survey's, or one condition's)
+    with their tallies and cells, uncommitted."""
+    all_keys = _bulk_keys(n)
+    spins = _spins(questions)
+    template = _bits_template(questions)
+    totals = {spin: [0, 0] for spin in spins}
+    tallies_of: dict[int, list] = {question.id: [] for question in questions}
+    for spin, question in spins.items():
+        tallies_of[question.id].append(spin)
+    direct = [question for question in questions if not question.type.randomized]
+    cells = CellCounter(direct)
+    sql = submissions().statements
     connection = db.session.connection()
     for start in range(0, n, BULK_CHUNK):
         size = min(BULK_CHUNK, n - start)
         answers, shares = _direct_answers(direct, size, true_proportion, by, rng)
         cell = cells.cell_index(answers)
         columns: list[list] = []
-        for question in survey.questions:
+        for question in questions:
             kind, options = question.type, [option.key for option in question.options]
             if question.key in answers:
                 reported = np.eye(len(options), dtype=np.uint8)[answers[question.key]]
             else:
                 truth = shares
-                if values and question.item_mean is not None:
+                if question.known_prevalence is not None:
+                    truth = question.known_prevalence
+                elif values and question.item_mean is not None:
                     truth = _value_shares(question, size, values, rng)
                 reported = kind.simulate(
                     size, truth, question.epsilon, question.procedure, len(options), rng,
@@ -106,13 +143,6 @@ def simulate_responses(
         chunk = tuple(entries[start : start + 6 * CELLS_PER_STATEMENT])
         statement = many_rows(sql["cells"], sql["mark"], 6, len(chunk) // 6)
         connection.exec_driver_sql(statement, chunk)
-    publish_in_session(survey.id)
-    db.session.commit()
-    if db.engine.dialect.name == "sqlite":
-        # A bulk insert leaves the whole batch in the WAL; fold it into the database now so that
-        # later reads need not search a large log.
-        with db.engine.connect() as checkpoint:
-            checkpoint.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def _value_shares(question, size: int, values: Sequence[float], rng) -> np.ndarray:
@@ -198,15 +228,19 @@ def _bulk_keys(n: int) -> np.ndarray:
     return keys
 
 
-def _spins(survey: Survey) -> dict:
+def _spins(questions) -> dict:
     """Every spin of a response in order: (tally table, row id) → the question it belongs to."""
-    return {Tallied.of(question, option).key: question for question, option in survey.spins()}
+    return {
+        Tallied.of(question, option).key: question
+        for question in questions
+        for option in question.spun_options
+    }
 
 
-def _bits_template(survey: Survey) -> str:
+def _bits_template(questions) -> str:
     """A %-format string that writes one response's bits as the JSON record_response stores."""
     parts = [
         question.type.answer_template(question.key, [option.key for option in question.options])
-        for question in survey.questions
+        for question in questions
     ]
     return "{" + ",".join(parts) + "}"

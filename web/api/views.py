@@ -20,6 +20,7 @@ from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import Built, ResultsCache, SurveyStamp, survey_stamp
+from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.synthetic import (
@@ -186,6 +187,24 @@ def joint(slug: str):
     names = [name for name in request.args.get("items", "").split(",") if name]
     rest = ("joint", current_app.config["RESULTS_MIN_N"], tuple(names))
     return analysed(slug, stamp, rest, lambda survey, min_n: joint_document(survey, names, min_n))
+
+
+@bp.get("/surveys/<slug>/experiment")
+def experiment(slug: str):
+    """A split-ballot experiment's figures: respondents per condition and the allocation check,
+    each item per condition, and the contrasts with the condition asked directly; 409 for a
+    survey with no conditions."""
+    stamp, _received = readable_stamp(slug)
+    rest = ("experiment", current_app.config["RESULTS_MIN_N"])
+    return analysed(slug, stamp, rest, experiment_or_409)
+
+
+def experiment_or_409(survey: Survey, min_n: int) -> dict:
+    """The experiment's document, or 409 for a survey that is not one."""
+    try:
+        return experiment_document(survey, min_n)
+    except NotAnExperiment as error:
+        abort(409, str(error))
 
 
 @bp.get("/surveys/<slug>/synthetic.csv")

@@ -30,6 +30,7 @@ import rr
 from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import Model, db
 from web.core.surveys.answers import Shape
+from web.core.surveys.conditions import Condition, question_id, row_key
 from web.core.surveys.designs import (
     DesignParameters,
     SurveyDesign,
@@ -228,6 +229,9 @@ class Survey(Model):
     # a question keeps its id, design and ε from wave to wave, and trends read the waves in order.
     series: Mapped[str | None] = mapped_column(String(64), index=True)
     wave: Mapped[int | None]
+    # An experiment's conditions ([{"id", "share"}], web/core/surveys/conditions.py), drawn per
+    # respondent by the page; none (null or empty) for a survey asked one way.
+    conditions: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )
@@ -242,7 +246,7 @@ class Survey(Model):
     def epsilon_total(self) -> float:
         """The survey's privacy cost: the sum of its questions' costs."""
         return rr.survey_epsilon(
-            question.epsilon_total for question in self.questions if question.type.randomized
+            question.epsilon_total for question in self.questions if question.protected
         )
 
     @property
@@ -252,7 +256,7 @@ class Survey(Model):
         return rr.survey_epsilon(
             question.epsilon_total
             for question in self.questions
-            if question.type.randomized and question.epsilon_permanent is None
+            if question.protected and question.epsilon_permanent is None
         )
 
     @property
@@ -274,6 +278,7 @@ class Survey(Model):
                 question.kind,
                 tuple(option.key for option in question.options),
                 question.procedure,
+                question.condition,
             )
             for question in self.questions
         ]
@@ -284,6 +289,11 @@ class Survey(Model):
         return [
             (question, option) for question in self.questions for option in question.spun_options
         ]
+
+    @property
+    def condition_list(self) -> tuple[Condition, ...]:
+        """Its experiment's conditions, in order (none for a survey asked one way)."""
+        return tuple(Condition(entry["id"], entry["share"]) for entry in self.conditions or ())
 
     def visible_to(self, user: User) -> bool:
         """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
@@ -343,6 +353,7 @@ class Survey(Model):
             translations={},
             series=spec.series,
             wave=spec.wave,
+            conditions=[condition.to_dict() for condition in spec.conditions] or None,
         )
         survey.set_texts("title", spec.title)
         survey.set_texts("description", spec.description)
@@ -356,7 +367,7 @@ class Survey(Model):
             self.texts("description"),
             questions=tuple(
                 QuestionSpec(
-                    question.key,
+                    question.question_id,
                     question.kind,
                     question.texts,
                     question.epsilon,
@@ -364,6 +375,8 @@ class Survey(Model):
                     tuple(OptionSpec(option.key, option.texts) for option in question.options),
                     question.design,
                     question.epsilon_permanent,
+                    question.condition,
+                    question.known_prevalence,
                 )
                 for question in self.questions
             ),
@@ -372,6 +385,7 @@ class Survey(Model):
             fielding=self.fielding,
             series=self.series,
             wave=self.wave,
+            conditions=self.condition_list,
         )
 
     def missing_texts(self) -> list[tuple[str, str]]:
@@ -404,7 +418,9 @@ class Question(Tally, Model):
                 )
             )
         return cls(
-            key=spec.key,
+            key=row_key(spec.key, spec.condition),
+            condition=spec.condition,
+            known_prevalence=spec.known_prevalence,
             position=position,
             kind=spec.kind,
             text=text,
@@ -437,6 +453,11 @@ class Question(Tally, Model):
     arm_yes: Mapped[int] = mapped_column(default=0, server_default="0")
     published_arm_n: Mapped[int] = mapped_column(default=0, server_default="0")
     published_arm_yes: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The condition of the survey's experiment this row asks in (its key is then
+    # ``<id>@<condition>``), or None where the question is asked the same way in every condition.
+    condition: Mapped[str | None] = mapped_column(String(16))
+    # The item's true share where the researcher knows it (a zero-prevalence item).
+    known_prevalence: Mapped[float | None]
     survey: Mapped[Survey] = relationship(back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
@@ -445,6 +466,11 @@ class Question(Tally, Model):
     @property
     def type(self) -> QuestionType:
         return question_type(self.kind, self.procedure)
+
+    @property
+    def question_id(self) -> str:
+        """The id a survey file and a submission know it by (its key without the condition)."""
+        return question_id(self.key)
 
     @property
     def texts(self) -> Texts:

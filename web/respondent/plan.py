@@ -35,6 +35,8 @@ class Plan:
     # The direct questions' keys: a response's answers to them name its cell, in which each of
     # its randomized tallies is counted too.
     direct: tuple[str, ...] = ()
+    # An experiment's condition ids: a submission names the one its page drew.
+    conditions: tuple[str, ...] = ()
 
     def __hash__(self) -> int:
         # A group of submissions is sorted by plan: hashing every shape and tally each time

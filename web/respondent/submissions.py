@@ -124,6 +124,7 @@ class Submissions:
                 tuple(
                     question.key for question in survey.questions if not question.type.randomized
                 ),
+                tuple(condition.id for condition in survey.condition_list),
             )
 
 

@@ -2,7 +2,9 @@
 
 The body of a submission is ``{"answers": {"q": 0|1, "multi_q": {"option": 0|1, ...}}}``. Every
 question and every option must be present, each value exactly 0 or 1, and nothing else may be sent:
-an extra field could carry something the respondent did not mean to share.
+an extra field could carry something the respondent did not mean to share. A survey with
+conditions (an experiment) takes ``{"condition": "<id>", "answers": {...}}``: the condition the
+page drew, whose questions the answers must be (keyed by question id, stored by the row's key).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from web.core.surveys.conditions import question_id
 from web.core.surveys.questions import AnswerError, QuestionType, question_type
 
 __all__ = ["AnswerError", "Shape", "check_answers"]
@@ -24,31 +27,49 @@ class Shape:
     kind: str
     option_keys: Sequence[str] = ()
     procedure: str | None = None
+    # The condition its row asks in (None: asked the same way in every condition).
+    condition: str | None = None
 
     @property
     def type(self) -> QuestionType:
         return question_type(self.kind, self.procedure)
 
+    @property
+    def sent_as(self) -> str:
+        """The key a submission's answers give it: the question's id."""
+        return question_id(self.key)
 
-def check_answers(body, shapes: Iterable[Shape]) -> dict:
-    """Return the reported bits of a valid body, or raise :class:`AnswerError`."""
+
+def check_answers(body, shapes: Iterable[Shape], conditions: Sequence[str] = ()) -> dict:
+    """Return the reported bits of a valid body, keyed by each row's key, or raise
+    :class:`AnswerError`. With ``conditions`` (an experiment's ids) the body names one, and only
+    its questions are expected."""
     if not isinstance(body, dict):
         raise AnswerError("the body must be a JSON object")
-    extra = sorted(set(body) - {"answers"})
+    expected = {"answers", "condition"} if conditions else {"answers"}
+    extra = sorted(set(body) - expected)
     if extra:
-        raise AnswerError(f"unexpected field {extra[0]!r}: send only 'answers'")
+        raise AnswerError(
+            f"unexpected field {extra[0]!r}: send only {' and '.join(sorted(expected))!r}"
+        )
+    shapes = list(shapes)
+    if conditions:
+        condition = body.get("condition")
+        if not isinstance(condition, str) or condition not in conditions:
+            raise AnswerError(
+                f"'condition' must be one of {', '.join(map(repr, conditions))}, got {condition!r}"
+            )
+        shapes = [shape for shape in shapes if shape.condition in (None, condition)]
     answers = body.get("answers")
     if not isinstance(answers, dict):
         raise AnswerError("'answers' must be an object")
-    shapes = list(shapes)
-    unknown = sorted(set(answers) - {shape.key for shape in shapes})
+    unknown = sorted(set(answers) - {shape.sent_as for shape in shapes})
     if unknown:
         raise AnswerError(f"unknown question {unknown[0]!r}")
     checked = {}
     for shape in shapes:
-        if shape.key not in answers:
-            raise AnswerError(f"question {shape.key!r} is missing")
-        checked[shape.key] = shape.type.check_answer(
-            answers[shape.key], shape.key, shape.option_keys
-        )
+        sent_as = shape.sent_as
+        if sent_as not in answers:
+            raise AnswerError(f"question {sent_as!r} is missing")
+        checked[shape.key] = shape.type.check_answer(answers[sent_as], sent_as, shape.option_keys)
     return checked

@@ -30,6 +30,16 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure import strict_json
 from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.conditions import (
+    ASKED_FIELDS,
+    Condition,
+    condition_problems,
+    expand_asked,
+    grouped_for_file,
+    known_prevalence_problem,
+    read_conditions,
+    rows_problems,
+)
 from web.core.surveys.designs import (
     ARM_FIELDS,
     ASKED_PLAINLY,
@@ -66,10 +76,10 @@ from web.core.surveys.texts import Texts, guess_language, language_name
 
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
-SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave"}
+SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "conditions"}
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
-    *SCALE_FIELDS,
+    *SCALE_FIELDS, "asked", "known_prevalence",
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text"}
 
@@ -131,6 +141,11 @@ class QuestionSpec:
     design: DesignParameters = NO_PARAMETERS
     # ε∞, the bound over every wave of its series (a permanent report on the device), or None.
     epsilon_permanent: float | None = None
+    # The condition of an experiment this row asks in (web/core/surveys/conditions.py), or None
+    # for a question asked the same way in every condition.
+    condition: str | None = None
+    # The item's true share where it is known (a zero-prevalence item catches false positives).
+    known_prevalence: float | None = None
 
     @property
     def type(self) -> QuestionType:
@@ -165,6 +180,8 @@ class SurveySpec:
     # The series it is a wave of, and which wave (both or neither).
     series: str | None = None
     wave: int | None = None
+    # An experiment's conditions, drawn per respondent; none for a survey asked one way.
+    conditions: tuple[Condition, ...] = ()
 
     def to_dict(self) -> dict:
         """The survey in the file format: texts as strings in a one-language survey, else as
@@ -178,7 +195,17 @@ class SurveySpec:
             **({"series": self.series, "wave": self.wave} if self.series is not None else {}),
             **self.fielding.to_dict(languages),
             "results_batch": self.results_batch,
-            "questions": [_question_dict(question, languages) for question in self.questions],
+            **(
+                {"conditions": [condition.to_dict() for condition in self.conditions]}
+                if self.conditions
+                else {}
+            ),
+            "questions": grouped_for_file(
+                [
+                    (question.condition, _question_dict(question, languages))
+                    for question in self.questions
+                ]
+            ),
         }
 
     def to_json(self) -> str:
@@ -192,12 +219,16 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         "text": question.text.for_file(languages),
     }
     if question.type.randomized:
-        data |= {"epsilon": question.derived_epsilon, "procedure": question.procedure}
+        if question.asked_with.protects:
+            data["epsilon"] = question.derived_epsilon
+        data["procedure"] = question.procedure
         if question.epsilon_permanent is not None:
             data["epsilon_permanent"] = question.epsilon_permanent
         data |= question.asked_with.file_fields(question.design, languages)
         if question.design.scale is not None:
             data |= question.design.scale.for_file(languages)
+    if question.known_prevalence is not None:
+        data["known_prevalence"] = question.known_prevalence
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}
@@ -244,20 +275,56 @@ def survey_problems(
                 ),
             )
         )
-    seen: set[str] = set()
-    for index, question in enumerate(spec.questions):
-        where = f"questions[{index}]"
-        problems += question_problems(
+    problems += [Problem(*problem) for problem in condition_problems(spec.conditions)]
+    seen: set[tuple[str, str | None]] = set()
+    places = file_places(spec.questions)
+    rows = []
+    for question, where in zip(spec.questions, places, strict=True):
+        found = question_problems(
             question, where, languages, complete, in_series=spec.series is not None
         )
+        problems += _in_condition(found, where, question.condition, problems)
         if not isinstance(question.key, str):
             continue
-        if question.key in seen:
+        rows.append((question.key, question.condition, f"{where}.id"))
+        if (question.key, question.condition) in seen:
             problems.append(
                 Problem(f"{where}.id", _("duplicate question id %(id)r", id=question.key))
             )
-        seen.add(question.key)
+        seen.add((question.key, question.condition))
+    problems += [Problem(*problem) for problem in rows_problems(rows, spec.conditions)]
     return problems
+
+
+def file_places(questions: tuple[QuestionSpec, ...]) -> list[str]:
+    """Where each row is in the file: ``questions[i]``, one index per question however many
+    conditions it is asked in."""
+    places, index, previous = [], -1, None
+    for question in questions:
+        if question.condition is None or question.key != previous:
+            index += 1
+        previous = question.key if question.condition is not None else None
+        places.append(f"questions[{index}]")
+    return places
+
+
+def _in_condition(
+    found: list[Problem], where: str, condition: str | None, before: list[Problem]
+) -> list[Problem]:
+    """A row's problems, a design's placed under its condition's entry of ``asked``
+    (``questions[0].asked.spin.epsilon``), each named once for all of a question's rows."""
+    if condition is not None:
+        found = [
+            Problem(f"{where}.asked.{condition}{problem.place[len(where) :]}", problem.message)
+            if problem.place[len(where) + 1 :].split(".")[0].split("[")[0] in _DESIGN_PLACES
+            else problem
+            for problem in found
+        ]
+    return [problem for problem in found if problem not in before]
+
+
+# The fields of a row's problems that are its condition's design.
+_DESIGN_PLACES = ASKED_FIELDS | {"innocuous"}
 
 
 def series_problems(series: Any, wave: Any) -> list[Problem]:
@@ -383,8 +450,10 @@ def question_problems(
     problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
     if kind is not None and not kind.randomized:
         problems += _direct_problems(spec, where)
-    elif not (_derived(spec.procedure) and spec.epsilon is None) and not valid_epsilon(
-        spec.epsilon
+    elif (
+        _protects(spec.procedure)
+        and not (_derived(spec.procedure) and spec.epsilon is None)
+        and not valid_epsilon(spec.epsilon)
     ):
         problems.append(
             Problem(
@@ -400,6 +469,7 @@ def question_problems(
     problems += _procedure_problems(spec, kind, where, languages, complete)
     problems += _permanent_problems(spec, kind, where, in_series)
     problems += _scale_problems(spec, where, languages, complete)
+    problems += _known_prevalence_problems(spec, kind, where)
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))
         if wrong_count is not None:
@@ -417,6 +487,31 @@ def question_problems(
             problems.append(Problem(f"{place}.id", _("duplicate option id %(id)r", id=option.key)))
         seen.add(option.key)
     return problems
+
+
+def _known_prevalence_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str
+) -> list[Problem]:
+    """A known prevalence is a share, on a yes/no question asked with one line per condition."""
+    problem = known_prevalence_problem(spec.known_prevalence)
+    if problem is not None:
+        return [Problem(f"{where}.known_prevalence", problem)]
+    one_share = kind is not None and kind.randomized and not kind.has_options and not kind.has_range
+    if spec.known_prevalence is not None and (not one_share or spec.condition is None):
+        return [
+            Problem(
+                f"{where}.known_prevalence",
+                _("only a yes/no question asked by condition ('asked') has a known prevalence"),
+            )
+        ]
+    return []
+
+
+def _protects(procedure) -> bool:
+    """Whether ``procedure`` gives an ε (not a design that asks directly; its own check says
+    what it takes instead)."""
+    design = find_design(procedure)
+    return design is None or design.protects
 
 
 def _derived(procedure) -> bool:
@@ -652,28 +747,38 @@ def parse_survey(data) -> SurveySpec:
     items = data.get("questions")
     if not isinstance(items, list):
         items = []
+    conditions, shape_problems = read_conditions(data.get("conditions"))
+    problems += [Problem(*problem) for problem in shape_problems]
     questions = []
-    for index, item in enumerate(items[: MAX_QUESTIONS + 1]):
+    for index, listed in enumerate(items[: MAX_QUESTIONS + 1]):
         where = f"questions[{index}]"
-        if not isinstance(item, dict):
+        if not isinstance(listed, dict):
             problems.append(Problem(where, _("must be an object")))
             continue
-        problems += _unknown_fields(item, QUESTION_FIELDS, where)
-        options = reader.options(item, where)
-        kind = QUESTION_TYPES.get(item["type"]) if isinstance(item.get("type"), str) else None
-        direct = kind is not None and not kind.randomized
-        questions.append(
-            QuestionSpec(
-                _field(item, "id"),
-                _field(item, "type"),
-                reader.texts(item, "text", where),
-                _field(item, "epsilon", DIRECT_EPSILON if direct else None),
-                _field(item, "procedure", DIRECT_PROCEDURE if direct else default_design().name),
-                options,
-                reader.design(item, where),
-                _field(item, "epsilon_permanent"),
+        problems += _unknown_fields(listed, QUESTION_FIELDS, where)
+        rows, asked_problems = expand_asked(listed, where, conditions)
+        problems += [Problem(*problem) for problem in asked_problems]
+        for condition, item in rows:
+            # Texts and options are the question's: read (and their shapes named) once.
+            options = reader.options(item, where)
+            kind = QUESTION_TYPES.get(item["type"]) if isinstance(item.get("type"), str) else None
+            direct = kind is not None and not kind.randomized
+            questions.append(
+                QuestionSpec(
+                    _field(item, "id"),
+                    _field(item, "type"),
+                    reader.texts(item, "text", where),
+                    _field(item, "epsilon", DIRECT_EPSILON if direct else None),
+                    _field(
+                        item, "procedure", DIRECT_PROCEDURE if direct else default_design().name
+                    ),
+                    options,
+                    reader.design(item, f"{where}.asked.{condition}" if condition else where),
+                    _field(item, "epsilon_permanent"),
+                    condition,
+                    _field(item, "known_prevalence"),
+                )
             )
-        )
     spec = SurveySpec(
         _field(data, "slug"),
         reader.texts(data, "title"),
@@ -684,6 +789,7 @@ def parse_survey(data) -> SurveySpec:
         reader.fielding(data),
         _field(data, "series"),
         _field(data, "wave"),
+        conditions,
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
     if not reader.bad_languages:
@@ -695,7 +801,8 @@ def parse_survey(data) -> SurveySpec:
             and problem.place.rsplit(".", 1)[0] not in reader.bad_places
         ]
     if problems:
-        raise SurveyFileError(problems)
+        # A question's texts are read once per condition it is asked in: each mistake named once.
+        raise SurveyFileError(list(dict.fromkeys(problems)))
     # A design's ε is its parameters' (a stated one was checked against it).
     derived = tuple(
         replace(question, epsilon=question.derived_epsilon) for question in spec.questions

@@ -243,7 +243,10 @@ class Tallied:
         return self.table, self.row_id
 
     def count(self, answers: dict) -> tuple[int, int]:
-        """What a response's stored answers add to this tally: (respondents, reports of 1)."""
+        """What a response's stored answers add to this tally: (respondents, reports of 1);
+        nothing from a respondent of an experiment's other condition, whose answers lack it."""
+        if self.question_key not in answers:
+            return 0, 0
         return self.type.count(answers[self.question_key], self.option_key)
 
 

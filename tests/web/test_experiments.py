@@ -1,0 +1,259 @@
+"""Split-ballot experiments: conditions in a survey file, drawn per respondent, stored with the
+response by the questions it answers, and the analysis of the published snapshot."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from statistics import NormalDist
+
+import pytest
+from scipy import stats
+
+import rr
+from tests.helpers import api_get, submit_answers
+from web.core.infrastructure.extensions import db
+from web.core.models import PendingResponse, Response
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.simulation import simulate_responses
+
+ASKED = {
+    "direct": {"procedure": "direct"},
+    "spin": {"procedure": "spinner_coin", "epsilon": 1},
+    "cross": {
+        "procedure": "crosswise",
+        "innocuous": {"text": "Born in spring?", "prevalence": 0.25},
+    },
+}
+EXPERIMENT = {
+    "slug": "drug-study",
+    "title": "Drug use",
+    "description": "A split ballot.",
+    "conditions": [
+        {"id": "direct", "share": 1},
+        {"id": "spin", "share": 1},
+        {"id": "cross", "share": 1},
+    ],
+    "questions": [
+        {"id": "drugs", "type": "yesno", "text": "Used drugs this year?", "asked": ASKED},
+        {"id": "kidney", "type": "yesno", "text": "Ever received a donated kidney?",
+         "known_prevalence": 0, "asked": ASKED},
+        {"id": "cheated", "type": "yesno", "text": "Cheated?", "epsilon": 1.0,
+         "procedure": "spinner_coin"},
+    ],
+}  # fmt: skip
+
+
+def problems_of(data: dict) -> list[str]:
+    with pytest.raises(SurveyFileError) as refused:
+        parse_survey(data)
+    return refused.value.problems
+
+
+def test_a_file_with_conditions_reads_back_as_written(app):
+    with app.app_context():
+        spec = parse_survey(copy.deepcopy(EXPERIMENT))
+        assert [condition.id for condition in spec.conditions] == ["direct", "spin", "cross"]
+        assert [(q.key, q.condition) for q in spec.questions] == [
+            ("drugs", "direct"), ("drugs", "spin"), ("drugs", "cross"),
+            ("kidney", "direct"), ("kidney", "spin"), ("kidney", "cross"), ("cheated", None),
+        ]  # fmt: skip
+        written = spec.to_dict()
+        assert written["conditions"] == EXPERIMENT["conditions"]
+        assert [q["id"] for q in written["questions"]] == ["drugs", "kidney", "cheated"]
+        assert written["questions"][1]["known_prevalence"] == 0
+        assert set(written["questions"][0]["asked"]) == {"direct", "spin", "cross"}
+        assert parse_survey(json.loads(json.dumps(written))) == spec
+
+
+def test_import_and_export_keep_the_experiment(runner, import_survey, tmp_path):
+    slug = import_survey(copy.deepcopy(EXPERIMENT))
+    out = tmp_path / "out.json"
+    result = runner.invoke(args=["export-survey", slug, "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["conditions"] == EXPERIMENT["conditions"]
+    drugs = exported["questions"][0]
+    assert drugs["asked"]["direct"] == {"procedure": "direct"}
+    assert drugs["asked"]["spin"] == {"procedure": "spinner_coin", "epsilon": 1.0}
+    assert drugs["asked"]["cross"]["procedure"] == "crosswise"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda d: d["conditions"].append({"id": "Bad Id", "share": 1}), "conditions[3].id"),
+        (lambda d: d["conditions"].__setitem__(1, {"id": "direct", "share": 1}),
+         "duplicate condition id 'direct'"),
+        (lambda d: d["conditions"][0].__setitem__("share", 0), "conditions[0].share"),
+        (lambda d: d["conditions"].__setitem__(slice(1, None), []), "2 to 6 conditions"),
+        (lambda d: d["questions"][0]["asked"].pop("cross"), "says nothing of condition 'cross'"),
+        (lambda d: d["questions"][0]["asked"].__setitem__("other", {"procedure": "direct"}),
+         "unknown condition 'other'"),
+        (lambda d: d["questions"][0].__setitem__("epsilon", 1), "questions[0].epsilon"),
+        (lambda d: d["questions"][0]["asked"]["spin"].__setitem__("epsilon", 99),
+         "questions[0].asked.spin.epsilon"),
+        (lambda d: d["questions"][2].__setitem__("known_prevalence", 0),
+         "only a yes/no question asked by condition"),
+        (lambda d: d["questions"][1].__setitem__("known_prevalence", 2), "questions[1].known_prevalence"),
+        (lambda d: [q.pop("asked") or q.update(procedure="spinner_coin", epsilon=1)
+                    for q in d["questions"][:2]] and d["questions"][1].pop("known_prevalence"),
+         "no question says how each condition asks it"),
+        (lambda d: d.pop("conditions"), "only a survey with conditions has 'asked'"),
+        (lambda d: d["questions"][0].__setitem__("id", "x" * 60), "together exceed 63 characters"),
+    ],
+)  # fmt: skip
+def test_every_mistake_in_an_experiment_is_named(app, change, expected):
+    data = copy.deepcopy(EXPERIMENT)
+    change(data)
+    with app.app_context():
+        found = problems_of(data)
+    assert any(expected in problem for problem in found), found
+
+
+def stored_rows(app, slug: str) -> list[dict]:
+    with app.app_context():
+        survey = find_survey(slug)
+        rows = db.session.scalars(
+            db.select(PendingResponse.bits).where(PendingResponse.survey_id == survey.id)
+        ).all()
+        rows += db.session.scalars(
+            db.select(Response.bits).where(Response.survey_id == survey.id)
+        ).all()
+    return [json.loads(bits) for bits in rows]
+
+
+def test_a_submission_names_its_condition_and_answers_its_questions(app, client, import_survey):
+    slug = import_survey(copy.deepcopy(EXPERIMENT))
+    answers = {"drugs": 1, "kidney": 0, "cheated": 1}
+    for body, error in [
+        ({"answers": answers}, "'condition' must be one of"),
+        ({"condition": "other", "answers": answers}, "'condition' must be one of"),
+        ({"condition": "spin", "answers": {"drugs": 1, "cheated": 1}}, "'kidney' is missing"),
+        ({"condition": "spin", "answers": {**answers, "drugs@spin": 1}}, "unknown question"),
+        ({"condition": "spin", "answers": answers, "arm": 1}, "unexpected field 'arm'"),
+    ]:
+        response = submit_answers(client, slug, body)
+        assert response.status_code == 400, body
+        assert error in response.get_json()["error"]
+    assert stored_rows(app, slug) == []
+    response = submit_answers(client, slug, {"condition": "cross", "answers": answers})
+    assert response.status_code == 201, response.get_json()
+    assert stored_rows(app, slug) == [{"drugs@cross": 1, "kidney@cross": 0, "cheated": 1}]
+    with app.app_context():
+        survey = find_survey(slug)
+        counted = {q.key: q.n for q in survey.questions}
+    assert counted == {"drugs@direct": 0, "drugs@spin": 0, "drugs@cross": 1, "kidney@direct": 0,
+                       "kidney@spin": 0, "kidney@cross": 1, "cheated": 1}  # fmt: skip
+
+
+def test_a_survey_without_conditions_refuses_one(client, survey):
+    body = {
+        "condition": "spin",
+        "answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}},
+    }
+    response = submit_answers(client, survey, body)
+    assert response.status_code == 400
+    assert "unexpected field 'condition'" in response.get_json()["error"]
+
+
+@pytest.fixture
+def fielded_experiment(app, import_survey):
+    """EXPERIMENT with 3,000 simulated respondents (drugs true for 30%, kidney for none)."""
+    slug = import_survey(copy.deepcopy(EXPERIMENT))
+    with app.app_context():
+        simulate_responses(find_survey(slug), 3000, 0.3, seed=4)
+    return slug
+
+
+def test_each_condition_is_its_designs_closed_form_on_its_counts(
+    app, client, token, fielded_experiment
+):
+    document = api_get(client, token, f"surveys/{fielded_experiment}/experiment").get_json()
+    with app.app_context():
+        rows = {
+            q.key: (q.published_yes, q.published_n)
+            for q in find_survey(fielded_experiment).questions
+        }
+    ns = [entry["n"] for entry in document["conditions"]]
+    assert sum(ns) == 3000 and ns == [rows[f"drugs@{c}"][1] for c in ("direct", "spin", "cross")]
+    closed = {
+        "direct": lambda yes, n: (yes / n, math.sqrt(yes / n * (1 - yes / n) / n)),
+        "spin": lambda yes, n: (
+            (yes / n - (1 - math.tanh(0.5)) / 2) / math.tanh(0.5),
+            math.sqrt(yes / n * (1 - yes / n) / n) / math.tanh(0.5),
+        ),
+        "cross": lambda yes, n: (
+            (yes / n - 0.75) / (0.25 - 0.75),
+            math.sqrt(yes / n * (1 - yes / n) / n) / 0.5,
+        ),
+    }
+    for item in document["items"]:
+        for entry in item["by_condition"]:
+            yes, n = rows[f"{item['id']}@{entry['condition']}"]
+            estimate, std_error = closed[entry["condition"]](yes, n)
+            assert entry["estimate"] == pytest.approx(estimate, abs=1e-9)
+            if item["id"] == "drugs":  # kidney's reports can fall outside the design's range
+                assert entry["std_error"] == pytest.approx(std_error, abs=1e-9)
+            assert entry["epsilon"] == (None if entry["condition"] == "direct" else pytest.approx(
+                {"spin": 1.0, "cross": math.log(3)}[entry["condition"]]))  # fmt: skip
+    drugs = document["items"][0]
+    assert [c["versus"] for c in drugs["contrasts"]] == ["direct", "direct"]
+    for contrast in drugs["contrasts"]:
+        mine = {e["condition"]: e for e in drugs["by_condition"]}
+        first, second = mine[contrast["condition"]], mine["direct"]
+        difference = first["estimate"] - second["estimate"]
+        z = difference / math.hypot(first["std_error"], second["std_error"])
+        assert contrast["difference"] == pytest.approx(difference, abs=1e-9)
+        assert contrast["p_more"] == pytest.approx(1 - NormalDist().cdf(z), abs=1e-9)
+        assert contrast["ci_low"] < contrast["difference"] < contrast["ci_high"]
+        # Every design finds the 30% the simulation asked for.
+        assert contrast["ci_low"] < 0 < contrast["ci_high"]
+    kidney = document["items"][1]
+    assert kidney["known_prevalence"] == 0
+    for entry in kidney["by_condition"]:
+        assert entry["versus_known"]["difference"] == entry["estimate"]
+        assert entry["versus_known"]["ci_low"] <= 0 <= entry["versus_known"]["ci_high"]
+    expected = stats.chisquare(ns)
+    assert document["allocation"]["chi_square"] == pytest.approx(expected.statistic, abs=1e-9)
+    assert document["allocation"]["p_value"] == pytest.approx(expected.pvalue, abs=1e-9)
+    assert document["allocation"]["df"] == 2
+    assert [item["id"] for item in document["items"]] == ["drugs", "kidney"]
+
+
+def test_a_page_assigning_seventy_thirty_shows_in_the_allocation_check(
+    app, client, token, import_survey
+):
+    data = copy.deepcopy(EXPERIMENT)
+    data["conditions"] = data["conditions"][:2]
+    for question in data["questions"][:2]:
+        question["asked"] = {name: ASKED[name] for name in ("direct", "spin")}
+    slug = import_survey(data)
+    with app.app_context():
+        simulate_responses(find_survey(slug), 3000, 0.3, seed=5, assign=[0.7, 0.3])
+    allocation = api_get(client, token, f"surveys/{slug}/experiment").get_json()["allocation"]
+    assert allocation["p_value"] < 1e-20
+
+
+def test_a_condition_below_the_minimum_n_is_withheld(app, client, token, import_survey):
+    slug = import_survey(copy.deepcopy(EXPERIMENT))
+    app.config["RESULTS_MIN_N"] = 20
+    with app.app_context():
+        survey = find_survey(slug)
+        survey.results_batch = 10
+        db.session.commit()
+        simulate_responses(find_survey(slug), 45, 0.3, seed=6, assign=[0.8, 0.1, 0.1])
+    document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
+    shown = {
+        e["condition"]: e["estimate"] is not None for e in document["items"][0]["by_condition"]
+    }
+    assert shown == {"direct": True, "spin": False, "cross": False}
+    assert all(c["difference"] is None for c in document["items"][0]["contrasts"])
+
+
+def test_a_survey_without_conditions_is_not_an_experiment(client, token, survey):
+    response = api_get(client, token, f"surveys/{survey}/experiment")
+    assert response.status_code == 409
+    assert "no conditions" in response.get_json()["error"]

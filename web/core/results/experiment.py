@@ -1,0 +1,150 @@
+"""A split-ballot experiment's analysis, from the published snapshot: respondents per condition
+against the declared shares (the allocation check), each item's estimate in every condition
+through the design it was asked with there, and each condition's contrast with the condition that
+asked directly (or the first, where none did), by :mod:`rr.experiment`.
+
+Batches and the minimum n hold per condition: a condition's figures are withheld until its
+published n reaches the minimum, and a contrast needs both sides shown.
+"""
+
+from __future__ import annotations
+
+import rr
+from web.core.models import Question, Survey
+from web.core.results.figures import significant
+
+
+class NotAnExperiment(ValueError):
+    """A survey with no conditions: there is nothing to compare."""
+
+
+def experiment_document(survey: Survey, min_n: int) -> dict:
+    """The experiment's figures as the API gives them (see ``docs/statistics.md`` §20).
+
+    Raises
+    ------
+    NotAnExperiment
+        If the survey declares no conditions.
+    """
+    conditions = survey.condition_list
+    if not conditions:
+        raise NotAnExperiment(f"survey {survey.slug!r} has no conditions: it is not an experiment")
+    rows = _rows_by_question(survey)
+    first = next(iter(rows.values()))
+    counts = [first[condition.id].published_n for condition in conditions]
+    allocation = rr.allocation_check(counts, [condition.share for condition in conditions])
+    return {
+        "slug": survey.slug,
+        "min_n": min_n,
+        "conditions": [
+            {"id": condition.id, "share": condition.share, "n": n}
+            for condition, n in zip(conditions, counts, strict=True)
+        ],
+        "allocation": {
+            "chi_square": significant(allocation.chi_square),
+            "df": allocation.df,
+            "p_value": significant(allocation.p_value),
+        },
+        "method": rr.experiment.METHOD,
+        "items": [
+            _item(key, [asked[condition.id] for condition in conditions], max(min_n, 1))
+            for key, asked in rows.items()
+            if _has_line(next(iter(asked.values())))
+        ],
+    }
+
+
+def _rows_by_question(survey: Survey) -> dict[str, dict[str, Question]]:
+    """Each question asked by condition: its row in each condition."""
+    rows: dict[str, dict[str, Question]] = {}
+    for question in survey.questions:
+        if question.condition is not None:
+            rows.setdefault(question.question_id, {})[question.condition] = question
+    return rows
+
+
+def _has_line(question: Question) -> bool:
+    """Whether the item is one share reported through one line (a yes/no question; not one
+    with options, a number, or cheating detection's two arms)."""
+    kind = question.type
+    if kind.has_options or kind.has_range:
+        return False
+    try:
+        question.item_design  # noqa: B018 - raises for a design with no single line
+    except ValueError:
+        return False
+    return True
+
+
+def _item(key: str, asked: list[Question], min_n: int) -> dict:
+    """One item: its figures in each condition and the contrasts with the reference condition."""
+    figures = [_condition_figures(row, min_n) for row in asked]
+    reference = next((row for row in asked if not row.protected), asked[0])
+    base = figures[asked.index(reference)]
+    contrasts = []
+    for row, entry in zip(asked, figures, strict=True):
+        if row is reference:
+            continue
+        contrast = None
+        if entry["estimate"] is not None and base["estimate"] is not None:
+            contrast = rr.contrast(
+                row.item_design, row.published_yes, row.published_n,
+                reference.item_design, reference.published_yes, reference.published_n,
+            )  # fmt: skip
+        contrasts.append(
+            {
+                "condition": row.condition,
+                "versus": reference.condition,
+                "difference": contrast and significant(contrast.difference),
+                "ci_low": contrast and significant(contrast.ci_low),
+                "ci_high": contrast and significant(contrast.ci_high),
+                "p_more": contrast and significant(contrast.p_more),
+            }
+        )
+    known = asked[0].known_prevalence
+    return {
+        "id": key,
+        "known_prevalence": known,
+        "by_condition": [
+            entry | ({"versus_known": _against(entry, known)} if known is not None else {})
+            for entry in figures
+        ],
+        "contrasts": contrasts,
+    }
+
+
+def _condition_figures(row: Question, min_n: int) -> dict:
+    """An item's estimate in one condition through its design there; withheld below min n."""
+    n = row.published_n
+    entry = {
+        "condition": row.condition,
+        "procedure": row.procedure,
+        "epsilon": row.epsilon if row.protected else None,
+        "n": n,
+        "estimate": None,
+        "std_error": None,
+        "ci_low": None,
+        "ci_high": None,
+    }
+    if n < min_n:
+        return entry | {"withheld": True}
+    found = row.item_design.estimate(row.published_yes, n)
+    return entry | {
+        "noisy_yes": row.published_yes,
+        "estimate": significant(float(found.estimate)),
+        "std_error": significant(float(found.std_error)),
+        "ci_low": significant(float(found.ci_low)),
+        "ci_high": significant(float(found.ci_high)),
+    }
+
+
+def _against(entry: dict, known: float) -> dict | None:
+    """The estimate less the known prevalence, with its interval: above 0 where the condition
+    finds more than there is (false positives, for a zero-prevalence item)."""
+    if entry["estimate"] is None:
+        return None
+    return {
+        "difference": significant(entry["estimate"] - known),
+        "ci_low": significant(entry["ci_low"] - known),
+        "ci_high": significant(entry["ci_high"] - known),
+    }
