@@ -17,11 +17,17 @@
  * device keeps for the true value (permanent.js), drawn once per series and item, for every
  * value, under the series' lock and committed before the wave's draw.
  *
+ * An experiment (`config.conditions`) draws the respondent's condition first, under the same lock,
+ * and commits it to the memo before any of its questions is shown (condition.js): the page then
+ * keeps that condition's questions only, and sends the condition with the reports. A question
+ * asked directly in a condition (`plain`) is answered as given and kept nowhere but the page.
+ *
  * The owner's preview (`config.preview`) spins the same way but remembers nothing beyond the page
  * and sends nothing: it neither reads nor writes this browser's memo of the real survey.
  * @module survey
  */
 import { createCoin } from "./coin.js";
+import { CONDITION_ITEM, conditionEntry, drawCondition, keptCondition } from "./condition.js";
 import { createCourier } from "./courier.js";
 import { createDie } from "./die.js";
 import { checkPin, fieldDevice } from "./field.js";
@@ -92,6 +98,40 @@ function start() {
   if (config.answered && !field) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   askConsent();
+  if (config.conditions.length) chooseCondition().then((condition) => begin(condition));
+  else begin(null);
+}
+
+/**
+ * The experiment's condition this browser keeps, or one drawn now and committed before any of
+ * its questions is shown; a preview draws afresh each time and keeps nothing.
+ * @returns {Promise<string>}
+ */
+function chooseCondition() {
+  if (preview) return Promise.resolve(drawCondition(config.conditions));
+  return withSurveyLock(async () => {
+    const mirror = await mirrorStorage();
+    const kept = keptCondition(loadMemo(mirror, config.slug, config.revision), config.conditions);
+    if (kept !== undefined) return kept;
+    const drawn = drawCondition(config.conditions);
+    const entry = new Map([[CONDITION_ITEM, conditionEntry(drawn)]]);
+    commitReported(mirror, config.slug, config.revision, entry, newSubmissionId);
+    await share(mirror.value);
+    return drawn;
+  });
+}
+
+/** Keep `condition`'s questions (and those asked alike in every condition), show them, and go on. */
+function begin(condition) {
+  if (condition !== null) {
+    config.condition = condition;
+    config.questions = config.questions.filter((question) => question.condition === null || question.condition === condition);
+    for (const section of form.querySelectorAll("section[data-condition]")) {
+      if (section.dataset.condition === condition) section.hidden = false;
+      else section.remove();
+    }
+  }
+  const memo = preview ? null : loadMemo(storage, config.slug, config.revision);
   for (const question of spunQuestions()) views.set(question.id, setUpQuestion(question));
   // A direct answer is sent as chosen: the summary shows it as soon as it changes.
   form.addEventListener("change", (event) => {
@@ -258,7 +298,7 @@ async function spinQuestion(question, view) {
     [...view.items].map(async ([item, { box, spinner, coin, die, showArm, valueBox }]) => {
       const result = outcome.draws.get(item);
       if (!result) return showItem(question, box, outcome.remembered.get(item), text.remembered);
-      if (!spinner) return showItem(question, box, reportOf(question, result), text.recorded);
+      if (!spinner) return showItem(question, box, reportOf(question, result), question.plain ? text.sentAsGiven : text.recorded);
       box.dataset.state = "spinning";
       if (typeof result.valuePosition === "number") await spinValueWheel(valueBox, result, outcome.shares.get(item));
       const wheel = typeof result.arm === "number" ? showArm(result.arm) : spinner;
@@ -319,13 +359,16 @@ async function drawOnce(question, truth) {
     if (known === undefined) draws.set(item, drawItem(question, kept ? kept.get(item)[value] : value));
     else remembered.set(item, known);
   }
-  commitReported(
-    mirror,
-    config.slug,
-    config.revision,
-    new Map([...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }])),
-    newSubmissionId,
-  );
+  // A question asked directly has nothing drawn to keep: its answer stays on the page alone.
+  if (!question.plain) {
+    commitReported(
+      mirror,
+      config.slug,
+      config.revision,
+      new Map([...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }])),
+      newSubmissionId,
+    );
+  }
   // In the same task as the commit: once the report is stored, the true answer leaves the screen.
   clearTruth(views.get(question.id), true);
   await share(mirror.value);
@@ -520,7 +563,8 @@ function updateSummary() {
 /** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */
 function answersBody() {
   const answer = (question) => answerOf(question).sent(question, contextOf(question));
-  return { answers: Object.fromEntries(config.questions.map((question) => [question.id, answer(question)])) };
+  const answers = Object.fromEntries(config.questions.map((question) => [question.sentAs, answer(question)]));
+  return config.conditions.length ? { condition: config.condition, answers } : { answers };
 }
 
 async function submit() {

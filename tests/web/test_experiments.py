@@ -257,3 +257,24 @@ def test_a_survey_without_conditions_is_not_an_experiment(client, token, survey)
     response = api_get(client, token, f"surveys/{survey}/experiment")
     assert response.status_code == 409
     assert "no conditions" in response.get_json()["error"]
+
+
+def test_the_page_says_it_is_an_experiment_and_how_each_question_is_asked(client, import_survey):
+    data = copy.deepcopy(EXPERIMENT)
+    data["consent"] = "You may stop at any time."
+    slug = import_survey(data)
+    page = client.get(f"/s/{slug}").get_data(as_text=True)
+    assert "This survey is an experiment." in page
+    assert "one of 3 groups" in page
+    # Each condition's rows are hidden until the page draws the condition.
+    assert page.count('data-condition="spin" hidden') == 2
+    assert page.count('data-condition="direct" hidden') == 2
+    assert "Answered directly: sent exactly as you choose." in page
+    config = json.loads(page.split('id="survey-config">', 1)[1].split("</script>", 1)[0])
+    assert config["conditions"] == EXPERIMENT["conditions"]
+    rows = {q["id"]: (q["sentAs"], q["condition"], q["plain"]) for q in config["questions"]}
+    assert rows["drugs@direct"] == ("drugs", "direct", True)
+    assert rows["drugs@spin"] == ("drugs", "spin", False)
+    assert rows["cheated"] == ("cheated", None, False)
+    # Three questions to a respondent, numbered 1 to 3 in every condition.
+    assert page.count('<span class="number">2.</span>') == 3

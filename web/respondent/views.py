@@ -96,9 +96,16 @@ def page_config(survey, preview: bool = False) -> dict:
         # Known from the signed cookie before any spin, even if local storage was cleared.
         "answered": not preview and survey.slug in answered_slugs(),
         "messages": messages(),
+        # An experiment's conditions: the page draws one and keeps that condition's questions.
+        "conditions": [condition.to_dict() for condition in survey.condition_list],
         "questions": [
             {
                 "id": question.key,
+                # The id its answer is sent under, and the condition its row asks in (or None).
+                "sentAs": question.question_id,
+                "condition": question.condition,
+                # Asked directly: nothing drawn, nothing kept, the answer sent as given.
+                "plain": question.type.randomized and not question.protected,
                 "type": question.kind,
                 # Answered as one bit, a bit per option, or one option; the spins, in order.
                 "answer": question.type.answer_shape,
@@ -167,6 +174,7 @@ def messages() -> dict:
         ),
         "wheel": _("Wheel {number} of 2, picked at random."),
         "recorded": _("Recorded as you reported it: the page never saw your true answer."),
+        "sentAsGiven": _("Asked directly: your answer is sent as you gave it."),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "completionCode": _("Your completion code: {code}"),
         "enterNumber": _("Enter a number from {min} to {max} in steps of {step}."),

@@ -1,0 +1,118 @@
+"""A split-ballot experiment in chromium: the page draws the condition once (reload, Back and a
+second tab keep it), shows only its questions, says when one is asked directly, and sends the
+condition with the reports; a randomized item's true answer never goes on the wire."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser.respondent import memo, wait_until_done
+
+pytestmark = pytest.mark.browser
+
+ASKED = {
+    "direct": {"procedure": "direct"},
+    "spin": {"procedure": "spinner_coin", "epsilon": 1},
+}
+SPLIT = {
+    "slug": "split-ballot",
+    "title": "Split ballot",
+    "description": "Two ways of asking.",
+    "conditions": [{"id": "direct", "share": 1}, {"id": "spin", "share": 1}],
+    "questions": [
+        {"id": "drugs", "type": "yesno", "text": "Used drugs this year?", "asked": ASKED},
+        {"id": "cheated", "type": "yesno", "text": "Cheated?", "epsilon": 1.0,
+         "procedure": "spinner_coin"},
+    ],
+}  # fmt: skip
+# Every 32-bit draw forced to `%s` (byte buffers, a submission id, stay random); window.draws
+# counts the draws. 0 draws the first condition (and light); 0xFFFFFFFE the last (and dark,
+# tails). With window.name "first", 0 from then on.
+FORCED = """
+window.draws = 0;
+const realRandom = crypto.getRandomValues.bind(crypto);
+crypto.getRandomValues = (buffer) => {
+  if (buffer instanceof Uint8Array) return realRandom(buffer);
+  window.draws += 1; buffer.fill(%s); return buffer;
+};
+"""
+LAST_THEN_FIRST = FORCED % "window.name === 'first' ? 0 : 0xFFFFFFFE"
+CONDITION = """(key) => {
+  const raw = localStorage.getItem(key);
+  return raw === null ? null : JSON.parse(raw).reported["@condition"]?.bit ?? null;
+}"""
+
+
+def shown_questions(page) -> list[str]:
+    """The questions the page shows, once its condition is drawn."""
+    page.wait_for_selector("section[data-condition]:not([hidden])", timeout=60_000)
+    return page.eval_on_selector_all(
+        "section.question:not([hidden])", "sections => sections.map((s) => s.dataset.question)"
+    )
+
+
+def test_the_condition_is_drawn_once_whatever_the_respondent_does(
+    context, live_server, import_survey
+):
+    slug = import_survey(SPLIT)
+    context.add_init_script(LAST_THEN_FIRST)
+    first = context.new_page()
+    first.goto(f"{live_server}/s/{slug}")
+    assert shown_questions(first) == ["drugs@spin", "cheated"]
+    assert first.evaluate(CONDITION, f"rr-survey:{slug}") == "spin"
+    # The other condition's question is gone from the page, not only hidden.
+    assert first.locator("section[data-question='drugs@direct']").count() == 0
+    # From now on every draw would give the first condition: none is made.
+    first.evaluate("window.name = 'first'")
+    first.reload()
+    assert shown_questions(first) == ["drugs@spin", "cheated"]
+    assert first.evaluate("window.draws") == 0
+    first.goto(f"{live_server}/")
+    first.go_back()
+    assert shown_questions(first) == ["drugs@spin", "cheated"]
+    second = context.new_page()
+    second.evaluate("window.name = 'first'")
+    second.goto(f"{live_server}/s/{slug}")
+    assert shown_questions(second) == ["drugs@spin", "cheated"]
+    assert second.evaluate("window.draws") == 0
+
+
+def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
+    browser, live_server, import_survey
+):
+    slug = import_survey(SPLIT)
+    bodies = {}
+    for forced, condition in ((FORCED % "0", "direct"), (FORCED % "0xFFFFFFFE", "spin")):
+        context = browser.new_context(reduced_motion="reduce")
+        context.add_init_script(forced)
+        page = context.new_page()
+        posts = []
+        page.on("request", lambda request, posts=posts: posts.append(request))
+        page.goto(f"{live_server}/s/{slug}")
+        assert shown_questions(page) == [f"drugs@{condition}", "cheated"]
+        section = page.locator(f"section[data-question='drugs@{condition}']")
+        direct_note = section.locator(".direct-note")
+        if condition == "direct":
+            assert "Answered directly" in direct_note.inner_text()
+            page.check("input[name='report-drugs@direct'][value='1']")
+        else:
+            assert direct_note.count() == 0
+            page.check("input[name='truth-drugs@spin'][value='1']")
+        section.locator(".spin-button").click()
+        page.check("input[name='truth-cheated'][value='1']")
+        page.click("section[data-question='cheated'] .spin-button")
+        wait_until_done(page, [f"drugs@{condition}", "cheated"])
+        kept = memo(page, slug)["reported"]
+        # A directly asked answer is kept nowhere but the page; a spun report is kept.
+        assert ("drugs@direct" in kept, "drugs@spin" in kept) == (False, condition == "spin")
+        page.click("#submit-button")
+        page.wait_for_url(f"**/s/{slug}/thanks", timeout=60_000)
+        sent = [r for r in posts if r.method == "POST" and r.url.endswith("/responses")]
+        assert len(sent) == 1
+        bodies[condition] = json.loads(sent[0].post_data)
+        context.close()
+    assert bodies["direct"] == {"condition": "direct", "answers": {"drugs": 1, "cheated": 1}}
+    # Forced dark and tails: both true yes answers are reported as no.
+    assert bodies["spin"] == {"condition": "spin", "answers": {"drugs": 0, "cheated": 0}}
