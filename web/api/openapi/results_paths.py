@@ -104,6 +104,20 @@ def results_paths() -> dict:
                 404,
             )
         },
+        "/api/surveys/{slug}/experiment": {
+            "get": read_operation(
+                "A split-ballot experiment",
+                "Respondents per condition with the allocation check (Pearson's chi-square against "
+                "the declared shares), each item's estimate in every condition through the design "
+                "it was asked with there, and each condition's contrast with the one asked "
+                "directly (MOVER interval, one-sided p that it finds more). Published snapshot "
+                "only; a condition below the minimum n is withheld.",
+                [slug],
+                json_body(ref("Experiment"), "The experiment's figures."),
+                404,
+                409,
+            )
+        },
         "/api/surveys/{slug}/synthetic.csv": {
             "get": read_operation(
                 "Synthetic microdata",

@@ -132,6 +132,7 @@ def schemas() -> dict:
                 "items": {"type": "array", "items": OBJECT},
             },
         },
+        "Experiment": experiment_schema(),
         "ChangePlan": {
             "type": "object",
             "required": [
@@ -165,5 +166,52 @@ def schemas() -> dict:
                     },
                 },
             },
+        },
+    }
+
+
+def experiment_schema() -> Schema:
+    """A split-ballot experiment's figures (GET /api/surveys/{slug}/experiment)."""
+
+    def entries(fields: dict[str, Schema]) -> Schema:
+        return {
+            "type": "array",
+            "items": {"type": "object", "required": list(fields), "properties": fields},
+        }
+
+    text: Schema = {"type": "string"}
+    by_condition = {
+        "condition": text, "procedure": text, "epsilon": NUMBER_OR_NULL, "estimate": NUMBER_OR_NULL,
+        "std_error": NUMBER_OR_NULL, "ci_low": NUMBER_OR_NULL, "ci_high": NUMBER_OR_NULL,
+        "n": {"type": "integer", "minimum": 0},
+    }  # fmt: skip
+    contrasts = {
+        "condition": text, "versus": text, "difference": NUMBER_OR_NULL, "ci_low": NUMBER_OR_NULL,
+        "ci_high": NUMBER_OR_NULL, "p_more": NUMBER_OR_NULL,
+    }  # fmt: skip
+    return {
+        "type": "object",
+        "required": ["conditions", "allocation", "items"],
+        "properties": {
+            "conditions": entries(
+                {"id": text, "share": {"type": "number"}, "n": {"type": "integer", "minimum": 0}}
+            ),
+            "allocation": {
+                "type": "object",
+                "required": ["chi_square", "df", "p_value"],
+                "properties": {
+                    "chi_square": {"type": "number", "minimum": 0},
+                    "df": {"type": "integer", "minimum": 1},
+                    "p_value": {"type": "number", "minimum": 0, "maximum": 1},
+                },
+            },
+            "items": entries(
+                {
+                    "id": text,
+                    "known_prevalence": NUMBER_OR_NULL,
+                    "by_condition": entries(by_condition),
+                    "contrasts": entries(contrasts),
+                }
+            ),
         },
     }
