@@ -100,6 +100,8 @@ def stamp_unversioned(connection):
             token_columns = {column["name"] for column in inspector.get_columns("api_token")}
             if made_by == "0011" and "scope" in token_columns:
                 made_by = "0012"
+            if made_by == "0012" and "conditions" in columns:
+                made_by = "0013"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

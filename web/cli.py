@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.cli_devices import field_device
+from web.cli_experiment import experiment
 from web.cli_lookup import survey_named, user_named
 from web.cli_power import plan_change
 from web.cli_series import next_wave_command, trend
@@ -53,6 +54,7 @@ def init_app(app: Flask) -> None:
         simulate,
         field_device,
         plan_change,
+        experiment,
         trend,
         next_wave_command,
     ):

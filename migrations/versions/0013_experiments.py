@@ -19,7 +19,7 @@ def upgrade():
         batch.add_column(sa.Column("conditions", sa.JSON(), nullable=True))
     with op.batch_alter_table("question") as batch:
         batch.add_column(sa.Column("condition", sa.String(length=16), nullable=True))
-        batch.add_column(sa.Column("known_prevalence", sa.Float(), nullable=True))
+        batch.add_column(sa.Column("known_prevalence", sa.Double(), nullable=True))
 
 
 def downgrade():

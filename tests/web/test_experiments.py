@@ -11,7 +11,6 @@ from statistics import NormalDist
 import pytest
 from scipy import stats
 
-import rr
 from tests.helpers import api_get, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
@@ -164,7 +163,7 @@ def fielded_experiment(app, import_survey):
     """EXPERIMENT with 3,000 simulated respondents (drugs true for 30%, kidney for none)."""
     slug = import_survey(copy.deepcopy(EXPERIMENT))
     with app.app_context():
-        simulate_responses(find_survey(slug), 3000, 0.3, seed=4)
+        simulate_responses(find_survey(slug), 3000, 0.3, seed=1)
     return slug
 
 
@@ -278,3 +277,54 @@ def test_the_page_says_it_is_an_experiment_and_how_each_question_is_asked(client
     assert rows["cheated"] == ("cheated", None, False)
     # Three questions to a respondent, numbered 1 to 3 in every condition.
     assert page.count('<span class="number">2.</span>') == 3
+
+
+def test_the_command_line_prints_the_experiment(runner, fielded_experiment, survey):
+    table = runner.invoke(args=["experiment", fielded_experiment])
+    assert table.exit_code == 0, table.output
+    assert "an experiment of 3 conditions" in table.output
+    assert "Allocation: chi-square" in table.output
+    assert "kidney (known prevalence 0)" in table.output
+    assert "spin - direct:" in table.output and "p(more) =" in table.output
+    as_json = runner.invoke(args=["experiment", fielded_experiment, "--json"])
+    assert json.loads(as_json.output)["items"][0]["id"] == "drugs"
+    refused = runner.invoke(args=["experiment", survey])
+    assert refused.exit_code == 1 and "no conditions" in refused.output
+
+
+def test_the_responses_csv_starts_with_each_responses_condition(app, fielded_experiment):
+    from web.core.results.exports import responses_csv
+
+    with app.app_context():
+        survey = find_survey(fielded_experiment)
+        lines = "".join(responses_csv(survey, 10)).splitlines()
+        counts = {q.key: q.published_n for q in survey.questions}
+    assert (
+        lines[0]
+        == "condition,drugs@direct,drugs@spin,drugs@cross,kidney@direct,kidney@spin,kidney@cross,cheated"
+    )
+    rows = [line.split(",") for line in lines[1:]]
+    for condition in ("direct", "spin", "cross"):
+        mine = [row for row in rows if row[0] == condition]
+        assert len(mine) == counts[f"drugs@{condition}"]
+        at = lines[0].split(",").index(f"drugs@{condition}")
+        others = [
+            i
+            for i, name in enumerate(lines[0].split(","))
+            if "@" in name and not name.endswith(f"@{condition}")
+        ]
+        assert all(row[at] in ("0", "1") and all(row[i] == "" for i in others) for row in mine)
+
+
+def test_the_dashboard_shows_the_experiment_beside_each_conditions_rows(
+    fielded_experiment, make_researcher
+):
+    researcher = make_researcher("rita@example.org")
+    page = researcher.get(f"/surveys/{fielded_experiment}").get_data(as_text=True)
+    assert "Split-ballot experiment" in page
+    assert "Allocation check against the declared shares" in page
+    assert "known share 0%" in page
+    assert page.count('class="condition-tag"') == 6
+    assert "Asked directly (no randomizing, no ε): the answers as given, no ε." in page
+    # No warning: the simulation assigns by the declared shares.
+    assert "far from their declared shares" not in page

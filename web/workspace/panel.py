@@ -12,6 +12,7 @@ from web.core.infrastructure.i18n import number, percent, shown
 from web.core.models import Survey
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.chart import Bar, estimate_chart
+from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.surveys.scales import Scale
 
@@ -57,6 +58,8 @@ class Panel:
     questions: tuple[PanelEntry, ...]
     min_n: int
     bayes: bool = False
+    # A split-ballot experiment's figures (web/core/results/experiment.py), else None.
+    experiment: dict | None = None
 
 
 def label(item: ItemResult) -> str:
@@ -83,7 +86,8 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
-    return Panel(results, tuple(entries), min_n, bayes)
+    experiment = experiment_document(survey, min_n) if survey.condition_list else None
+    return Panel(results, tuple(entries), min_n, bayes, experiment)
 
 
 def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:

@@ -14,6 +14,7 @@ from web.core.infrastructure.formula_guard import csv_row
 from web.core.models import Response, Survey
 from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
+from web.core.results.experiment_code import experiment_entry
 from web.core.results.figures import (
     ESTIMATE_FIELDS,
     SurveyResults,
@@ -54,9 +55,12 @@ def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
 def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     """CSV of the published snapshot's reported bits, one row per response, in random order so
     that the order says nothing about who answered when; no rows below ``min_n`` published
-    responses. A question added after a response leaves its cell empty."""
+    responses. A question added after a response leaves its cell empty. An experiment's responses
+    start with their ``condition``, and leave the other conditions' columns empty."""
     columns = response_columns(survey)
-    yield _line([key if option is None else f"{key}.{option}" for key, option in columns])
+    markers = condition_markers(survey)
+    header = [key if option is None else f"{key}.{option}" for key, option in columns]
+    yield _line(["condition", *header] if markers else header)
     if survey.published_count < max(min_n, 1):
         return
     rows = db.session.execute(
@@ -68,11 +72,24 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     buffer = []
     for (bits,) in rows:
         answers = json.loads(bits)
-        buffer.append(_line([_cell(answers, key, option) for key, option in columns]))
+        cells = [_cell(answers, key, option) for key, option in columns]
+        if markers:
+            cells.insert(0, next((c for c, key in markers if key in answers), ""))
+        buffer.append(_line(cells))
         if len(buffer) == 5000:
             yield "".join(buffer)
             buffer = []
     yield "".join(buffer)
+
+
+def condition_markers(survey: Survey) -> list[tuple[str, str]]:
+    """(condition, the key of a question row only its respondents answer), for each condition
+    of an experiment: a response's condition is the one whose row it answers. None otherwise."""
+    markers: dict[str, str] = {}
+    for question in survey.questions:
+        if question.condition is not None:
+            markers.setdefault(question.condition, question.key)
+    return list(markers.items())
 
 
 def text_columns(languages) -> list[str]:
@@ -227,6 +244,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "share, mapped through the same line and clipped to [0, 1]. A number question's mean: "
         "min + (max - min) * pi_hat, its interval mapped the same way (clipped to [min, max]).",
         **({"trend": _trend_entry(survey)} if survey.series else {}),
+        **({"experiment": experiment_entry(survey)} if survey.condition_list else {}),
         "questions": [
             {**_question_entry(question, languages), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)

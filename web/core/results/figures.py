@@ -92,6 +92,10 @@ class QuestionResult:
     extra: dict = field(default_factory=dict)
     # ε∞, its bound over every wave of the series (a permanent report), else None.
     epsilon_permanent: float | None = None
+    # The experiment's condition this row asks in (its key is then <id>@<condition>), else None.
+    condition: str | None = None
+    # Whether an ε protects its answers (not where a yes/no question is asked directly).
+    protected: bool = True
 
     @property
     def n(self) -> int:
@@ -129,6 +133,10 @@ class QuestionResult:
             data["arm_parameters"] = data.pop("arms")
         if design is not None and not design.draws:
             del data["light_fraction"]  # no spinner: the respondent answers one question
+        if self.condition is not None:
+            data["condition"] = self.condition
+        if self.randomized and not self.protected:
+            data["epsilon"] = None  # asked directly: no ε protects it
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures
         if not self.randomized:
@@ -324,4 +332,6 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.design,
         question.type.extra_results(counts, question.design),
         question.epsilon_permanent,
+        question.condition,
+        question.protected,
     )
