@@ -3,6 +3,7 @@
  * the survey's total ε, and the margin of error for a planned number of respondents.
  * @module builder
  */
+import { createExperimentPlanner } from "./experiment-plan.js";
 import { choiceLightFraction, lightFraction, truthProbability } from "./procedure.js";
 import { drawPowerCurve } from "./power-curve.js";
 import { createSpinner } from "./spinner.js";
@@ -148,8 +149,13 @@ function start() {
   const changePlan = out("change-plan");
   let changeRequest = 0;
   /** The power to see a change, for a yes/no (or multi-select) question's design in `designQuery`. */
+  const experimentPanel = out("experiment-plan");
+  const planExperiment = createExperimentPlanner(experimentPanel, { url: config.experimentPlanUrl, messages: config.messages, fill });
   const showChangePlan = (designQuery) => {
     const kind = field("kind").value;
+    // A split ballot compares one yes/no item's share: not options, a range or one of k.
+    const oneShare = !config.typesWithOptions.includes(kind) && !config.rangedTypes.includes(kind);
+    planExperiment(oneShare ? designQuery : null, Number.parseInt(planned.value, 10));
     const fits = designQuery !== null && !config.rangedTypes.includes(kind) && !config.singleChoiceTypes.includes(kind);
     changePlan.hidden = !fits;
     if (!fits || !changePlan.open) return;
@@ -268,8 +274,11 @@ function start() {
       .catch(() => {});
   };
   form.addEventListener("input", update);
-  for (const input of [planned, out("baseline"), out("change")]) input.addEventListener("input", update);
+  for (const input of [planned, out("baseline"), out("change"), out("experiment-baseline"), out("experiment-lift")]) {
+    input.addEventListener("input", update);
+  }
   changePlan.addEventListener("toggle", update);
+  experimentPanel.addEventListener("toggle", update);
   update();
 }
 

@@ -42,3 +42,34 @@ def test_the_planner_shows_the_power_to_see_a_change(browser, runner, live_serve
     assert "0 to 100" in page.locator("#change-power").inner_text() or locale != "en-US"
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_the_planner_gives_a_split_ballots_n_per_condition(
+    browser, runner, live_server, survey, locale
+):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(locale=locale, reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{survey}/questions/cheated")
+    page.fill("#planned", "400")
+    page.click("#experiment-plan summary")
+    page.fill("#experiment-baseline", "20")
+    page.fill("#experiment-lift", "10")
+    n = rr.plan_experiment(rr.spinner_coin(1.0), 0.2, 0.1).n_per_condition
+    page.wait_for_function(
+        "(n) => document.getElementById('experiment-n').textContent.includes(n)", arg=str(n)
+    )
+    power = rr.plan_experiment(rr.spinner_coin(1.0), 0.2, 0.1, n=400).power
+    page.wait_for_function(
+        "(p) => document.getElementById('experiment-power').textContent.includes(p)",
+        arg=f"{power * 100:.1f}",
+    )
+    assert violations(page) == []
+    page.fill("#experiment-lift", "0")
+    page.wait_for_function("() => document.getElementById('experiment-power').textContent === ''")
+    assert errors == []
+    context.close()

@@ -11,6 +11,7 @@ from statistics import NormalDist
 import pytest
 from scipy import stats
 
+import rr
 from tests.helpers import api_get, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
@@ -328,3 +329,23 @@ def test_the_dashboard_shows_the_experiment_beside_each_conditions_rows(
     assert "Asked directly (no randomizing, no ε): the answers as given, no ε." in page
     # No warning: the simulation assigns by the declared shares.
     assert "far from their declared shares" not in page
+
+
+def test_the_planner_gives_the_n_per_condition_and_the_power_at_n(client):
+    query = {"procedure": "spinner_coin", "epsilon": 1, "baseline": 0.2, "lift": 0.1}
+    plan = client.get("/api/plan/experiment", query_string=query).get_json()
+    expected = rr.plan_experiment(rr.spinner_coin(1), 0.2, 0.1)
+    assert plan["n_per_condition"] == expected.n_per_condition == 798
+    assert plan["power"] is None
+    at_n = client.get("/api/plan/experiment", query_string=query | {"n": 400}).get_json()
+    assert at_n["power"] == pytest.approx(
+        rr.plan_experiment(rr.spinner_coin(1), 0.2, 0.1, n=400).power
+    )
+    crosswise = {"procedure": "crosswise", "prevalence": 0.25, "baseline": 0.1, "lift": 0.05}
+    assert (
+        client.get("/api/plan/experiment", query_string=crosswise).get_json()["n_per_condition"] > 0
+    )
+    for bad in ({"lift": 0}, {"lift": 0.9}, {"power": 0.01, "alpha": 0.05}, {"n": 0}):
+        response = client.get("/api/plan/experiment", query_string=query | bad)
+        assert response.status_code == 400, bad
+        assert "error" in response.get_json()

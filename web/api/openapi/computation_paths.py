@@ -56,6 +56,39 @@ def computation_paths() -> dict:
                 429,
             )
         },
+        "/api/plan/experiment": {
+            "get": public_operation(
+                "Plan a split ballot",
+                "Respondents per condition for the one-sided test that the design finds `lift` "
+                "more than asking directly (which finds `baseline`), and with `n` the power at n "
+                f"per condition. {rate}",
+                [
+                    epsilon,
+                    procedure,
+                    parameter(
+                        "baseline",
+                        number(0, 1),
+                        "The share who say yes when asked directly.",
+                        required=True,
+                        example=0.2,
+                    ),
+                    parameter(
+                        "lift",
+                        number(0, 1),
+                        "How much more the design should find.",
+                        required=True,
+                        example=0.1,
+                    ),
+                    parameter("power", number(0.01, 0.99, 0.8), "The power wanted."),
+                    parameter("alpha", number(0.001, 0.5, 0.05), "The test's level."),
+                    parameter("n", whole(1, MAX_WAVE_N), "Respondents per condition."),
+                    *design_shares(),
+                ],
+                json_body(ref("ExperimentPlan"), "The plan."),
+                400,
+                429,
+            )
+        },
         "/api/plan/change": {
             "get": public_operation(
                 "Power to see a change",

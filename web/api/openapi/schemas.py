@@ -133,6 +133,16 @@ def schemas() -> dict:
             },
         },
         "Experiment": experiment_schema(),
+        "ExperimentPlan": {
+            "type": "object",
+            "required": ["procedure", "epsilon", "baseline", "lift", "n_per_condition", "power"],
+            "properties": {
+                "epsilon": NUMBER_OR_NULL,
+                "n_per_condition": {"type": "integer", "minimum": 1},
+                "n": {"type": ["integer", "null"]},
+                "power": NUMBER_OR_NULL,
+            },
+        },
         "ChangePlan": {
             "type": "object",
             "required": [
