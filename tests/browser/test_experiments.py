@@ -116,3 +116,38 @@ def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
     assert bodies["direct"] == {"condition": "direct", "answers": {"drugs": 1, "cheated": 1}}
     # Forced dark and tails: both true yes answers are reported as no.
     assert bodies["spin"] == {"condition": "spin", "answers": {"drugs": 0, "cheated": 0}}
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_experiment_panel_and_page_pass_axe(
+    browser, app, runner, live_server, import_survey, locale, width
+):
+    from tests.browser.axe import phone_problems
+    from tests.browser.researcher import log_in
+    from tests.conftest import PASSWORD
+    from tests.web.test_experiments import EXPERIMENT
+    from web.core.surveys.lookup import find_survey
+    from web.simulation import simulate_responses
+
+    slug = import_survey({**EXPERIMENT, "consent": "You may stop at any time."})
+    with app.app_context():
+        simulate_responses(find_survey(slug), 600, 0.3, seed=2)
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(
+        locale=locale,
+        bypass_csp=True,
+        reduced_motion="reduce",
+        viewport={"width": width, "height": 900},
+    )
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{slug}")
+    page.wait_for_selector("#experiment table")
+    assert phone_problems(page, width) == []
+    respondent = context.new_page()
+    respondent.goto(f"{live_server}/s/{slug}")
+    respondent.click("#consent-agree")
+    shown_questions(respondent)
+    assert phone_problems(respondent, width) == []
+    context.close()
