@@ -38,6 +38,11 @@ def experiment_table(document: dict) -> str:
         f"Allocation: chi-square {allocation['chi_square']:.4g}, df {allocation['df']}, "
         f"p = {allocation['p_value']:.4g}",
     ]
+    for check in document.get("checks", []):
+        rate = "withheld" if check["pass_rate"] is None else (
+            f"{check['pass_rate']:.4f} [{check['ci_low']:.4f}, {check['ci_high']:.4f}]"
+        )  # fmt: skip
+        lines.append(f"Check {check['id']} in {check['condition']}: passed {rate}, n {check['n']}")
     for item in document["items"]:
         known = item["known_prevalence"]
         lines.append("")

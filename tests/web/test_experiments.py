@@ -89,7 +89,9 @@ def test_import_and_export_keep_the_experiment(runner, import_survey, tmp_path):
          "duplicate condition id 'direct'"),
         (lambda d: d["conditions"][0].__setitem__("share", 0), "conditions[0].share"),
         (lambda d: d["conditions"].__setitem__(slice(1, None), []), "2 to 6 conditions"),
-        (lambda d: d["questions"][0]["asked"].pop("cross"), "says nothing of condition 'cross'"),
+        (lambda d: [q.update(asked={k: v for k, v in ASKED.items() if k != "cross"})
+                    for q in d["questions"][:2]],
+         "condition 'cross' asks no question of its own"),
         (lambda d: d["questions"][0]["asked"].__setitem__("other", {"procedure": "direct"}),
          "unknown condition 'other'"),
         (lambda d: d["questions"][0].__setitem__("epsilon", 1), "questions[0].epsilon"),
@@ -100,7 +102,7 @@ def test_import_and_export_keep_the_experiment(runner, import_survey, tmp_path):
         (lambda d: d["questions"][1].__setitem__("known_prevalence", 2), "questions[1].known_prevalence"),
         (lambda d: [q.pop("asked") or q.update(procedure="spinner_coin", epsilon=1)
                     for q in d["questions"][:2]] and d["questions"][1].pop("known_prevalence"),
-         "no question says how each condition asks it"),
+         "asks no question of its own"),
         (lambda d: d.pop("conditions"), "only a survey with conditions has 'asked'"),
         (lambda d: d["questions"][0].__setitem__("id", "x" * 60), "together exceed 63 characters"),
     ],
@@ -349,3 +351,77 @@ def test_the_planner_gives_the_n_per_condition_and_the_power_at_n(client):
         response = client.get("/api/plan/experiment", query_string=query | bad)
         assert response.status_code == 400, bad
         assert "error" in response.get_json()
+
+
+CHECK = {
+    "id": "check_spin",
+    "type": "direct",
+    "text": "The spinner shows dark and the coin heads: what do you report?",
+    "options": [{"id": "yes", "text": "Yes"}, {"id": "no", "text": "No"},
+                {"id": "truth", "text": "My true answer"}],
+    "correct": "yes",
+    "asked": {"spin": {"procedure": "direct"}},
+}  # fmt: skip
+
+
+def test_a_comprehension_check_gives_its_pass_rate_and_the_estimate_among_those_who_passed(
+    app, client, token, import_survey
+):
+    data = copy.deepcopy(EXPERIMENT)
+    data["questions"].append(CHECK)
+    slug = import_survey(data)
+    with app.app_context():
+        simulate_responses(find_survey(slug), 3000, 0.3, seed=3)
+    document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
+    rows = stored_rows(app, slug)
+    spin = [row for row in rows if "drugs@spin" in row]
+    passed = [row for row in spin if row["check_spin@spin"] == "yes"]
+    assert document["checks"] == [
+        {"id": "check_spin", "condition": "spin", "correct": "yes", "n": len(spin),
+         "passed": len(passed), "pass_rate": pytest.approx(len(passed) / len(spin), abs=1e-9),
+         "ci_low": pytest.approx(stats.beta.ppf(0.025, len(passed), len(spin) - len(passed) + 1), abs=1e-9),
+         "ci_high": pytest.approx(stats.beta.ppf(0.975, len(passed) + 1, len(spin) - len(passed)), abs=1e-9)},
+    ]  # fmt: skip
+    drugs = {entry["condition"]: entry for entry in document["items"][0]["by_condition"]}
+    among = drugs["spin"]["among_passed"]
+    yes = sum(row["drugs@spin"] for row in passed)
+    expected = rr.spinner_coin(1.0).estimate(yes, len(passed))
+    assert among["n"] == len(passed)
+    assert among["estimate"] == pytest.approx(float(expected.estimate), abs=1e-9)
+    # Conditions without a check have no such figure.
+    assert drugs["direct"]["among_passed"] is None and drugs["cross"]["among_passed"] is None
+    # The check is no item: it is asked in one condition.
+    assert [item["id"] for item in document["items"]] == ["drugs", "kidney"]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda q: q.update(correct="maybe"), "must be one of the question's option ids"),
+        (lambda q: q.update(type="yesno", options=[], asked={"spin": {"procedure": "direct"}}),
+         "only a direct question is a comprehension check"),
+    ],
+)  # fmt: skip
+def test_a_comprehension_checks_mistakes_are_named(app, change, expected):
+    data = copy.deepcopy(EXPERIMENT)
+    check = copy.deepcopy(CHECK)
+    change(check)
+    data["questions"].append(check)
+    with app.app_context():
+        found = problems_of(data)
+    assert any("questions[3].correct" in p and expected in p for p in found), found
+
+
+def test_the_dashboard_and_the_command_line_show_the_checks(
+    app, runner, import_survey, make_researcher
+):
+    data = copy.deepcopy(EXPERIMENT)
+    data["questions"].append(CHECK)
+    slug = import_survey(data)
+    with app.app_context():
+        simulate_responses(find_survey(slug), 600, 0.3, seed=3)
+    page = make_researcher("rita@example.org").get(f"/surveys/{slug}").get_data(as_text=True)
+    assert "Comprehension check check_spin in spin:" in page
+    assert "Among those who passed its checks" in page
+    table = runner.invoke(args=["experiment", slug]).output
+    assert "Check check_spin in spin: passed" in table

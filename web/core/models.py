@@ -377,6 +377,7 @@ class Survey(Model):
                     question.epsilon_permanent,
                     question.condition,
                     question.known_prevalence,
+                    question.correct,
                 )
                 for question in self.questions
             ),
@@ -421,6 +422,7 @@ class Question(Tally, Model):
             key=row_key(spec.key, spec.condition),
             condition=spec.condition,
             known_prevalence=spec.known_prevalence,
+            correct=spec.correct,
             position=position,
             kind=spec.kind,
             text=text,
@@ -458,6 +460,8 @@ class Question(Tally, Model):
     condition: Mapped[str | None] = mapped_column(String(16))
     # The item's true share where the researcher knows it (a zero-prevalence item).
     known_prevalence: Mapped[float | None]
+    # A comprehension check's right answer (one of its option ids): a direct question only.
+    correct: Mapped[str | None] = mapped_column(String(64))
     survey: Mapped[Survey] = relationship(back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"

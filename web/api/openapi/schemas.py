@@ -215,6 +215,7 @@ def experiment_schema() -> Schema:
                     "p_value": {"type": "number", "minimum": 0, "maximum": 1},
                 },
             },
+            "checks": {"type": "array", "items": OBJECT},
             "items": entries(
                 {
                     "id": text,

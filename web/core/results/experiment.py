@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import rr
 from web.core.models import Question, Survey
+from web.core.results.comprehension import Comprehension, Counts, comprehension
 from web.core.results.figures import significant
 
 
@@ -30,9 +31,18 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     if not conditions:
         raise NotAnExperiment(f"survey {survey.slug!r} has no conditions: it is not an experiment")
     rows = _rows_by_question(survey)
-    first = next(iter(rows.values()))
-    counts = [first[condition.id].published_n for condition in conditions]
+    # Every respondent of a condition answers each of its rows: any of them gives its n.
+    own = {
+        condition: row for by_condition in rows.values() for condition, row in by_condition.items()
+    }
+    counts = [own[condition.id].published_n for condition in conditions]
     allocation = rr.allocation_check(counts, [condition.share for condition in conditions])
+    items = {
+        key: [asked[condition.id] for condition in conditions if condition.id in asked]
+        for key, asked in rows.items()
+        if len(asked) > 1 and _has_line(next(iter(asked.values())))
+    }
+    checked = comprehension(survey, [row for asked in items.values() for row in asked])
     return {
         "slug": survey.slug,
         "min_n": min_n,
@@ -46,11 +56,8 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
             "p_value": significant(allocation.p_value),
         },
         "method": rr.experiment.METHOD,
-        "items": [
-            _item(key, [asked[condition.id] for condition in conditions], max(min_n, 1))
-            for key, asked in rows.items()
-            if _has_line(next(iter(asked.values())))
-        ],
+        "checks": [] if checked is None else _checks(survey, checked, max(min_n, 1)),
+        "items": [_item(key, asked, max(min_n, 1), checked) for key, asked in items.items()],
     }
 
 
@@ -76,9 +83,16 @@ def _has_line(question: Question) -> bool:
     return True
 
 
-def _item(key: str, asked: list[Question], min_n: int) -> dict:
-    """One item: its figures in each condition and the contrasts with the reference condition."""
+def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | None) -> dict:
+    """One item: its figures in each condition it is asked in (and among those who passed the
+    condition's checks) and the contrasts with the reference condition."""
     figures = [_condition_figures(row, min_n) for row in asked]
+    if checked is not None:
+        for row, entry in zip(asked, figures, strict=True):
+            counts = checked.among_passed.get(row.key)
+            entry["among_passed"] = None
+            if counts is not None and row.condition in _checked_conditions(checked):
+                entry["among_passed"] = _passed_figures(row, counts, min_n)
     reference = next((row for row in asked if not row.protected), asked[0])
     base = figures[asked.index(reference)]
     contrasts = []
@@ -136,6 +150,51 @@ def _condition_figures(row: Question, min_n: int) -> dict:
         "ci_low": significant(float(found.ci_low)),
         "ci_high": significant(float(found.ci_high)),
     }
+
+
+def _checked_conditions(checked: Comprehension) -> set[str]:
+    return {condition for _key, condition in checked.checks}
+
+
+def _passed_figures(row: Question, counts: Counts, min_n: int) -> dict:
+    """An item's estimate among the respondents who passed their condition's checks."""
+    if counts.n < min_n:
+        return {"n": counts.n, "estimate": None, "ci_low": None, "ci_high": None}
+    found = row.item_design.estimate(counts.hits, counts.n)
+    return {
+        "n": counts.n,
+        "estimate": significant(float(found.estimate)),
+        "ci_low": significant(float(found.ci_low)),
+        "ci_high": significant(float(found.ci_high)),
+    }
+
+
+def _checks(survey: Survey, checked: Comprehension, min_n: int) -> list[dict]:
+    """Each check's pass rate in each condition it is asked in, with its exact interval."""
+    plain = rr.asked_directly()
+    found = []
+    for question in survey.questions:
+        if question.correct is None:
+            continue
+        for (key, condition), counts in sorted(checked.checks.items()):
+            if key != question.key:
+                continue
+            entry = {"id": question.question_id, "condition": condition,
+                     "correct": question.correct, "n": counts.n}  # fmt: skip
+            if counts.n < min_n:
+                found.append(entry | {"pass_rate": None, "ci_low": None, "ci_high": None})
+                continue
+            rate = plain.estimate(counts.hits, counts.n)
+            found.append(
+                entry
+                | {
+                    "passed": counts.hits,
+                    "pass_rate": significant(float(rate.estimate)),
+                    "ci_low": significant(float(rate.ci_low)),
+                    "ci_high": significant(float(rate.ci_high)),
+                }
+            )
+    return found
 
 
 def _against(entry: dict, known: float) -> dict | None:

@@ -21,6 +21,7 @@ from web.core.results.figures import (
     published_results,
     significant,
 )
+from web.core.surveys.conditions import condition_markers
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
 from web.core.surveys.texts import Texts
 
@@ -58,7 +59,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     responses. A question added after a response leaves its cell empty. An experiment's responses
     start with their ``condition``, and leave the other conditions' columns empty."""
     columns = response_columns(survey)
-    markers = condition_markers(survey)
+    markers = condition_markers(survey.questions)
     header = [key if option is None else f"{key}.{option}" for key, option in columns]
     yield _line(["condition", *header] if markers else header)
     if survey.published_count < max(min_n, 1):
@@ -80,16 +81,6 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
             yield "".join(buffer)
             buffer = []
     yield "".join(buffer)
-
-
-def condition_markers(survey: Survey) -> list[tuple[str, str]]:
-    """(condition, the key of a question row only its respondents answer), for each condition
-    of an experiment: a response's condition is the one whose row it answers. None otherwise."""
-    markers: dict[str, str] = {}
-    for question in survey.questions:
-        if question.condition is not None:
-            markers.setdefault(question.condition, question.key)
-    return list(markers.items())
 
 
 def text_columns(languages) -> list[str]:

@@ -8,8 +8,10 @@ In a survey file::
                    "asked": {"direct": {"procedure": "direct"},
                              "spin": {"procedure": "spinner_coin", "epsilon": 1}}}]
 
-A question with ``asked`` names every condition; each entry holds what a question holds for its
-design (procedure, ε and the design's parameters). It is stored as one question per condition,
+A question with ``asked`` is asked in the conditions it names (every one, or some: a comprehension
+check of one condition's instructions is asked in that condition alone); each entry holds what a
+question holds for its design (procedure, ε and the design's parameters), and every condition
+asks at least one question of its own. It is stored as one question per condition,
 keyed ``<id>@<condition>`` (a question id has no ``@``), each with its own tallies, design and
 frozen parameters, so every estimate uses the design its responses were collected under. A
 question without ``asked`` is asked the same way in every condition.
@@ -58,6 +60,17 @@ def row_key(key: str, condition: str | None) -> str:
 def question_id(key: str) -> str:
     """A stored row's question id (its key without the condition)."""
     return key.split(SEPARATOR, 1)[0]
+
+
+def condition_markers(questions) -> list[tuple[str, str]]:
+    """(condition, the key of a row only its respondents answer), for each condition of the
+    questions' experiment (anything with ``key`` and ``condition``): a response's condition is the
+    one whose row it answers (every condition asks a question of its own)."""
+    markers: dict[str, str] = {}
+    for question in questions:
+        if question.condition is not None:
+            markers.setdefault(question.condition, question.key)
+    return list(markers.items())
 
 
 def read_conditions(value: Any) -> tuple[tuple[Condition, ...], list[tuple[str, str]]]:
@@ -141,11 +154,6 @@ def expand_asked(
         for name in asked
         if name not in ids
     ]
-    problems += [
-        (f"{where}.asked", _("says nothing of condition %(id)r", id=name))
-        for name in ids
-        if name not in asked
-    ]
     beside = sorted(name for name in item if name in ASKED_FIELDS)
     problems += [
         (f"{where}.{name}", _("with 'asked', each condition states its own design"))
@@ -159,7 +167,7 @@ def expand_asked(
     if problems:
         return [(None, item)], problems
     common = {name: value for name, value in item.items() if name != "asked"}
-    return [(name, common | asked[name]) for name in ids], []
+    return [(name, common | asked[name]) for name in ids if name in asked], []
 
 
 def asked_entry(question: dict) -> dict:
@@ -190,8 +198,9 @@ def rows_problems(
     rows: Sequence[tuple[str, str | None, str]], conditions: Sequence[Condition]
 ) -> list[tuple[str, str]]:
     """Whether each question's rows, (question id, condition, place), make an experiment: every
-    row's condition declared, a question asked either the same way everywhere or once in each
-    condition, at least one question asked differently, and each row's key within its length."""
+    row's condition declared, a question asked either the same way everywhere or at most once in
+    each condition, every condition with a question of its own, and each row's key within its
+    length."""
     ids = [condition.id for condition in conditions if isinstance(condition.id, str)]
     by_question: dict[str, list[tuple[str | None, str]]] = {}
     for key, condition, place in rows:
@@ -206,8 +215,8 @@ def rows_problems(
             problems.append(
                 (place, _("only a survey with conditions asks a question by condition"))
             )
-        elif sorted(named) != sorted(ids) or len(named) != len(found):
-            problems.append((place, _("must be asked once in each condition")))
+        elif not set(named) <= set(ids) or len(set(named)) != len(found):
+            problems.append((place, _("must be asked at most once in each condition")))
         longest = max(len(row_key(key, condition)) for condition in named)
         if longest > MAX_ROW_KEY:
             problems.append(
@@ -220,9 +229,16 @@ def rows_problems(
                     ),
                 )
             )
-    asked_differently = any(condition is not None for _key, condition, _place in rows)
-    if conditions and not asked_differently:
-        problems.append(("conditions", _("no question says how each condition asks it ('asked')")))
+    own = {condition for _key, condition, _place in rows}
+    problems += [
+        (
+            f"conditions[{index}]",
+            _("condition %(id)r asks no question of its own: name it in a question's 'asked'",
+              id=name),
+        )
+        for index, name in enumerate(ids)
+        if name not in own
+    ]  # fmt: skip
     return problems
 
 

@@ -79,7 +79,7 @@ SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
 SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "conditions"}
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
-    *SCALE_FIELDS, "asked", "known_prevalence",
+    *SCALE_FIELDS, "asked", "known_prevalence", "correct",
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text"}
 
@@ -146,6 +146,8 @@ class QuestionSpec:
     condition: str | None = None
     # The item's true share where it is known (a zero-prevalence item catches false positives).
     known_prevalence: float | None = None
+    # A comprehension check's right answer: one of a direct question's option ids.
+    correct: str | None = None
 
     @property
     def type(self) -> QuestionType:
@@ -229,6 +231,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
             data |= question.design.scale.for_file(languages)
     if question.known_prevalence is not None:
         data["known_prevalence"] = question.known_prevalence
+    if question.correct is not None:
+        data["correct"] = question.correct
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}
@@ -470,6 +474,7 @@ def question_problems(
     problems += _permanent_problems(spec, kind, where, in_series)
     problems += _scale_problems(spec, where, languages, complete)
     problems += _known_prevalence_problems(spec, kind, where)
+    problems += _correct_problems(spec, kind, where)
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))
         if wrong_count is not None:
@@ -512,6 +517,22 @@ def _protects(procedure) -> bool:
     what it takes instead)."""
     design = find_design(procedure)
     return design is None or design.protects
+
+
+def _correct_problems(spec: QuestionSpec, kind: QuestionType | None, where: str) -> list[Problem]:
+    """A comprehension check's right answer is one of a direct question's options."""
+    if spec.correct is None:
+        return []
+    if kind is None or kind.randomized or not kind.has_options:
+        return [Problem(f"{where}.correct", _("only a direct question is a comprehension check"))]
+    if spec.correct not in [option.key for option in spec.options]:
+        return [
+            Problem(
+                f"{where}.correct",
+                _("must be one of the question's option ids, got %(value)r", value=spec.correct),
+            )
+        ]
+    return []
 
 
 def _derived(procedure) -> bool:
@@ -777,6 +798,7 @@ def parse_survey(data) -> SurveySpec:
                     _field(item, "epsilon_permanent"),
                     condition,
                     _field(item, "known_prevalence"),
+                    _field(item, "correct"),
                 )
             )
     spec = SurveySpec(

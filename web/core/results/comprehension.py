@@ -1,0 +1,73 @@
+"""Comprehension checks of a split ballot (Meisters, Hoffmann & Musch 2020): direct questions with
+a right answer (``correct``), asked in some conditions or all. From the published responses: each
+check's pass rate in each condition it is asked in, and each item's reports among the respondents
+of a condition who passed every check they were asked.
+
+Who passed is a property of a response, not of a tally, so this reads the published rows once
+(no running count could give it); only a survey with checks pays for it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from web.core.infrastructure.extensions import db
+from web.core.models import Question, Response, Survey
+from web.core.surveys.conditions import condition_markers
+
+
+@dataclass
+class Counts:
+    """Respondents, and those among them who chose the right answer (or reported 1)."""
+
+    n: int = 0
+    hits: int = 0
+
+
+@dataclass
+class Comprehension:
+    """What the published rows say of the checks: per (check row, condition) its counts; per
+    condition the respondents who passed; per item row its reports among them."""
+
+    checks: dict[tuple[str, str], Counts] = field(default_factory=dict)
+    passed: dict[str, int] = field(default_factory=dict)
+    among_passed: dict[str, Counts] = field(default_factory=dict)
+
+
+def comprehension(survey: Survey, items: list[Question]) -> Comprehension | None:
+    """The checks' counts and ``items``' reports among those who passed (each item a row asked
+    by condition with one bit per response); None for a survey without checks."""
+    checks = [question for question in survey.questions if question.correct is not None]
+    if not checks:
+        return None
+    markers = condition_markers(survey.questions)
+    found = Comprehension()
+    rows = db.session.execute(
+        db.select(Response.bits)
+        .where(Response.survey_id == survey.id)
+        .execution_options(yield_per=5000)
+    )
+    for (bits,) in rows:
+        answers = json.loads(bits)
+        condition = next((name for name, key in markers if key in answers), None)
+        if condition is None:
+            continue
+        passed = True
+        for check in checks:
+            if check.key not in answers:
+                continue
+            counts = found.checks.setdefault((check.key, condition), Counts())
+            right = answers[check.key] == check.correct
+            counts.n += 1
+            counts.hits += right
+            passed &= right
+        if not passed:
+            continue
+        found.passed[condition] = found.passed.get(condition, 0) + 1
+        for item in items:
+            if item.key in answers:
+                counts = found.among_passed.setdefault(item.key, Counts())
+                counts.n += 1
+                counts.hits += int(answers[item.key])
+    return found
