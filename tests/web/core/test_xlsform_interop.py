@@ -332,3 +332,39 @@ def test_the_command_line_prints_no_library_warning(app, runner, tmp_path):
     result = runner.invoke(args=["import-survey", str(path)])
     assert result.exit_code == 0, result.output
     assert "Warning" not in result.output and str(tmp_path) not in result.output
+
+
+def test_an_experiment_round_trips_and_pyxform_converts_it(app):
+    from tests.web.test_experiments import CHECK, EXPERIMENT
+
+    data = copy.deepcopy(EXPERIMENT)
+    data["questions"].append(CHECK)
+    with app.test_request_context():
+        spec = parse_survey(data)
+        exported = survey_xlsform(spec)
+        again = load_xlsform(exported)
+        assert again == spec
+        assert cells(survey_xlsform(again)) == cells(exported)
+    sheets = cells(exported)
+    assert ("rr_conditions" in sheets["settings"][0]) and "direct:1;spin:1;cross:1" in sheets[
+        "settings"
+    ][1]
+    names = [row[1] for row in sheets["survey"][1:]]
+    assert names[:3] == ["drugs_direct", "drugs_spin", "drugs_cross"] and "check_spin_spin" in names
+    xform = convert(xlsform=io.BytesIO(exported), file_type=".xlsx", validate=False).xform
+    assert "/data/drugs_spin" in xform and "/data/check_spin_spin" in xform
+    assert "rr_" not in xform
+
+
+def test_an_experiments_rows_must_share_their_wording(app):
+    from tests.web.test_experiments import EXPERIMENT
+
+    with app.test_request_context():
+        exported = survey_xlsform(parse_survey(copy.deepcopy(EXPERIMENT)))
+    book = openpyxl.load_workbook(io.BytesIO(exported))
+    book["survey"].cell(row=3, column=3).value = "Another wording"
+    buffer = io.BytesIO()
+    book.save(buffer)
+    with app.test_request_context():
+        problems = refusal(buffer.getvalue())
+    assert any("survey row 3" in problem and "share its wording" in problem for problem in problems)

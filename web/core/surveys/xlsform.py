@@ -30,6 +30,10 @@ survey sheet column        meaning
 ``parameters``             a number question's range: its type is ``range`` (as in ODK) with
                            ``start=0 end=30 step=1``
 ``rr_unit::<L> (t)``       a number question's unit per language
+``rr_condition``           an experiment's condition the row asks in, with ``rr_question``
+                           (the question's id), ``rr_known_prevalence`` and ``rr_correct``
+                           (:mod:`web.core.surveys.xlsform_conditions`; ``rr_conditions`` in
+                           the settings sheet)
 =========================  =================================================================
 
 The ``choices`` sheet has ``list_name`` (or ``list name``), ``name`` and a label per language.
@@ -79,6 +83,15 @@ from web.core.surveys.designs.cheating_detection import arms_from_text
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
+from web.core.surveys.xlsform_conditions import (
+    CONDITION_COLUMNS,
+    condition_cells,
+    conditions_cell,
+    conditions_from_cell,
+    experiment_fields,
+    grouped_questions,
+    row_name,
+)
 
 YES_NO_LIST = "yes_no"
 RANGE = "range"  # ODK's type for a number in a range: a number question
@@ -112,11 +125,11 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", *DESIGN_COLUMNS)
+     "rr_innocuous", "rr_unit", *DESIGN_COLUMNS, *CONDITION_COLUMNS)
 )  # fmt: skip
 CHOICE_COLUMNS = frozenset(("list_name", "name", "label"))
 SETTINGS_COLUMNS = frozenset(
-    ("form_id", "form_title", "default_language", "version", "rr_title",
+    ("form_id", "form_title", "default_language", "version", "rr_title", "rr_conditions",
      *(f"rr_{name}" for name in (*SETTINGS_TEXTS, *SURVEY_SETTINGS)))
 )  # fmt: skip
 # What the columns that XLSForm has and this app cannot honour would ask for.
@@ -307,14 +320,17 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         choices.setdefault(list_name, []).append(
             {"id": str(cells["name"]), "text": _text(cells, "label", languages)}
         )
-    questions, rows = [], []
+    questions, rows, cells_of = [], [], []
     for number, cells in survey_rows[1:]:
         question, problem = _question(number, cells, choices, languages)
         if problem:
             problems.append(problem)
         else:
-            questions.append(question)
+            questions.append(question | experiment_fields(cells))
             rows.append(number)
+            cells_of.append(cells)
+    questions, rows, disagreeing = grouped_questions(questions, rows, cells_of)
+    problems += disagreeing
     stem = PurePath(filename).stem.strip()
     data: dict[str, Any] = {
         "slug": settings.get("form_id") or _slug_from(stem),
@@ -331,6 +347,12 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         value = settings.get(f"rr_{name}")
         if value is not None:
             data[name] = _whole(value) if name in WHOLE_SETTINGS else str(value)
+    if settings.get("rr_conditions") is not None:
+        conditions = conditions_from_cell(settings["rr_conditions"])
+        if isinstance(conditions, str):
+            problems.append(_("settings: %(problem)s", problem=conditions))
+        else:
+            data["conditions"] = conditions
     return data, rows, problems
 
 
@@ -391,12 +413,15 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         )
     question: dict[str, Any] = {"id": cells.get("name"), "text": _text(cells, "label", languages)}
     fixed = list_name if list_name == YES_NO_LIST else None
+    # A direct question (its own list) is asked plainly; a yes/no one asked directly is a yes/no
+    # question with that design.
+    plain = procedure == ASKED_PLAINLY.name and fixed is None
     matching = [
         type_
         for type_ in QUESTION_TYPES.values()
         if type_.xlsform_select == kind
         and type_.xlsform_list == fixed
-        and type_.randomized == (procedure != ASKED_PLAINLY.name)
+        and type_.randomized == (not plain)
     ]
     if not matching:
         return None, _(
@@ -408,7 +433,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     question["type"] = matching[0].name
     if matching[0].has_options:
         question["options"] = choices[list_name]
-    if procedure != ASKED_PLAINLY.name:
+    if not plain:
         question["procedure"] = procedure
         epsilon = _number(cells.get("rr_epsilon"))
         if not design_named(procedure).derived or epsilon is not None:
@@ -563,10 +588,12 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     # The bound over a series' waves only where a question keeps one.
     kept = any(question.epsilon_permanent is not None for question in spec.questions)
     permanent_header = ["rr_epsilon_permanent"] if kept else []
+    # An experiment's columns only in an experiment.
+    experiment_headers = list(CONDITION_COLUMNS) if spec.conditions else []
     append_row(
         survey,
         ["type", "name", *headers, "rr_procedure", "rr_epsilon", *permanent_header,
-         *design_headers, *range_headers],
+         *design_headers, *range_headers, *experiment_headers],
     )  # fmt: skip
     choices = book.create_sheet("choices")
     append_row(choices, ["list_name", "name", *headers])
@@ -584,13 +611,16 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         kind = question.type
         wording = [question.text.get(code, "") for code in languages]
         procedure = question.procedure if kind.randomized else ASKED_PLAINLY.name
-        epsilon = question.derived_epsilon if kind.randomized else None
-        list_name = kind.xlsform_list or question.key
+        epsilon = (
+            question.derived_epsilon if kind.randomized and question.asked_with.protects else None
+        )
+        name = row_name(question.key, question.condition)
+        list_name = kind.xlsform_list or name
         design = question.design
         randomizer = design.randomizer if design.randomizer != "page" else None
         scale = design.scale
         kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
-        cells = [kind_cell, question.key, *wording, procedure, epsilon]
+        cells = [kind_cell, name, *wording, procedure, epsilon]
         if kept:
             cells.append(question.epsilon_permanent)
         if designed:
@@ -604,10 +634,12 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             ]
         if numbered:
             cells += _range_cells(scale, languages)
+        if experiment_headers:
+            cells += condition_cells(question)
         append_row(survey, cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
-            append_row(choices, [question.key, option.key, *texts])
+            append_row(choices, [list_name, option.key, *texts])
     settings = book.create_sheet("settings")
     file = spec.to_dict()
     # XLSForm keeps the title in one plain cell (the default language's); the others go in
@@ -629,6 +661,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     for name in SURVEY_SETTINGS:
         if name in file:
             row[f"rr_{name}"] = file[name]
+    if spec.conditions:
+        row["rr_conditions"] = conditions_cell(spec.conditions)
     append_row(settings, list(row))
     append_row(settings, list(row.values()))
     buffer = io.BytesIO()
