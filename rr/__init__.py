@@ -78,6 +78,7 @@ from .power import (
 )
 from .regression import RegressionError, RegressionResult, rr_logistic_regression
 from .simulation import LatticeHistogram, lattice_histogram, simulate_estimates
+from .split_ballot import SplitBallot, split_ballot
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
@@ -115,12 +116,14 @@ __all__ = [
     "Contrast",
     "Design",
     "ExperimentPlan",
+    "SplitBallot",
     "allocation_check",
     "asked_directly",
     "contrast",
     "contrast_coverage",
     "plan_experiment",
     "simulate_power",
+    "split_ballot",
     "cheating_detection",
     "crosswise",
     "design_epsilon",

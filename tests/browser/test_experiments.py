@@ -151,3 +151,42 @@ def test_the_experiment_panel_and_page_pass_axe(
     shown_questions(respondent)
     assert phone_problems(respondent, width) == []
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_projector_shows_each_way_of_asking_side_by_side(
+    browser, app, runner, live_server, import_survey, locale, width
+):
+    from tests.browser.axe import phone_problems
+    from tests.browser.researcher import log_in
+    from tests.conftest import PASSWORD
+    from web.core.surveys.lookup import find_survey
+    from web.simulation import simulate_responses
+
+    app.config["PRESENT_REFRESH_MS"] = 100
+    slug = import_survey(SPLIT)
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(
+        locale=locale,
+        bypass_csp=True,
+        reduced_motion="reduce",
+        viewport={"width": width, "height": 900},
+    )
+    projector = context.new_page()
+    log_in(projector, live_server, "rita@example.org")
+    projector.goto(f"{live_server}/surveys/{slug}/present")
+    projector.click("#reveal")
+    # No figures yet: the side-by-side item says when they come, and no chart is drawn.
+    side = ".present-experiment[data-question='drugs']"
+    projector.wait_for_selector(side, state="visible")
+    assert projector.locator(f"{side} svg.chart").count() == 0
+    # The condition's own rows are not shown again one by one.
+    assert projector.locator(".present-result[data-question='drugs@spin']").count() == 0
+    with app.app_context():
+        simulate_responses(find_survey(slug), 200, 0.3, seed=5)
+    projector.wait_for_selector(f"{side} svg.chart", state="visible", timeout=60_000)
+    assert projector.locator(f"{side} svg.chart .label").count() == 2
+    assert projector.locator(f"{side} .gap").count() == 1
+    assert phone_problems(projector, width) == []
+    context.close()

@@ -153,3 +153,27 @@ def test_the_plan_grows_with_the_noise():
 def test_the_plan_names_a_bad_value(arguments, culprit):
     with pytest.raises(ValueError, match=culprit):
         rr.plan_experiment(rr.spinner_coin(1.0), **arguments)
+
+
+def test_the_split_ballot_lab_finds_what_the_formulas_say():
+    design = rr.spinner_coin(1.0)
+    found = rr.split_ballot(design, 0.3, denial=0.4, noncompliance=0.1, n=400, trials=2000, seed=3)
+    a, b = design.offset, design.slope
+    assert found.expected_direct == pytest.approx(0.3 * 0.6)
+    assert found.expected_randomized == pytest.approx(0.9 * 0.3 - 0.1 * a / b)
+    assert found.expected_zero_randomized == pytest.approx(-0.1 * a / b)
+    assert found.zero_direct.estimate == 0.0
+    # The class's estimates sit within four standard errors of their expectations.
+    direct_se = math.sqrt(0.18 * 0.82 / 400)
+    assert found.direct.estimate == pytest.approx(0.18, abs=4 * direct_se)
+    # The planned power agrees with the simulated one (four standard errors, 0.02 for the
+    # normal approximation).
+    assert found.simulated_power == pytest.approx(
+        found.power, abs=4 * math.sqrt(0.25 / 2000) + 0.02
+    )
+    honest = rr.split_ballot(design, 0.3, 0.0, 0.0, 400, trials=200, seed=3)
+    assert honest.expected_randomized == pytest.approx(honest.expected_direct) == pytest.approx(0.3)
+    assert honest.power < 0.06  # no gap: the test's size
+    with pytest.raises(ValueError, match="denial"):
+        rr.split_ballot(design, 0.3, 1.5, 0.0, 10)
+    assert "power" in repr(found)

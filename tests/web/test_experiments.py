@@ -425,3 +425,20 @@ def test_the_dashboard_and_the_command_line_show_the_checks(
     assert "Among those who passed its checks" in page
     table = runner.invoke(args=["experiment", slug]).output
     assert "Check check_spin in spin: passed" in table
+
+
+def test_the_lab_runs_a_split_ballot(client):
+    page = client.get("/lab", query_string={"experiment_denial": 0.5, "experiment_n": 800})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'id="experiment-table"' in html
+    assert 'value="0.5"' in html and "Kidney question, with the spinner" in html
+    figures = client.get(
+        "/api/lab/experiment",
+        query_string={"prevalence": 0.3, "denial": 0.5, "noncompliance": 0.1, "n": 800, "seed": 1},
+    ).get_json()
+    expected = rr.split_ballot(rr.spinner_coin(1.0), 0.3, 0.5, 0.1, 800, trials=1000, seed=1)
+    assert figures["expected_direct"] == pytest.approx(0.15)
+    assert figures["power"] == pytest.approx(expected.power)
+    assert figures["randomized"]["estimate"] == pytest.approx(expected.randomized.estimate)
+    assert client.get("/api/lab/experiment", query_string={"denial": 2}).status_code == 400
+    assert client.get("/lab", query_string={"experiment_n": 5}).status_code == 400

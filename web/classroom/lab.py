@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 import rr
 from rr.mechanism import noise_line
 from rr.sanitized import ACCOUNTINGS, POSTERIORS
+from web.classroom.experiment_lab import experiment_query
 from web.classroom.number_lab import number_class
 from web.classroom.report_lab import (
     MAX_REPORT_RUNS,
@@ -67,6 +68,7 @@ def lab():
         reproduced=computed(reproduction, repetitions) if repetitions else None,
         rhat_warning=RHAT_WARNING,
         repetitions=repetitions or REPORT_RUNS,
+        experiment=experiment_query(),
     )
 
 

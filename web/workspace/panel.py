@@ -15,6 +15,7 @@ from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.surveys.scales import Scale
+from web.workspace.experiment_panel import ExperimentItem, experiment_items
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,10 @@ class Panel:
     questions: tuple[PanelEntry, ...]
     min_n: int
     bayes: bool = False
-    # A split-ballot experiment's figures (web/core/results/experiment.py), else None.
+    # A split-ballot experiment's figures (web/core/results/experiment.py), else None, and its
+    # items side by side (web/workspace/experiment_panel.py).
     experiment: dict | None = None
+    experiment_items: tuple[ExperimentItem, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -86,8 +89,11 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
-    experiment = experiment_document(survey, min_n) if survey.condition_list else None
-    return Panel(results, tuple(entries), min_n, bayes, experiment)
+    if not survey.condition_list:
+        return Panel(results, tuple(entries), min_n, bayes)
+    experiment = experiment_document(survey, min_n)
+    items = tuple(experiment_items(survey, experiment))
+    return Panel(results, tuple(entries), min_n, bayes, experiment, items)
 
 
 def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:

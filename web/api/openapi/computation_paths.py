@@ -16,6 +16,7 @@ from web.api.openapi.parts import (
     whole,
 )
 from web.api.views import MAX_PLANNED_N
+from web.classroom.experiment_lab import MAX_CONDITION_N
 from web.classroom.lab import (
     DESIGNS_MAX_EPSILON,
     LAB_REQUESTS,
@@ -258,6 +259,29 @@ def computation_paths() -> dict:
                     parameter("delta", number(1e-15, 0.5, 1e-5), "δ."),
                 ],
                 json_body(OBJECT, "The scales."),
+                400,
+                429,
+            )
+        },
+        "/api/lab/experiment": {
+            "get": public_operation(
+                "A simulated split ballot",
+                "A class asked directly and through the spinner with a coin, with respondents who "
+                "deny it asked directly and respondents who say no whatever the spinner shows: "
+                f"what each finds, on a zero-prevalence item too, and the power. {lab}",
+                [
+                    parameter("epsilon", number(0.05, 10, 1), "ε of the spinner."),
+                    parameter("prevalence", number(0, 1, 0.3), "The true share of yes."),
+                    parameter("denial", number(0, 1, 0.5), "True yes who deny it asked directly."),
+                    parameter(
+                        "noncompliance",
+                        number(0, 1, 0.05),
+                        "Who say no whatever the spinner shows.",
+                    ),
+                    parameter("n", whole(10, MAX_CONDITION_N, 1000), "Respondents per condition."),
+                    seed(),
+                ],
+                json_body(OBJECT, "The figures."),
                 400,
                 429,
             )
