@@ -176,3 +176,26 @@ def test_an_unknown_design_is_refused_with_the_known_ones():
         design_named("coin_only")
     assert "'coin_only'" in str(refused.value)
     assert all(name in str(refused.value) for name in design_names())
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "web").rglob("*.py")), ids=lambda path: str(path.relative_to(ROOT))
+)
+def test_no_module_outside_the_designs_imports_a_design(path):
+    # A design's module is its own (its stem is its name); the rest of the app asks the registry
+    # (design_named, a design's methods such as arm_model), never a design's module.
+    import ast
+
+    if path.parent == ROOT / "web" / "core" / "surveys" / "designs":
+        return
+    designs = {f"web.core.surveys.designs.{name}" for name in design_names()}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    } | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    assert sorted(imported & designs) == [], f"{path.relative_to(ROOT)} imports a design's module"

@@ -75,11 +75,11 @@ from web.core.surveys.designs import (
     ARM_FIELDS,
     ASKED_PLAINLY,
     SHARE_NAMES,
+    arms_from_text,
     design_named,
     find_design,
     known_designs,
 )
-from web.core.surveys.designs.cheating_detection import arms_from_text
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
 from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows

@@ -28,6 +28,7 @@ from web.core.surveys.designs.parameters import (
     ARM_FIELDS,
     NO_PARAMETERS,
     DesignParameters,
+    arms_from_text,
 )
 from web.core.surveys.designs.plain import ASKED_PLAINLY
 
@@ -87,6 +88,7 @@ def default_design() -> SurveyDesign:
 __all__ = [
     "ARM_FIELDS",
     "ASKED_PLAINLY",
+    "arms_from_text",
     "DESIGN_FIELDS",
     "NO_PARAMETERS",
     "SHARE_NAMES",

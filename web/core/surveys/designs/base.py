@@ -203,6 +203,11 @@ class SurveyDesign:
             )
         return None
 
+    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
+        """The model of a design whose respondents are put into arms, with a share of cheaters
+        (:class:`rr.CheatingDetection`); a design of one line has none."""
+        raise ValueError(f"{self.name} puts every respondent in one arm: it has no arm model")
+
     def light_fraction(self, question) -> float:
         """The share of the wheel that tells the truth (0 where none does)."""
         return question.design.share("p_truth") or 0.0

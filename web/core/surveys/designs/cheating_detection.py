@@ -11,25 +11,13 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import SurveyDesign, epsilon_problems, register, share_words
 from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
-from web.core.surveys.designs.parameters import ARM_FIELDS, DesignParameters, is_probability
+from web.core.surveys.designs.parameters import (
+    ARM_FIELDS,
+    DesignParameters,
+    arms_from_text,
+    is_probability,
+)
 from web.core.surveys.designs.r_code import r_column, r_vector, rruni
-
-
-def arms_from_text(text: str) -> list[tuple] | None:
-    """Arms written ``t,f_yes,f_no;t,f_yes,f_no`` (a spreadsheet cell, a query), each share a
-    number or, where it is not one, the text as written; None when the text is not of that form."""
-    arms = []
-    for arm in text.split(";"):
-        shares: list[float | str] = []
-        for share in arm.split(","):
-            try:
-                shares.append(float(share))
-            except ValueError:
-                shares.append(share.strip())
-        if len(shares) != len(ARM_FIELDS):
-            return None
-        arms.append(tuple(shares))
-    return arms
 
 
 def cheating_model(parameters: DesignParameters) -> rr.CheatingDetection:
@@ -53,6 +41,9 @@ class CheatingDetection(SurveyDesign):
 
     def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
         return cheating_model(parameters).epsilon
+
+    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
+        return cheating_model(parameters)
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms = parameters.arms

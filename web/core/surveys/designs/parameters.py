@@ -99,3 +99,20 @@ def is_probability(value) -> bool:
         and math.isfinite(value)
         and 0 <= value <= 1
     )
+
+
+def arms_from_text(text: str) -> list[tuple] | None:
+    """Arms written ``t,f_yes,f_no;t,f_yes,f_no`` (a spreadsheet cell, a query), each share a
+    number or, where it is not one, the text as written; None when the text is not of that form."""
+    arms = []
+    for arm in text.split(";"):
+        shares: list[float | str] = []
+        for share in arm.split(","):
+            try:
+                shares.append(float(share))
+            except ValueError:
+                shares.append(share.strip())
+        if len(shares) != len(ARM_FIELDS):
+            return None
+        arms.append(tuple(shares))
+    return arms

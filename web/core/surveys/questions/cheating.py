@@ -10,7 +10,6 @@ from flask_babel import gettext as _
 
 import rr
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, registered
-from web.core.surveys.designs.cheating_detection import cheating_model
 from web.core.surveys.questions.base import (
     ARM,
     QUESTION_TYPES,
@@ -30,7 +29,7 @@ class Cheating(QuestionType):
     respondent into one of two forced-response arms at random and sends the arm with the report,
     ``{"arm": 0|1, "reported": 0|1}``. It keeps two tallies: every respondent's reports (the
     question's own) and the second arm's (``ARM``); the first arm's are their difference. In a
-    survey file it is a ``yesno`` question whose procedure is ``cheating_detection``."""
+    survey file it is a ``yesno`` question whose design puts respondents into arms."""
 
     name = YesNo.name
     xlsform_list = YesNo.xlsform_list
@@ -132,7 +131,7 @@ class Cheating(QuestionType):
         cheating with ``cheating``, independently."""
         truth = rng.random(size) < np.ravel(np.broadcast_to(true_proportion, (size, 1)))
         cheaters = rng.random(size) < cheating
-        reported, arm = cheating_model(parameters).perturb(truth, cheaters, rng)
+        reported, arm = _arm_model(parameters).perturb(truth, cheaters, rng)
         return np.stack([reported, arm], axis=1)
 
     def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:
@@ -152,4 +151,10 @@ def _cheating_estimate(counts: Sequence[tuple[int, int]], parameters: DesignPara
     (yes, n), (arm_yes, arm_n) = counts
     if arm_n == 0 or n - arm_n == 0:
         return None
-    return cheating_model(parameters).estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n])
+    return _arm_model(parameters).estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n])
+
+
+def _arm_model(parameters: DesignParameters) -> rr.CheatingDetection:
+    """The arms of the design this type serves (the one design whose reports carry an arm)."""
+    (design,) = (design for design in registered() if design.yesno_variant == Cheating.variant)
+    return design.arm_model(parameters)
