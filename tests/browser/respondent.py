@@ -19,7 +19,7 @@ PROCEDURE = {
 # Both count the draws in window.draws, so a test can tell that none was made.
 # Only the draws' 32-bit words are forced: byte buffers (a submission id, a PIN's salt) stay
 # random, so that two respondents never share a submission id.
-_FORCED = """
+FORCED = """
 window.draws = 0;
 const realRandom = crypto.getRandomValues.bind(crypto);
 crypto.getRandomValues = (buffer) => {
@@ -27,11 +27,11 @@ crypto.getRandomValues = (buffer) => {
   window.draws += 1; buffer.fill(%s); return buffer;
 };
 """
-FORCE_DARK_AND_TAILS = _FORCED % "0xFFFFFFFE"
-FORCE_LIGHT = _FORCED % "0"
+FORCE_DARK_AND_TAILS = FORCED % "0xFFFFFFFE"
+FORCE_LIGHT = FORCED % "0"
 # Dark and tails while the tab's window.name is empty, light once a test sets it to "light": a
 # reload then draws light, so a second draw would change what is reported.
-FORCE_DARK_THEN_LIGHT = _FORCED % "window.name === 'light' ? 0 : 0xFFFFFFFE"
+FORCE_DARK_THEN_LIGHT = FORCED % "window.name === 'light' ? 0 : 0xFFFFFFFE"
 
 
 def answer_truthfully(page):

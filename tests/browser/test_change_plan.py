@@ -13,8 +13,8 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_the_planner_shows_the_power_to_see_a_change(browser, runner, live_server, survey, locale):
+def builder_page(browser, runner, live_server, survey, locale):
+    """A researcher's builder page of the survey's "cheated" question, and its script errors."""
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     context = browser.new_context(locale=locale, reduced_motion="reduce", bypass_csp=True)
     page = context.new_page()
@@ -22,6 +22,12 @@ def test_the_planner_shows_the_power_to_see_a_change(browser, runner, live_serve
     page.on("pageerror", lambda error: errors.append(str(error)))
     log_in(page, live_server, "rita@example.org")
     page.goto(f"{live_server}/surveys/{survey}/questions/cheated")
+    return page, errors
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_the_planner_shows_the_power_to_see_a_change(browser, runner, live_server, survey, locale):
+    page, errors = builder_page(browser, runner, live_server, survey, locale)
     page.fill("#planned", "500")
     page.click("#change-plan summary")
     page.fill("#baseline", "20")
@@ -41,20 +47,14 @@ def test_the_planner_shows_the_power_to_see_a_change(browser, runner, live_serve
     page.wait_for_selector("#power-curve:empty", state="attached")
     assert "0 to 100" in page.locator("#change-power").inner_text() or locale != "en-US"
     assert errors == []
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 def test_the_planner_gives_a_split_ballots_n_per_condition(
     browser, runner, live_server, survey, locale
 ):
-    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
-    context = browser.new_context(locale=locale, reduced_motion="reduce", bypass_csp=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    log_in(page, live_server, "rita@example.org")
-    page.goto(f"{live_server}/surveys/{survey}/questions/cheated")
+    page, errors = builder_page(browser, runner, live_server, survey, locale)
     page.fill("#planned", "400")
     page.click("#experiment-plan summary")
     page.fill("#experiment-baseline", "20")
@@ -72,4 +72,4 @@ def test_the_planner_gives_a_split_ballots_n_per_condition(
     page.fill("#experiment-lift", "0")
     page.wait_for_function("() => document.getElementById('experiment-power').textContent === ''")
     assert errors == []
-    context.close()
+    page.context.close()

@@ -8,7 +8,13 @@ import json
 
 import pytest
 
-from tests.browser.respondent import memo, wait_until_done
+from tests.browser.axe import phone_problems
+from tests.browser.researcher import log_in
+from tests.browser.respondent import FORCED, memo, wait_until_done
+from tests.conftest import PASSWORD
+from tests.web.test_experiments import EXPERIMENT
+from web.core.surveys.lookup import find_survey
+from web.simulation import simulate_responses
 
 pytestmark = pytest.mark.browser
 
@@ -27,17 +33,8 @@ SPLIT = {
          "procedure": "spinner_coin"},
     ],
 }  # fmt: skip
-# Every 32-bit draw forced to `%s` (byte buffers, a submission id, stay random); window.draws
-# counts the draws. 0 draws the first condition (and light); 0xFFFFFFFE the last (and dark,
-# tails). With window.name "first", 0 from then on.
-FORCED = """
-window.draws = 0;
-const realRandom = crypto.getRandomValues.bind(crypto);
-crypto.getRandomValues = (buffer) => {
-  if (buffer instanceof Uint8Array) return realRandom(buffer);
-  window.draws += 1; buffer.fill(%s); return buffer;
-};
-"""
+# Every 32-bit draw forced (respondent.py's FORCED): 0 draws the first condition (and light);
+# 0xFFFFFFFE the last (and dark, tails). With window.name "first", 0 from then on.
 LAST_THEN_FIRST = FORCED % "window.name === 'first' ? 0 : 0xFFFFFFFE"
 CONDITION = """(key) => {
   const raw = localStorage.getItem(key);
@@ -118,63 +115,57 @@ def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
     assert bodies["spin"] == {"condition": "spin", "answers": {"drugs": 0, "cheated": 0}}
 
 
+@pytest.fixture
+def researcher(browser, runner, live_server):
+    """A researcher's logged-in page in a profile of a locale and a width (reduced motion, the
+    CSP bypassed for axe); closed after the test."""
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    contexts = []
+
+    def open_page(locale: str, width: int):
+        context = browser.new_context(
+            locale=locale,
+            bypass_csp=True,
+            reduced_motion="reduce",
+            viewport={"width": width, "height": 900},
+        )
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, live_server, "rita@example.org")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("width", [320, 1280])
 def test_the_experiment_panel_and_page_pass_axe(
-    browser, app, runner, live_server, import_survey, locale, width
+    app, researcher, live_server, import_survey, locale, width
 ):
-    from tests.browser.axe import phone_problems
-    from tests.browser.researcher import log_in
-    from tests.conftest import PASSWORD
-    from tests.web.test_experiments import EXPERIMENT
-    from web.core.surveys.lookup import find_survey
-    from web.simulation import simulate_responses
-
     slug = import_survey({**EXPERIMENT, "consent": "You may stop at any time."})
     with app.app_context():
         simulate_responses(find_survey(slug), 600, 0.3, seed=2)
-    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
-    context = browser.new_context(
-        locale=locale,
-        bypass_csp=True,
-        reduced_motion="reduce",
-        viewport={"width": width, "height": 900},
-    )
-    page = context.new_page()
-    log_in(page, live_server, "rita@example.org")
+    page = researcher(locale, width)
     page.goto(f"{live_server}/surveys/{slug}")
     page.wait_for_selector("#experiment table")
     assert phone_problems(page, width) == []
-    respondent = context.new_page()
+    respondent = page.context.new_page()
     respondent.goto(f"{live_server}/s/{slug}")
     respondent.click("#consent-agree")
     shown_questions(respondent)
     assert phone_problems(respondent, width) == []
-    context.close()
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("width", [320, 1280])
 def test_the_projector_shows_each_way_of_asking_side_by_side(
-    browser, app, runner, live_server, import_survey, locale, width
+    app, researcher, live_server, import_survey, locale, width
 ):
-    from tests.browser.axe import phone_problems
-    from tests.browser.researcher import log_in
-    from tests.conftest import PASSWORD
-    from web.core.surveys.lookup import find_survey
-    from web.simulation import simulate_responses
-
     app.config["PRESENT_REFRESH_MS"] = 100
     slug = import_survey(SPLIT)
-    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
-    context = browser.new_context(
-        locale=locale,
-        bypass_csp=True,
-        reduced_motion="reduce",
-        viewport={"width": width, "height": 900},
-    )
-    projector = context.new_page()
-    log_in(projector, live_server, "rita@example.org")
+    projector = researcher(locale, width)
     projector.goto(f"{live_server}/surveys/{slug}/present")
     projector.click("#reveal")
     # No figures yet: the side-by-side item says when they come, and no chart is drawn.
@@ -189,4 +180,3 @@ def test_the_projector_shows_each_way_of_asking_side_by_side(
     assert projector.locator(f"{side} svg.chart .label").count() == 2
     assert projector.locator(f"{side} .gap").count() == 1
     assert phone_problems(projector, width) == []
-    context.close()

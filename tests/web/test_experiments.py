@@ -364,14 +364,21 @@ CHECK = {
 }  # fmt: skip
 
 
-def test_a_comprehension_check_gives_its_pass_rate_and_the_estimate_among_those_who_passed(
-    app, client, token, import_survey
-):
+@pytest.fixture
+def checked_experiment(app, import_survey):
+    """EXPERIMENT with CHECK, and 3,000 simulated respondents; its slug."""
     data = copy.deepcopy(EXPERIMENT)
     data["questions"].append(CHECK)
     slug = import_survey(data)
     with app.app_context():
         simulate_responses(find_survey(slug), 3000, 0.3, seed=3)
+    return slug
+
+
+def test_a_comprehension_check_gives_its_pass_rate_and_the_estimate_among_those_who_passed(
+    app, client, token, checked_experiment
+):
+    slug = checked_experiment
     document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
     rows = stored_rows(app, slug)
     spin = [row for row in rows if "drugs@spin" in row]
@@ -413,13 +420,9 @@ def test_a_comprehension_checks_mistakes_are_named(app, change, expected):
 
 
 def test_the_dashboard_and_the_command_line_show_the_checks(
-    app, runner, import_survey, make_researcher
+    runner, checked_experiment, make_researcher
 ):
-    data = copy.deepcopy(EXPERIMENT)
-    data["questions"].append(CHECK)
-    slug = import_survey(data)
-    with app.app_context():
-        simulate_responses(find_survey(slug), 600, 0.3, seed=3)
+    slug = checked_experiment
     page = make_researcher("rita@example.org").get(f"/surveys/{slug}").get_data(as_text=True)
     assert "Comprehension check check_spin in spin:" in page
     assert "Among those who passed its checks" in page

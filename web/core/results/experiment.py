@@ -30,7 +30,7 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     conditions = survey.condition_list
     if not conditions:
         raise NotAnExperiment(f"survey {survey.slug!r} has no conditions: it is not an experiment")
-    rows = _rows_by_question(survey)
+    rows = rows_by_question(survey)
     # Every respondent of a condition answers each of its rows: any of them gives its n.
     own = {
         condition: row for by_condition in rows.values() for condition, row in by_condition.items()
@@ -40,7 +40,7 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     items = {
         key: [asked[condition.id] for condition in conditions if condition.id in asked]
         for key, asked in rows.items()
-        if len(asked) > 1 and _has_line(next(iter(asked.values())))
+        if len(asked) > 1 and one_line(next(iter(asked.values())))
     }
     checked = comprehension(survey, [row for asked in items.values() for row in asked])
     return {
@@ -61,7 +61,7 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     }
 
 
-def _rows_by_question(survey: Survey) -> dict[str, dict[str, Question]]:
+def rows_by_question(survey: Survey) -> dict[str, dict[str, Question]]:
     """Each question asked by condition: its row in each condition."""
     rows: dict[str, dict[str, Question]] = {}
     for question in survey.questions:
@@ -70,7 +70,7 @@ def _rows_by_question(survey: Survey) -> dict[str, dict[str, Question]]:
     return rows
 
 
-def _has_line(question: Question) -> bool:
+def one_line(question: Question) -> bool:
     """Whether the item is one share reported through one line (a yes/no question; not one
     with options, a number, or cheating detection's two arms)."""
     kind = question.type

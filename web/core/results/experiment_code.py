@@ -6,6 +6,7 @@ directly, RRreg's ``RRlog`` with that condition as group 0 and the other as a co
 from __future__ import annotations
 
 from web.core.models import Question, Survey
+from web.core.results.experiment import one_line, rows_by_question
 from web.core.surveys.designs.r_code import r_column, r_number, r_vector, r_vector_of_texts
 
 # The contrast of two conditions from each one's counts on its own line E[share of 1] = a + b·π,
@@ -43,28 +44,12 @@ def experiment_entry(survey: Survey) -> dict:
         "respondents.",
         "allocation_R": f"chisq.test({table}, p = {shares})",
         "R_functions": CONTRAST_FUNCTION,
-        "items": [_item(rows) for rows in _asked_by_condition(survey)],
+        "items": [
+            _item(list(asked.values()))
+            for asked in rows_by_question(survey).values()
+            if len(asked) > 1 and one_line(next(iter(asked.values())))
+        ],
     }
-
-
-def _asked_by_condition(survey: Survey) -> list[list[Question]]:
-    """Each question asked by condition, as its rows in the conditions' order."""
-    by_id: dict[str, list[Question]] = {}
-    for question in survey.questions:
-        if question.condition is not None:
-            by_id.setdefault(question.question_id, []).append(question)
-    return [rows for rows in by_id.values() if _one_line(rows[0])]
-
-
-def _one_line(question: Question) -> bool:
-    kind = question.type
-    if kind.has_options or kind.has_range:
-        return False
-    try:
-        question.noise_line  # noqa: B018 - raises for a design with no single line
-    except ValueError:
-        return False
-    return True
 
 
 def _item(rows: list[Question]) -> dict:
