@@ -52,9 +52,9 @@ def experiment_figures(
     found = rr.split_ballot(
         rr.spinner_coin(epsilon), prevalence, denial, noncompliance, n, trials=TRIALS, seed=seed
     )
-    figures = {
-        name: getattr(found, name)._asdict()
-        for name in ("direct", "randomized", "zero_direct", "zero_randomized")
+    # Each condition's figures in this class, and its contrast: the named parts of the result.
+    parts = {
+        name: value._asdict() for name, value in found._asdict().items() if isinstance(value, tuple)
     }
     return {
         "epsilon": epsilon,
@@ -68,8 +68,7 @@ def experiment_figures(
         "power": found.power,
         "simulated_power": found.simulated_power,
         "trials": TRIALS,
-        **figures,
-        "contrast": found.contrast._asdict(),
+        **parts,
     }
 
 
