@@ -336,3 +336,21 @@ def test_unpublished_responses_move_to_the_pending_table_and_count_in_their_cell
         }  # fmt: skip
         assert cells == {"first": (3, 2, 2, 1), "fourth": (1, 0, 0, 0)}
         assert current_revision() == "0013"
+
+
+def test_a_database_not_yet_upgraded_gets_the_demo_once_it_is(app, app_like):
+    # The last release's database, no survey yet: starting the new code must not write the demo
+    # through columns the database does not have yet; the upgrade at the server's start adds
+    # them, and then the demo.
+    from web.core.infrastructure.database import prepare_database
+
+    with app.app_context():
+        empty_database()
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="0012")
+    started = app_like(DEMO_SURVEY=True)
+    with started.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 0
+    prepare_database(started)
+    with started.app_context():
+        assert current_revision() == "0013"
+        assert db.session.scalar(db.select(Survey.slug)) == "campus-life"

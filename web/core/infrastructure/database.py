@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
+from web.core.models import Survey
 from web.core.surveys.demo import seed_demo_survey
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
@@ -66,7 +67,13 @@ def upgrade_database() -> None:
 def seed_demo_if_empty() -> None:
     """Add the demo survey to a database that has the schema and no survey yet (a database not
     yet upgraded gets it at the next start after the upgrade)."""
-    if not inspect(db.engine).has_table("survey"):
+    inspector = inspect(db.engine)
+    if not inspector.has_table("survey"):
+        return
+    # A database of an earlier release, not upgraded yet, lacks the models' newer columns: writing
+    # the survey through them would fail (the server's start upgrades it, then seeds).
+    have = {column["name"] for column in inspector.get_columns("survey")}
+    if not {column.name for column in Survey.__table__.columns} <= have:
         return
     with schema_lock(db.engine):
         seed_demo_survey()
