@@ -354,7 +354,8 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
     # A direct question has no ε and no procedure, whatever the hidden fields still hold; a
     # design's ε is derived from its parameters.
     procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
-    design = find_design(procedure)
+    # A direct question's procedure names how it is asked, not a design of a randomized answer.
+    design = find_design(procedure) if kind.randomized else None
     epsilon = (
         None
         if design is not None and design.derived
@@ -372,7 +373,9 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         options,
         scale_from_form(form, languages)
         if kind.has_range
-        else design_from_form(form, procedure, languages),
+        else design_from_form(form, procedure, languages)
+        if kind.randomized
+        else NO_PARAMETERS,
         form.epsilon_permanent.data if kind.randomized else None,
     )
 

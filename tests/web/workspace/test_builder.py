@@ -465,3 +465,20 @@ def test_a_survey_is_archived_out_of_the_list_and_restored(app, researcher, answ
 
     researcher.post(f"/surveys/{answered}/archive", data={"archived": "0"})
     assert answered in listed(researcher) and listed(researcher, archived=True) == []
+
+
+def test_a_direct_question_and_a_yes_no_question_asked_directly_are_added(app, researcher, draft):
+    # The hidden fields still hold their values, as a browser sends them.
+    direct = dict(YESNO, text="Year?", key="year", kind="direct", options="First\nSecond\n")
+    plain = dict(YESNO, key="plain", procedure="direct")
+    for data in (direct, plain):
+        response = researcher.post(f"/surveys/{draft}/questions/new", data=data)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 302, re.findall(r"error[^>]*>\s*([^<]*[a-z][^<]*)<", page)
+    state = load(app, draft)
+    assert state["questions"] == [
+        ("year", "direct", 0.0, "direct", "Year?", [("first", "First"), ("second", "Second")]),
+        ("plain", "yesno", 0.0, "direct", "Did you?", []),
+    ]
+    # Neither has a cost: no ε protects either, and the page says so.
+    assert state["epsilon_total"] == 0.0
