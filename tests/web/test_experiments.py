@@ -445,3 +445,22 @@ def test_the_lab_runs_a_split_ballot(client):
     assert figures["randomized"]["estimate"] == pytest.approx(expected.randomized.estimate)
     assert client.get("/api/lab/experiment", query_string={"denial": 2}).status_code == 400
     assert client.get("/lab", query_string={"experiment_n": 5}).status_code == 400
+
+
+def test_the_builder_edits_a_conditions_row_and_the_wording_of_every_row(
+    app, import_survey, make_researcher
+):
+    slug = import_survey(copy.deepcopy(EXPERIMENT))
+    researcher = make_researcher("rita@example.org")
+    form = {"text": "Used any drug this year?", "key": "drugs@spin", "kind": "yesno",
+            "epsilon": "2", "procedure": "spinner_coin", "options": ""}  # fmt: skip
+    response = researcher.post(f"/surveys/{slug}/questions/drugs@spin", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)[-500:]
+    with app.app_context():
+        rows = {q.key: q for q in find_survey(slug).questions}
+        assert [rows[f"drugs@{c}"].text for c in ("direct", "spin", "cross")] == [
+            "Used any drug this year?"
+        ] * 3
+        assert (rows["drugs@spin"].epsilon, rows["drugs@spin"].condition) == (2.0, "spin")
+        assert rows["drugs@direct"].procedure == "direct"
+        assert rows["kidney@spin"].known_prevalence == 0

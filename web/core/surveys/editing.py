@@ -271,13 +271,21 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
 
 def update_question(question: Question, spec: QuestionSpec) -> None:
     """Apply an edit, after the same checks a survey file goes through; once the question has
-    responses only its wording may change."""
+    responses only its wording may change. A row of a question asked by condition keeps its
+    condition, and its wording is the question's: every row of it takes the new wording."""
     languages = question.survey.language_list
+    spec = dataclasses.replace(
+        spec,
+        key=question.question_id if spec.key == question.key else spec.key,
+        condition=question.condition,
+        known_prevalence=question.known_prevalence,
+        correct=question.correct,
+    )
     problems = question_problems(
         spec, languages=tuple(languages), complete=False,
         in_series=question.survey.series is not None,
     )  # fmt: skip
-    if spec.key != question.key:
+    if spec.key != question.question_id:
         problems.append(
             Problem("question.id", _("A question's id cannot change; add a new question instead."))
         )
@@ -311,7 +319,30 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     question.design_parameters = spec.design.to_store()
     _set_options(question, spec.options, languages)
     question.text, question.translations = spec.text.to_store(languages)
+    for sibling in _other_rows(question):
+        sibling.text, sibling.translations = question.text, question.translations
+        wording = {option.key: option for option in question.options}
+        for option in sibling.options:
+            if option.key in wording:
+                option.text, option.translations = (
+                    wording[option.key].text,
+                    wording[option.key].translations,
+                )
     question.survey.edits += 1
+
+
+def _other_rows(question: Question) -> list[Question]:
+    """The question's rows in the experiment's other conditions (none for a question asked the
+    same way in every condition)."""
+    if question.condition is None:
+        return []
+    return [
+        row
+        for row in question.survey.questions
+        if row is not question
+        and row.condition is not None
+        and row.question_id == question.question_id
+    ]
 
 
 def _set_options(question: Question, options: tuple[OptionSpec, ...], languages: list[str]) -> None:
