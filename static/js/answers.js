@@ -6,8 +6,8 @@
  * that name itself. An unknown kind is refused: there is no default.
  * @module answers
  */
+import { drawCondition } from "./condition.js";
 import { checkedValue, draw, drawChoice, drawDesign, drawNumber, valueShare } from "./procedure.js";
-import { uniformInt } from "./random.js";
 
 /**
  * The form's inputs of one question, as the answer kinds read them.
@@ -114,12 +114,16 @@ const option = {
   summary: (question, { reportedOf }) => [optionText(question, reportedOf(question.id))],
 };
 
-/** Cheating detection: an arm drawn half and half, then that arm's wheel. @type {Answer} */
+/**
+ * Cheating detection: the question's arms are its conditions, one drawn half and half as an
+ * experiment's condition is (condition.js), then that arm's wheel; committed with the report.
+ * @type {Answer}
+ */
 const arm = {
   ...bit,
   draw(question, value) {
-    // Half and half, from the same crypto source as every draw.
-    const drawn = uniformInt(2);
+    const arms = question.armSectors.map((_sectors, index) => ({ id: String(index), share: 1 }));
+    const drawn = Number(drawCondition(arms));
     return { arm: drawn, ...drawDesign(value, question.armSectors[drawn]) };
   },
   report: (question, result) => ({ arm: result.arm, reported: result.reported }),

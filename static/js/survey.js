@@ -27,6 +27,7 @@
  * @module survey
  */
 import { createCoin } from "./coin.js";
+import { CONDITION_ITEM, conditionEntry, drawCondition, keptCondition } from "./condition.js";
 import { createCourier } from "./courier.js";
 import { createDie } from "./die.js";
 import { checkPin, fieldDevice } from "./field.js";
@@ -106,10 +107,8 @@ function start() {
  * its questions is shown; a preview draws afresh each time and keeps nothing.
  * @returns {Promise<string>}
  */
-async function chooseCondition() {
-  // Loaded only by an experiment's page: every other survey's page does without it.
-  const { CONDITION_ITEM, conditionEntry, drawCondition, keptCondition } = await import("./condition.js");
-  if (preview) return drawCondition(config.conditions);
+function chooseCondition() {
+  if (preview) return Promise.resolve(drawCondition(config.conditions));
   return withSurveyLock(async () => {
     const mirror = await mirrorStorage();
     const kept = keptCondition(loadMemo(mirror, config.slug, config.revision), config.conditions);

@@ -200,10 +200,11 @@ def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(
     page.check("input[name='truth-cd'][value='1']")
     page.click("section[data-question='cd'] .spin-button")
     page.wait_for_selector("[data-item='cd'][data-state='done']", timeout=60_000)
-    # 0xFFFFFFFE is even: the first arm; then the wheel's end, its "no" sector, whatever the truth.
-    assert "Wheel 1 of 2" in page.inner_text("[data-item='cd'] .outcome")
+    # The arm is drawn as a condition, by its share of the range: 0xFFFFFFFE, at the top, is the
+    # second arm; then the wheel's end, its "no" sector, whatever the truth.
+    assert "Wheel 2 of 2" in page.inner_text("[data-item='cd'] .outcome")
     assert page.locator("[data-item='cd'] path.sector-no").count() == 1
-    assert memo(page, cheaters)["reported"]["cd"]["bit"] == "0:0"
+    assert memo(page, cheaters)["reported"]["cd"]["bit"] == "1:0"
     assert page.locator("input[name='truth-cd']:checked").count() == 0
     page.reload()
     page.wait_for_selector("[data-item='cd'][data-state='done']")
@@ -211,4 +212,4 @@ def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(
     page.check("input[name='direct-year'][value='fourth']")
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
-    assert stored_answers(app) == [{"year": "fourth", "cd": {"arm": 0, "reported": 0}}]
+    assert stored_answers(app) == [{"year": "fourth", "cd": {"arm": 1, "reported": 0}}]
