@@ -48,8 +48,11 @@ METHOD = "MOVER on each condition's exact Clopper-Pearson limits; one-sided Wald
 class Line(Protocol):
     """What a contrast needs of a design: E[share of 1] = offset + slope·π."""
 
-    offset: float
-    slope: float
+    @property
+    def offset(self) -> float: ...
+
+    @property
+    def slope(self) -> float: ...
 
 
 class Contrast(NamedTuple):

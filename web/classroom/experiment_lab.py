@@ -54,7 +54,9 @@ def experiment_figures(
     )
     # Each condition's figures in this class, and its contrast: the named parts of the result.
     parts = {
-        name: value._asdict() for name, value in found._asdict().items() if isinstance(value, tuple)
+        name: getattr(value, "_asdict")()  # noqa: B009 - a NamedTuple of the result
+        for name, value in found._asdict().items()
+        if isinstance(value, tuple)
     }
     return {
         "epsilon": epsilon,

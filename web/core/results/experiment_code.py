@@ -87,7 +87,7 @@ def _rrlog(row: Question, reference: Question) -> str | None:
     treated) the randomized condition's (their maximum-likelihood estimates)."""
     entry = row.design_entry
     model, p = entry.get("RRreg_model"), entry.get("RRreg_p")
-    if model is None:
+    if model is None or p is None:
         return None
     return (
         "local({ "
