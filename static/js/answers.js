@@ -6,8 +6,8 @@
  * that name itself. An unknown kind is refused: there is no default.
  * @module answers
  */
-import { drawCondition } from "./condition.js";
 import { checkedValue, draw, drawChoice, drawDesign, drawNumber, valueShare } from "./procedure.js";
+import { pickByShares } from "./random.js";
 
 /**
  * The form's inputs of one question, as the answer kinds read them.
@@ -115,15 +115,14 @@ const option = {
 };
 
 /**
- * Cheating detection: the question's arms are its conditions, one drawn half and half as an
- * experiment's condition is (condition.js), then that arm's wheel; committed with the report.
- * @type {Answer}
+ * Cheating detection: the question's arms are its conditions, one drawn by share as an
+ * experiment's condition is (random.js's pickByShares), then that arm's wheel; committed with the
+ * report. @type {Answer}
  */
 const arm = {
   ...bit,
   draw(question, value) {
-    const arms = question.armSectors.map((_sectors, index) => ({ id: String(index), share: 1 }));
-    const drawn = Number(drawCondition(arms));
+    const drawn = pickByShares(question.armSectors.map(() => 1));
     return { arm: drawn, ...drawDesign(value, question.armSectors[drawn]) };
   },
   report: (question, result) => ({ arm: result.arm, reported: result.reported }),

@@ -5,7 +5,8 @@
  * any answer; it is sent with the reports.
  * @module condition
  */
-import { cryptoUint32, uniform } from "./random.js";
+import { commitReported, loadMemo } from "./memo.js";
+import { cryptoUint32, pickByShares } from "./random.js";
 
 /** The memo's entry for the condition (no question's item starts with "@"). */
 export const CONDITION_ITEM = "@condition";
@@ -24,16 +25,7 @@ const KEPT_AS = "condition";
  * @returns {string}
  */
 export function drawCondition(conditions, random = cryptoUint32) {
-  if (!conditions.length || conditions.some((c) => !(Number.isFinite(c.share) && c.share > 0))) {
-    throw new RangeError("conditions need positive shares");
-  }
-  const total = conditions.reduce((sum, condition) => sum + condition.share, 0);
-  let point = uniform(random) * total;
-  for (const condition of conditions) {
-    if (point < condition.share) return condition.id;
-    point -= condition.share;
-  }
-  return conditions[conditions.length - 1].id; // rounding at the very top of the range
+  return conditions[pickByShares(conditions.map((condition) => condition.share), random)].id;
 }
 
 /**
@@ -54,4 +46,27 @@ export function keptCondition(memo, conditions) {
  */
 export function conditionEntry(id) {
   return { bit: id, epsilon: 0, procedure: KEPT_AS };
+}
+
+/**
+ * The condition this browser keeps for the survey, or one drawn now and committed (under the
+ * survey's lock, to both stores) before any of its questions is shown; a preview draws afresh and
+ * keeps nothing.
+ * @param {{slug: string, revision: number, conditions: Condition[]}} config
+ * @param {boolean} preview
+ * @param {{lock: Function, mirror: Function, share: Function, newId: () => string}} page The
+ *   survey page's lock, its memo as every tab sees it, the shared store and the submission id.
+ * @returns {Promise<string>}
+ */
+export async function chooseCondition(config, preview, { lock, mirror, share, newId }) {
+  if (preview) return drawCondition(config.conditions);
+  return lock(async () => {
+    const stored = await mirror();
+    const kept = keptCondition(loadMemo(stored, config.slug, config.revision), config.conditions);
+    if (kept !== undefined) return kept;
+    const drawn = drawCondition(config.conditions);
+    commitReported(stored, config.slug, config.revision, new Map([[CONDITION_ITEM, conditionEntry(drawn)]]), newId);
+    await share(stored.value);
+    return drawn;
+  });
 }

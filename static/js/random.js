@@ -42,3 +42,22 @@ export function uniformInt(n, random = cryptoUint32) {
     if (value < limit) return value % n;
   }
 }
+
+/**
+ * The index of one of `shares`, drawn with probability share / (sum of shares): an experiment's
+ * condition, or an arm of a question.
+ * @param {number[]} shares each above 0
+ * @param {Uint32Source} [random]
+ * @returns {number}
+ */
+export function pickByShares(shares, random = cryptoUint32) {
+  if (!shares.length || shares.some((share) => !(Number.isFinite(share) && share > 0))) {
+    throw new RangeError("shares must be numbers above 0");
+  }
+  let point = uniform(random) * shares.reduce((sum, share) => sum + share, 0);
+  for (const [index, share] of shares.entries()) {
+    if (point < share) return index;
+    point -= share;
+  }
+  return shares.length - 1; // rounding at the very top of the range
+}

@@ -17,17 +17,14 @@
  * device keeps for the true value (permanent.js), drawn once per series and item, for every
  * value, under the series' lock and committed before the wave's draw.
  *
- * An experiment (`config.conditions`) draws the respondent's condition first, under the same lock,
- * and commits it to the memo before any of its questions is shown (condition.js): the page then
- * keeps that condition's questions only, and sends the condition with the reports. A question
- * asked directly in a condition (`plain`) is answered as given and kept nowhere but the page.
+ * An experiment's condition is drawn and kept first (condition.js); a question asked directly
+ * (`plain`) is answered as given and kept nowhere but the page.
  *
  * The owner's preview (`config.preview`) spins the same way but remembers nothing beyond the page
  * and sends nothing: it neither reads nor writes this browser's memo of the real survey.
  * @module survey
  */
 import { createCoin } from "./coin.js";
-import { CONDITION_ITEM, conditionEntry, drawCondition, keptCondition } from "./condition.js";
 import { createCourier } from "./courier.js";
 import { createDie } from "./die.js";
 import { checkPin, fieldDevice } from "./field.js";
@@ -98,39 +95,23 @@ function start() {
   if (config.answered && !field) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   askConsent();
-  if (config.conditions.length) chooseCondition().then((condition) => begin(condition));
-  else begin(null);
+  if (!config.conditions.length) return begin();
+  // Only an experiment's page loads it: the condition is drawn and kept before its questions show.
+  import("./condition.js")
+    .then((experiment) => experiment.chooseCondition(config, preview, { lock: withSurveyLock, mirror: mirrorStorage, share, newId: newSubmissionId }))
+    .then((condition) => {
+      config.questions = config.questions.filter((question) => !question.condition || question.condition === condition);
+      config.condition = condition;
+      for (const section of form.querySelectorAll("section[data-condition]")) {
+        if (section.dataset.condition === condition) section.hidden = false;
+        else section.remove();
+      }
+      begin();
+    });
 }
 
-/**
- * The experiment's condition this browser keeps, or one drawn now and committed before any of
- * its questions is shown; a preview draws afresh each time and keeps nothing.
- * @returns {Promise<string>}
- */
-function chooseCondition() {
-  if (preview) return Promise.resolve(drawCondition(config.conditions));
-  return withSurveyLock(async () => {
-    const mirror = await mirrorStorage();
-    const kept = keptCondition(loadMemo(mirror, config.slug, config.revision), config.conditions);
-    if (kept !== undefined) return kept;
-    const drawn = drawCondition(config.conditions);
-    const entry = new Map([[CONDITION_ITEM, conditionEntry(drawn)]]);
-    commitReported(mirror, config.slug, config.revision, entry, newSubmissionId);
-    await share(mirror.value);
-    return drawn;
-  });
-}
-
-/** Keep `condition`'s questions (and those asked alike in every condition), show them, and go on. */
-function begin(condition) {
-  if (condition !== null) {
-    config.condition = condition;
-    config.questions = config.questions.filter((question) => question.condition === null || question.condition === condition);
-    for (const section of form.querySelectorAll("section[data-condition]")) {
-      if (section.dataset.condition === condition) section.hidden = false;
-      else section.remove();
-    }
-  }
+/** Set up the page's questions (an experiment's, its condition's) and what they listen to. */
+function begin() {
   const memo = preview ? null : loadMemo(storage, config.slug, config.revision);
   for (const question of spunQuestions()) views.set(question.id, setUpQuestion(question));
   // A direct answer is sent as chosen: the summary shows it as soon as it changes.
@@ -563,7 +544,7 @@ function updateSummary() {
 /** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */
 function answersBody() {
   const answer = (question) => answerOf(question).sent(question, contextOf(question));
-  const answers = Object.fromEntries(config.questions.map((question) => [question.sentAs, answer(question)]));
+  const answers = Object.fromEntries(config.questions.map((question) => [question.sentAs ?? question.id, answer(question)]));
   return config.conditions.length ? { condition: config.condition, answers } : { answers };
 }
 

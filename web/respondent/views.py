@@ -101,11 +101,14 @@ def page_config(survey, preview: bool = False) -> dict:
         "questions": [
             {
                 "id": question.key,
-                # The id its answer is sent under, and the condition its row asks in (or None).
-                "sentAs": question.question_id,
-                "condition": question.condition,
+                # An experiment's row: the id its answer is sent under, and its condition.
+                **(
+                    {"sentAs": question.question_id, "condition": question.condition}
+                    if question.condition is not None
+                    else {}
+                ),
                 # Asked directly: nothing drawn, nothing kept, the answer sent as given.
-                "plain": question.type.randomized and not question.protected,
+                **({"plain": True} if question.type.randomized and not question.protected else {}),
                 "type": question.kind,
                 # Answered as one bit, a bit per option, or one option; the spins, in order.
                 "answer": question.type.answer_shape,

@@ -25,8 +25,8 @@ def test_pages_name_every_asset_by_version_and_preload_the_survey_modules(client
     } | {"js/motion.js", "js/random.js", "js/shared.js"}
     # The outbox, its courier and a field device's set-up.
     imported |= {"js/courier.js", "js/field.js", "js/outbox.js"}
-    # A series' permanent reports; the draw of a condition (an experiment's, or an arm).
-    imported |= {"js/permanent.js", "js/ledger.js", "js/condition.js"}
+    # A series' permanent reports.
+    imported |= {"js/permanent.js", "js/ledger.js"}
     assert {url.split("/", 4)[4] for url in preloaded} == imported
 
 
