@@ -467,3 +467,22 @@ def test_the_builder_edits_a_conditions_row_and_the_wording_of_every_row(
         assert (rows["drugs@spin"].epsilon, rows["drugs@spin"].condition) == (2.0, "spin")
         assert rows["drugs@direct"].procedure == "direct"
         assert rows["kidney@spin"].known_prevalence == 0
+
+
+def test_an_experiment_is_duplicated_and_made_a_next_wave_with_its_conditions(
+    app, fielded_experiment, make_researcher
+):
+    researcher = make_researcher("rita@example.org")
+    for action in ("duplicate", "next-wave"):
+        response = researcher.post(f"/surveys/{fielded_experiment}/{action}")
+        assert response.status_code == 302, action
+        copy_slug = response.headers["Location"].rstrip("/").split("/")[-2]
+        with app.app_context():
+            made = find_survey(copy_slug)
+            assert made.condition_list == find_survey(fielded_experiment).condition_list
+            assert [q.key for q in made.questions][:3] == [
+                "drugs@direct",
+                "drugs@spin",
+                "drugs@cross",
+            ]
+            assert made.response_count == 0
