@@ -106,13 +106,20 @@ def difference_on_line(
 
 def _combine(estimate, std_error, low, high, confidence: float) -> Difference:
     """MOVER limits and the Wald p-value from two groups' figures; assumes valid input."""
-    d = float(estimate[0] - estimate[1])
-    lower = d - math.hypot(estimate[0] - low[0], high[1] - estimate[1])
-    upper = d + math.hypot(high[0] - estimate[0], estimate[1] - low[1])
+    d, lower, upper = mover((estimate[0], low[0], high[0]), (estimate[1], low[1], high[1]))
     spread = math.hypot(std_error[0], std_error[1])
-    z = float(estimate[0] - estimate[1]) / spread
-    p_value = 2 * (1 - NormalDist().cdf(abs(z)))
-    return Difference(d, max(lower, -1.0), min(upper, 1.0), p_value, confidence)
+    p_value = 2 * (1 - NormalDist().cdf(abs(d) / spread))
+    return Difference(d, lower, upper, p_value, confidence)
+
+
+def mover(first, second) -> tuple[float, float, float]:
+    """d = p₁ − p₂ and its MOVER limits, held inside [−1, 1], from each group's (estimate, low,
+    high) on its own line; assumes valid input."""
+    (p1, l1, u1), (p2, l2, u2) = first, second
+    d = float(p1 - p2)
+    lower = d - math.hypot(p1 - l1, u2 - p2)
+    upper = d + math.hypot(u1 - p1, p2 - l2)
+    return d, max(lower, -1.0), min(upper, 1.0)
 
 
 def exact_difference_coverage(
@@ -130,10 +137,19 @@ def exact_difference_coverage(
 
     every pair of counts enumerated ((n₁ + 1)(n₂ + 1) of them). Assumes a valid line; the public
     way in is :meth:`rr.Design.difference_coverage`."""
+    line = (offset, slope)
+    return exact_lines_coverage(line, share_1, n_1, line, share_2, n_2, confidence)
+
+
+def exact_lines_coverage(
+    line_1, share_1: float, n_1: int, line_2, share_2: float, n_2: int, confidence: float
+) -> float:
+    """:func:`exact_difference_coverage` for two samples each on its own line (offset, slope), as
+    a split ballot's conditions are (:func:`rr.contrast_coverage`); assumes valid input."""
     from scipy import stats  # here: scipy.stats alone takes ~1 s to import
 
     parts = []
-    for share, n in ((share_1, n_1), (share_2, n_2)):
+    for (offset, slope), share, n in ((line_1, share_1, n_1), (line_2, share_2, n_2)):
         yes = np.arange(n + 1)
         estimate, _, low, high = line_estimate(yes, np.full_like(yes, n), offset, slope, confidence)
         weight = stats.binom.pmf(yes, n, offset + slope * share)

@@ -39,6 +39,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ._validate import as_int_array, check_count, check_probability
+from .difference import exact_lines_coverage, mover
 from .errors import ParameterError
 from .estimate import line_estimate
 
@@ -155,12 +156,9 @@ def _condition_figures(design: Line, yes, n, confidence: float, number: int):
 def _combine(first, second, confidence: float) -> Contrast:
     """MOVER limits and the one-sided p-value from two conditions' figures; assumes valid input."""
     (p1, se1, l1, u1), (p2, se2, l2, u2) = first, second
-    d = p1 - p2
-    lower = d - math.hypot(p1 - l1, u2 - p2)
-    upper = d + math.hypot(u1 - p1, p2 - l2)
-    spread = math.hypot(se1, se2)
-    p_more = 1 - NormalDist().cdf(d / spread)
-    return Contrast(d, max(lower, -1.0), min(upper, 1.0), p_more, confidence)
+    d, lower, upper = mover((p1, l1, u1), (p2, l2, u2))
+    p_more = 1 - NormalDist().cdf(d / math.hypot(se1, se2))
+    return Contrast(d, lower, upper, p_more, confidence)
 
 
 def contrast_coverage(
@@ -183,32 +181,21 @@ def contrast_coverage(
     ValueError
         On a share outside [0, 1], a size below 1 or above 5,000, or a bad confidence.
     """
-    from scipy import stats  # here: scipy.stats alone takes ~1 s to import
-
     confidence = check_probability(confidence, "confidence", closed=False)
-    parts = []
-    for number, (design, share, n) in enumerate(
-        ((design_1, share_1, n_1), (design_2, share_2, n_2)), 1
-    ):
+    checked = []
+    for number, (share, n) in enumerate(((share_1, n_1), (share_2, n_2)), 1):
         share = check_probability(share, f"share_{number}", closed=True)
         n = check_count(n, f"n_{number}", minimum=1)
         if n > 5000:
             raise ParameterError(
                 f"n_{number}", f"n_{number} must be at most 5000 to enumerate, got {n}"
             )
-        yes = np.arange(n + 1)
-        estimate, _, low, high = line_estimate(
-            yes, np.full_like(yes, n), design.offset, design.slope, confidence
-        )
-        weight = stats.binom.pmf(yes, n, design.offset + design.slope * share)
-        parts.append((estimate, low, high, weight, share))
-    (p1, l1, u1, w1, s1), (p2, l2, u2, w2, s2) = parts
-    d = p1[:, None] - p2[None, :]
-    lower = np.maximum(d - np.hypot((p1 - l1)[:, None], (u2 - p2)[None, :]), -1.0)
-    upper = np.minimum(d + np.hypot((u1 - p1)[:, None], (p2 - l2)[None, :]), 1.0)
-    truth = s1 - s2
-    covered = (lower <= truth + 1e-12) & (truth - 1e-12 <= upper)
-    return float(w1 @ covered @ w2)
+        checked.append((share, n))
+    (share_1, n_1), (share_2, n_2) = checked
+    return exact_lines_coverage(
+        (design_1.offset, design_1.slope), share_1, n_1,
+        (design_2.offset, design_2.slope), share_2, n_2, confidence,
+    )  # fmt: skip
 
 
 def allocation_check(counts: Sequence[int], shares: Sequence[float]) -> Allocation:
