@@ -30,18 +30,11 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     conditions = survey.condition_list
     if not conditions:
         raise NotAnExperiment(f"survey {survey.slug!r} has no conditions: it is not an experiment")
-    rows = rows_by_question(survey)
     # Every respondent of a condition answers each of its rows: any of them gives its n.
-    own = {
-        condition: row for by_condition in rows.values() for condition, row in by_condition.items()
-    }
+    own = {question.condition: question for question in survey.questions if question.condition}
     counts = [own[condition.id].published_n for condition in conditions]
     allocation = rr.allocation_check(counts, [condition.share for condition in conditions])
-    items = {
-        key: [asked[condition.id] for condition in conditions if condition.id in asked]
-        for key, asked in rows.items()
-        if len(asked) > 1 and one_line(next(iter(asked.values())))
-    }
+    items = compared_items(survey)
     checked = comprehension(survey, [row for asked in items.values() for row in asked])
     return {
         "slug": survey.slug,
@@ -70,6 +63,22 @@ def rows_by_question(survey: Survey) -> dict[str, dict[str, Question]]:
     return rows
 
 
+def compared_items(survey: Survey) -> dict[str, list[Question]]:
+    """The items an experiment compares: each question of one share asked in two conditions or
+    more, as its rows in the conditions' order."""
+    ids = [condition.id for condition in survey.condition_list]
+    return {
+        key: [asked[name] for name in ids if name in asked]
+        for key, asked in rows_by_question(survey).items()
+        if len(asked) > 1 and one_line(next(iter(asked.values())))
+    }
+
+
+def reference_row(asked: list[Question]) -> Question:
+    """The row every other condition is compared with: the one asked directly, else the first."""
+    return next((row for row in asked if not row.protected), asked[0])
+
+
 def one_line(question: Question) -> bool:
     """Whether the item is one share reported through one line (a yes/no question; not one
     with options, a number, or cheating detection's two arms)."""
@@ -88,12 +97,13 @@ def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | 
     condition's checks) and the contrasts with the reference condition."""
     figures = [_condition_figures(row, min_n) for row in asked]
     if checked is not None:
+        with_checks = {condition for _key, condition in checked.checks}
         for row, entry in zip(asked, figures, strict=True):
             counts = checked.among_passed.get(row.key)
             entry["among_passed"] = None
-            if counts is not None and row.condition in _checked_conditions(checked):
+            if counts is not None and row.condition in with_checks:
                 entry["among_passed"] = _passed_figures(row, counts, min_n)
-    reference = next((row for row in asked if not row.protected), asked[0])
+    reference = reference_row(asked)
     base = figures[asked.index(reference)]
     contrasts = []
     for row, entry in zip(asked, figures, strict=True):
@@ -152,10 +162,6 @@ def _condition_figures(row: Question, min_n: int) -> dict:
     }
 
 
-def _checked_conditions(checked: Comprehension) -> set[str]:
-    return {condition for _key, condition in checked.checks}
-
-
 def _passed_figures(row: Question, counts: Counts, min_n: int) -> dict:
     """An item's estimate among the respondents who passed their condition's checks."""
     if counts.n < min_n:
@@ -171,30 +177,27 @@ def _passed_figures(row: Question, counts: Counts, min_n: int) -> dict:
 
 def _checks(survey: Survey, checked: Comprehension, min_n: int) -> list[dict]:
     """Each check's pass rate in each condition it is asked in, with its exact interval."""
-    plain = rr.asked_directly()
-    found = []
-    for question in survey.questions:
-        if question.correct is None:
-            continue
-        for (key, condition), counts in sorted(checked.checks.items()):
-            if key != question.key:
-                continue
-            entry = {"id": question.question_id, "condition": condition,
-                     "correct": question.correct, "n": counts.n}  # fmt: skip
-            if counts.n < min_n:
-                found.append(entry | {"pass_rate": None, "ci_low": None, "ci_high": None})
-                continue
-            rate = plain.estimate(counts.hits, counts.n)
-            found.append(
-                entry
-                | {
-                    "passed": counts.hits,
-                    "pass_rate": significant(float(rate.estimate)),
-                    "ci_low": significant(float(rate.ci_low)),
-                    "ci_high": significant(float(rate.ci_high)),
-                }
-            )
-    return found
+    return [
+        _pass_rate(question, condition, checked.checks[question.key, condition], min_n)
+        for question in survey.questions
+        if question.correct is not None
+        for condition in sorted(name for key, name in checked.checks if key == question.key)
+    ]
+
+
+def _pass_rate(question: Question, condition: str, counts: Counts, min_n: int) -> dict:
+    """A check's pass rate in one condition; withheld below min n."""
+    entry = {"id": question.question_id, "condition": condition, "correct": question.correct,
+             "n": counts.n}  # fmt: skip
+    if counts.n < min_n:
+        return entry | {"pass_rate": None, "ci_low": None, "ci_high": None}
+    rate = rr.asked_directly().estimate(counts.hits, counts.n)
+    return entry | {
+        "passed": counts.hits,
+        "pass_rate": significant(float(rate.estimate)),
+        "ci_low": significant(float(rate.ci_low)),
+        "ci_high": significant(float(rate.ci_high)),
+    }
 
 
 def _against(entry: dict, known: float) -> dict | None:

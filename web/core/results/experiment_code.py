@@ -6,7 +6,7 @@ directly, RRreg's ``RRlog`` with that condition as group 0 and the other as a co
 from __future__ import annotations
 
 from web.core.models import Question, Survey
-from web.core.results.experiment import one_line, rows_by_question
+from web.core.results.experiment import compared_items, reference_row
 from web.core.surveys.designs.r_code import r_column, r_number, r_vector, r_vector_of_texts
 
 # The contrast of two conditions from each one's counts on its own line E[share of 1] = a + b·π,
@@ -44,18 +44,14 @@ def experiment_entry(survey: Survey) -> dict:
         "respondents.",
         "allocation_R": f"chisq.test({table}, p = {shares})",
         "R_functions": CONTRAST_FUNCTION,
-        "items": [
-            _item(list(asked.values()))
-            for asked in rows_by_question(survey).values()
-            if len(asked) > 1 and one_line(next(iter(asked.values())))
-        ],
+        "items": [_item(asked) for asked in compared_items(survey).values()],
     }
 
 
 def _item(rows: list[Question]) -> dict:
     """One item's contrasts with the reference condition (the one asked directly, or the
     first), each as rr_contrast on the CSV's columns, and RRlog where the reference is direct."""
-    reference = next((row for row in rows if not row.protected), rows[0])
+    reference = reference_row(rows)
     calls = []
     for row in rows:
         if row is reference:
