@@ -19,7 +19,7 @@ from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
-from web.core.results.cache import Built, ResultsCache, SurveyStamp, survey_stamp
+from web.core.results.cache import Built, SurveyStamp, results_cache, survey_stamp
 from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
@@ -307,11 +307,6 @@ def results_document(survey: Survey, by: str | None, settings: BayesSettings | N
     if settings is not None:
         document = with_posteriors(document, results, settings)
     return document
-
-
-def results_cache() -> ResultsCache:
-    """The app's cache of published results documents."""
-    return current_app.extensions.setdefault("results_cache", ResultsCache())
 
 
 @bp.get("/plan")

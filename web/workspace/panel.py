@@ -11,6 +11,7 @@ from markupsafe import Markup
 from web.core.infrastructure.i18n import number, percent, shown
 from web.core.models import Survey
 from web.core.results.bayes import BayesSettings, question_posteriors
+from web.core.results.cache import Built, results_cache
 from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
@@ -91,7 +92,19 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
         entries.append(PanelEntry(question, visible, chart, posteriors))
     if not survey.condition_list:
         return Panel(results, tuple(entries), min_n, bayes)
-    experiment = experiment_document(survey, min_n)
+    # Kept per published version with the API's own (a survey with comprehension checks reads
+    # its published rows for it): the dashboard and the projector refresh every few seconds.
+    experiment = (
+        results_cache()
+        .published(
+            survey.results_version,
+            ("experiment", min_n),
+            lambda: Built(
+                survey.results_version, survey.response_count, experiment_document(survey, min_n)
+            ),  # fmt: skip
+        )
+        .document
+    )
     items = tuple(experiment_items(survey, experiment))
     return Panel(results, tuple(entries), min_n, bayes, experiment, items)
 

@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from flask import current_app
+
 from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import db
 from web.core.models import readable_by
@@ -133,3 +135,9 @@ class ResultsCache(Generic[T]):
             self._documents[key] = document
             while len(self._documents) > self._size:
                 self._documents.popitem(last=False)
+
+
+def results_cache() -> ResultsCache:
+    """The app's cache of published results documents, which the API and the researcher's pages
+    share."""
+    return current_app.extensions.setdefault("results_cache", ResultsCache())
