@@ -95,7 +95,7 @@ function start() {
   if (config.answered && !field) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
   askConsent();
-  if (!config.conditions.length) return begin();
+  if (!config.conditions.length) return begin(memo);
   // Only an experiment's page loads it: the condition is drawn and kept before its questions show.
   import("./condition.js")
     .then((experiment) => experiment.chooseCondition(config, preview, { lock: withSurveyLock, mirror: mirrorStorage, share, newId: newSubmissionId }))
@@ -106,13 +106,12 @@ function start() {
         if (section.dataset.condition === condition) section.hidden = false;
         else section.remove();
       }
-      begin();
+      begin(memo);
     });
 }
 
 /** Set up the page's questions (an experiment's, its condition's) and what they listen to. */
-function begin() {
-  const memo = preview ? null : loadMemo(storage, config.slug, config.revision);
+function begin(memo) {
   for (const question of spunQuestions()) views.set(question.id, setUpQuestion(question));
   // A direct answer is sent as chosen: the summary shows it as soon as it changes.
   form.addEventListener("change", (event) => {
