@@ -9,12 +9,11 @@ Who passed is a property of a response, not of a tally, so this reads the publis
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
-from web.core.infrastructure.extensions import db
-from web.core.models import Question, Response, Survey
-from web.core.surveys.conditions import condition_markers
+from web.core.models import Question, Survey
+from web.core.results.publication import published_answers
+from web.core.surveys.conditions import condition_markers, response_condition
 
 
 @dataclass
@@ -43,14 +42,8 @@ def comprehension(survey: Survey, items: list[Question]) -> Comprehension | None
         return None
     markers = condition_markers(survey.questions)
     found = Comprehension()
-    rows = db.session.execute(
-        db.select(Response.bits)
-        .where(Response.survey_id == survey.id)
-        .execution_options(yield_per=5000)
-    )
-    for (bits,) in rows:
-        answers = json.loads(bits)
-        condition = next((name for name, key in markers if key in answers), None)
+    for answers in published_answers(survey):
+        condition = response_condition(answers, markers)
         if condition is None:
             continue
         passed = True

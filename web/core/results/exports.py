@@ -21,7 +21,7 @@ from web.core.results.figures import (
     published_results,
     significant,
 )
-from web.core.surveys.conditions import condition_markers
+from web.core.surveys.conditions import condition_markers, response_condition
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
 from web.core.surveys.texts import Texts
 
@@ -75,7 +75,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
         answers = json.loads(bits)
         cells = [_cell(answers, key, option) for key, option in columns]
         if markers:
-            cells.insert(0, next((c for c, key in markers if key in answers), ""))
+            cells.insert(0, response_condition(answers, markers) or "")
         buffer.append(_line(cells))
         if len(buffer) == 5000:
             yield "".join(buffer)

@@ -12,7 +12,6 @@ follows the minimum n: the survey's published responses and every group of a dir
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +26,10 @@ from rr.joint import (
     pair_summary,
     report_matrix,
 )
-from web.core.infrastructure.extensions import db
-from web.core.models import Response, Survey
+from web.core.models import Survey
 from web.core.results.by_group import GroupingError
 from web.core.results.figures import significant
+from web.core.results.publication import published_answers
 
 MAX_ITEMS = 16
 GIBBS_CELLS = 1024
@@ -109,13 +108,7 @@ def interval_draws(counts: np.ndarray, matrices: list[np.ndarray], seed: int):
 def reported_patterns(survey: Survey, items: list[JointItem]) -> np.ndarray:
     """Published respondents per reported pattern of ``items`` (one pass over the snapshot)."""
     counts = np.zeros(tuple(len(item.levels) for item in items))
-    rows = db.session.execute(
-        db.select(Response.bits)
-        .where(Response.survey_id == survey.id)
-        .execution_options(yield_per=5000)
-    )
-    for (bits,) in rows:
-        answers = json.loads(bits)
+    for answers in published_answers(survey):
         cell = tuple(item.level_of(answers) for item in items)
         if None not in cell:
             counts[cell] += 1

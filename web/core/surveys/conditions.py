@@ -73,6 +73,12 @@ def condition_markers(questions) -> list[tuple[str, str]]:
     return list(markers.items())
 
 
+def response_condition(answers: dict, markers: list[tuple[str, str]]) -> str | None:
+    """The condition of a response's stored answers: the one whose row they answer (None for a
+    response of no condition)."""
+    return next((condition for condition, key in markers if key in answers), None)
+
+
 def read_conditions(value: Any) -> tuple[tuple[Condition, ...], list[tuple[str, str]]]:
     """A file's ``conditions`` as written (none when absent), and what is wrong with their shape;
     :func:`condition_problems` checks their values."""
