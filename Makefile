@@ -1,8 +1,8 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
 # `make test`: install everything (Debian's chromium, R, PostgreSQL and Redis included) and run the
 # whole test suite: the JavaScript tests, lint and types, every Python test on SQLite, then on
-# PostgreSQL (with Redis) every test that touches a database (tests/web and tests/browser; tests/rr
-# and tests/r have none). Each pytest run spreads its tests over both cores (pytest-xdist; on
+# PostgreSQL (with Redis, both stopped at the end) the tests of the database code (tests/web, and
+# the browser tests that cross it most; tests/rr and tests/r have none). Each pytest run spreads its tests over both cores (pytest-xdist; on
 # PostgreSQL each worker has a database of its own, tests/workers.py).
 PYTHON ?= python3
 VENV := .venv
@@ -76,18 +76,23 @@ lint: install-dev
 	$(BIN)/mypy
 
 test-py: install-dev browser r
-	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(SQLITE_WORKERS)
+	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(SQLITE_WORKERS) $(DURATIONS)
 
-DATABASE_TESTS := tests/web tests/browser
+# Every test of the app's database code, and the browser tests whose path crosses the database
+# most (a respondent's whole submission, a field device's outbox): the other browser tests check
+# pages and scripts, which do not depend on the database the server uses.
+DATABASE_TESTS := tests/web tests/browser/test_respondent.py tests/browser/test_fieldwork.py
+# The slowest tests of each run, printed at its end: where the suite's minutes go.
+DURATIONS ?= --durations=15
 # pytest-xdist workers (a worker that finishes early takes queued tests). On SQLite two per core:
 # the browser tests spend much of their time waiting on chromium and the live server. On
 # PostgreSQL one per core: the database server needs the rest (four measured slower than two).
 SQLITE_WORKERS ?= -n 4 --dist worksteal
 POSTGRES_WORKERS ?= -n 2 --dist worksteal
 
-# With a throwaway Redis (.ci/redis) for the limits several server processes share.
+# With a throwaway Redis (.ci/redis) for the limits several server processes share; both, and the
+# PostgreSQL cluster, are stopped when the run ends, pass or fail (.ci/with-services).
 test-postgres: install-dev browser
-	TEST_DATABASE_URL="$$(bash .ci/postgres | tail -n 1)" TEST_REDIS_URL="$$(bash .ci/redis | tail -n 1)" \
-		$(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DATABASE_TESTS)
+	bash .ci/with-services $(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DURATIONS) $(DATABASE_TESTS)
 
 test: test-js lint test-py test-postgres

@@ -14,7 +14,7 @@ from web.core.infrastructure import i18n, sqlite_guard
 from web.core.infrastructure.database import MIGRATIONS, seed_demo_if_empty
 from web.core.infrastructure.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.respondent import submissions
-from web.site import assets, compute, errors, public_url, security
+from web.site import assets, compression, compute, errors, public_url, security
 from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
@@ -71,6 +71,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
+    # First bound, so its after-request hook runs last, on the finished body.
+    compression.init_app(app)
     login_manager.init_app(app)
     limiter.init_app(app)
     i18n.init_app(app)

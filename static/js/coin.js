@@ -2,7 +2,7 @@
  * The coin: an SVG disc that flips a few times and lands on the face that was drawn.
  * @module coin
  */
-import { animate, prefersReducedMotion } from "./motion.js";
+import { animate, prefersReducedMotion } from "./spinner.js";
 import { cryptoUint32 } from "./random.js";
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -5,6 +5,7 @@
  * anyway, since the server stores one response per submission id.
  * @module courier
  */
+import { OUTBOX_WAITING_KEY } from "./memo.js";
 import { LAST_SYNC_KEY, deliver, deviceOutbox, flush, nextDue, summarize } from "./outbox.js";
 import { uniform } from "./random.js";
 
@@ -35,6 +36,8 @@ const LOCK = "rr-outbox";
  * @param {typeof fetch} [options.fetch]
  * @param {() => number} [options.now]
  * @param {Storage | null} [options.storage] Where the time of the last success is kept.
+ * @param {Storage | null} [options.marks] Where the mark that responses wait is kept, for the
+ *   survey page to load the courier at once only then (memo.js `storedMarks`).
  * @param {{setTimeout: typeof setTimeout, clearTimeout: typeof clearTimeout}} [options.timers]
  * @param {EventTarget} [options.events] What says "online" (the window).
  * @returns {Courier}
@@ -45,6 +48,7 @@ export function createCourier({
   fetch: fetchImpl = globalThis.fetch.bind(globalThis),
   now = Date.now,
   storage = null,
+  marks = null,
   timers = globalThis,
   events = globalThis,
 } = {}) {
@@ -65,8 +69,19 @@ export function createCourier({
     return { ...summarize(entries), lastSync: Number.isFinite(stored) ? stored : null };
   }
 
+  function markWaiting(waiting) {
+    try {
+      if (waiting) marks?.setItem(OUTBOX_WAITING_KEY, "1");
+      else marks?.removeItem(OUTBOX_WAITING_KEY);
+    } catch {
+      // Storage blocked: every page then starts without sending what waits, until a submission.
+    }
+  }
+
   async function report(stored) {
-    onChange(await status(), stored);
+    const now = await status();
+    markWaiting(now.waiting > 0);
+    onChange(now, stored);
   }
 
   /** Send every due entry (all of them when `all`), then wait for the next one due. */
@@ -92,6 +107,7 @@ export function createCourier({
   return {
     async send(entry, { keepRefused = true } = {}) {
       const kept = await store.put(entry).then(() => true, () => false);
+      if (kept) markWaiting(true);
       const target = kept ? store : { put: async () => {}, remove: async () => {}, all: async () => [] };
       const sent = await withLock(() => deliver(target, entry, env));
       if (sent.verdict === "stored") noteStored();

@@ -4,8 +4,11 @@
  * label, and a salted PBKDF2 hash of the interviewer's PIN. Never a respondent's answer.
  * @module field
  */
+import { fieldKey } from "./memo.js";
 
-const PREFIX = "rr-field:";
+// The record's key belongs to the memo's marks, which the survey page reads before loading this.
+export { fieldKey };
+
 const ITERATIONS = 100_000;
 export const MIN_PIN = 4;
 export const MAX_PIN = 12;
@@ -17,15 +20,6 @@ export const MAX_PIN = 12;
  * @property {string} salt Hex.
  * @property {string} pinHash Hex PBKDF2-SHA-256 of the PIN.
  */
-
-/**
- * The storage key of a survey's field device.
- * @param {string} slug
- * @returns {string}
- */
-export function fieldKey(slug) {
-  return PREFIX + slug;
-}
 
 /**
  * The field device this browser is set up as for `slug`, or null (a respondent's own device).

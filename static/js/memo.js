@@ -7,6 +7,16 @@
  * Never the true answer and never the spin's outcome, since outcome plus report would give the
  * truth away. Reported bits are written the moment they are drawn, before any animation, so a
  * reload, a second tab or Back finds them and never draws again.
+ *
+ * The memo lives in two places: local storage, which is synchronous (a reload finds a draw at
+ * once) but may show another tab an older copy for a moment after a write, and the shared copy in
+ * IndexedDB (`sharedGet`, `sharedPut`), which a transaction begun after a write has committed
+ * always sees: the draw is checked there, under the cross-tab lock. Every shared function resolves
+ * (to null where IndexedDB is unavailable): the page then relies on local storage alone.
+ *
+ * This module also reads the marks other parts leave in local storage, for the page to load those
+ * parts only where they are needed: a field device's record (field.js) and responses waiting in
+ * the outbox (courier.js).
  * @module memo
  */
 
@@ -272,5 +282,106 @@ export function forgetMemo(storage, slug) {
     storage?.removeItem(memoKey(slug));
   } catch {
     // Blocked: nothing was kept there.
+  }
+}
+
+// The shared copy: one IndexedDB store of memos (and series' permanent reports) by key.
+const DATABASE = "rr-survey";
+const STORE = "memo";
+let opened = null;
+
+/** @returns {Promise<IDBDatabase>} */
+function sharedDatabase() {
+  opened ??= new Promise((resolve, reject) => {
+    const request = globalThis.indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return opened;
+}
+
+/**
+ * The value stored under `key`, or null.
+ * @param {string} key
+ * @returns {Promise<string | null>}
+ */
+export async function sharedGet(key) {
+  try {
+    const db = await sharedDatabase();
+    return await new Promise((resolve, reject) => {
+      const request = db.transaction(STORE).objectStore(STORE).get(key);
+      request.onsuccess = () => resolve(typeof request.result === "string" ? request.result : null);
+      request.onerror = () => reject(request.error);
+    });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Store `value` under `key`; resolves once the write has committed.
+ * @param {string} key
+ * @param {string} value
+ * @returns {Promise<void>}
+ */
+export function sharedPut(key, value) {
+  // Where IndexedDB is unavailable, local storage still holds the draw for this tab's reloads.
+  return sharedWrite((store) => store.put(value, key));
+}
+
+/**
+ * Remove whatever is stored under `key`; resolves once the removal has committed.
+ * @param {string} key
+ * @returns {Promise<void>}
+ */
+export function sharedDelete(key) {
+  return sharedWrite((store) => store.delete(key));
+}
+
+/** Run one change on the store; resolves once it has committed, or at once where it cannot. */
+async function sharedWrite(change) {
+  try {
+    const db = await sharedDatabase();
+    await new Promise((resolve, reject) => {
+      const transaction = db.transaction(STORE, "readwrite");
+      change(transaction.objectStore(STORE));
+      transaction.oncomplete = () => resolve();
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+  } catch {
+    // Unavailable: nothing is kept there.
+  }
+}
+
+const FIELD_PREFIX = "rr-field:";
+/** Set while the outbox holds responses not yet stored by the server (courier.js keeps it). */
+export const OUTBOX_WAITING_KEY = "rr-outbox:waiting";
+
+/**
+ * The storage key of the field device record set up for a survey (field.js).
+ * @param {string} slug
+ * @returns {string}
+ */
+export function fieldKey(slug) {
+  return FIELD_PREFIX + slug;
+}
+
+/**
+ * Whether this browser holds a field device record for the survey, or responses waiting to be
+ * sent: what decides whether the page loads field.js and the courier at once.
+ * @param {Storage | null} storage
+ * @param {string} slug
+ * @returns {{fieldDevice: boolean, outboxWaiting: boolean}}
+ */
+export function storedMarks(storage, slug) {
+  try {
+    return {
+      fieldDevice: storage?.getItem(fieldKey(slug)) != null,
+      outboxWaiting: storage?.getItem(OUTBOX_WAITING_KEY) != null,
+    };
+  } catch {
+    return { fieldDevice: false, outboxWaiting: false };
   }
 }

@@ -163,13 +163,6 @@ export function summarize(entries) {
   };
 }
 
-/** A random submission id: 128 bits from the browser's cryptographic generator, as 32 hex digits. */
-export function newSubmissionId() {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 let opened = null;
 
 /** @returns {Promise<IDBDatabase>} */

@@ -61,3 +61,10 @@ export function pickByShares(shares, random = cryptoUint32) {
   }
   return shares.length - 1; // rounding at the very top of the range
 }
+
+/** A random submission id: 128 bits from the browser's cryptographic generator, as 32 hex digits. */
+export function newSubmissionId() {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -25,9 +25,6 @@
  * @module survey
  */
 import { createCoin } from "./coin.js";
-import { createCourier } from "./courier.js";
-import { createDie } from "./die.js";
-import { checkPin, fieldDevice } from "./field.js";
 import {
   browserStorage,
   commitReported,
@@ -38,15 +35,17 @@ import {
   openMemo,
   rememberedBit,
   rememberSubmitted,
+  sharedDelete,
+  sharedGet,
+  sharedPut,
   spentInSeries,
+  storedMarks,
 } from "./memo.js";
 import { answerOf } from "./answers.js";
-import { newEntry, newSubmissionId } from "./outbox.js";
-import { seriesCost } from "./ledger.js";
-import { drawPermanent, keptReports, mergePermanent, permanentKey, readPermanent, writePermanent } from "./permanent.js";
 import { checkedValue } from "./procedure.js";
-import { sharedDelete, sharedGet, sharedPut } from "./shared.js";
+import { newSubmissionId } from "./random.js";
 import { createSpinner } from "./spinner.js";
+import { pageAsSent } from "./start.js";
 
 const config = JSON.parse(document.getElementById("survey-config").textContent);
 const text = config.messages;
@@ -54,9 +53,30 @@ const preview = Boolean(config.preview);
 const storage = preview ? null : browserStorage();
 const form = document.getElementById("survey-form");
 /** The shared field device this browser is set up as, or null (a respondent's own device). */
-const field = preview ? null : fieldDevice(storage, config.slug);
-// Only a field device keeps the time of its last success, for the interviewer's status.
-const courier = preview ? null : createCourier({ storage: field && storage, onChange: showSending });
+let field = null;
+/** field.js, loaded only on a field device. @type {typeof import("./field.js") | null} */
+let fieldModule = null;
+/** die.js, loaded only where a question is answered with a die. @type {typeof import("./die.js") | null} */
+let dieModule = null;
+/** @type {Promise<import("./courier.js").Courier> | null} */
+let courierLoading = null;
+
+/**
+ * The courier (and the outbox under it), loaded when a response may wait to be sent: at once on a
+ * field device or where one waits, else from the first spin, so that it is there at submission.
+ * @returns {Promise<import("./courier.js").Courier>}
+ */
+function loadCourier() {
+  courierLoading ??= import("./courier.js").then(({ createCourier }) =>
+    // Only a field device keeps the time of its last success, for the interviewer's status.
+    createCourier({ storage: field && storage, marks: storage, onChange: showSending }),
+  );
+  // A failed load (the network went) is tried again at the next need.
+  courierLoading.catch(() => {
+    courierLoading = null;
+  });
+  return courierLoading;
+}
 
 /**
  * @typedef {object} ItemView
@@ -85,9 +105,15 @@ const views = new Map();
 
 if (form) start();
 
-function start() {
+async function start() {
   const memo = openMemo(storage, config.slug, config.revision);
-  if (!preview) startFieldwork();
+  const marks = preview ? { fieldDevice: false, outboxWaiting: false } : storedMarks(storage, config.slug);
+  if (marks.fieldDevice) {
+    fieldModule = await import("./field.js");
+    field = fieldModule.fieldDevice(storage, config.slug);
+  }
+  if (form.querySelector(".die")) dieModule = await import("./die.js");
+  if (!preview) startFieldwork(marks.outboxWaiting || memo.submitted);
   showSeriesLedger();
   if (memo.submitted) return field ? showHandback() : showAnswered(memo);
   // The signed cookie (config.answered) says so even when this browser's storage was cleared;
@@ -140,9 +166,10 @@ function begin(memo) {
 }
 
 /** What the waves of this series this browser answered cost, in the privacy section. */
-function showSeriesLedger() {
+async function showSeriesLedger() {
   const target = document.getElementById("series-ledger-figures");
   if (!config.seriesLedger || !target) return;
+  const { seriesCost } = await import("./ledger.js");
   // A shared field device's memos of other waves are other people's: count this wave alone.
   const spent = field ? [] : spentInSeries(storage, config.series).filter((entry) => entry.slug !== config.slug);
   const cost = seriesCost(config.seriesLedger, spent);
@@ -193,6 +220,8 @@ function askConsent() {
   if (!config.consent || !box) return;
   form.hidden = true;
   box.hidden = false;
+  // Disabled in the page as sent, until this code is there to answer them.
+  for (const id of ["consent-agree", "consent-decline"]) document.getElementById(id).disabled = false;
   document.getElementById("consent-agree").addEventListener("click", () => {
     box.hidden = true;
     form.hidden = false;
@@ -234,7 +263,7 @@ function setUpQuestion(question) {
       // Cheating detection shows the wheel of the arm drawn for the respondent.
       showArm: (arm) => drawWheel(question.armSectors[arm], question.armSectors[arm][0].share),
       coin: coinBox && createCoin(coinBox, { heads: text.heads, tails: text.tails, label: text.coinLabel }),
-      die: dieBox && createDie(dieBox, question.options.length, {
+      die: dieBox && dieModule.createDie(dieBox, question.options.length, {
         label: text.dieLabel.replace("{count}", String(question.options.length)),
       }),
       valueBox: box.querySelector(".value-wheel"),
@@ -243,6 +272,8 @@ function setUpQuestion(question) {
   if (answerOf(question).ranged) keepInStep(root, question);
   const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), items };
   view.button.addEventListener("click", () => spinQuestion(question, view));
+  // Disabled in the page as sent, until this code is there to draw (a remembered draw disables it again).
+  view.button.disabled = false;
   return view;
 }
 
@@ -270,6 +301,8 @@ async function spinQuestion(question, view) {
   }
   view.hint.textContent = "";
   view.button.disabled = true;
+  // Fetched while the respondent answers, so that submitting needs no network but the sending.
+  if (!preview) loadCourier().catch(() => {});
   const outcome = await withSurveyLock(() => drawOnce(question, truth));
   // Drawn and committed: the true answer has done its work and leaves the screen.
   clearTruth(view, true);
@@ -362,7 +395,8 @@ async function drawOnce(question, truth) {
  * waves open in two tabs never both draw). A preview draws them afresh and keeps nothing.
  * @returns {Promise<Map<string, number[]>>}
  */
-function permanentReports(question, items) {
+async function permanentReports(question, items) {
+  const { drawPermanent, keptReports, mergePermanent, permanentKey, readPermanent, writePermanent } = await import("./permanent.js");
   const key = permanentKey(config.series);
   const run = async () => {
     let local = null;
@@ -554,6 +588,13 @@ async function submit() {
   button.disabled = true;
   error.textContent = "";
   const memo = loadMemo(await mirrorStorage(), config.slug, config.revision);
+  const loaded = await Promise.all([loadCourier(), import("./outbox.js")]).catch(() => null);
+  if (!loaded) {
+    error.textContent = text.submitFailed;
+    button.disabled = false;
+    return;
+  }
+  const [courier, { newEntry }] = loaded;
   const entry = newEntry({
     id: memo.submission ?? newSubmissionId(),
     slug: config.slug,
@@ -598,10 +639,18 @@ async function markSubmitted(id) {
   await share(mirror.value);
 }
 
-/** Send what waits in the outbox, keep the survey's pages for use offline, show the device bar. */
-function startFieldwork() {
-  courier.start();
-  navigator.serviceWorker?.register(config.serviceWorker, { scope: config.offlineScope }).catch(() => {});
+/**
+ * Send what waits in the outbox (where something may: `waiting`, or on a field device), keep the
+ * survey's pages for use offline, show the device bar.
+ */
+function startFieldwork(waiting) {
+  if (field || waiting) loadCourier().then((courier) => courier.start(), () => {});
+  if (navigator.serviceWorker) {
+    keepPageForOffline()
+      .catch(() => {})
+      .then(() => navigator.serviceWorker.register(config.serviceWorker, { scope: config.offlineScope }))
+      .catch(() => {});
+  }
   if (!field) return;
   document.getElementById("already-answered").hidden = true;
   if (!config.consent) form.hidden = false;
@@ -611,9 +660,22 @@ function startFieldwork() {
   document.getElementById("next-form").addEventListener("submit", nextRespondent);
 }
 
+/**
+ * Put this page, as the server sent it, in the cache the survey's service worker keeps (named as
+ * sw.js names it: `rr-offline:` and the worker's scope), before the worker is registered: the
+ * worker then keeps it rather than fetching the page again.
+ */
+async function keepPageForOffline() {
+  if (!globalThis.caches || !pageAsSent || window.location.pathname !== config.offlineScope) return;
+  const cache = await caches.open(`rr-offline:${config.offlineScope}`);
+  const headers = { "Content-Type": "text/html; charset=utf-8" };
+  await cache.put(config.offlineScope, new Response(pageAsSent, { headers }));
+}
+
 /** A respondent's own browser that has submitted: sent already, or still waiting to be sent. */
 async function showAnswered(memo) {
-  const waiting = (await courier.entry(memo.submission))?.state === "waiting";
+  const courier = await loadCourier().catch(() => null);
+  const waiting = (await courier?.entry(memo.submission))?.state === "waiting";
   if (waiting) showSaved(false);
   else showNotice("already-answered");
 }
@@ -642,7 +704,7 @@ function showHandback() {
 async function nextRespondent(event) {
   event.preventDefault();
   const pin = document.getElementById("interviewer-pin");
-  if (!(await checkPin(field, pin.value))) {
+  if (!(await fieldModule.checkPin(field, pin.value))) {
     document.getElementById("pin-error").textContent = text.wrongPin;
     pin.value = "";
     return;
@@ -652,6 +714,7 @@ async function nextRespondent(event) {
   await sharedDelete(memoKey(config.slug));
   // And the series' permanent reports: they stand for one person's answers, never the next one's.
   if (config.series) {
+    const { permanentKey } = await import("./permanent.js");
     try {
       storage?.removeItem(permanentKey(config.series));
     } catch {

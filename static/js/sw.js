@@ -33,11 +33,16 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-/** Keep the pages and files the survey lists, and let go of static files of older releases. */
+/**
+ * Keep the pages and files the survey lists, and let go of static files of older releases. The
+ * page that registers the worker has put itself in the cache already (survey.js): it is not
+ * fetched again. Static files the page loaded come from the browser's own cache.
+ */
 async function keepOfflineFiles() {
   const listed = await (await fetch(`${scope}/offline.json`, { cache: "no-store" })).json();
   const cache = await caches.open(CACHE);
-  await cache.addAll([...listed.pages, ...listed.files]);
+  const kept = await Promise.all(listed.pages.map((page) => cache.match(page, { ignoreVary: true, ignoreSearch: true })));
+  await cache.addAll([...listed.pages.filter((_page, index) => !kept[index]), ...listed.files]);
   const current = new Set(listed.files.map((path) => new URL(path, self.location.origin).href));
   for (const request of await cache.keys()) {
     if (new URL(request.url).pathname.startsWith(STATIC) && !current.has(request.url)) await cache.delete(request);

@@ -42,6 +42,7 @@ def test_kuk_sends_the_wheels_report_and_the_cards_colour_alone(app, context, li
         lambda request: posted.append(request.post_data) if request.method == "POST" else None,
     )
     page.goto(f"{live_server}/s/{cards}")
+    page.wait_for_selector("[data-item='kp'] .spinner svg")
     assert page.locator("input[name='truth-ko']").count() == 0
     assert "3 red and 7 black cards" in page.inner_text("section[data-question='ko']")
     assert page.locator("[data-item='kp'] path.sector-yes").count() == 1

@@ -77,6 +77,8 @@ def test_reload_at_any_moment_of_the_animation_never_draws_again(
     for _ in range(RUNS_PER_MOMENT):
         context, page = animated_page(browser, survey)
         page.goto(url)
+        # The page's code starts after the first frame: ready before the clock stands still.
+        page.wait_for_selector(f"{SPIN_CHEATED}:not([disabled])")
         assert memo(page, survey) is None
         # A minute ahead (seconds): on a busy machine more than a second can pass between
         # reading the page's clock and pausing it, and a pause in the past is refused.

@@ -186,6 +186,7 @@ def test_keyboard_only_respondent_can_answer(context, live_server, survey):
 def test_screen_reader_names_and_live_regions(context, live_server, survey):
     page = context.new_page()
     page.goto(f"{live_server}/s/{survey}")
+    page.wait_for_selector("[data-item='cheated'] .spinner svg")
     spinners = page.get_by_role("img", name=re.compile(r"Spinner: 46% light"))
     assert spinners.count() == 1
     assert page.get_by_role("img", name=re.compile(r"Spinner: 82% light")).count() == 2
@@ -293,7 +294,8 @@ def test_ids_that_every_object_has_are_answered_like_any_other(
     page = context.new_page()
     log = page_log(page)
     page.goto(f"{live_server}/s/{prototype_ids}")
-    assert page.is_enabled("section[data-question='__proto__'] .spin-button")
+    # Enabled once the page's code has set the question up.
+    page.wait_for_selector("section[data-question='__proto__'] .spin-button:not([disabled])")
     assert page.locator("[data-state='done']").count() == 0
     page.check("input[name='truth-__proto__'][value='1']")
     page.check("input[name='truth-constructor-toString']")

@@ -6,12 +6,13 @@ import {
   deliver,
   flush,
   newEntry,
-  newSubmissionId,
   nextDue,
   retryDelay,
   summarize,
   verdictOf,
 } from "../../static/js/outbox.js";
+import { newSubmissionId } from "../../static/js/random.js";
+import { OUTBOX_WAITING_KEY, storedMarks } from "../../static/js/memo.js";
 
 /** An outbox in memory, with the same calls as the device's IndexedDB one. */
 function memoryStore(entries = []) {
@@ -137,6 +138,7 @@ class MemoryStorage {
   items = new Map();
   getItem(key) { return this.items.get(key) ?? null; }
   setItem(key, value) { this.items.set(key, String(value)); }
+  removeItem(key) { this.items.delete(key); }
 }
 
 /** Resolves once `condition` holds, checking after each turn of the event loop. */
@@ -168,6 +170,20 @@ describe("courier", () => {
     assert.deepEqual(changes.at(-1), { waiting: 0, refused: [], lastSync: now, stored: ["a".repeat(32)] });
     assert.equal(requests.length, 2);
     assert.equal(timers.pending.size, 0, "nothing left to send: no timer");
+  });
+
+  it("marks that responses wait while one does, for the survey page to load the courier then", async () => {
+    const { fetch } = server([null, 201]);
+    const timers = fakeTimers();
+    const marks = new MemoryStorage();
+    let now = 0;
+    const courier = createCourier({ store: memoryStore(), fetch, timers, marks, events: new EventTarget(), now: () => now });
+    await courier.send(entry());
+    assert.deepEqual(storedMarks(marks, "any"), { fieldDevice: false, outboxWaiting: true });
+    now += 10_000;
+    timers.fire();
+    await until(() => marks.getItem(OUTBOX_WAITING_KEY) === null);
+    assert.deepEqual(storedMarks(marks, "any"), { fieldDevice: false, outboxWaiting: false });
   });
 
   it("sends what waits when the page loads and when the browser comes back online", async () => {

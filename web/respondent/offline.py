@@ -17,13 +17,14 @@ from flask_babel import gettext as _
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldDevice
 from web.site.assets import asset, module_imports
+from web.site.compression import keep_uncompressed
 from web.site.guessing import limit_guesses
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("offline", __name__, url_prefix="/s")
 
 # The survey page's scripts besides the one that imports the rest (see respond/survey.html).
-PAGE_SCRIPTS = ("js/survey.js", "js/local-time.js")
+PAGE_SCRIPTS = ("js/start.js", "js/local-time.js")
 
 
 @bp.get("/<slug>/sw.js")
@@ -42,8 +43,13 @@ def service_worker(slug: str):
 def offline_files(slug: str):
     """The addresses the survey's service worker keeps for use without a network."""
     survey = survey_or_404(slug, public=True)
-    scripts = [name for script in PAGE_SCRIPTS for name in (asset(script), *module_imports(script))]
-    files = [asset("css/app.css"), asset("favicon.svg"), *dict.fromkeys(scripts)]
+    # Every module the page may load, those of features only some surveys use included.
+    scripts = [
+        name
+        for script in PAGE_SCRIPTS
+        for name in (asset(script), *module_imports(script, lazy=True))
+    ]
+    files = [asset("css/app.css"), *dict.fromkeys(scripts)]
     pages = [
         url_for("respond.survey_page", slug=survey.slug),
         url_for("respond.thanks", slug=survey.slug),
@@ -72,4 +78,5 @@ def field_setup(slug: str, token: str):
         "surveyUrl": url_for("respond.survey_page", slug=survey.slug),
     }
     page = render_template("respond/field.html", survey=survey, device=device, config=config)
+    keep_uncompressed()  # the page holds the device's token
     return page, 200, {"Cache-Control": "no-store"}

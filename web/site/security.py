@@ -21,6 +21,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 HSTS = "max-age=31536000; includeSubDomains"
+# A script or style sheet is never a document: the policies that govern documents say nothing
+# there, and each of a page's modules would carry them again.
+SUBRESOURCE_TYPES = {"text/javascript", "text/css"}
 EVERY_RESPONSE = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("X-Content-Type-Options", "nosniff"),
@@ -45,9 +48,12 @@ def init_app(app: Flask) -> None:
     def _headers(response):
         # One pass over the headers a view set (it may set its own), not a lookup per header.
         present = {name.lower() for name, _value in response.headers}
-        wanted = EVERY_RESPONSE + (
-            (("Strict-Transport-Security", HSTS),) if request.is_secure else ()
-        )
+        if request.endpoint == "assets.static_file" and response.mimetype in SUBRESOURCE_TYPES:
+            wanted: tuple[tuple[str, str], ...] = (("X-Content-Type-Options", "nosniff"),)
+        else:
+            wanted = EVERY_RESPONSE
+        if request.is_secure:
+            wanted += (("Strict-Transport-Security", HSTS),)
         response.headers.extend(
             [(name, value) for name, value in wanted if name.lower() not in present]
         )

@@ -1,9 +1,12 @@
-"""Static files: one versioned address each, kept for a year, gzip for text, modules preloaded."""
+"""Static files: one versioned address each, kept for a year, brotli or gzip for text, modules
+preloaded."""
 
 from __future__ import annotations
 
 import gzip
 import re
+
+import brotli
 
 from tests.servers import ROOT
 
@@ -12,35 +15,46 @@ def asset_urls(html: str) -> list[str]:
     return re.findall(r'(?:src|href)="(/static/v/[^"]+)"', html)
 
 
-def test_pages_name_every_asset_by_version_and_preload_the_survey_modules(client, survey):
+def test_pages_name_every_asset_by_version_and_the_survey_page_one_module(client, survey):
     html = client.get(f"/s/{survey}").get_data(as_text=True)
     urls = asset_urls(html)
     assert "/static/js/" not in html and "/static/css/" not in html
     versions = {url.split("/")[3] for url in urls}
     assert len(versions) == 1
-    preloaded = set(re.findall(r'rel="modulepreload" href="([^"]+)"', html))
-    imported = {
-        f"js/{name}"
-        for name in ("answers.js", "coin.js", "die.js", "memo.js", "procedure.js", "spinner.js")
-    } | {"js/motion.js", "js/random.js", "js/shared.js"}
-    # The outbox, its courier and a field device's set-up.
-    imported |= {"js/courier.js", "js/field.js", "js/outbox.js"}
-    # A series' permanent reports.
-    imported |= {"js/permanent.js", "js/ledger.js"}
-    assert {url.split("/", 4)[4] for url in preloaded} == imported
+    # The page names one small module, which loads the rest once the page is painted: nothing is
+    # preloaded, so that a slow phone spends its first round trips on the page and its styles.
+    assert 'rel="modulepreload"' not in html
+    assert [url.split("/", 4)[4] for url in urls if url.endswith(".js")] == ["js/start.js"]
+
+
+def test_the_offline_files_hold_every_module_the_page_may_load(client, survey):
+    files = client.get(f"/s/{survey}/offline.json").get_json()["files"]
+    names = {url.split("/", 4)[4] for url in files}
+    lazy = {"courier", "outbox", "field", "die", "permanent", "ledger", "condition"}
+    assert {f"js/{name}.js" for name in lazy} <= names
+    assert {"js/start.js", "js/survey.js", "js/memo.js", "css/app.css"} <= names
+    assert "css/workspace.css" not in names
 
 
 def test_current_assets_are_kept_for_a_year_and_sent_compressed(client, survey):
     html = client.get(f"/s/{survey}").get_data(as_text=True)
-    script = next(url for url in asset_urls(html) if url.endswith("js/survey.js"))
+    script = next(url for url in asset_urls(html) if url.endswith("js/start.js")).replace(
+        "js/start.js", "js/survey.js"
+    )
     response = client.get(script, headers={"Accept-Encoding": "gzip, br"})
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    assert response.headers["Content-Encoding"] == "gzip"
+    assert response.headers["Content-Encoding"] == "br"
     assert response.headers["Content-Type"] == "text/javascript; charset=utf-8"
     assert "Accept-Encoding" in response.headers["Vary"]
     source = (ROOT / "static/js/survey.js").read_bytes()
-    assert gzip.decompress(response.get_data()) == source
+    assert brotli.decompress(response.get_data()) == source
+    zipped = client.get(script, headers={"Accept-Encoding": "gzip, deflate"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped.get_data()) == source
+    # A module is not a document: of the page's policies it carries only nosniff.
+    assert zipped.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Content-Security-Policy" not in zipped.headers
     plain = client.get(script)
     assert "Content-Encoding" not in plain.headers and plain.get_data() == source
 
