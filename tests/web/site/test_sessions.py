@@ -8,7 +8,8 @@ def test_a_visitor_without_a_session_gets_no_session_cookie_and_a_single_vary(cl
         client.get("/"),
         client.post(f"/api/surveys/{survey}/responses", json=VALID_ANSWERS),
     ):
-        assert response.headers.getlist("Vary") == ["Cookie"]
+        # One Vary header: the session's Cookie, and the compression's Accept-Encoding.
+        assert response.headers.getlist("Vary") == ["Accept-Encoding, Cookie"]
         assert not any(
             cookie.startswith("session=") for cookie in response.headers.getlist("Set-Cookie")
         )
@@ -20,7 +21,7 @@ def test_a_view_that_varies_on_more_keeps_its_own_vary(app_like):
         "/by-language", "by_language", lambda: ("", 204, {"Vary": "Accept-Language"})
     )
     response = other.test_client().get("/by-language")
-    assert response.headers["Vary"] == "Accept-Language, Cookie"
+    assert response.headers["Vary"] == "Accept-Language, Accept-Encoding, Cookie"
 
 
 def test_a_logged_in_session_is_still_saved_and_logging_out_ends_it(researcher):
