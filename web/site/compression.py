@@ -52,8 +52,14 @@ def init_app(app: Flask) -> None:
     app.config["COMPRESS_REGISTER"] = False
     compress.init_app(app)
 
+    minimum = app.config["COMPRESS_MIN_SIZE"]
+    types = frozenset(app.config["COMPRESS_MIMETYPES"])
+
     @app.after_request
     def _compressed(response: Response) -> Response:
-        if holds_secret():
+        # A reply too small or of another type is never compressed, whoever asks: it needs no
+        # Vary either (a submission's reply, on the busiest path, passes here in a few µs).
+        small = response.content_length is not None and response.content_length < minimum
+        if small or response.mimetype not in types or holds_secret():
             return response
         return compress.after_request(response)
