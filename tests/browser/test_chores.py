@@ -111,7 +111,8 @@ def test_the_preview_spins_but_sends_and_keeps_nothing(app, researcher_page, liv
 
     # The real page in the same browser has drawn nothing yet.
     page.goto(f"{live_server}/s/{survey}")
-    assert not page.is_disabled("section[data-question='cheated'] .spin-button")
+    # Enabled once the page's code (started after the page has loaded) has set it up.
+    page.wait_for_selector("section[data-question='cheated'] .spin-button:not([disabled])")
     assert shown(page, "cheated")["reported"] is None
 
 

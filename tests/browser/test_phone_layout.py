@@ -77,6 +77,8 @@ LABEL_LINES = """() => [...document.querySelectorAll('.options label span')].map
 def test_the_page_fits_a_phone(phone, live_server, long_labels):
     page = phone
     page.goto(f"{live_server}/s/{long_labels}")
+    # Measured with the wheels drawn: the page's code starts once the page has loaded.
+    page.wait_for_selector(".spin-button:not([disabled])")
     assert page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
