@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from hypothesis import settings
 from werkzeug.serving import make_server
 
 from app import create_app, with_driver
@@ -18,6 +19,11 @@ from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
 from web.core.surveys.lookup import find_survey
 from web.simulation import simulate_responses
+
+# Hypothesis's per-example deadline measures time, which a busy two-core machine does not keep:
+# a property test fails or passes by what it checks, never by how long one example took.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 # Set to a PostgreSQL URL to run the whole suite against PostgreSQL instead of SQLite files. Under
 # pytest-xdist each worker takes a database of its own beside it (tests/workers.py).
