@@ -36,6 +36,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         PRESENT_REFRESH_MS=1000,  # how often the projector asks for the count and results
         DASHBOARD_REFRESH_MS=5000,  # and the dashboard for its results panel
         WTF_CSRF_TIME_LIMIT=None,
+        # Werkzeug's scrypt (n = 2**15, r = 8, p = 1): about 0.15 s a check on purpose. Only the
+        # test suite lowers it (tests/conftest.py), to spend its minutes on what it tests.
+        PASSWORD_HASH_METHOD="scrypt",
         # Flask-WTF's HTTPS check wants a same-origin Referer, which Referrer-Policy: no-referrer
         # never sends; the token and SameSite=Lax cookies protect the forms.
         WTF_CSRF_SSL_STRICT=False,

@@ -113,6 +113,9 @@ def app(tmp_path):
             # The lab's and the planner's computations in the request's thread, behind the same
             # bound (tests/web/site/test_compute.py runs them in the pool of processes).
             "COMPUTE_PROCESSES": 0,
+            # scrypt at n = 2**10 instead of 2**15: an account and its login cost about 2 ms
+            # instead of 0.3 s (test_accounts.py checks that the app's own default is the full one).
+            "PASSWORD_HASH_METHOD": TEST_PASSWORD_HASH,
         }
     )
     with app.app_context():
@@ -289,6 +292,7 @@ class Researcher:
 
 
 PASSWORD = "violet kestrel 42"
+TEST_PASSWORD_HASH = "scrypt:1024:8:1"
 
 
 def csrf_token(html: str) -> str:

@@ -2,7 +2,7 @@
  * The coin: an SVG disc that flips a few times and lands on the face that was drawn.
  * @module coin
  */
-import { animate, prefersReducedMotion } from "./spinner.js";
+import { animate, prefersReducedMotion } from "./motion.js";
 import { cryptoUint32 } from "./random.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -40,7 +40,8 @@ export function flipPlan(heads, random = cryptoUint32) {
  */
 
 /**
- * Draw a coin into `container` (invisible until flipped, its place kept).
+ * Draw a coin into `container` (invisible until flipped, its place kept by the page's style). The
+ * draw creates it when it flips: nothing of it is needed before.
  * @param {HTMLElement} container
  * @param {{heads: string, tails: string, label: string}} text
  * @returns {Coin}

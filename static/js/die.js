@@ -3,7 +3,8 @@
  * the options are; it turns and stops on the sector that was drawn.
  * @module die
  */
-import { animate, easeOutCubic, prefersReducedMotion, sectorPath, stopRotation } from "./spinner.js";
+import { animate, easeOutCubic, prefersReducedMotion } from "./motion.js";
+import { sectorPath, stopRotation } from "./spinner.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const RADIUS = 90;

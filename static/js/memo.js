@@ -355,6 +355,65 @@ async function sharedWrite(change) {
   }
 }
 
+/**
+ * Run `task` holding the lock of `key` (a survey's memo key, a series' permanent key), so that two
+ * tabs never draw the same item; where the Web Locks API is missing (an insecure origin), run it
+ * at once.
+ * @template T
+ * @param {string} key
+ * @param {() => T | Promise<T>} task
+ * @returns {Promise<T>}
+ */
+export function withLock(key, task) {
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(key, task) : Promise.resolve().then(task);
+}
+
+/**
+ * A survey's memo as every tab sees it: the shared copy merged with local storage (a preview's
+ * is empty). Writes go to local storage at once (for this tab's reloads); the caller puts the
+ * final value in the shared store ({@link shareMemo}).
+ * @param {Storage | null} storage
+ * @param {string} slug
+ * @param {boolean} preview
+ * @returns {Promise<{value: string | null, getItem: () => string | null, setItem: (key: string, value: string) => void}>}
+ */
+export async function mirrorMemo(storage, slug, preview) {
+  const key = memoKey(slug);
+  let local = null;
+  try {
+    local = storage?.getItem(key) ?? null;
+  } catch {
+    // Blocked: the shared copy alone.
+  }
+  const mirror = {
+    value: preview ? null : mergeMemos(await sharedGet(key), local),
+    getItem() {
+      return this.value;
+    },
+    setItem(_key, value) {
+      this.value = value;
+      try {
+        storage?.setItem(key, value);
+      } catch {
+        // Full or blocked: the shared copy still holds it.
+      }
+    },
+  };
+  if (mirror.value !== local && mirror.value !== null) mirror.setItem(key, mirror.value);
+  return mirror;
+}
+
+/**
+ * Put a survey's memo in the store every tab reads.
+ * @param {string} slug
+ * @param {string | null} value
+ * @returns {Promise<void>}
+ */
+export async function shareMemo(slug, value) {
+  if (value !== null) await sharedPut(memoKey(slug), value);
+}
+
 const FIELD_PREFIX = "rr-field:";
 /** Set while the outbox holds responses not yet stored by the server (courier.js keeps it). */
 export const OUTBOX_WAITING_KEY = "rr-outbox:waiting";

@@ -1,15 +1,13 @@
 /**
- * The spinner: geometry (pure, tested) and an SVG wheel that stops where the draw landed.
- * The light sector runs clockwise from the top over a fraction p of the turn; the pointer is fixed
- * at the top, so the wheel turned by R degrees shows position ((−R / 360) mod 1) under the pointer.
- * Also the motion every randomizer on screen shares (the coin's and the die's too): frames,
- * easing, and the reduced-motion preference, kept here so the page loads one module for both.
+ * The spinner: geometry (pure, tested) and the SVG wheel the page draws at load. The light sector
+ * runs clockwise from the top over a fraction p of the turn; the pointer is fixed at the top, so
+ * the wheel turned by R degrees shows position ((−R / 360) mod 1) under the pointer. The wheel is
+ * turned by motion.js, loaded with the draw.
  * @module spinner
  */
 
 const SVG = "http://www.w3.org/2000/svg";
 const RADIUS = 90;
-const SPIN_MS = 2200;
 const TURNS = 4;
 
 /**
@@ -72,7 +70,7 @@ export function isLight(position, light) {
 /**
  * @typedef {object} Spinner
  * @property {SVGSVGElement} svg
- * @property {(position: number) => Promise<void>} spinTo Turn the wheel and stop at `position`.
+ * @property {SVGGElement} wheel The part that turns (motion.js's spinTo).
  */
 
 /**
@@ -105,19 +103,7 @@ export function createSpinner(container, light, text, sectors = []) {
   const pointer = element("path", { class: "pointer", d: "M-9 -110L9 -110L0 -86Z" });
   svg.append(title, wheel, element("circle", { class: "hub", r: "30" }), share, named, pointer);
   container.replaceChildren(svg);
-  let rotation = 0;
-  return {
-    svg,
-    spinTo(position) {
-      const from = rotation % 360;
-      const to = stopRotation(position);
-      const duration = prefersReducedMotion() ? 0 : SPIN_MS;
-      return animate(duration, (t) => {
-        rotation = from + (to - from) * easeOutCubic(t);
-        wheel.setAttribute("transform", `rotate(${rotation.toFixed(3)})`);
-      });
-    },
-  };
+  return { svg, wheel };
 }
 
 /**
@@ -154,38 +140,4 @@ function element(name, attributes) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   return node;
-}
-
-// Motion shared by the spinner, the coin and the die.
-/** @returns {boolean} Whether the person asked the system for less motion. */
-export function prefersReducedMotion() {
-  return Boolean(globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
-}
-
-/** @param {number} t in [0, 1] @returns {number} */
-export const easeOutCubic = (t) => 1 - (1 - t) ** 3;
-
-/**
- * Call `onFrame(t)` with t from 0 to 1 over `duration` ms, once per frame; resolves after t = 1.
- * A duration of 0 calls `onFrame(1)` at once.
- * @param {number} duration
- * @param {(t: number) => void} onFrame
- * @returns {Promise<void>}
- */
-export function animate(duration, onFrame) {
-  if (duration <= 0) {
-    onFrame(1);
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => {
-    let start = null;
-    const frame = (now) => {
-      start ??= now;
-      const t = Math.min(1, (now - start) / duration);
-      onFrame(t);
-      if (t < 1) requestAnimationFrame(frame);
-      else resolve();
-    };
-    requestAnimationFrame(frame);
-  });
 }

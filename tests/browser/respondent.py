@@ -48,6 +48,14 @@ def wait_until_done(page, items):
         page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=60_000)
 
 
+def hint(page, question, says=""):
+    """The hint under a question once it says ``says`` (any text if empty): the page sets it when
+    its draw's code has loaded, a moment after the click."""
+    box = page.locator(f"section[data-question='{question}'] .hint")
+    box.filter(has_text=re.compile(re.escape(says) if says else ".")).wait_for(timeout=60_000)
+    return box.inner_text()
+
+
 def shown(page, item):
     """What the page shows for one item: outcome, coin and reported bit."""
     box = page.locator(f"[data-item='{item}']")

@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, hint, memo
 from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
@@ -53,9 +53,7 @@ def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(
     page.goto(f"{live_server}/s/{often}")
     assert "a die picks any option" in page.inner_text("section[data-question='times'] .cost")
     page.click("section[data-question='times'] .spin-button")
-    assert "Choose your true answer first" in page.inner_text(
-        "section[data-question='times'] .hint"
-    )
+    assert "Choose your true answer first" in hint(page, "times", "Choose your true")
     page.check("input[name='truth-times'][value='once']")
     page.click("section[data-question='times'] .spin-button")
     page.wait_for_selector("[data-item='times'][data-state='done']", timeout=60_000)

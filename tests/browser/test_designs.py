@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo
 from tests.conftest import PASSWORD, no_database, stored_bits
 from tests.web.test_designs import CHEATING_SURVEY, SURVEY
 
@@ -47,7 +47,7 @@ def answer_every_design(page, truth: int):
     done("own")
     page.check(f"input[name='truth-uq'][value='{truth}']")
     page.click("section[data-question='uq'] .spin-button")
-    assert page.inner_text("section[data-question='uq'] .hint")  # the innocuous answer is missing
+    assert hint(page, "uq")  # the innocuous answer is missing
     page.check("input[name='innocuous-uq'][value='0']")
     page.click("section[data-question='uq'] .spin-button")
     done("uq")
@@ -75,7 +75,7 @@ def test_each_design_sends_its_report_alone_and_a_reload_never_draws_again(
     assert page.locator("[data-item='fr'] path.sector-yes").count() == 1
     assert page.locator("[data-item='fr'] path.sector-no").count() == 1
     page.click("section[data-question='own'] .spin-button")
-    assert "Choose what you report first" in page.inner_text("section[data-question='own'] .hint")
+    assert "Choose what you report first" in hint(page, "own", "Choose what")
     answer_every_design(page, truth=1)
     # Light: the true answers of fr and uq; own and cw as reported, with no draw of the page's.
     assert {

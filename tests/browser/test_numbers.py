@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, memo
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo
 from tests.conftest import PASSWORD, no_database, stored_bits
 from tests.web.test_numbers import SURVEY
 
@@ -52,8 +52,8 @@ def test_only_the_bit_leaves_and_a_reload_never_draws_again(app, context, live_s
     for typed in ("31", "2.5"):
         page.fill("input[name='truth-drinks']", typed)
         page.click("section[data-question='drinks'] .spin-button")
-        hint = page.inner_text("section[data-question='drinks'] .hint")
-        assert "Enter a number from 0 to 30 in steps of 1" in hint
+        said = hint(page, "drinks", "Enter a number")
+        assert "Enter a number from 0 to 30 in steps of 1" in said
     assert page.evaluate("window.draws") == 0
     # Every draw is 0: the value wheel says yes for any share above 0, the spinner lands on light.
     spin_both(page, drinks="12", hours="0")

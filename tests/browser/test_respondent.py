@@ -14,6 +14,7 @@ from tests.browser.respondent import (
     answer_truthfully,
     checked_inputs,
     expected_report,
+    hint,
     reported_bits,
     shown,
     spin,
@@ -144,8 +145,7 @@ def test_spinning_needs_a_true_answer_first(context, live_server, survey):
     page = context.new_page()
     page.goto(f"{live_server}/s/{survey}")
     spin(page, "cheated")
-    hint = page.locator("section[data-question='cheated'] .hint")
-    assert "Choose your true answer first" in hint.inner_text()
+    assert "Choose your true answer first" in hint(page, "cheated", "Choose your true")
     assert page.locator("[data-item='cheated']").get_attribute("data-state") is None
 
 

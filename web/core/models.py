@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from flask import current_app
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
@@ -74,7 +75,7 @@ class User(UserMixin, Model):
 
     def set_password(self, password: str) -> None:
         """Set the password and end every session of the account."""
-        self.password_hash = generate_password_hash(password, method="scrypt")
+        self.password_hash = generate_password_hash(password, method=_password_method())
         self.end_sessions()
 
     def check_password(self, password: str) -> bool:
@@ -104,16 +105,22 @@ class User(UserMixin, Model):
         """The account with this email and password, or None. An unknown email costs the same
         scrypt check as a wrong password, so the time taken does not say which accounts exist."""
         user = db.session.scalar(db.select(cls).filter_by(email=email.strip().lower()))
-        stored = user.password_hash if user is not None else _stand_in_hash()
+        stored = user.password_hash if user is not None else _stand_in_hash(_password_method())
         if check_password_hash(stored, password) and user is not None:
             return user
         return None
 
 
-@lru_cache(maxsize=1)
-def _stand_in_hash() -> str:
-    """An scrypt hash of a random password, with the same parameters as real ones."""
-    return generate_password_hash(secrets.token_hex(16), method="scrypt")
+def _password_method() -> str:
+    """Werkzeug's hash method for new passwords: ``scrypt`` (n = 2**15, r = 8, p = 1) unless the
+    app's ``PASSWORD_HASH_METHOD`` says otherwise (the test suite's cheaper parameters)."""
+    return current_app.config["PASSWORD_HASH_METHOD"]
+
+
+@lru_cache(maxsize=4)
+def _stand_in_hash(method: str) -> str:
+    """A hash of a random password, with the same parameters as real ones."""
+    return generate_password_hash(secrets.token_hex(16), method=method)
 
 
 READ, READ_WRITE = "read", "read_write"  # an API token's scopes

@@ -179,6 +179,9 @@ def messages() -> dict:
         "recorded": _("Recorded as you reported it: the page never saw your true answer."),
         "sentAsGiven": _("Asked directly: your answer is sent as you gave it."),
         "submitFailed": _("Your answers could not be sent. Please try again."),
+        "notLoaded": _(
+            "The page could not load what it needs to spin. Check the connection and try again."
+        ),
         "completionCode": _("Your completion code: {code}"),
         "enterNumber": _("Enter a number from {min} to {max} in steps of {step}."),
         "valueWheelLabel": _("Value wheel: {percent} yes, your number's place in its range"),

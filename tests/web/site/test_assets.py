@@ -30,7 +30,11 @@ def test_pages_name_every_asset_by_version_and_the_survey_page_one_module(client
 def test_the_offline_files_hold_every_module_the_page_may_load(client, survey):
     files = client.get(f"/s/{survey}/offline.json").get_json()["files"]
     names = {url.split("/", 4)[4] for url in files}
-    lazy = {"courier", "outbox", "field", "die", "permanent", "ledger", "condition"}
+    lazy = {
+        *("draw", "answers", "procedure", "random", "motion", "coin"),
+        *("send", "courier", "outbox"),
+        *("field", "fieldwork", "die", "permanent", "ledger", "condition"),
+    }
     assert {f"js/{name}.js" for name in lazy} <= names
     assert {"js/start.js", "js/survey.js", "js/memo.js", "css/app.css"} <= names
     assert "css/workspace.css" not in names

@@ -2,7 +2,8 @@
 
 import pytest
 
-from tests.conftest import PASSWORD, csrf_token
+from app import create_app
+from tests.conftest import PASSWORD, TEST_PASSWORD_HASH, csrf_token
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Survey, User
@@ -49,6 +50,24 @@ def test_setup_creates_the_first_account_then_disappears(app, client):
         user = db.session.scalar(db.select(User))
         assert user.email == "first@example.org" and user.password_hash.startswith("scrypt:")
     assert app.test_client().get("/setup").status_code == 404
+
+
+def test_passwords_are_hashed_with_full_strength_scrypt_outside_the_suite(app, tmp_path):
+    # The suite hashes with cheaper parameters (tests/conftest.py); the app itself never does.
+    served = create_app(
+        {"DEMO_SURVEY": False, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'own.sqlite3'}"}
+    )
+    with served.app_context():
+        db.create_all()
+        user = User(email="ada@example.org")
+        user.set_password("long enough")
+        assert user.password_hash.startswith("scrypt:32768:8:1$")
+        assert user.check_password("long enough") and not user.check_password("long enougH")
+        db.engine.dispose()
+    with app.app_context():
+        user = User(email="ada@example.org")
+        user.set_password("long enough")
+        assert user.password_hash.startswith(TEST_PASSWORD_HASH + "$")
 
 
 def test_setup_checks_the_form(client):

@@ -1,0 +1,128 @@
+/**
+ * What the respondent's page shows, from the page's state (survey.js's `Page`): a notice in place
+ * of the form, an item's outcome, the summary of what will be sent, the draws this browser
+ * remembers. The controller, the draw (draw.js) and the submission (send.js) all show through it.
+ *
+ * The answer kinds (answers.js) are loaded with the first answer, or at once where the page has
+ * something to put in words already: {@link loadAnswers}.
+ * @module view
+ */
+import { rememberedBit } from "./memo.js";
+
+/**
+ * The answer kinds, loaded once and kept on the page.
+ * @param {import("./survey.js").Page} page
+ * @returns {Promise<typeof import("./answers.js").answerOf>}
+ */
+export async function loadAnswers(page) {
+  page.answerOf ??= (await import("./answers.js")).answerOf;
+  return page.answerOf;
+}
+
+/**
+ * Show the notice `id` in place of the form (and of the consent text).
+ * @param {string} id
+ */
+export function showNotice(id) {
+  document.getElementById("survey-form").hidden = true;
+  const consent = document.getElementById("consent");
+  if (consent) consent.hidden = true;
+  for (const other of ["already-answered", "saved", "handback"]) document.getElementById(other).hidden = true;
+  document.getElementById(id).hidden = false;
+}
+
+/**
+ * Uncheck (or empty) the true answers; `locked` also disables the inputs and the Spin button.
+ * @param {import("./survey.js").QuestionView} view
+ * @param {boolean} locked
+ */
+export function clearTruth(view, locked) {
+  for (const input of view.root.querySelectorAll("fieldset.truth input")) {
+    input.checked = false;
+    if (input.type === "number") input.value = "";
+    if (input.type === "range") input.value = input.min;
+    if (locked) input.disabled = true;
+  }
+  if (locked) view.button.disabled = true;
+}
+
+/** An item's outcome: what will be reported, and why (drawn now, remembered, sent as given). */
+export function showItem(page, question, box, value, why) {
+  box.dataset.state = "done";
+  // The value wheel's size would tell the number: it goes once the report is shown.
+  box.querySelector(".value-wheel")?.replaceChildren();
+  box.dataset.reported = String(value);
+  const words = page.answerOf(question).words(question, value, page.text);
+  box.querySelector(".outcome").textContent = `${page.text.willReport} ${words}. ${why}`;
+}
+
+/** What a remembered draw must have been drawn under to be replayed for `question`. */
+export function paramsOf(page, question) {
+  const params = { epsilon: question.epsilon, procedure: question.drawnUnder };
+  return page.answerOf(question).params(question, params);
+}
+
+/** The remembered report of `item`, if it fits the question as it is now. */
+export function rememberedFor(page, question, memo, item) {
+  return page.answerOf(question).remembered(question, rememberedBit(memo, item, paramsOf(page, question)));
+}
+
+/**
+ * Show the questions this browser already drew, as reported bits only.
+ * @param {import("./survey.js").Page} page
+ * @param {import("./memo.js").Memo} memo
+ */
+export async function showRemembered(page, memo) {
+  if (memo.reported.size) await loadAnswers(page);
+  for (const question of memo.reported.size ? page.config.questions : []) {
+    const view = page.views.get(question.id);
+    if (!view || page.settled.has(question.id)) continue;
+    const bits = question.items.map((item) => rememberedFor(page, question, memo, item));
+    if (bits.some((bit) => bit === undefined)) continue;
+    page.settled.add(question.id);
+    clearTruth(view, true);
+    question.items.forEach((item, index) => {
+      showItem(page, question, view.items.get(item).box, bits[index], page.text.remembered);
+      page.reported.set(item, bits[index]);
+    });
+  }
+  updateSummary(page);
+}
+
+/** What the answer kinds read of the page: the reports shown, a direct answer, the words. */
+export function contextOf(page, question) {
+  const chosen = page.answerOf(question).randomized ? null : directAnswer(page.form, question);
+  return { reportedOf: (item) => page.reported.get(item), chosen, text: page.text };
+}
+
+/** A direct question's chosen option id, or null for "prefer not to say". */
+function directAnswer(form, question) {
+  const chosen = form.querySelector(`input[name="${CSS.escape(`direct-${question.id}`)}"]:checked`);
+  return chosen?.value ? chosen.value : null;
+}
+
+/** Whether every item of every question has its report (a direct question has none to wait for). */
+export function allSpun(page) {
+  return page.config.questions.every((question) => question.items.every((item) => page.reported.has(item)));
+}
+
+/** The summary of what will be sent, and the Submit button, ready once every item is. */
+export function updateSummary(page) {
+  const { config, form } = page;
+  const done = allSpun(page);
+  form.querySelector(".summary .pending").hidden = done;
+  document.getElementById("submit-button").disabled = !done;
+  document.getElementById("report-summary").replaceChildren(
+    ...config.questions
+      .filter((question) => question.items.every((item) => page.reported.has(item)))
+      .map((question) => {
+        const entry = document.createElement("li");
+        const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+        const title = root.querySelector("h2").textContent.trim();
+        const parts = page.answerOf(question).summary(question, contextOf(page, question));
+        entry.textContent = `${title} → ${parts.join(", ")}`;
+        entry.dataset.question = question.id;
+        return entry;
+      }),
+  );
+}
