@@ -68,3 +68,17 @@ def open_page(page, base: str, path: str, slug: str) -> None:
         with page.expect_navigation():
             page.click("form.row button[type='submit']")
         page.wait_for_selector("#device-link")
+
+
+def overflow(page) -> list[str]:
+    """What sticks out sideways (empty when the page fits its width)."""
+    return page.evaluate(
+        """() => {
+            const width = document.documentElement.clientWidth;
+            if (document.documentElement.scrollWidth <= width) return [];
+            return [...document.querySelectorAll("body *")]
+                .filter((node) => node.getBoundingClientRect().right > width + 1)
+                .slice(0, 5)
+                .map((node) => node.tagName + "." + node.getAttribute("class"));
+        }"""
+    )

@@ -1,6 +1,7 @@
 """axe-core (npm, injected by Playwright) on every page: respondent, home, join, lab, login,
 survey list, builder, dashboard, projector before and after reveal, tokens, password, errors; in
-Korean and English, light and dark, at 1280 and 390 px: no violation of a WCAG 2.x A or AA rule."""
+Korean and English, light and dark, at 1280 and 320 px: no violation of a WCAG 2.x A or AA rule,
+and at 320 px nothing sticks out sideways (WCAG 1.4.10, reflow)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.browser.researcher import (
     log_in,
     make_wave_one,
     open_page,
+    overflow,
 )
 from tests.conftest import PASSWORD, no_database
 
@@ -47,6 +49,7 @@ def test_no_page_violates_wcag_a_or_aa(
     for path in PUBLIC:
         open_page(page, live_server, path, survey)
         assert violations(page) == [], path
+        assert width > 320 or overflow(page) == [], path
     visitor.close()
     researcher = browser.new_context(**options)
     page = researcher.new_page()
@@ -54,4 +57,5 @@ def test_no_page_violates_wcag_a_or_aa(
     for path in RESEARCHER:
         open_page(page, live_server, path, survey)
         assert violations(page) == [], path
+        assert width > 320 or overflow(page) == [], path
     researcher.close()

@@ -1,19 +1,12 @@
-"""Every page at 320 px without sideways scrolling, and dark mode that follows the system with
-readable contrast, measured in chromium."""
+"""Dark mode that follows the system with readable contrast, measured in chromium. That every
+page fits 320 px without sideways scrolling is checked on the accessibility test's walk through
+every page at that width (test_accessibility.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.researcher import (
-    PUBLIC_PAGES,
-    RESEARCHER_PAGES,
-    STEPPED_PAGES,
-    log_in,
-    make_wave_one,
-    open_page,
-)
-from tests.conftest import PASSWORD, no_database
+from tests.conftest import no_database
 
 pytestmark = [pytest.mark.browser, no_database]
 
@@ -33,56 +26,6 @@ PAIRS = [
     ("--closed-ink", "--closed-bg"),
     ("--ink", "--field"),
 ]
-
-
-@pytest.fixture
-def researcher_browser(browser, runner, live_server):
-    """A logged-in researcher's browser profile at 320 px; survey pages have 40 responses."""
-
-    def open_profile(**options):
-        context = browser.new_context(reduced_motion="reduce", **options)
-        page = context.new_page()
-        log_in(page, live_server, "rita@example.org")
-        return context, page
-
-    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
-    return open_profile
-
-
-def overflow(page) -> list[str]:
-    """What sticks out sideways (empty when the page fits its width)."""
-    return page.evaluate(
-        """() => {
-            const width = document.documentElement.clientWidth;
-            if (document.documentElement.scrollWidth <= width) return [];
-            return [...document.querySelectorAll("body *")]
-                .filter((node) => node.getBoundingClientRect().right > width + 1)
-                .slice(0, 5)
-                .map((node) => node.tagName + "." + node.getAttribute("class"));
-        }"""
-    )
-
-
-@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_fits_320_pixels(
-    app, researcher_browser, runner, live_server, fielded_survey, scheme, locale, seed_responses
-):
-    survey = fielded_survey
-    seed_responses(survey, 40, seed=2)
-    make_wave_one(app, survey)
-    size = {"viewport": {"width": 320, "height": 700}, "color_scheme": scheme, "locale": locale}
-    context, page = researcher_browser(**size)
-    for path in [*RESEARCHER_PAGES, STEPPED_PAGES[1]]:
-        open_page(page, live_server, path, survey)
-        assert overflow(page) == [], path
-    public = context.browser.new_context(reduced_motion="reduce", **size)
-    visitor = public.new_page()
-    for path in [*PUBLIC_PAGES, STEPPED_PAGES[0]]:
-        open_page(visitor, live_server, path, survey)
-        assert overflow(visitor) == [], path
-    public.close()
-    context.close()
 
 
 def luminance(color: str) -> float:

@@ -39,7 +39,7 @@ STORED_CHEATED = """(key) => {
   return raw !== null && JSON.parse(raw).reported?.cheated !== undefined;
 }"""
 MOMENTS_MS = [50, 400, 800, 1200, 1600, 2000, 2400, 2800, 3200, ANIMATION_MS - 50]
-RUNS_PER_MOMENT = 5
+RUNS_PER_MOMENT = 2
 # Counts the frames that move the wheel, and those drawn while the survey's memo was not yet in
 # storage (an observer, since the clock replaces requestAnimationFrame itself).
 COUNT_FRAMES = """
@@ -71,8 +71,9 @@ def test_reload_at_any_moment_of_the_animation_never_draws_again(
     browser, live_server, survey, moment
 ):
     # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
-    # and from then on every draw would report yes. 50 runs over 10 moments from 50 ms after the
-    # click to 50 ms before the end, each in a profile of its own so that no run sees another's.
+    # and from then on every draw would report yes. 20 runs over 10 moments from 50 ms after the
+    # click to 50 ms before the end, each in a profile of its own so that no run sees another's
+    # (the fake clock fixes each moment; a run repeats only what happens in real time).
     url = f"{live_server}/s/{survey}"
     for _ in range(RUNS_PER_MOMENT):
         context, page = animated_page(browser, survey)
