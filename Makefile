@@ -84,11 +84,12 @@ test-py: install-dev browser r
 DATABASE_TESTS := tests/web tests/browser/test_respondent.py tests/browser/test_fieldwork.py
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15
-# pytest-xdist workers (a worker that finishes early takes queued tests). On SQLite two per core:
+# pytest-xdist workers, each handed tests as it finishes the last (load), the long ones first
+# (marked `long`, put first by tests/conftest.py), so none ends the run alone. On SQLite two per core:
 # the browser tests spend much of their time waiting on chromium and the live server. On
 # PostgreSQL one per core: the database server needs the rest (four measured slower than two).
-SQLITE_WORKERS ?= -n 4 --dist worksteal
-POSTGRES_WORKERS ?= -n 2 --dist worksteal
+SQLITE_WORKERS ?= -n 4 --dist load
+POSTGRES_WORKERS ?= -n 2 --dist load
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share; both, and the
 # PostgreSQL cluster, are stopped when the run ends, pass or fail (.ci/with-services).

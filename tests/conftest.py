@@ -99,6 +99,12 @@ LATER_QUESTION = {
 VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}
 
 
+def pytest_collection_modifyitems(items):
+    """The long tests first. With xdist's load scheduling each worker starts on one of them, and
+    the run does not end with one worker on a long test while the others wait."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once per test process. Each test's fresh app has a Jinja environment of
     its own, which would compile every template it renders again (a tenth of the suite's time);

@@ -25,6 +25,7 @@ PUBLIC = [*PUBLIC_PAGES, STEPPED_PAGES[0]]
 RESEARCHER = [*RESEARCHER_PAGES, STEPPED_PAGES[1]]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("width", [1280, 320])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])

@@ -35,6 +35,7 @@ def answer_as_student(browser, base, slug, truth_yes: bool):
 CLASS_SIZE = 12  # each student answers through a browser page of their own
 
 
+@pytest.mark.long
 def test_projector_updates_while_a_class_answers(app, browser, runner, live_server, survey):
     app.config["PRESENT_REFRESH_MS"] = 100  # the room's pace, sped up: a class in seconds
     runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
@@ -244,6 +245,7 @@ def test_qr_code_decodes_to_the_survey_address(browser, live_server, survey):
     context.close()
 
 
+@pytest.mark.long
 def test_projector_and_dashboard_move_only_in_batches(app, browser, runner, live_server, survey):
     # A class watching the projector after "Reveal" sees numbers move only when five new answers
     # are in: no single student's answer can be read off a change.

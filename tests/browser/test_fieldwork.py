@@ -156,6 +156,7 @@ def test_a_reload_while_offline_shows_the_survey_and_the_draw(device_context, li
     assert page.locator("section[data-question='substances'] .spin-button").is_enabled()
 
 
+@pytest.mark.long
 def test_twenty_respondents_on_a_tablet_offline_arrive_once_each(
     app, device_context, live_server, survey, page_log
 ):

@@ -13,6 +13,7 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.long
 def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_server):
     app.config["RESULTS_MIN_N"] = 1
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])

@@ -34,6 +34,7 @@ def printed(output: str) -> dict[str, list[float]]:
     return found
 
 
+@pytest.mark.long
 def test_the_experiments_r_gives_the_apps_contrasts(
     app, client, token, import_survey, make_researcher, tmp_path
 ):

@@ -235,6 +235,7 @@ def readme_r_code() -> str:
     return "\n".join(blocks)
 
 
+@pytest.mark.long
 def test_the_readmes_r_code_runs_and_rrreg_agrees_with_rrlog(fielded):
     _, folder = fielded
     code = readme_r_code()

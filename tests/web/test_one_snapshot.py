@@ -10,6 +10,8 @@ import json
 import threading
 import time
 
+import pytest
+
 from tests.conftest import SAMPLE_SURVEY
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
@@ -41,6 +43,7 @@ def tallies_of(document: dict) -> list[int]:
     return counts
 
 
+@pytest.mark.long
 def test_no_results_document_mixes_publications(app, runner, token, tmp_path):
     app.config["RESULTS_MIN_N"] = 1
     slug = import_batched(runner, tmp_path)

@@ -85,6 +85,7 @@ SCHEMATHESIS_CHECKS = (
 )
 
 
+@pytest.mark.long
 def test_schemathesis_finds_no_failure(app, live_server, demo_token, tmp_path):
     """Examples, coverage and fuzzing of every operation against the live app (a fixed seed and
     a bounded number of cases per operation, so the run is the same every time)."""

@@ -21,6 +21,7 @@ def pooled(app_like):
     served.extensions["compute"].shutdown()
 
 
+@pytest.mark.long
 @no_database
 def test_the_pool_gives_what_the_request_thread_gives(client, pooled):
     inline = client.get(PLAN)
