@@ -199,3 +199,34 @@ def test_no_module_outside_the_designs_imports_a_design(path):
         for alias in node.names
     }
     assert sorted(imported & designs) == [], f"{path.relative_to(ROOT)} imports a design's module"
+
+
+def architecture_parts() -> dict[str, str]:
+    """docs/architecture.md in three parts: its section on rr/, its paragraph on static/js/,
+    and the rest (which names the modules of web/)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rr_start = text.index("## `rr/`, module by module")
+    rr_end = text.index("\n## ", rr_start + 1)
+    js_start = text.index("- **`static/js/`**")
+    js_end = text.index("\n- **", js_start + 1)
+    rest = text[:rr_start] + text[rr_end:]
+    rest = rest.replace(text[js_start:js_end], "")
+    return {"rr": text[rr_start:rr_end], "static/js": text[js_start:js_end], "web": rest}
+
+
+def test_the_architecture_document_names_every_module():
+    parts = architecture_parts()
+    modules = {
+        "rr": sorted((ROOT / "rr").glob("*.py")),
+        "static/js": sorted((ROOT / "static" / "js").glob("*.js")),
+        "web": sorted((ROOT / "web").rglob("*.py")),
+    }
+    unnamed = [
+        str(path.relative_to(ROOT))
+        for part, paths in modules.items()
+        for path in paths
+        if path.name != "__init__.py"
+        and f"`{path.name}`" not in parts[part]
+        and f"{path.relative_to(ROOT)}`" not in parts[part]
+    ]
+    assert unnamed == [], f"add a line for each to docs/architecture.md: {unnamed}"
