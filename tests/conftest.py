@@ -260,6 +260,68 @@ def import_in_batches(app, import_survey):
 
 
 @pytest.fixture
+def imported(request, import_survey, import_in_batches, seed_responses):
+    """Import a survey given as a dict, open; its slug. A module or test marked
+    ``pytest.mark.imported(batch=b)`` gets results that show from 2 responses and move every b
+    (:func:`import_in_batches`); ``pytest.mark.imported(responses=n, seed=s)``, n simulated
+    responses drawn with seed s. The fixtures below are the surveys several modules share."""
+
+    def make(data: dict) -> str:
+        marker = request.node.get_closest_marker("imported")
+        settings = marker.kwargs if marker else {}
+        if "batch" in settings:
+            return import_in_batches(data, settings["batch"])
+        slug = import_survey(data)
+        if "responses" in settings:
+            seed_responses(slug, settings["responses"], seed=settings["seed"])
+        return slug
+
+    return make
+
+
+@pytest.fixture
+def designed(imported):
+    """The survey of every binary design (``tests/web/test_designs.py``); its slug."""
+    from tests.web.test_designs import SURVEY
+
+    return imported(SURVEY)
+
+
+@pytest.fixture
+def cheaters(imported):
+    """A survey asked with cheating detection (``tests/web/test_designs.py``); its slug."""
+    from tests.web.test_designs import CHEATING_SURVEY
+
+    return imported(CHEATING_SURVEY)
+
+
+@pytest.fixture
+def amounts(imported):
+    """A survey of number questions (``tests/web/test_numbers.py``); its slug."""
+    from tests.web.test_numbers import SURVEY
+
+    return imported(SURVEY)
+
+
+@pytest.fixture
+def cards(imported):
+    """A survey asked with Kuk's cards (``tests/web/test_kuk.py``); its slug."""
+    from tests.web.test_kuk import SURVEY
+
+    return imported(SURVEY)
+
+
+@pytest.fixture
+def draft(researcher):
+    """A draft survey made in the builder by ``researcher``; its slug."""
+    response = researcher.post(
+        "/surveys/new", data={"title": "Class survey", "slug": "", "description": "Hi"}
+    )
+    assert response.headers["Location"] == "/surveys/class-survey/edit"
+    return "class-survey"
+
+
+@pytest.fixture
 def seed_responses(app):
     """Fill a survey with simulated responses in-process, as the command line's
     ``simulate-responses`` does (:func:`web.simulation.simulate_responses`): ``n`` of them, every

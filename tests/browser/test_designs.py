@@ -14,15 +14,9 @@ from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo
 from tests.conftest import PASSWORD, no_database, stored_bits
-from tests.web.test_designs import CHEATING_SURVEY, SURVEY
 
 pytestmark = pytest.mark.browser
 SPUN = ("fr", "uq")  # drawn by the page; "own" and "cw" are reported by the respondent
-
-
-@pytest.fixture
-def designed(import_survey):
-    return import_survey(SURVEY)
 
 
 def stored_answers(app):
@@ -185,11 +179,6 @@ def test_a_designed_survey_fits_a_phone_and_passes_axe(phone, designed, locale):
     assert phone_problems(page) == []
     answer_every_design(page, truth=0)
     assert phone_problems(page) == []
-
-
-@pytest.fixture
-def cheaters(import_survey):
-    return import_survey(CHEATING_SURVEY)
 
 
 def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(

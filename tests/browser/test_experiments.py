@@ -116,7 +116,7 @@ def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
 
 
 @pytest.fixture
-def researcher(browser, runner, live_server):
+def researcher_at(browser, runner, live_server):
     """A researcher's logged-in page in a profile of a locale and a width (reduced motion, the
     CSP bypassed for axe); closed after the test."""
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
@@ -142,12 +142,12 @@ def researcher(browser, runner, live_server):
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("width", [320, 1280])
 def test_the_experiment_panel_and_page_pass_axe(
-    app, researcher, live_server, import_survey, locale, width
+    app, researcher_at, live_server, import_survey, locale, width
 ):
     slug = import_survey({**EXPERIMENT, "consent": "You may stop at any time."})
     with app.app_context():
         simulate_responses(find_survey(slug), 600, 0.3, seed=2)
-    page = researcher(locale, width)
+    page = researcher_at(locale, width)
     page.goto(f"{live_server}/surveys/{slug}")
     page.wait_for_selector("#experiment table")
     assert phone_problems(page, width) == []
@@ -161,11 +161,11 @@ def test_the_experiment_panel_and_page_pass_axe(
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 @pytest.mark.parametrize("width", [320, 1280])
 def test_the_projector_shows_each_way_of_asking_side_by_side(
-    app, researcher, live_server, import_survey, locale, width
+    app, researcher_at, live_server, import_survey, locale, width
 ):
     app.config["PRESENT_REFRESH_MS"] = 100
     slug = import_survey(SPLIT)
-    projector = researcher(locale, width)
+    projector = researcher_at(locale, width)
     projector.goto(f"{live_server}/surveys/{slug}/present")
     projector.click("#reveal")
     # No figures yet: the side-by-side item says when they come, and no chart is drawn.

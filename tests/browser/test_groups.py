@@ -23,7 +23,7 @@ def stored(app):
 
 
 @pytest.fixture
-def researcher(browser, runner, live_server):
+def signed_in_page(browser, runner, live_server):
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     context = browser.new_context(
         reduced_motion="reduce", viewport={"width": 1280, "height": 900}, bypass_csp=True
@@ -35,10 +35,10 @@ def researcher(browser, runner, live_server):
 
 
 def test_build_answer_and_analyse_a_survey_with_a_direct_question(
-    app, browser, runner, researcher, live_server, seed_responses
+    app, browser, runner, signed_in_page, live_server, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 30  # a class of 40 in two groups: about 20 each, too few
-    page = researcher
+    page = signed_in_page
     page.click("text=New survey")
     page.fill("#title", "Honesty by year")
     page.click("text=Create draft")
@@ -120,7 +120,7 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
 
 @no_database
 def test_the_analysis_page_fits_a_phone(
-    app, runner, researcher, live_server, import_survey, seed_responses
+    app, runner, signed_in_page, live_server, import_survey, seed_responses
 ):
     app.config["RESULTS_MIN_N"] = 5
     survey = {
@@ -138,7 +138,7 @@ def test_the_analysis_page_fits_a_phone(
     }
     import_survey(survey)
     seed_responses("phone", 400, seed=1)
-    researcher.set_viewport_size({"width": 320, "height": 800})
-    researcher.goto(f"{live_server}/surveys/phone/groups")
-    researcher.wait_for_selector("#coefficients")
-    assert researcher.evaluate("document.documentElement.scrollWidth") <= 320
+    signed_in_page.set_viewport_size({"width": 320, "height": 800})
+    signed_in_page.goto(f"{live_server}/surveys/phone/groups")
+    signed_in_page.wait_for_selector("#coefficients")
+    assert signed_in_page.evaluate("document.documentElement.scrollWidth") <= 320

@@ -11,14 +11,8 @@ import pytest
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
 from tests.conftest import no_database, stored_bits
-from tests.web.test_kuk import SURVEY
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def cards(import_survey):
-    return import_survey(SURVEY)
 
 
 def answer_both(page, truth: int):

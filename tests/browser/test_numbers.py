@@ -14,14 +14,8 @@ from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo
 from tests.conftest import PASSWORD, no_database, stored_bits
-from tests.web.test_numbers import SURVEY
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def amounts(import_survey):
-    return import_survey(SURVEY)
 
 
 def stored_answers(app):

@@ -62,7 +62,7 @@ def phone_page(browser, width, locale):
 
 
 @pytest.fixture(params=[(390, "en-US"), (390, "ko-KR"), (320, "en-US"), (320, "ko-KR")])
-def phone(request, browser):
+def phone_sized(request, browser):
     context = phone_page(browser, *request.param)
     yield context.new_page()
     context.close()
@@ -74,8 +74,8 @@ LABEL_LINES = """() => [...document.querySelectorAll('.options label span')].map
 })"""
 
 
-def test_the_page_fits_a_phone(phone, live_server, long_labels):
-    page = phone
+def test_the_page_fits_a_phone(phone_sized, live_server, long_labels):
+    page = phone_sized
     page.goto(f"{live_server}/s/{long_labels}")
     # Measured with the wheels drawn: the page's code starts once the page has loaded.
     page.wait_for_selector(".spin-button:not([disabled])")
@@ -104,8 +104,8 @@ def test_korean_breaks_between_words(browser, width, live_server, long_labels):
     context.close()
 
 
-def test_nothing_shifts_when_the_coin_appears(phone, live_server, long_labels):
-    page = phone
+def test_nothing_shifts_when_the_coin_appears(phone_sized, live_server, long_labels):
+    page = phone_sized
     page.goto(f"{live_server}/s/{long_labels}")
     wheels = "[data-item] .spinner"
     before = page.eval_on_selector_all(wheels, "all => all.map((w) => w.getBoundingClientRect().x)")

@@ -8,18 +8,14 @@ import pytest
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
 from tests.conftest import PASSWORD, no_database
-from tests.web.test_designs import SURVEY as DESIGNED
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.imported(responses=600, seed=4)]
 
 
 @pytest.fixture
-def designed(app, runner, import_survey, seed_responses):
-    app.config["RESULTS_MIN_N"] = 10
-    slug = import_survey(DESIGNED)
-    seed_responses(slug, 600, seed=4)
+def rita(runner):
+    """The account researcher_page logs in as."""
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
-    return slug
 
 
 def researcher_page(browser, live_server, locale: str, width: int):
@@ -35,7 +31,9 @@ def researcher_page(browser, live_server, locale: str, width: int):
 
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 390)])
 @no_database
-def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
+def test_the_synthetic_page_reads_and_passes_axe(
+    browser, live_server, designed, rita, locale, width
+):
     context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/synthetic")
     page.wait_for_selector("#utility-table")
@@ -55,7 +53,9 @@ def test_the_synthetic_page_reads_and_passes_axe(browser, live_server, designed,
 
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 320)])
 @no_database
-def test_the_two_answers_page_reads_and_passes_axe(browser, live_server, designed, locale, width):
+def test_the_two_answers_page_reads_and_passes_axe(
+    browser, live_server, designed, rita, locale, width
+):
     context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/joint")
     page.select_option("#b", "cw")

@@ -18,15 +18,15 @@ def api(client, token, slug, **query):
 
 
 @pytest.fixture
-def answered(app, runner, survey, seed_responses):
+def published_sample(app, runner, survey, seed_responses):
     """The sample survey with 40 simulated responses, published."""
     app.config["RESULTS_MIN_N"] = 10
     seed_responses(survey, 40, seed=3)
     return survey
 
 
-def test_each_yes_no_item_gets_its_posterior_beside_its_estimate(client, token, answered):
-    body = api(client, token, answered, method="bayes", threshold="0.1").json
+def test_each_yes_no_item_gets_its_posterior_beside_its_estimate(client, token, published_sample):
+    body = api(client, token, published_sample, method="bayes", threshold="0.1").json
     assert body["method"] == "bayes" and body["prior"] == [1.0, 1.0]
     question = next(q for q in body["questions"] if q["type"] == "yesno")
     line = rr.spinner_coin(question["epsilon"])
@@ -41,9 +41,11 @@ def test_each_yes_no_item_gets_its_posterior_beside_its_estimate(client, token, 
         assert 0 <= option["cri_low"] <= option["posterior_mean"] <= option["cri_high"] <= 1
 
 
-def test_a_prior_changes_the_posterior_and_bad_settings_are_refused(client, token, answered):
-    flat = api(client, token, answered, method="bayes").json["questions"][0]
-    sure = api(client, token, answered, method="bayes", prior="200,800").json
+def test_a_prior_changes_the_posterior_and_bad_settings_are_refused(
+    client, token, published_sample
+):
+    flat = api(client, token, published_sample, method="bayes").json["questions"][0]
+    sure = api(client, token, published_sample, method="bayes", prior="200,800").json
     assert sure["prior"] == [200.0, 800.0]
     assert abs(sure["questions"][0]["posterior_mean"] - 0.2) < abs(flat["posterior_mean"] - 0.2)
     for query in (
@@ -52,7 +54,7 @@ def test_a_prior_changes_the_posterior_and_bad_settings_are_refused(client, toke
         {"method": "bayes", "prior": "0,1"},
         {"method": "bayes", "threshold": "x"},
     ):
-        response = api(client, token, answered, **query)
+        response = api(client, token, published_sample, **query)
         assert response.status_code == 400 and "error" in response.json, query
 
 
@@ -149,25 +151,25 @@ def test_the_dashboard_switch_shows_posteriors_and_is_remembered(
     assert refused.status_code == 400
 
 
-def test_the_command_line_prints_the_posteriors(runner, answered):
+def test_the_command_line_prints_the_posteriors(runner, published_sample):
     output = runner.invoke(
-        args=["results", answered, "--bayes", "--prior", "1,1", "--threshold", "0.1"]
+        args=["results", published_sample, "--bayes", "--prior", "1,1", "--threshold", "0.1"]
     ).output
     assert "Bayesian estimates: prior Beta(1, 1)" in output
     cheated = [line for line in output.splitlines() if line.startswith("cheated ")][-1]
     assert cheated.count("[") == 2 and "%" in cheated
-    refused = runner.invoke(args=["results", answered, "--bayes", "--prior", "x"])
+    refused = runner.invoke(args=["results", published_sample, "--bayes", "--prior", "x"])
     assert refused.exit_code != 0 and "prior must be two numbers" in refused.output
 
 
-def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, answered):
+def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, published_sample):
     import csv
     import io
 
-    plain = researcher.get(f"/surveys/{answered}/estimates.csv").get_data(as_text=True)
-    text = researcher.get(f"/surveys/{answered}/estimates.csv?method=bayes&threshold=0.2").get_data(
-        as_text=True
-    )
+    plain = researcher.get(f"/surveys/{published_sample}/estimates.csv").get_data(as_text=True)
+    text = researcher.get(
+        f"/surveys/{published_sample}/estimates.csv?method=bayes&threshold=0.2"
+    ).get_data(as_text=True)
     plain_rows = list(csv.reader(io.StringIO(plain)))
     rows = list(csv.DictReader(io.StringIO(text)))
     header = next(csv.reader(io.StringIO(text)))
@@ -184,7 +186,7 @@ def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, answered)
             <= float(row["cri_high"])
             <= 1
         )
-    refused = researcher.get(f"/surveys/{answered}/estimates.csv?method=bayes&prior=-1,2")
+    refused = researcher.get(f"/surveys/{published_sample}/estimates.csv?method=bayes&prior=-1,2")
     assert refused.status_code == 400
 
 

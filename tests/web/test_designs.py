@@ -18,6 +18,9 @@ from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
 
+# The surveys of tests/conftest.py's `imported`: results from 2 responses, moving every 2.
+pytestmark = pytest.mark.imported(batch=2)
+
 SIXTH = 1 / 6
 FORCED = {"procedure": "forced_response"}
 SURVEY = {
@@ -72,11 +75,6 @@ DESIGNS = {
     "uq": rr.unrelated_question(0.7, 0.25),
     "cw": rr.crosswise(0.25),
 }
-
-
-@pytest.fixture
-def designed(import_in_batches):
-    return import_in_batches(SURVEY)
 
 
 def answers(year="first", **bits):
@@ -372,11 +370,6 @@ CHEATING_SURVEY = {
     ],
 }
 MODEL = rr.cheating_detection([tuple(arm.values()) for arm in ARMS])
-
-
-@pytest.fixture
-def cheaters(import_in_batches):
-    return import_in_batches(CHEATING_SURVEY)
 
 
 def cheating_api(app, token, path, **query):

@@ -11,17 +11,11 @@ from tests.web.test_designs import SURVEY as DESIGNED
 from web.core.results.joint import joint_items, reported_patterns
 from web.core.surveys.lookup import find_survey
 
+pytestmark = pytest.mark.imported(responses=4000, seed=6)
+
 
 def joint(client, token, slug, items):
     return api_get(client, token, f"surveys/{slug}/joint", items=items)
-
-
-@pytest.fixture
-def designed(app, runner, import_survey, seed_responses):
-    app.config["RESULTS_MIN_N"] = 10
-    slug = import_survey(DESIGNED)
-    seed_responses(slug, 4000, seed=6)
-    return slug
 
 
 def test_two_items_give_every_cell_the_conditional_and_the_correlation(

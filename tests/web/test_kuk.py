@@ -39,9 +39,8 @@ SURVEY = {
 DESIGNS = {"kp": rr.kuk(0.7, 0.2), "ko": rr.kuk(0.3, 0.7)}
 
 
-@pytest.fixture
-def cards(import_in_batches):
-    return import_in_batches(SURVEY)
+# The surveys of tests/conftest.py's `imported`: results from 2 responses, moving every 2.
+pytestmark = pytest.mark.imported(batch=2)
 
 
 def answers(year="first", **bits):

@@ -13,17 +13,11 @@ import pytest
 from tests.helpers import api_get
 from tests.web.test_designs import SURVEY as DESIGNED
 
+pytestmark = pytest.mark.imported(responses=3000, seed=4)
+
 
 def get(client, token, slug, path, **query):
     return api_get(client, token, f"surveys/{slug}/{path}", **query)
-
-
-@pytest.fixture
-def designed(app, runner, import_survey, seed_responses):
-    app.config["RESULTS_MIN_N"] = 10
-    slug = import_survey(DESIGNED)
-    seed_responses(slug, 3000, seed=4)
-    return slug
 
 
 def rows_of(text: str):

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.conftest import SAMPLE_SURVEY, csrf_token
+from tests.conftest import SAMPLE_SURVEY
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
@@ -86,15 +86,6 @@ def by_builder(researcher, slug: str, question: dict) -> str:
     return html.unescape(response.get_data(as_text=True))
 
 
-@pytest.fixture
-def draft(researcher):
-    page = researcher.get("/surveys/new").get_data(as_text=True)
-    researcher.post(
-        "/surveys/new", data={"csrf_token": csrf_token(page), "title": "Draft", "slug": "draft"}
-    )
-    return "draft"
-
-
 @pytest.mark.parametrize("case", INVALID)
 def test_every_path_refuses_an_invalid_question_alike(
     app, runner, tmp_path, researcher, draft, case
@@ -105,7 +96,7 @@ def test_every_path_refuses_an_invalid_question_alike(
     assert message in by_builder(researcher, draft, question)
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 1  # the draft
-        assert db.session.scalar(db.select(Survey).filter_by(slug="draft")).questions == []
+        assert db.session.scalar(db.select(Survey).filter_by(slug=draft)).questions == []
 
 
 def test_every_path_refuses_a_question_past_the_maximum_count(

@@ -50,15 +50,6 @@ def load(app, slug):
         }
 
 
-@pytest.fixture
-def draft(researcher):
-    response = researcher.post(
-        "/surveys/new", data={"title": "Class survey", "slug": "", "description": "Hi"}
-    )
-    assert response.headers["Location"] == "/surveys/class-survey/edit"
-    return "class-survey"
-
-
 def test_new_survey_is_a_draft_owned_by_its_author(app, researcher, draft):
     state = load(app, draft)
     assert state["status"] == "draft" and state["owner"] is not None and state["questions"] == []
