@@ -8,9 +8,11 @@ import re
 import threading
 import time
 
+import flask
 import jinja2
 import pytest
 from hypothesis import settings
+from werkzeug.routing import Rule
 from werkzeug.serving import make_server
 
 from app import create_app, with_driver
@@ -122,6 +124,27 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
 
 COMPILED_TEMPLATES = CompiledTemplates()
+
+
+class RuleOfTheSuite(Rule):
+    """A URL rule whose URL builders are compiled once per test process. Werkzeug compiles two
+    Python functions for every rule of every app; the suite makes an app per test, and that
+    compiling was four fifths of making one (55 of 70 ms). A builder depends only on the rule's
+    text, its parsed parts and defaults, and takes the rule itself as its first argument, so the
+    apps' rules can share it."""
+
+    builders: dict = {}
+
+    def _compile_builder(self, append_unknown: bool = True):
+        defaults = sorted((self.defaults or {}).items())
+        key = (self.rule, self.subdomain, self.host, tuple(self._trace), repr(defaults))
+        key += (append_unknown,)
+        if key not in self.builders:
+            self.builders[key] = super()._compile_builder(append_unknown)
+        return self.builders[key]
+
+
+flask.Flask.url_rule_class = RuleOfTheSuite
 
 
 @pytest.fixture

@@ -172,13 +172,14 @@ def test_twenty_respondents_on_a_tablet_offline_arrive_once_each(
         page.click("#submit-button")
         page.wait_for_selector("#handback:not([hidden])")
         assert page.locator("#field-status").inner_text().startswith(f"{respondent + 1} waiting")
-        # The respondent cannot start over: Back and reload land on the same screen.
-        page.reload()
-        page.wait_for_selector("#handback:not([hidden])")
-        assert page.locator("#survey-form").is_hidden()
-        page.fill("#interviewer-pin", "000000")
-        page.click("#next-respondent")
-        page.wait_for_selector("#pin-error:text('not this device')")
+        if respondent in (0, 19):  # the first, and the last with a full outbox behind it
+            # The respondent cannot start over: Back and reload land on the same screen.
+            page.reload()
+            page.wait_for_selector("#handback:not([hidden])")
+            assert page.locator("#survey-form").is_hidden()
+            page.fill("#interviewer-pin", "000000")
+            page.click("#next-respondent")
+            page.wait_for_selector("#pin-error:text('not this device')")
         next_respondent(page)
         # A fresh memo: nothing of the last respondent on the screen.
         assert page.locator("[data-state='done']").count() == 0
