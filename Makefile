@@ -1,14 +1,17 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
 # `make test`: install everything (Debian's chromium, R, PostgreSQL and Redis included) and run the
 # whole test suite: the JavaScript tests, lint and types, every Python test on SQLite, then on
-# PostgreSQL (with Redis, both stopped at the end) the tests of the database code (tests/web, and
-# the browser tests that cross it most; tests/rr and tests/r have none). Each pytest run spreads its tests over both cores (pytest-xdist; on
-# PostgreSQL each worker has a database of its own, tests/workers.py).
+# PostgreSQL (with Redis, both stopped at the end) the tests of the database code (tests/web;
+# tests/rr, tests/r and the browser tests have none of their own). Each pytest run spreads its
+# tests over both cores (pytest-xdist; on PostgreSQL each worker has a database of its own,
+# tests/workers.py).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-PIP := $(BIN)/pip install --quiet --disable-pip-version-check
+# --no-compile: byte-compiling every installed module took half of a fresh install's minute;
+# Python compiles what it imports, once, when it first imports it.
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check --no-compile
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
@@ -78,10 +81,10 @@ lint: install-dev
 test-py: install-dev browser r
 	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(SQLITE_WORKERS) $(DURATIONS)
 
-# Every test of the app's database code, and the browser tests whose path crosses the database
-# most (a respondent's whole submission, a field device's outbox): the other browser tests check
-# pages and scripts, which do not depend on the database the server uses.
-DATABASE_TESTS := tests/web tests/browser/test_respondent.py tests/browser/test_fieldwork.py
+# The tests of the app's database code. Tests marked `no_database` (nothing in them reads or
+# writes the database) run on SQLite only. The browser tests check pages and scripts: the server
+# side of what they send (submissions, a field device's outbox and its resends) is in tests/web.
+DATABASE_TESTS := tests/web
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15
 # pytest-xdist workers, each handed tests as it finishes the last (load), the long ones first

@@ -17,7 +17,7 @@ from tests.browser.respondent import (
     spin,
     wait_until_done,
 )
-from tests.conftest import stored_count
+from tests.conftest import no_database, stored_count
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldDevice
 from web.core.surveys.lookup import find_survey
@@ -225,6 +225,7 @@ def test_a_revoked_link_is_refused_and_the_refusal_stays_for_the_interviewer(
     assert count(app) == 0
 
 
+@no_database
 @pytest.mark.parametrize("width", [1280, 320])
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
 def test_the_fieldwork_screens_have_no_wcag_violation(

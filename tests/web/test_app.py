@@ -7,12 +7,13 @@ import stat
 import pytest
 
 from app import create_app, database_url
-from tests.conftest import sqlite_only
+from tests.conftest import no_database, sqlite_only
 from web.core.infrastructure.database import prepare_database
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
 
+@no_database
 def test_default_database_is_sqlite_in_the_instance_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     assert database_url(str(tmp_path)) == f"sqlite:///{tmp_path / 'rr.sqlite3'}"
@@ -26,6 +27,7 @@ def test_default_database_is_sqlite_in_the_instance_folder(monkeypatch, tmp_path
         ("postgresql+psycopg://u@db/rr", "postgresql+psycopg://u@db/rr"),
     ],
 )
+@no_database
 def test_database_url_from_the_environment(monkeypatch, tmp_path, given, expected):
     monkeypatch.setenv("DATABASE_URL", given)
     assert database_url(str(tmp_path)) == expected
@@ -44,6 +46,7 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
             connection.close()
 
 
+@no_database
 def test_flask_settings_come_from_prefixed_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("FLASK_SUBMISSION_MAX_BYTES", "1234")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
@@ -54,6 +57,7 @@ def test_flask_settings_come_from_prefixed_environment(monkeypatch, tmp_path):
         db.engine.dispose()
 
 
+@no_database
 def test_secret_key_is_generated_once_and_kept(monkeypatch, tmp_path):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
@@ -71,6 +75,7 @@ def test_secret_key_is_generated_once_and_kept(monkeypatch, tmp_path):
             db.engine.dispose()
 
 
+@no_database
 def test_secret_key_from_the_environment_wins(monkeypatch, tmp_path):
     monkeypatch.setenv("SECRET_KEY", "from-env")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'k.sqlite3'}")

@@ -6,7 +6,12 @@ import re
 
 import pytest
 
+from tests.conftest import no_database
 from tests.servers import ROOT
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 TYPE_COMPARISON = re.compile(
     r"""(?:[!=]==?|\bin\b|\bnot in\b)\s*["'](?:yesno|multi)["']|["'](?:yesno|multi)["']\s*[!=]==?"""

@@ -4,6 +4,11 @@ inverses, for a spinner and for a design stated by its shares."""
 import pytest
 
 import rr
+from tests.conftest import no_database
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 BASE = "/api/plan/change?procedure=spinner_coin&epsilon=2&n=500&baseline=0.2&change=0.1"
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rr
-from tests.conftest import stored_bits, stored_count
+from tests.conftest import no_database, stored_bits, stored_count
 from tests.helpers import bearer, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import Option
@@ -148,6 +148,7 @@ def test_simulated_responses_recover_the_true_distribution(
     ]
 
 
+@no_database
 def test_plan_compares_with_asking_as_multi_select(client):
     plan = client.get("/api/plan", query_string={"epsilon": 2, "n": 400, "k": 5}).json
     assert plan["k"] == 5 and plan["truth_probability"] == pytest.approx(

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import rr
-from tests.conftest import SAMPLE_SURVEY, stored_bits, stored_count
+from tests.conftest import SAMPLE_SURVEY, no_database, stored_bits, stored_count
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
@@ -36,6 +36,7 @@ def test_bad_file_names_every_problem_and_imports_nothing(app, runner, tmp_path)
         assert db.session.scalar(db.select(Survey)) is None
 
 
+@no_database
 def test_missing_file_is_one_line(runner, tmp_path):
     result = runner.invoke(args=["import-survey", str(tmp_path / "absent.json")])
     assert result.exit_code == 1
@@ -166,6 +167,7 @@ def test_simulated_responses_estimate_the_true_share(app, runner, survey):
 
 
 @pytest.mark.parametrize("args", [["--n", "0"], ["--n", "5", "--true-proportion", "1.5"]])
+@no_database
 def test_simulate_refuses_bad_arguments(runner, survey, args):
     assert runner.invoke(args=["simulate-responses", survey, *args]).exit_code == 2
 

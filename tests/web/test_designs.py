@@ -13,6 +13,7 @@ import math
 import pytest
 
 import rr
+from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
@@ -229,12 +230,14 @@ def test_the_spinner_codebook_names_rregs_models(app, survey, make_researcher):
         ({"procedure": "spinner", "epsilon": 1.0, "p_truth": 0.5}, "only a design's question"),
     ],
 )  # fmt: skip
+@no_database
 def test_a_design_that_gives_nothing_or_everything_away_is_refused(app, question, expected):
     with app.app_context():
         found = problems(with_question(**question))
     assert any(expected in problem for problem in found), found
 
 
+@no_database
 def test_a_stated_epsilon_must_be_the_derived_one_and_both_are_named(app):
     stated = {"procedure": "crosswise", "innocuous": {"text": "B?", "prevalence": 0.25}}
     with app.app_context():
@@ -247,6 +250,7 @@ def test_a_stated_epsilon_must_be_the_derived_one_and_both_are_named(app):
     ]
 
 
+@no_database
 def test_a_design_belongs_to_a_yes_no_question(app):
     data = with_question(
         type="multi",
@@ -258,6 +262,7 @@ def test_a_design_belongs_to_a_yes_no_question(app):
         assert "unknown procedure 'crosswise' (use 'spinner', 'spinner_coin')" in problems(data)[0]
 
 
+@no_database
 def test_files_and_xlsform_round_trip_every_design(app):
     with app.app_context():
         spec = parse_survey(copy.deepcopy(SURVEY))
@@ -314,6 +319,7 @@ def test_the_builder_adds_each_design_and_names_mistakes_beside_their_fields(app
         assert survey.epsilon_total == pytest.approx(math.log(8) + math.log(3))
 
 
+@no_database
 def test_the_plan_of_a_design_gives_its_epsilon_and_margin(client):
     query = "procedure=forced_response&p_truth=0.75&p_forced_yes=0.15&p_forced_no=0.1&n=300"
     plan = client.get(f"/api/plan?{query}").json
@@ -473,6 +479,7 @@ def test_cheating_detection_in_exports_codebook_file_and_xlsform(app, cheaters, 
         ([ARMS[0], {"p_truth": 0.6, "p_forced_yes": 0.1, "p_no": 0.3}], "unknown field 'p_no'"),
     ],
 )
+@no_database
 def test_cheating_detection_arms_that_cannot_work_are_refused(app, arms, expected):
     data = with_question(procedure="cheating_detection", arms=arms)
     with app.app_context():
@@ -518,6 +525,7 @@ def test_dashboard_and_command_line_show_the_cheaters_beside_pi(app, runner, che
     assert "cheaters (gamma)" in printed and "arm 2" in printed
 
 
+@no_database
 def test_the_plan_of_cheating_detection_gives_its_epsilon_and_margin(client):
     plan = client.get("/api/plan?procedure=cheating_detection&arms=0.6,0.3,0.1;0.6,0.1,0.3&n=1000")
     assert plan.json["epsilon"] == pytest.approx(MODEL.epsilon)
@@ -545,6 +553,7 @@ def test_an_unrelated_question_with_the_respondents_coin_names_both_faces(
     assert 'name="truth-q"' not in html and 'name="report-q"' in html
 
 
+@no_database
 def test_rrs_typed_refusal_lands_on_its_field_in_the_viewers_language(app):
     kuk_deck = with_question(procedure="kuk", theta_yes=1, theta_no=0.5)
     forced = with_question(

@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 import rr
+from tests.conftest import no_database
 from tests.helpers import api_get, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
@@ -52,6 +53,7 @@ def problems_of(data: dict) -> list[str]:
     return refused.value.problems
 
 
+@no_database
 def test_a_file_with_conditions_reads_back_as_written(app):
     with app.app_context():
         spec = parse_survey(copy.deepcopy(EXPERIMENT))
@@ -107,6 +109,7 @@ def test_import_and_export_keep_the_experiment(runner, import_survey, tmp_path):
         (lambda d: d["questions"][0].__setitem__("id", "x" * 60), "together exceed 63 characters"),
     ],
 )  # fmt: skip
+@no_database
 def test_every_mistake_in_an_experiment_is_named(app, change, expected):
     data = copy.deepcopy(EXPERIMENT)
     change(data)
@@ -336,6 +339,7 @@ def test_the_dashboard_shows_the_experiment_beside_each_conditions_rows(
     assert "far from their declared shares" not in page
 
 
+@no_database
 def test_the_planner_gives_the_n_per_condition_and_the_power_at_n(client):
     query = {"procedure": "spinner_coin", "epsilon": 1, "baseline": 0.2, "lift": 0.1}
     plan = client.get("/api/plan/experiment", query_string=query).get_json()
@@ -412,6 +416,7 @@ def test_a_comprehension_check_gives_its_pass_rate_and_the_estimate_among_those_
          "only a direct question is a comprehension check"),
     ],
 )  # fmt: skip
+@no_database
 def test_a_comprehension_checks_mistakes_are_named(app, change, expected):
     data = copy.deepcopy(EXPERIMENT)
     check = copy.deepcopy(CHECK)
@@ -433,6 +438,7 @@ def test_the_dashboard_and_the_command_line_show_the_checks(
     assert "Check check_spin in spin: passed" in table
 
 
+@no_database
 def test_the_lab_runs_a_split_ballot(client):
     page = client.get("/lab", query_string={"experiment_denial": 0.5, "experiment_n": 800})
     html = page.get_data(as_text=True)

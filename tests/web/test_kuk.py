@@ -13,6 +13,7 @@ import math
 import pytest
 
 import rr
+from tests.conftest import no_database
 from tests.helpers import api_get
 from tests.web.test_designs import problems, with_question
 from web.core.surveys.lookup import find_survey
@@ -125,18 +126,21 @@ def test_exports_and_codebook_give_rregs_kuk_model(app, cards, make_researcher):
         ({"theta_yes": 0.7, "theta_no": 0.3, "epsilon": 1.0}, "but 1.0 was stated"),
     ],
 )
+@no_database
 def test_decks_that_give_nothing_or_everything_away_are_refused(app, question, expected):
     with app.app_context():
         found = problems(with_question(procedure="kuk", **question))
     assert any(expected in problem for problem in found), found
 
 
+@no_database
 def test_a_spinner_question_may_not_state_decks(app):
     with app.app_context():
         found = problems(with_question(procedure="spinner", epsilon=1.0, theta_yes=0.7))
     assert any("only a design's question has 'theta_yes'" in problem for problem in found)
 
 
+@no_database
 def test_files_and_xlsform_round_trip_kuk(app):
     with app.app_context():
         spec = parse_survey(copy.deepcopy(SURVEY))
@@ -162,6 +166,7 @@ def test_the_page_draws_kuks_chances_as_one_wheel_or_asks_for_the_colour(app, ca
     assert "3 red and 7 black cards" in own and "7 red and 3 black cards" in own
 
 
+@no_database
 def test_a_redder_no_deck_draws_the_opposite_answer():
     from web.core.surveys.designs import DesignParameters, design_named
 
@@ -185,6 +190,7 @@ def test_the_builder_adds_kuk_with_its_own_fields(app, researcher):
         assert question.procedure == "kuk" and question.epsilon == pytest.approx(math.log(3))
 
 
+@no_database
 def test_the_plan_of_kuk_gives_its_epsilon_margin_and_wheel(client):
     plan = client.get("/api/plan?procedure=kuk&theta_yes=0.7&theta_no=0.2&n=300").json
     design = DESIGNS["kp"]
@@ -195,6 +201,7 @@ def test_the_plan_of_kuk_gives_its_epsilon_margin_and_wheel(client):
     assert refused.status_code == 400 and "decks must differ" in refused.json["error"]
 
 
+@no_database
 def test_the_lab_compares_kuk_at_the_same_epsilon(client):
     html = client.get("/lab?designs_epsilon=1").get_data(as_text=True)
     row = html[html.index('data-design="kuk"') :].split("</tr>")[0]

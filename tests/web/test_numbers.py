@@ -12,6 +12,7 @@ import json
 import pytest
 
 import rr
+from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
@@ -130,11 +131,13 @@ def test_a_number_question_takes_one_bit_and_nothing_else(app, amounts, bad):
         ({"min": 0, "max": 3, "options": [{"id": "a", "text": "A"}]}, "has no options"),
     ],
 )
+@no_database
 def test_bad_ranges_are_refused_with_the_reason(changes, expected):
     found = problems({**NUMBER, **changes})
     assert any(expected in problem for problem in found), found
 
 
+@no_database
 def test_a_range_belongs_to_a_number_question():
     found = problems({"id": "q", "type": "yesno", "text": "Q?", "epsilon": 1.0, "min": 3})
     assert found == ["questions[0].min: only a 'number' question has 'min'"]
@@ -233,6 +236,7 @@ def test_exports_and_codebook_carry_the_bit_and_the_formula(app, amounts, make_r
     assert (offset, slope) == pytest.approx((design.offset, design.slope))
 
 
+@no_database
 def test_files_and_xlsform_round_trip_a_number_question(app):
     with app.test_request_context():
         spec = parse_survey(copy.deepcopy(SURVEY))
@@ -275,6 +279,7 @@ def test_the_range_is_frozen_once_answered_but_the_unit_is_not(app, amounts, res
         assert scale.high == 30 and scale.unit.default == "glasses"
 
 
+@no_database
 def test_the_plan_of_a_number_gives_its_margin_in_units(client):
     plan = client.get("/api/plan?epsilon=1&procedure=spinner_coin&n=300&min=0&max=30").json
     mean = rr.bounded_mean(0, 30, 1.0)

@@ -17,7 +17,7 @@ from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 
-READS = 2000
+READS = 600
 PUBLICATIONS = 50  # the reads go on until they have met this many
 MAX_SUBMISSIONS = 40_000  # per submitter: a bound, in case reads are slow on a busy machine
 SUBMITTERS = 3

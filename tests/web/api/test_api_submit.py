@@ -4,7 +4,14 @@ import json
 
 import pytest
 
-from tests.conftest import LATER_QUESTION, SAMPLE_SURVEY, VALID_ANSWERS, sqlite_only, stored_bits
+from tests.conftest import (
+    LATER_QUESTION,
+    SAMPLE_SURVEY,
+    VALID_ANSWERS,
+    no_database,
+    sqlite_only,
+    stored_bits,
+)
 from web.core.infrastructure.extensions import db
 from web.core.models import Option, PendingResponse, Question, Response, Survey
 
@@ -155,6 +162,7 @@ def test_another_browser_can_submit(app, client, survey):
     assert tallies(app)[2] == 2
 
 
+@no_database
 def test_wrong_method_is_json_405(client, survey):
     response = client.get(URL.format(survey))
     assert response.status_code == 405 and "error" in response.json

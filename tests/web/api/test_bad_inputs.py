@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from tests.conftest import VALID_ANSWERS, stored_count
+from tests.conftest import VALID_ANSWERS, no_database, stored_count
 from web.core.models import ApiToken
 
 
 @pytest.mark.parametrize("baseline", ["0.11", "0.21", "0.22", "0.23"])
+@no_database
 def test_a_fall_to_zero_has_its_power_curve(client, baseline):
     response = client.get(
         f"/api/plan/change?procedure=spinner_coin&epsilon=1&n=100&baseline={baseline}&change=-0.05"
@@ -22,6 +23,7 @@ def test_a_fall_to_zero_has_its_power_curve(client, baseline):
     assert all(0 <= float(baseline) + point["change"] <= 1 for point in curve)
 
 
+@no_database
 def test_baselines_at_both_ends_plan_in_both_directions(client):
     for percent in (0, 1, 3, 7, 29, 49, 50, 51, 70, 93, 97, 99, 100):
         baseline = percent / 100
@@ -37,6 +39,7 @@ def test_baselines_at_both_ends_plan_in_both_directions(client):
 
 @pytest.mark.parametrize("endpoint", ["distribution", "number"])
 @pytest.mark.parametrize("seed", ["-1", "4294967296", "1.5", "x"])
+@no_database
 def test_a_seed_out_of_range_is_refused_by_name(client, endpoint, seed):
     response = client.get(f"/api/lab/{endpoint}?seed={seed}")
     assert response.status_code == 400
@@ -44,6 +47,7 @@ def test_a_seed_out_of_range_is_refused_by_name(client, endpoint, seed):
 
 
 @pytest.mark.parametrize("endpoint", ["distribution", "number"])
+@no_database
 def test_a_seed_in_range_gives_the_same_numbers_twice(client, endpoint):
     first = client.get(f"/api/lab/{endpoint}?seed=4294967295&n=40")
     assert first.status_code == 200
@@ -51,6 +55,7 @@ def test_a_seed_in_range_gives_the_same_numbers_twice(client, endpoint):
 
 
 @pytest.mark.parametrize("next_value", ["/%0d%0aSet-Cookie:%20x=1", "/surveys%0a", "/a%09b"])
+@no_database
 def test_a_control_character_in_next_goes_home(client, next_value):
     response = client.get(f"/lang/ko?next={next_value}")
     assert response.status_code == 302
@@ -96,6 +101,7 @@ def test_a_key_given_twice_is_refused_and_nothing_stored(app, client, survey):
         assert stored_count() == 0
 
 
+@no_database
 def test_a_survey_file_with_a_key_given_twice_is_refused(runner, tmp_path):
     path = tmp_path / "twice.json"
     path.write_text('{"slug": "a", "slug": "b", "title": "T", "questions": []}', encoding="utf-8")

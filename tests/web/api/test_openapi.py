@@ -66,6 +66,7 @@ def test_the_document_is_valid_openapi(client):
     jsonschema_rs.Draft202012Validator(definitions.OPENAPI_31).validate(document)
 
 
+@no_database
 def test_the_readme_links_the_document():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(http://127.0.0.1:5000/api/openapi.json)" in readme

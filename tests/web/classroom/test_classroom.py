@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import rr
+from tests.conftest import no_database
 from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
 from web.core.surveys.joincode import ALPHABET, LENGTH, normalize
@@ -48,6 +49,7 @@ def test_join_code_leads_to_the_survey(app, client, survey, typed):
     assert final.status_code == 302 and final.headers["Location"] == f"/s/{survey}"
 
 
+@no_database
 def test_normalize():
     assert normalize(" kx7-3m ") == "KX73M"
 
@@ -92,16 +94,19 @@ def test_projector_view_shows_code_qr_and_live_count(
     assert 'id="live-count">25</strong>명 응답' in korean.get_data(as_text=True)
 
 
+@no_database
 def test_projector_needs_a_login(client, survey):
     assert client.get(f"/surveys/{survey}/present").status_code == 302
     assert client.get(f"/surveys/{survey}/present/panel").status_code == 302
 
 
+@no_database
 def test_lab_page_is_public(client):
     html = client.get("/lab").get_data(as_text=True)
     assert 'id="lab-config"' in html and re.search(r"/static/v/\w+/js/lab.js", html)
 
 
+@no_database
 def test_lab_distribution_matches_rr(client):
     query = {
         "true_proportion": 0.2,
@@ -125,6 +130,7 @@ def test_lab_distribution_matches_rr(client):
     assert body["theory_sd"] == pytest.approx(draws.std(), rel=0.05)
 
 
+@no_database
 def test_lab_running_estimate_matches_rr(client):
     bits = "0110100111"
     body = client.get(
@@ -137,6 +143,7 @@ def test_lab_running_estimate_matches_rr(client):
         assert body["ci_low"][k - 1] == pytest.approx(expected.ci_low)
 
 
+@no_database
 def test_lab_noise_matches_rr(client):
     body = client.get(
         "/api/lab/noise", query_string={"sensitivity": 2, "epsilon": 0.5, "delta": 1e-6}
@@ -147,6 +154,7 @@ def test_lab_noise_matches_rr(client):
     assert body["classical_valid"] is True
 
 
+@no_database
 def test_the_averaging_attack_is_rrs_figures(client):
     attack = client.get("/api/lab/averaging?epsilon=1&epsilon_permanent=2&waves=30").json
     expected = rr.averaging_attack(1.0, 2.0, 30)
@@ -172,6 +180,7 @@ def test_the_averaging_attack_is_rrs_figures(client):
         ("/api/lab/averaging", {"waves": 0}),
     ],
 )
+@no_database
 def test_lab_endpoints_refuse_bad_input(client, path, query):
     response = client.get(path, query_string=query)
     assert response.status_code == 400 and re.search(r"must", response.json["error"])
@@ -190,6 +199,7 @@ def test_the_projector_explains_an_estimate_below_zero(app, researcher, survey):
     assert "is not a real share" in block and "-" in block.split("is not a real share")[0]
 
 
+@no_database
 def test_lab_choice_estimates_match_rr(client):
     body = client.get(
         "/api/lab/choice", query_string={"counts": "12,5,3", "epsilon": 2, "procedure": "spinner"}
@@ -201,11 +211,13 @@ def test_lab_choice_estimates_match_rr(client):
 
 
 @pytest.mark.parametrize("counts", ["", "5", "1,x", "0,0", "1,,2", ",".join(["1"] * 31), "3000,1"])
+@no_database
 def test_lab_choice_refuses_bad_counts(client, counts):
     response = client.get("/api/lab/choice", query_string={"counts": counts, "epsilon": 1})
     assert response.status_code == 400 and "counts must" in response.json["error"]
 
 
+@no_database
 def test_the_lab_compares_the_designs_at_one_epsilon(client):
     html = client.get("/lab?designs_epsilon=2").get_data(as_text=True)
     table = html.split('id="designs-table"')[1].split("</table>")[0]

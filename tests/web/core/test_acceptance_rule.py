@@ -4,6 +4,7 @@ apply, and the SQL the writer's claim and closing hold, agree on every case."""
 import itertools
 import sqlite3
 
+from tests.conftest import no_database
 from web.core.surveys.schedule import (
     ACCEPTING_SQL,
     DUE_SQL,
@@ -12,6 +13,10 @@ from web.core.surveys.schedule import (
     TARGET_REACHED,
     schedule_refusal,
 )
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 NOW = 1_000
 

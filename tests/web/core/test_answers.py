@@ -2,7 +2,12 @@
 
 import pytest
 
+from tests.conftest import no_database
 from web.core.surveys.answers import AnswerError, Shape, check_answers
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 SHAPES = [Shape("cheated", "yesno"), Shape("substances", "multi", ("alcohol", "tobacco"))]
 

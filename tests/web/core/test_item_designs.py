@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 import rr
+from tests.conftest import no_database
 from web.core.surveys.questions import QUESTION_TYPES
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 CASES = [
     ("yesno", "spinner_coin", 0),

@@ -8,10 +8,15 @@ import json
 import pytest
 from openpyxl import Workbook, load_workbook
 
+from tests.conftest import no_database
 from web.core.surveys.demo import DEMO_FILE
 from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
 from web.core.surveys.texts import Texts
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 BILINGUAL = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
 

@@ -5,8 +5,11 @@ import json
 
 import pytest
 
-from tests.conftest import SAMPLE_SURVEY
+from tests.conftest import SAMPLE_SURVEY, no_database
 from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
 
 
 def test_parses_the_documented_format():

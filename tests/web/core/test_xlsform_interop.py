@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 from pyxform.xls2xform import convert
 
+from tests.conftest import no_database
 from web.core.surveys.surveyfile import SurveyFileError, parse_survey
 from web.core.surveys.workbook import MAX_ROWS
 from web.core.surveys.xlsform import load_any_survey, load_xlsform, survey_xlsform
@@ -107,6 +108,7 @@ def refusal(raw: bytes, filename: str = "form.xlsx") -> list[str]:
 
 
 @pytest.mark.parametrize("languages", ["two", "one"])
+@no_database
 def test_pyxform_converts_every_type_and_design_and_the_round_trip_is_exact(app, languages):
     data = EVERYTHING if languages == "two" else one_language(EVERYTHING)
     with app.test_request_context():
@@ -125,6 +127,7 @@ def test_pyxform_converts_every_type_and_design_and_the_round_trip_is_exact(app,
     assert "rr_" not in xform  # the app's own columns are left out of the form
 
 
+@no_database
 def test_the_export_writes_no_formula_and_reads_back_every_text_exactly(app):
     with app.test_request_context():
         spec = parse_survey(EVERYTHING)
@@ -162,6 +165,7 @@ SPEC_FORM = {
 }  # fmt: skip
 
 
+@no_database
 def test_forms_as_the_spec_spells_them_import(app):
     with_settings = dict(
         SPEC_FORM, settings=[["form_title", "form_id", "default_language"],
@@ -202,6 +206,7 @@ def respelled(form: dict, spelling: dict[str, str]) -> dict:
         {"en": "label:English (en)", "ko": "label:Korean (ko)"},
     ],
 )
+@no_database
 def test_language_columns_as_other_tools_spell_them_import_the_same(app, spelling):
     """pyxform reads a single colon and a language named without its tag; so does the import."""
     form = respelled(SPEC_FORM, spelling)
@@ -218,6 +223,7 @@ def test_language_columns_as_other_tools_spell_them_import_the_same(app, spellin
         )
 
 
+@no_database
 def test_a_single_colon_elsewhere_is_not_a_language(app):
     form = {**SPEC_FORM, "survey": [[*SPEC_FORM["survey"][0], "jr:count"],
                                     [*SPEC_FORM["survey"][1], "3"], *SPEC_FORM["survey"][2:]]}  # fmt: skip
@@ -227,6 +233,7 @@ def test_a_single_colon_elsewhere_is_not_a_language(app):
         ]
 
 
+@no_database
 def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     form = copy.deepcopy(SPEC_FORM)
     form["survey"][0] += ["relevant", "constraint", "hint::English (en)", "image", "required"]
@@ -261,6 +268,7 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     assert not any(problem.startswith("survey row 2, column required") for problem in problems)
 
 
+@no_database
 def test_a_legacy_xls_file_is_refused_with_what_to_do(app):
     with app.test_request_context():
         (problem,) = refusal(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 4000, "form.xls")
@@ -285,6 +293,7 @@ def hostile(kind: str) -> bytes:
     return buffer.getvalue()
 
 
+@no_database
 def test_a_far_stray_cell_is_not_read(app):
     # Its declared size is 16,384 columns by 1,048,576 rows; only the cells there are are read
     # (bench/xlsform_reading.py times it).
@@ -293,12 +302,14 @@ def test_a_far_stray_cell_is_not_read(app):
     assert [question.key for question in spec.questions] == ["q"]
 
 
+@no_database
 def test_too_many_rows_and_a_file_that_is_no_workbook_are_refused(app):
     with app.test_request_context():
         assert refusal(hostile("10,000 rows")) == [f"survey: more than {MAX_ROWS} rows"]
         assert refusal(hostile("not a zip")) == ["file: not an XLSForm workbook (.xlsx)"]
 
 
+@no_database
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(app):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -334,6 +345,7 @@ def test_the_command_line_prints_no_library_warning(app, runner, tmp_path):
     assert "Warning" not in result.output and str(tmp_path) not in result.output
 
 
+@no_database
 def test_an_experiment_round_trips_and_pyxform_converts_it(app):
     from tests.web.test_experiments import CHECK, EXPERIMENT
 
@@ -356,6 +368,7 @@ def test_an_experiment_round_trips_and_pyxform_converts_it(app):
     assert "rr_" not in xform
 
 
+@no_database
 def test_an_experiments_rows_must_share_their_wording(app):
     from tests.web.test_experiments import EXPERIMENT
 

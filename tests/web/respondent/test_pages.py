@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.conftest import VALID_ANSWERS
+from tests.conftest import VALID_ANSWERS, no_database
 from tests.servers import ROOT
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
@@ -83,11 +83,13 @@ def test_pages_have_no_inline_script_or_outside_assets(client, survey):
         assert "style=" not in html
 
 
+@no_database
 def test_static_code_never_uses_math_random():
     for path in (ROOT / "static").rglob("*.js"):
         assert "Math.random" not in path.read_text(), path
 
 
+@no_database
 def test_static_code_never_names_another_origin():
     for path in (ROOT / "static").rglob("*"):
         if path.suffix in {".js", ".css", ".svg"}:
@@ -106,6 +108,7 @@ def test_draft_is_hidden_and_closed_says_so(app, client, survey, status, code):
         assert "This survey is closed" in html and 'id="survey-form"' not in html
 
 
+@no_database
 def test_unknown_survey_page_is_404(client):
     assert client.get("/s/nope").status_code == 404
 

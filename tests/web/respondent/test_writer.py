@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.conftest import SAMPLE_SURVEY, stored_bits, stored_count
+from tests.conftest import SAMPLE_SURVEY, no_database, stored_bits, stored_count
 from web.core.infrastructure.driver_sql import many_rows
 from web.core.infrastructure.extensions import db
 from web.core.models import Option, Question, Survey
@@ -191,6 +191,7 @@ def test_each_app_has_its_own_submission_service(app, app_like, survey):
 
 
 @pytest.mark.parametrize("count", [1, 3, 8])
+@no_database
 def test_many_rows_statement_has_one_placeholder_group_per_row(count):
     sql = many_rows("INSERT INTO t (a, b) VALUES {rows}", "?", 2, count)
     assert sql == "INSERT INTO t (a, b) VALUES " + ", ".join(["(?, ?)"] * count)

@@ -8,6 +8,7 @@ import json
 import pytest
 
 import rr
+from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.infrastructure.extensions import db
 from web.core.surveys.editing import EditError, delete_survey, update_question
@@ -39,6 +40,7 @@ def wave(number: int, **changes) -> dict:
     return data
 
 
+@no_database
 def test_series_wave_and_epsilon_permanent_round_trip_through_the_file():
     spec = parse_survey(wave(2))
     assert (spec.series, spec.wave) == ("campus-climate", 2)
@@ -59,6 +61,7 @@ def test_series_wave_and_epsilon_permanent_round_trip_through_the_file():
         ),
     ],
 )
+@no_database
 def test_a_bad_series_or_wave_is_named(change, message):
     data = wave(1, **change)
     if change.get("series", "") is None:
@@ -76,6 +79,7 @@ def test_a_bad_series_or_wave_is_named(change, message):
           "p_forced_no": 0.1, "epsilon": None}, "only a yes/no, multi-select or single-choice"),
     ],
 )  # fmt: skip
+@no_database
 def test_a_bad_epsilon_permanent_is_named(question, message):
     data = wave(1)
     data["questions"][0] = {k: v for k, v in {**data["questions"][0], **question}.items()
@@ -84,6 +88,7 @@ def test_a_bad_epsilon_permanent_is_named(question, message):
         parse_survey(data)
 
 
+@no_database
 def test_epsilon_permanent_needs_a_series():
     data = wave(1)
     del data["series"], data["wave"]
@@ -91,6 +96,7 @@ def test_epsilon_permanent_needs_a_series():
         parse_survey(data)
 
 
+@no_database
 def test_a_number_question_draws_afresh_each_wave():
     data = wave(1)
     data["questions"][2]["epsilon_permanent"] = 2.0
@@ -210,6 +216,7 @@ def test_no_token_no_series_and_anothers_series(client, token, import_survey):
     assert "no series 'nothing'" in missing.get_json()["error"]
 
 
+@no_database
 def test_xlsform_keeps_the_series_wave_and_epsilon_permanent():
     from web.core.surveys.xlsform import load_any_survey, survey_xlsform
 

@@ -8,6 +8,7 @@ import re
 
 import brotli
 
+from tests.conftest import no_database
 from tests.servers import ROOT
 
 
@@ -63,6 +64,7 @@ def test_current_assets_are_kept_for_a_year_and_sent_compressed(client, survey):
     assert "Content-Encoding" not in plain.headers and plain.get_data() == source
 
 
+@no_database
 def test_another_version_is_served_but_not_kept_and_nothing_outside_static(client):
     stale = client.get("/static/v/000000000000/css/app.css")
     assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"

@@ -5,7 +5,12 @@ import re
 import pytest
 from werkzeug.exceptions import abort
 
+from tests.conftest import no_database
 from tests.servers import ROOT
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 CODES = [400, 403, 404, 405, 409, 413, 429, 500]
 

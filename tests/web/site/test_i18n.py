@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS
+from tests.conftest import SAMPLE_SURVEY, VALID_ANSWERS, no_database
 from tests.servers import ROOT
 from web.core.surveys.joincode import ALPHABET, LENGTH
 
@@ -178,10 +178,12 @@ def test_language_follows_the_browser_then_the_choice(client, survey):
 @pytest.mark.parametrize(
     "target", ["https://evil.example/", "//evil.example", "javascript:alert(1)"]
 )
+@no_database
 def test_language_switch_only_returns_to_this_site(client, target):
     assert client.get("/lang/en", query_string={"next": target}).headers["Location"] == "/"
 
 
+@no_database
 def test_unknown_language_is_ignored(client):
     response = client.get("/lang/xx")
     assert response.status_code == 302 and "Set-Cookie" not in response.headers
@@ -220,6 +222,7 @@ def test_numbers_are_formatted_for_the_locale(app, researcher, runner, survey, s
     assert ">1,234<" in html
 
 
+@no_database
 def test_korean_catalog_translates_every_message_in_the_source():
     method_map = [("app.py", "python"), ("web/**.py", "python"), ("templates/**.html", "jinja2")]
     keywords = {"_": None, "gettext": None, "_l": None, "lazy_gettext": None}
@@ -237,6 +240,7 @@ def test_korean_catalog_translates_every_message_in_the_source():
     assert in_source - translated == set()
 
 
+@no_database
 def test_compiled_catalog_matches_its_source():
     with PO.open("rb") as po, MO.open("rb") as mo:
         source = {m.id: m.string for m in read_po(po) if m.id}

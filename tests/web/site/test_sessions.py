@@ -1,6 +1,6 @@
 """Sessions: nothing opened or sent for visitors without one, and caches still told to vary."""
 
-from tests.conftest import VALID_ANSWERS
+from tests.conftest import VALID_ANSWERS, no_database
 
 
 def test_a_visitor_without_a_session_gets_no_session_cookie_and_a_single_vary(client, survey):
@@ -16,6 +16,7 @@ def test_a_visitor_without_a_session_gets_no_session_cookie_and_a_single_vary(cl
         )
 
 
+@no_database
 def test_a_view_that_varies_on_more_keeps_its_own_vary(app_like):
     other = app_like()
     other.add_url_rule(

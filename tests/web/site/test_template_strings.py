@@ -2,7 +2,12 @@
 
 import re
 
+from tests.conftest import no_database
 from tests.servers import ROOT
+
+# Nothing here reads or writes the database: it runs once, on SQLite.
+pytestmark = no_database
+
 
 TEMPLATES = ROOT / "templates"
 LONE_PERCENT = re.compile(r'_\("((?:[^"\\]|\\.)*)"')

@@ -3,7 +3,7 @@
 import pytest
 
 from app import create_app
-from tests.conftest import PASSWORD, TEST_PASSWORD_HASH, csrf_token
+from tests.conftest import PASSWORD, TEST_PASSWORD_HASH, csrf_token, no_database
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Survey, User
@@ -26,6 +26,7 @@ RESEARCHER_PAGES = [
 
 
 @pytest.mark.parametrize("page", RESEARCHER_PAGES)
+@no_database
 def test_logged_out_visitor_is_sent_to_login(client, survey, page):
     response = client.get(page.format(slug=survey))
     assert response.status_code == 302
@@ -52,6 +53,7 @@ def test_setup_creates_the_first_account_then_disappears(app, client):
     assert app.test_client().get("/setup").status_code == 404
 
 
+@no_database
 def test_passwords_are_hashed_with_full_strength_scrypt_outside_the_suite(app, tmp_path):
     # The suite hashes with cheaper parameters (tests/conftest.py); the app itself never does.
     served = create_app(

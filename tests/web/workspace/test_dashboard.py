@@ -8,7 +8,7 @@ import json
 import pytest
 
 import rr
-from tests.conftest import LATER_QUESTION, VALID_ANSWERS
+from tests.conftest import LATER_QUESTION, VALID_ANSWERS, no_database
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Question, Response, Survey
 from web.core.surveys.lookup import find_survey
@@ -169,6 +169,7 @@ def test_estimates_can_be_recomputed_from_the_csv_and_codebook(
                 assert float(row[field]) == pytest.approx(getattr(recomputed, field), rel=1e-11)
 
 
+@no_database
 def test_plan_endpoint_matches_rr(client):
     body = client.get(
         "/api/plan", query_string={"epsilon": "1.5", "procedure": "spinner", "n": "250"}
@@ -197,12 +198,14 @@ def test_plan_endpoint_matches_rr(client):
         ({"epsilon": "1", "procedure": "dice"}, "procedure"),
     ],
 )
+@no_database
 def test_plan_endpoint_refuses_bad_input(client, query, named):
     response = client.get("/api/plan", query_string=query)
     assert response.status_code == 400 and named in response.json["error"]
 
 
 @pytest.mark.parametrize("epsilon", ["1e-6", "0.01", "10"])
+@no_database
 def test_plan_endpoint_answers_at_both_ends_of_the_range(client, epsilon):
     body = client.get("/api/plan", query_string={"epsilon": epsilon, "n": "1000000000"}).json
     assert body["sample_size"]["0.1"] >= 1 and body["margin_of_error"] > 0
