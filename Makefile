@@ -9,9 +9,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# --no-compile: byte-compiling every installed module took half of a fresh install's minute;
-# Python compiles what it imports, once, when it first imports it.
-PIP := $(BIN)/pip install --quiet --disable-pip-version-check --no-compile
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
