@@ -33,8 +33,8 @@ settings.load_profile("suite")
 TEST_DATABASE_URL = worker_database(os.environ.get("TEST_DATABASE_URL"))
 ON_POSTGRES = bool(TEST_DATABASE_URL)
 sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="checks the SQLite file itself")
-# What no database changes (a page's rendering and script, the lab's computations): run once, on
-# SQLite.
+# What no database changes (a page's rendering and script, the lab's computations, and any test
+# whose own steps run no SQL): run once, on SQLite.
 no_database = pytest.mark.skipif(
     ON_POSTGRES, reason="no database changes it: it runs on SQLite only"
 )
@@ -136,9 +136,8 @@ class RuleOfTheSuite(Rule):
     builders: dict = {}
 
     def _compile_builder(self, append_unknown: bool = True):
-        defaults = sorted((self.defaults or {}).items())
-        key = (self.rule, self.subdomain, self.host, tuple(self._trace), repr(defaults))
-        key += (append_unknown,)
+        defaults = repr(sorted((self.defaults or {}).items()))
+        key = (self.rule, self.subdomain, self.host, tuple(self._trace), defaults, append_unknown)
         if key not in self.builders:
             self.builders[key] = super()._compile_builder(append_unknown)
         return self.builders[key]
