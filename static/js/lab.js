@@ -323,12 +323,17 @@ function start() {
     });
   };
 
-  /** The report's trace plots: each chain against its sweep, with the end of burn-in marked. */
+  /** The report's trace plots: each chain against its sweep, with the end of burn-in marked.
+   * Each is drawn as it nears the viewport (and all before printing): six plots of a thousand
+   * points drawn at load would hold the page's first seconds on a slow phone. */
   const drawTraces = () => {
     const data = document.getElementById("report-data");
-    if (!data) return;
-    const runs = JSON.parse(data.textContent);
-    for (const box of document.querySelectorAll("#report-traces [data-trace]")) {
+    const boxes = [...document.querySelectorAll("#report-traces [data-trace]")];
+    if (!data || boxes.length === 0) return;
+    /** @type {any[] | null} */
+    let runs = null;
+    const drawTrace = (/** @type {HTMLElement} */ box) => {
+      runs ??= JSON.parse(data.textContent);
       const run = runs[Number(box.dataset.index)];
       const chain = run[box.dataset.trace];
       const points = chain.map((value, index) => [index * run.step, value]);
@@ -343,7 +348,18 @@ function start() {
         xLabel: text.sweepAxis, formatY: tick,
         width: 400, height: 200,
       });
-    }
+    };
+    const waiting = new Set(boxes);
+    const drawNow = (/** @type {HTMLElement} */ box) => {
+      if (!waiting.delete(box)) return;
+      observer.unobserve(box);
+      drawTrace(box);
+    };
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) if (entry.isIntersecting) drawNow(/** @type {HTMLElement} */ (entry.target));
+    }, { rootMargin: "300px 0px" });
+    for (const box of boxes) observer.observe(box);
+    addEventListener("beforeprint", () => { for (const box of [...waiting]) drawNow(box); });
   };
 
   const guard = (task) => () => task().then(() => { document.getElementById("lab-error").textContent = ""; }, showError);

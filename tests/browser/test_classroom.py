@@ -10,6 +10,7 @@ import re
 import pytest
 import zxingcpp
 from PIL import Image
+from playwright.sync_api import expect
 
 import rr
 from tests.browser.axe import violations
@@ -364,7 +365,12 @@ def test_lab_draws_the_reports_trace_plots(browser, live_server, bounds):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{live_server}/lab?report_n=300{bounds}#report")
-    page.wait_for_selector("#report-traces svg path.line", timeout=15_000)
+    page.wait_for_selector("#histogram svg rect.bar", timeout=15_000)  # the lab's code has run
+    plots = page.locator("#report-traces [data-trace]")
+    assert page.locator("#report-traces svg").count() < 6  # drawn as they near the viewport
+    for index in range(plots.count()):
+        plots.nth(index).scroll_into_view_if_needed()
+        expect(plots.nth(index).locator("svg path.line")).to_have_count(1, timeout=15_000)
     assert page.locator("#report-traces svg").count() == 6
     assert page.locator("#report-traces line.rule").count() == 6  # the end of burn-in
     assert page.locator("#report-overlap tbody tr").count() == 3

@@ -141,8 +141,17 @@ def traces(runs: tuple[SanitizedSynthesis, ...]) -> list[dict]:
             "sweeps": len(run.mu_chain),
             "burnIn": run.burn_in,
             "step": TRACE_STEP,
-            "mu": run.mu_chain[::TRACE_STEP].round(6).tolist(),
-            "lambda": run.lambda_chain[::TRACE_STEP].tolist(),
+            "mu": _plotted(run.mu_chain[::TRACE_STEP], run.burn_in // 2 // TRACE_STEP),
+            "lambda": _plotted(run.lambda_chain[::TRACE_STEP], run.burn_in // 2 // TRACE_STEP),
         }
         for run in runs
     ]
+
+
+def _plotted(chain: np.ndarray, settled_from: int) -> list[float]:
+    """The chain rounded to a ten-thousandth of its settled spread (the part the plot scales
+    to, as lab.js does): a 200-pixel plot shows no more, and the page carries half the digits."""
+    settled = chain[settled_from:]
+    spread = float(np.ptp(settled)) or float(np.abs(settled).max()) or 1.0
+    decimals = int(np.ceil(-np.log10(spread / 10_000)))
+    return [float(value) for value in np.round(chain, decimals)]
