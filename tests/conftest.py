@@ -41,6 +41,11 @@ no_database = pytest.mark.skipif(
 postgres_only = pytest.mark.skipif(
     not ON_POSTGRES, reason="runs several server processes on PostgreSQL"
 )
+# What checks the app's contract against any input, where PostgreSQL is the stricter database
+# (types and integer ranges SQLite lets pass): run once, in the PostgreSQL pass of `make test`.
+stricter_database = pytest.mark.skipif(
+    not ON_POSTGRES, reason="runs in the PostgreSQL pass, the stricter database"
+)
 
 SAMPLE_SURVEY = {
     "slug": "campus-life-test",
@@ -102,9 +107,18 @@ VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco
 
 
 def pytest_collection_modifyitems(items):
-    """The long tests first. With xdist's load scheduling each worker starts on one of them, and
-    the run does not end with one worker on a long test while the others wait."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    """The browser tests first, then the other long tests: in each, those marked long first.
+
+    xdist's load scheduling hands each worker a first chunk of the tests in this order: the first
+    worker runs the browser tests (one chromium page at a time, which costs the least CPU), the
+    next starts on the long tests, and the others share the rest as they finish.
+    """
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is None,
+            item.get_closest_marker("long") is None,
+        )
+    )
 
 
 class CompiledTemplates(jinja2.BytecodeCache):

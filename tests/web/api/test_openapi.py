@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import no_database
+from tests.conftest import no_database, stricter_database
 from tests.servers import ROOT
 from web.core.infrastructure.database import seed_demo_if_empty
 
@@ -86,6 +86,7 @@ SCHEMATHESIS_CHECKS = (
 )
 
 
+@stricter_database
 @pytest.mark.long
 def test_schemathesis_finds_no_failure(app, live_server, demo_token, tmp_path):
     """Examples, coverage and fuzzing of every operation against the live app (a fixed seed and
