@@ -74,7 +74,7 @@ def test_unknown_emails_cost_the_same_scrypt_check(app, researcher, monkeypatch,
         checked.append(stored.split("$")[0])
         return original(stored, password)
 
-    monkeypatch.setattr("web.core.models.check_password_hash", counting)
+    monkeypatch.setattr("web.core.models.accounts.check_password_hash", counting)
     client = app.test_client()
     token = csrf_token(client.get("/login").get_data(as_text=True))
     response = client.post(

@@ -1,0 +1,45 @@
+"""Database models, one module per concern. A response stores only reported bits; tallies keep
+results O(1).
+
+- :mod:`.accounts`: users and API tokens;
+- :mod:`.surveys`: a survey's row;
+- :mod:`.questions`: questions and options;
+- :mod:`.tallies`: the counts behind every estimate;
+- :mod:`.responses`: stored and pending responses;
+- :mod:`.fielding`: submission keys and field devices.
+"""
+
+from web.core.models.accounts import READ, READ_WRITE, ApiToken, TokenHolder, User
+from web.core.models.fielding import FieldDevice, SubmissionKey
+from web.core.models.questions import ArmTally, Option, Question
+from web.core.models.responses import PendingResponse, Response
+from web.core.models.surveys import (
+    SURVEY_TEXTS,
+    Survey,
+    UTCSeconds,
+    readable_by,
+    surveys_readable_by,
+)
+from web.core.models.tallies import GroupTally, Tally
+
+__all__ = [
+    "READ",
+    "READ_WRITE",
+    "SURVEY_TEXTS",
+    "ApiToken",
+    "ArmTally",
+    "FieldDevice",
+    "GroupTally",
+    "Option",
+    "PendingResponse",
+    "Question",
+    "Response",
+    "SubmissionKey",
+    "Survey",
+    "Tally",
+    "TokenHolder",
+    "User",
+    "UTCSeconds",
+    "readable_by",
+    "surveys_readable_by",
+]

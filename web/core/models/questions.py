@@ -1,0 +1,351 @@
+"""A question's row and its options': their texts, tallies and the design they were asked with."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+import rr
+from web.core.infrastructure.extensions import Model
+from web.core.models.tallies import Tally
+from web.core.surveys.conditions import question_id, row_key
+from web.core.surveys.designs import (
+    DesignParameters,
+    SurveyDesign,
+    design_of,
+)
+from web.core.surveys.designs.base import OwnDraw
+from web.core.surveys.questions import ARM, QuestionType, question_type
+from web.core.surveys.surveyfile import QuestionSpec
+from web.core.surveys.texts import Texts
+
+if TYPE_CHECKING:
+    from web.core.models.surveys import Survey
+
+
+class Question(Tally, Model):
+    """A question; a yes/no question keeps its own tally, a multi-select one tallies per option."""
+
+    @classmethod
+    def from_spec(cls, spec: QuestionSpec, position: int, languages: list[str]) -> Question:
+        text, translations = spec.text.to_store(languages)
+        options = []
+        for index, option in enumerate(spec.options):
+            option_text, option_translations = option.text.to_store(languages)
+            options.append(
+                Option(
+                    key=option.key,
+                    position=index,
+                    text=option_text,
+                    translations=option_translations,
+                )
+            )
+        return cls(
+            key=row_key(spec.key, spec.condition),
+            condition=spec.condition,
+            known_prevalence=spec.known_prevalence,
+            correct=spec.correct,
+            position=position,
+            kind=spec.kind,
+            text=text,
+            translations=translations,
+            epsilon=spec.derived_epsilon,
+            epsilon_permanent=spec.epsilon_permanent,
+            procedure=spec.procedure,
+            design_parameters=spec.design.to_store(),
+            options=options,
+        )
+
+    __table_args__ = (UniqueConstraint("survey_id", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), index=True)
+    key: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(10))
+    text: Mapped[str] = mapped_column(Text)  # in the survey's default language
+    translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
+    epsilon: Mapped[float]
+    # ε∞: the bound over every wave of its series, kept by a permanent report on the respondent's
+    # device (rr.permanent_response); None where every wave draws afresh at ε.
+    epsilon_permanent: Mapped[float | None]
+    procedure: Mapped[str] = mapped_column(String(20))
+    # A design's parameters (web/core/surveys/designs.py); empty for the spinners.
+    design_parameters: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Cheating detection's second arm: its respondents and their reports of 1, running and
+    # published (the first arm's are the question's own counts less these).
+    arm_n: Mapped[int] = mapped_column(default=0, server_default="0")
+    arm_yes: Mapped[int] = mapped_column(default=0, server_default="0")
+    published_arm_n: Mapped[int] = mapped_column(default=0, server_default="0")
+    published_arm_yes: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The condition of the survey's experiment this row asks in (its key is then
+    # ``<id>@<condition>``), or None where the question is asked the same way in every condition.
+    condition: Mapped[str | None] = mapped_column(String(16))
+    # The item's true share where the researcher knows it (a zero-prevalence item).
+    known_prevalence: Mapped[float | None]
+    # A comprehension check's right answer (one of its option ids): a direct question only.
+    correct: Mapped[str | None] = mapped_column(String(64))
+    survey: Mapped[Survey] = relationship(back_populates="questions")
+    options: Mapped[list[Option]] = relationship(
+        back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
+    )
+
+    @property
+    def type(self) -> QuestionType:
+        return question_type(self.kind, self.procedure)
+
+    @property
+    def question_id(self) -> str:
+        """The id a survey file and a submission know it by (its key without the condition)."""
+        return question_id(self.key)
+
+    @property
+    def texts(self) -> Texts:
+        """Its wording in every language of the survey."""
+        return Texts.stored(self.text, self.translations, self.survey.language_list)
+
+    def set_texts(self, texts: Texts) -> None:
+        self.text, self.translations = texts.to_store(self.survey.language_list)
+
+    @property
+    def spun_options(self) -> list[Option | None]:
+        """The tallies each response feeds: options, or None for the question's own."""
+        return self.type.spun(self.options)
+
+    @property
+    def tallies(self) -> list[Tally | ArmTally]:
+        return [
+            self if option is None else ArmTally(self) if option == ARM else option
+            for option in self.spun_options
+        ]
+
+    @property
+    def items(self) -> list[str]:
+        """What a response reports for it, spin by spin (see QuestionType.items)."""
+        return self.type.items(self.key, [option.key for option in self.options])
+
+    @property
+    def page_items(self) -> list[str]:
+        """What the respondent page draws and remembers for it, item by item."""
+        return self.type.page_items(self.key, [option.key for option in self.options])
+
+    @property
+    def spins(self) -> int:
+        """How many times a respondent spins for this question (each spin costs ε)."""
+        return self.type.spin_count(len(self.options))
+
+    @property
+    def epsilon_total(self) -> float:
+        """Its privacy cost: ε per spin; 0 for a question asked directly, which no ε protects."""
+        if not self.protected:
+            return 0.0
+        return rr.question_epsilon(self.epsilon, self.spins)
+
+    @property
+    def option_count(self) -> int:
+        return len(self.options)
+
+    @property
+    def protected(self) -> bool:
+        """Whether an ε protects its answer (not a direct question's, nor one asked directly)."""
+        return self.type.randomized and self.asked_with.protects
+
+    @property
+    def asked_with(self) -> SurveyDesign:
+        """Its design (web/core/surveys/designs/), which every design-dependent answer comes from;
+        a direct question is asked plainly."""
+        return design_of(self)
+
+    @property
+    def light_fraction(self) -> float:
+        """The spinner's light share (a design's truth share; 0 where nothing tells the truth;
+        the first arm's for cheating detection)."""
+        return self.asked_with.light_fraction(self)
+
+    @property
+    def truth_probability(self) -> float:
+        """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε) for one
+        yes/no spin, e^ε/(e^ε + k − 1) for one option among k."""
+        return self.asked_with.truth_probability(self)
+
+    @property
+    def states_chance(self) -> bool:
+        """Whether the page tells how often the true answer is sent (not for a design that sends
+        no answer at all)."""
+        return self.asked_with.states_chance
+
+    @property
+    def design(self) -> DesignParameters:
+        """Its design's parameters as stated (none for the spinners)."""
+        return DesignParameters.stored(self.design_parameters)
+
+    @property
+    def own_randomizer(self) -> bool:
+        """Whether the respondent draws with their own die or coin, or needs none: the page then
+        asks for the report only."""
+        return self.asked_with.own_randomizer(self.design)
+
+    @property
+    def drawn_under(self) -> str:
+        """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
+        and a design's parameters."""
+        if self.epsilon_permanent is not None:
+            return f"{self.procedure}:permanent:{json.dumps(self.epsilon_permanent)}"
+        if not self.asked_with.derived and self.design.scale is None:
+            return self.procedure
+        return f"{self.procedure}:{json.dumps(self.design.numbers())}"
+
+    @property
+    def sectors(self) -> list[dict]:
+        """The page's wheel for a design it draws: each sector's share and what it reports
+        (``truth``, ``yes``, ``no`` or ``innocuous``), in order from the top; empty for the
+        spinners' two-share wheel and for the respondent's own randomizer."""
+        return self.asked_with.sectors(self.design)
+
+    @property
+    def arm_sectors(self) -> list[list[dict]]:
+        """One wheel per arm (cheating detection's two; empty for every other design)."""
+        return self.asked_with.arm_sectors(self.design)
+
+    @property
+    def report_words(self) -> tuple[str, str]:
+        """A report of 0 and of 1, in the respondent's words."""
+        return self.asked_with.report_words(self.design)
+
+    @property
+    def procedure_words(self) -> str:
+        """Its design with its shares, for the researcher's pages."""
+        return self.asked_with.researcher_words(self.design, self.light_fraction)
+
+    @property
+    def design_words(self) -> str:
+        """What decides the report, in the respondent's words."""
+        return self.asked_with.respondent_words(self)
+
+    @property
+    def respond_template(self) -> str:
+        """The respondent page's part for it: its design's (which may be its type's)."""
+        return self.asked_with.respond_template(self)
+
+    @property
+    def own_draw(self) -> OwnDraw:
+        """How the respondent draws with their own randomizer (own randomizer only)."""
+        return self.asked_with.own_draw(self.design)
+
+    @property
+    def design_entry(self) -> dict:
+        """How its reports were made, for the codebook and the regression's output: the design in
+        the literature's words, its parameters and R's matching models."""
+        return self.asked_with.codebook(self)
+
+    @property
+    def scale_numbers(self) -> dict | None:
+        """A number question's min, max and step (None for other types)."""
+        scale = self.design.scale
+        return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
+
+    @property
+    def item_mean(self) -> rr.BoundedMean | None:
+        """A number question's one-bit mean, read through its range; None for other types."""
+        scale = self.design.scale
+        return None if scale is None else scale.mean(self.epsilon, self.procedure)
+
+    @property
+    def item_design(self) -> rr.Design:
+        """The binary design each of its tallies reports through (a randomized question's)."""
+        return self.type.item_design(self.epsilon, self.procedure, len(self.options), self.design)
+
+    @property
+    def noise_line(self) -> tuple[float, float]:
+        """Offset and slope of E[reported share] = a + b·π for each of its tallies (cheating
+        detection's first arm: its honest respondents' line)."""
+        return self.asked_with.noise_line(self)
+
+    @property
+    def response_count(self) -> int:
+        """Responses that answered this question (later questions have fewer than the survey)."""
+        tallies = self.tallies
+        return tallies[0].n if tallies else 0
+
+    @property
+    def permanent(self) -> rr.PermanentResponse | None:
+        """Its permanent randomized response over the series' waves (ε∞ over all of them, ε per
+        wave), or None where every wave draws afresh."""
+        if self.epsilon_permanent is None:
+            return None
+        values = self.type.permanent_values(len(self.options))
+        return rr.permanent_response(self.epsilon_permanent, self.epsilon, values)
+
+    @property
+    def page_light_fraction(self) -> float:
+        """The light share the respondent's page spins with: each wave's, on the kept permanent
+        report, for a question with one (rr.PermanentResponse.wave_light); else its design's."""
+        layers = self.permanent
+        if layers is None:
+            return self.light_fraction
+        return layers.wave_light(self.asked_with.descriptor["dark"])
+
+    @property
+    def permanent_numbers(self) -> dict | None:
+        """What the page draws the permanent reports with (none without ε∞)."""
+        layers = self.permanent
+        if layers is None:
+            return None
+        labels = self.type.permanent_labels([option.key for option in self.options])
+        return {"epsilonPermanent": layers.epsilon_permanent, "values": layers.k,
+                "labels": labels, "keep": layers.keep}  # fmt: skip
+
+    @property
+    def is_frozen(self) -> bool:
+        """Whether its privacy parameters (ε, procedure, options) can no longer change."""
+        return self.response_count > 0
+
+
+class ArmTally:
+    """Cheating detection's second arm, counted on its question's row, read as a tally."""
+
+    def __init__(self, question: Question):
+        self.question = question
+
+    @property
+    def n(self) -> int:
+        return self.question.arm_n
+
+    @property
+    def noisy_yes(self) -> int:
+        return self.question.arm_yes
+
+    @property
+    def published_n(self) -> int:
+        return self.question.published_arm_n
+
+    @property
+    def published_yes(self) -> int:
+        return self.question.published_arm_yes
+
+
+class Option(Tally, Model):
+    __table_args__ = (UniqueConstraint("question_id", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    question_id: Mapped[int] = mapped_column(ForeignKey("question.id"), index=True)
+    key: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int]
+    text: Mapped[str] = mapped_column(Text)  # in the survey's default language
+    translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
+    question: Mapped[Question] = relationship(back_populates="options")
+
+    @property
+    def texts(self) -> Texts:
+        """Its wording in every language of the survey."""
+        return Texts.stored(self.text, self.translations, self.question.survey.language_list)
+
+    def set_texts(self, texts: Texts) -> None:
+        self.text, self.translations = texts.to_store(self.question.survey.language_list)

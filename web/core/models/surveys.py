@@ -1,0 +1,266 @@
+"""A survey's row: its texts and languages, schedule, conditions and fielding, and who may read it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    ForeignKey,
+    String,
+    Text,
+    TypeDecorator,
+    false,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+import rr
+from web.core.infrastructure.extensions import Model, db
+from web.core.models.questions import Option, Question
+from web.core.surveys.answers import Shape
+from web.core.surveys.conditions import Condition
+from web.core.surveys.fielding import Fielding
+from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
+from web.core.surveys.surveyfile import OptionSpec, QuestionSpec, SurveySpec, survey_problems
+from web.core.surveys.texts import Texts, split_languages
+
+if TYPE_CHECKING:
+    from web.core.models.accounts import User
+
+# The texts a survey has besides its questions' (title and description, consent, thank-you).
+SURVEY_TEXTS = ("title", "description", "consent", "thanks")
+
+
+class UTCSeconds(TypeDecorator):
+    """An instant kept as whole seconds since 1970 (UTC): compared as a plain number by the
+    submission path's SQL on every database, read back as an aware datetime."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> int | None:
+        return None if value is None else int(value.timestamp())
+
+    def process_result_value(self, value: int | None, dialect) -> datetime | None:
+        return None if value is None else datetime.fromtimestamp(value, UTC)
+
+
+def readable_by(owner_id: int | None, user_id: int) -> bool:
+    """Whether an account may read a survey with this owner: its owner, or anyone when unowned."""
+    return owner_id is None or owner_id == user_id
+
+
+def surveys_readable_by(user_id: int):
+    """The surveys an account may read, as a query (the rule of :func:`readable_by`)."""
+    return db.select(Survey).where((Survey.owner_id == user_id) | Survey.owner_id.is_(None))
+
+
+class Survey(Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    # Bumped whenever what a respondent spins changes, so a page loaded before the change cannot
+    # submit bits collected under other parameters.
+    revision: Mapped[int] = mapped_column(default=1)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
+    response_count: Mapped[int] = mapped_column(default=0)
+    # The published snapshot: how many responses it holds, how many times it has moved, and the
+    # least number of new responses that moves it.
+    published_count: Mapped[int] = mapped_column(default=0)
+    publication: Mapped[int] = mapped_column(default=0)
+    results_batch: Mapped[int] = mapped_column(default=DEFAULT_RESULTS_BATCH)
+    # Bumped by every change to what the results document says besides its figures (wording,
+    # status, questions): with ``publication`` it names one version of the published results.
+    edits: Mapped[int] = mapped_column(default=0)
+    join_code: Mapped[str | None] = mapped_column(String(8), unique=True)
+    # Hidden from the researcher's list, not closed by it: only a draft or closed survey is put away.
+    archived: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Its languages, the default first ("en,ko"); title, description, consent and thanks hold
+    # the default's texts, ``translations`` the others' ({"title": {"ko": …}, …}).
+    languages: Mapped[str] = mapped_column(String(40), default="en", server_default="en")
+    consent: Mapped[str] = mapped_column(Text, default="", server_default="")
+    thanks: Mapped[str] = mapped_column(Text, default="", server_default="")
+    translations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    completion_code: Mapped[str | None] = mapped_column(String(64))
+    completion_url: Mapped[str | None] = mapped_column(String(2000))
+    opens_at: Mapped[datetime | None] = mapped_column(UTCSeconds)
+    closes_at: Mapped[datetime | None] = mapped_column(UTCSeconds)
+    target_n: Mapped[int | None]
+    # The series it is a wave of ("campus-climate", wave 2), or None for a survey on its own:
+    # a question keeps its id, design and ε from wave to wave, and trends read the waves in order.
+    series: Mapped[str | None] = mapped_column(String(64), index=True)
+    wave: Mapped[int | None]
+    # An experiment's conditions ([{"id", "share"}], web/core/surveys/conditions.py), drawn per
+    # respondent by the page; none (null or empty) for a survey asked one way.
+    conditions: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
+    questions: Mapped[list[Question]] = relationship(
+        back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
+    )
+
+    @property
+    def results_version(self) -> tuple[int, int, int]:
+        """The version of its published results as loaded: id, publication and edits (what
+        :class:`web.core.results.cache.SurveyStamp` reads in one statement)."""
+        return (self.id, self.publication, self.edits)
+
+    @property
+    def epsilon_total(self) -> float:
+        """The survey's privacy cost: the sum of its questions' costs."""
+        return rr.survey_epsilon(
+            question.epsilon_total for question in self.questions if question.protected
+        )
+
+    @property
+    def fresh_epsilon(self) -> float:
+        """What one wave costs on the questions drawn afresh every wave (no ε∞): added up over
+        the waves a browser answers."""
+        return rr.survey_epsilon(
+            question.epsilon_total
+            for question in self.questions
+            if question.protected and question.epsilon_permanent is None
+        )
+
+    @property
+    def kept_bound(self) -> float:
+        """The bound over every wave on the questions with a permanent report, while the
+        answers stay the same: ε∞ per spin."""
+        return rr.survey_epsilon(
+            rr.question_epsilon(question.epsilon_permanent, question.spins)
+            for question in self.questions
+            if question.epsilon_permanent is not None
+        )
+
+    @property
+    def shapes(self) -> list[Shape]:
+        """What a submission must contain, question by question."""
+        return [
+            Shape(
+                question.key,
+                question.kind,
+                tuple(option.key for option in question.options),
+                question.procedure,
+                question.condition,
+            )
+            for question in self.questions
+        ]
+
+    def spins(self) -> list[tuple[Question, Option | None]]:
+        """Every spin of a response, in order, with the option whose tally it feeds (None for the
+        question's own tally); see :mod:`web.core.surveys.questions`."""
+        return [
+            (question, option) for question in self.questions for option in question.spun_options
+        ]
+
+    @property
+    def condition_list(self) -> tuple[Condition, ...]:
+        """Its experiment's conditions, in order (none for a survey asked one way)."""
+        return tuple(Condition(entry["id"], entry["share"]) for entry in self.conditions or ())
+
+    def visible_to(self, user: User) -> bool:
+        """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
+        return readable_by(self.owner_id, user.id)
+
+    @property
+    def language_list(self) -> list[str]:
+        """Its languages, the default first."""
+        return split_languages(self.languages)
+
+    def texts(self, name: str) -> Texts:
+        """One of its own texts (``title``, ``description``, ``consent``, ``thanks``) in every
+        language."""
+        return Texts.stored(
+            getattr(self, name) or "", (self.translations or {}).get(name), self.language_list
+        )
+
+    def set_texts(self, name: str, texts: Texts) -> None:
+        default, others = texts.to_store(self.language_list)
+        setattr(self, name, default)
+        self.translations = {**(self.translations or {}), name: others}
+
+    @property
+    def fielding(self) -> Fielding:
+        return Fielding(
+            consent=self.texts("consent"),
+            thanks=self.texts("thanks"),
+            completion_code=self.completion_code,
+            completion_url=self.completion_url,
+            opens_at=self.opens_at,
+            closes_at=self.closes_at,
+            target_n=self.target_n,
+        )
+
+    def set_fielding(self, fielding: Fielding) -> None:
+        """Its consent, thank-you, completion, schedule and target (checked by the caller)."""
+        self.set_texts("consent", fielding.consent)
+        self.set_texts("thanks", fielding.thanks)
+        self.completion_code = fielding.completion_code or None
+        self.completion_url = fielding.completion_url or None
+        self.opens_at, self.closes_at = fielding.opens_at, fielding.closes_at
+        self.target_n = fielding.target_n
+
+    @classmethod
+    def from_spec(cls, spec: SurveySpec, owner: User | None = None) -> Survey:
+        languages = list(spec.languages)
+        questions = [
+            Question.from_spec(item, position, languages)
+            for position, item in enumerate(spec.questions)
+        ]
+        survey = cls(
+            slug=spec.slug,
+            languages=",".join(languages),
+            results_batch=spec.results_batch,
+            owner=owner,
+            questions=questions,
+            translations={},
+            series=spec.series,
+            wave=spec.wave,
+            conditions=[condition.to_dict() for condition in spec.conditions] or None,
+        )
+        survey.set_texts("title", spec.title)
+        survey.set_texts("description", spec.description)
+        survey.set_fielding(spec.fielding)
+        return survey
+
+    def to_spec(self) -> SurveySpec:
+        return SurveySpec(
+            self.slug,
+            self.texts("title"),
+            self.texts("description"),
+            questions=tuple(
+                QuestionSpec(
+                    question.question_id,
+                    question.kind,
+                    question.texts,
+                    question.epsilon,
+                    question.procedure,
+                    tuple(OptionSpec(option.key, option.texts) for option in question.options),
+                    question.design,
+                    question.epsilon_permanent,
+                    question.condition,
+                    question.known_prevalence,
+                    question.correct,
+                )
+                for question in self.questions
+            ),
+            results_batch=self.results_batch,
+            languages=tuple(self.language_list),
+            fielding=self.fielding,
+            series=self.series,
+            wave=self.wave,
+            conditions=self.condition_list,
+        )
+
+    def missing_texts(self) -> list[tuple[str, str]]:
+        """Every text lacking a declared language, as (what, language): what the builder marks,
+        and why an incomplete survey cannot open."""
+        return [
+            (problem.place, problem.language or "")
+            for problem in survey_problems(self.to_spec())
+            if problem.language is not None
+        ]
+
+    owner: Mapped[User | None] = relationship()
