@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from web.core.surveys.surveyfile import SurveyFileError  # noqa: E402
+from web.core.surveys.problems import SurveyFileError  # noqa: E402
 from web.core.surveys.xlsform import load_any_survey  # noqa: E402
 
 

@@ -25,7 +25,7 @@ from tests.conftest import no_database
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.joincode import ensure_join_code
-from web.core.surveys.surveyfile import OptionSpec, QuestionSpec, SurveySpec
+from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.texts import Texts
 
 pytestmark = pytest.mark.browser

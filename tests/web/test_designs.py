@@ -16,7 +16,8 @@ import rr
 from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
-from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
 
 # The surveys of tests/conftest.py's `imported`: results from 2 responses, moving every 2.

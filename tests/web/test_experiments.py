@@ -17,7 +17,8 @@ from tests.helpers import api_get, submit_answers
 from web.core.infrastructure.extensions import db
 from web.core.models import PendingResponse, Response
 from web.core.surveys.lookup import find_survey
-from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import parse_survey
 from web.simulation import simulate_responses
 
 ASKED = {

@@ -14,7 +14,8 @@ from tests.conftest import SAMPLE_SURVEY, stored_count
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.answers import AnswerError, Shape, check_answers
-from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import load_survey, parse_survey
 
 FIXTURES_OK = settings(
     max_examples=150,

@@ -43,11 +43,7 @@ from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
-from web.core.surveys.surveyfile import (
-    DIRECT_EPSILON,
-    DIRECT_PROCEDURE,
-    QuestionSpec,
-)
+from web.core.surveys.specs import DIRECT_EPSILON, DIRECT_PROCEDURE, QuestionSpec
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey

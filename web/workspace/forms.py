@@ -261,8 +261,8 @@ def _spinner_only(validator):
 
 class QuestionForm(FlaskForm):
     """A question as typed in the builder. Only what the form must parse is checked here; what a
-    question may hold is checked by the same rules as a survey file (web.core.surveys.surveyfile), and
-    each refusal is attached to its field."""
+    question may hold is checked by the same rules as a survey file
+    (web.core.surveys.question_checks), and each refusal is attached to its field."""
 
     text = TextAreaField(_l("Question"))
     key = StringField(

@@ -10,7 +10,8 @@ from openpyxl import Workbook, load_workbook
 
 from tests.conftest import no_database
 from web.core.surveys.demo import DEMO_FILE
-from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import load_survey, parse_survey
 from web.core.surveys.texts import Texts
 from web.core.surveys.xlsform import load_xlsform, survey_xlsform
 

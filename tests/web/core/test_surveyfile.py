@@ -6,7 +6,8 @@ import json
 import pytest
 
 from tests.conftest import SAMPLE_SURVEY, no_database
-from web.core.surveys.surveyfile import SurveyFileError, load_survey, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import load_survey, parse_survey
 
 # Nothing here reads or writes the database: it runs once, on SQLite.
 pytestmark = no_database

@@ -14,7 +14,8 @@ import pytest
 from pyxform.xls2xform import convert
 
 from tests.conftest import no_database
-from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.workbook import MAX_ROWS
 from web.core.surveys.xlsform import load_any_survey, load_xlsform, survey_xlsform
 

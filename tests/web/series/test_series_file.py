@@ -13,7 +13,8 @@ from tests.helpers import api_get
 from web.core.infrastructure.extensions import db
 from web.core.surveys.editing import EditError, delete_survey, update_question
 from web.core.surveys.lookup import find_survey
-from web.core.surveys.surveyfile import SurveyFileError, parse_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import parse_survey
 
 YEARS = {"id": "year", "type": "direct", "text": "Year",
          "options": [{"id": "first", "text": "First"}, {"id": "fourth", "text": "Fourth"}]}  # fmt: skip

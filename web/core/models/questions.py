@@ -25,7 +25,7 @@ from web.core.surveys.designs import (
 )
 from web.core.surveys.designs.base import OwnDraw
 from web.core.surveys.questions import ARM, QuestionType, question_type
-from web.core.surveys.surveyfile import QuestionSpec
+from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
 
 if TYPE_CHECKING:

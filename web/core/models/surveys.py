@@ -23,7 +23,8 @@ from web.core.surveys.answers import Shape
 from web.core.surveys.conditions import Condition
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
-from web.core.surveys.surveyfile import OptionSpec, QuestionSpec, SurveySpec, survey_problems
+from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
+from web.core.surveys.survey_checks import survey_problems
 from web.core.surveys.texts import Texts, split_languages
 
 if TYPE_CHECKING:

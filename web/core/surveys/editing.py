@@ -31,20 +31,19 @@ from web.core.results.publication import publish_in_session
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS
+from web.core.surveys.problems import Problem
+from web.core.surveys.question_checks import question_problems
 from web.core.surveys.series import (
     answered_elsewhere,
     fixed_in_series,
     spun_parameters,
     wave_problems,
 )
-from web.core.surveys.surveyfile import (
-    OptionSpec,
-    Problem,
-    QuestionSpec,
+from web.core.surveys.specs import OptionSpec, QuestionSpec
+from web.core.surveys.survey_checks import (
     fielding_text_problems,
     language_problems,
     question_count_problems,
-    question_problems,
     series_problems,
     survey_field_problems,
 )

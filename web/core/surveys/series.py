@@ -16,7 +16,8 @@ from flask_babel import gettext as _
 from web.core.infrastructure.extensions import db
 from web.core.models import Option, Question, Survey
 from web.core.surveys.limits import MAX_TITLE, MAX_WAVE
-from web.core.surveys.surveyfile import Problem, QuestionSpec, SurveySpec
+from web.core.surveys.problems import Problem
+from web.core.surveys.specs import QuestionSpec, SurveySpec
 from web.core.surveys.texts import Texts
 
 

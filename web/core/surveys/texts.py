@@ -26,7 +26,7 @@ class Texts(Mapping[str, str]):
 
     A language may be missing (a draft whose translation is not written yet): a page then shows
     the default's text (:func:`web.core.infrastructure.i18n.shown`), and the validator names the
-    gap (:func:`web.core.surveys.surveyfile.texts_problems`). An empty text is no text."""
+    gap (:func:`web.core.surveys.field_checks.texts_problems`). An empty text is no text."""
 
     __slots__ = ("_texts",)
 

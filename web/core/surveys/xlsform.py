@@ -80,8 +80,10 @@ from web.core.surveys.designs import (
     find_design,
     known_designs,
 )
+from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.questions import QUESTION_TYPES
-from web.core.surveys.surveyfile import SurveyFileError, SurveySpec, load_survey, parse_survey
+from web.core.surveys.specs import SurveySpec
+from web.core.surveys.surveyfile import load_survey, parse_survey
 from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
 from web.core.surveys.xlsform_conditions import (
     CONDITION_COLUMNS,

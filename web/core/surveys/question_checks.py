@@ -1,0 +1,257 @@
+"""The checks of one question: its id, type and texts, its design and ε, its range and options.
+The builder, the command line and every file go through :func:`question_problems`."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from web.core.surveys.conditions import (
+    known_prevalence_problem,
+)
+from web.core.surveys.designs import (
+    design_named,
+    find_design,
+    known_designs,
+)
+from web.core.surveys.field_checks import key_problems, number_or_value, texts_problems
+from web.core.surveys.limits import (
+    MAX_EPSILON,
+    MAX_TEXT,
+    MIN_EPSILON,
+    valid_epsilon,
+)
+from web.core.surveys.problems import Problem
+from web.core.surveys.questions import QUESTION_TYPES, QuestionType
+from web.core.surveys.scales import MAX_UNIT, SCALE_FIELDS, scale_problems
+from web.core.surveys.specs import DIRECT_EPSILON, DIRECT_PROCEDURE, QuestionSpec
+from web.core.surveys.texts import Texts
+
+# The types asked on a range, as a file's problems name them.
+RANGED = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.has_range)
+
+
+def question_problems(
+    spec: QuestionSpec,
+    where: str = "question",
+    languages: tuple[str, ...] = ("en",),
+    complete: bool = True,
+    in_series: bool = False,
+) -> list[Problem]:
+    """Every mistake in one question: id, type, wording (in each language), ε, procedure,
+    options, and ε∞ (which only a wave of a series, ``in_series``, may have)."""
+    problems = key_problems(spec.key, f"{where}.id")
+    kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
+    if kind is None:
+        names = " or ".join(repr(name) for name in QUESTION_TYPES)
+        problems.append(
+            Problem(
+                f"{where}.type",
+                _("unknown type %(kind)r (use %(names)s)", kind=spec.kind, names=names),
+            )
+        )
+    problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
+    if kind is not None and not kind.randomized:
+        problems += _direct_problems(spec, where)
+    elif (
+        _protects(spec.procedure)
+        and not (_derived(spec.procedure) and spec.epsilon is None)
+        and not valid_epsilon(spec.epsilon)
+    ):
+        problems.append(
+            Problem(
+                f"{where}.epsilon",
+                _(
+                    "must be a number from %(low)s to %(high)s, got %(value)r",
+                    low=f"{MIN_EPSILON:g}",
+                    high=f"{MAX_EPSILON:g}",
+                    value=number_or_value(spec.epsilon),
+                ),
+            )
+        )
+    problems += _procedure_problems(spec, kind, where, languages, complete)
+    problems += _permanent_problems(spec, kind, where, in_series)
+    problems += _scale_problems(spec, where, languages, complete)
+    problems += _known_prevalence_problems(spec, kind, where)
+    problems += _correct_problems(spec, kind, where)
+    if kind is not None:
+        wrong_count = kind.options_problem(len(spec.options))
+        if wrong_count is not None:
+            problems.append(Problem(f"{where}.options", wrong_count))
+    seen: set[str] = set()
+    for index, option in enumerate(spec.options):
+        place = f"{where}.options[{index}]"
+        problems += key_problems(option.key, f"{place}.id")
+        problems += texts_problems(
+            option.text, f"{place}.text", MAX_TEXT, languages, complete=complete
+        )
+        if not isinstance(option.key, str):
+            continue
+        if option.key in seen:
+            problems.append(Problem(f"{place}.id", _("duplicate option id %(id)r", id=option.key)))
+        seen.add(option.key)
+    return problems
+
+
+def _known_prevalence_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str
+) -> list[Problem]:
+    """A known prevalence is a share, on a yes/no question asked with one line per condition."""
+    problem = known_prevalence_problem(spec.known_prevalence)
+    if problem is not None:
+        return [Problem(f"{where}.known_prevalence", problem)]
+    one_share = kind is not None and kind.randomized and not kind.has_options and not kind.has_range
+    if spec.known_prevalence is not None and (not one_share or spec.condition is None):
+        return [
+            Problem(
+                f"{where}.known_prevalence",
+                _("only a yes/no question asked by condition ('asked') has a known prevalence"),
+            )
+        ]
+    return []
+
+
+def _protects(procedure) -> bool:
+    """Whether ``procedure`` gives an ε (not a design that asks directly; its own check says
+    what it takes instead)."""
+    design = find_design(procedure)
+    return design is None or design.protects
+
+
+def _correct_problems(spec: QuestionSpec, kind: QuestionType | None, where: str) -> list[Problem]:
+    """A comprehension check's right answer is one of a direct question's options."""
+    if spec.correct is None:
+        return []
+    if kind is None or kind.randomized or not kind.has_options:
+        return [Problem(f"{where}.correct", _("only a direct question is a comprehension check"))]
+    if spec.correct not in [option.key for option in spec.options]:
+        return [
+            Problem(
+                f"{where}.correct",
+                _("must be one of the question's option ids, got %(value)r", value=spec.correct),
+            )
+        ]
+    return []
+
+
+def _derived(procedure) -> bool:
+    """Whether ``procedure`` names a design whose ε comes from its parameters."""
+    design = find_design(procedure)
+    return design is not None and design.derived
+
+
+def _procedure_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str, languages, complete: bool
+) -> list[Problem]:
+    """The procedure and, for a design, its parameters: the spinners fit every randomized type,
+    the designs (forced response, unrelated question, crosswise) a yes/no question."""
+    if kind is not None and not kind.randomized:
+        return []
+    allowed = known_designs() if kind is None else kind.procedures
+    if spec.procedure not in allowed:
+        return [
+            Problem(
+                f"{where}.procedure",
+                _(
+                    "unknown procedure %(procedure)r (use %(names)s)",
+                    procedure=spec.procedure,
+                    names=", ".join(repr(name) for name in allowed),
+                ),
+            )
+        ]
+    design = design_named(spec.procedure)
+    if not design.derived:
+        stated = [name for name, _value in spec.design.shares]
+        stated += ["arms"] if spec.design.arms is not None else []
+        return [
+            Problem(
+                f"{where}.{'innocuous' if name == 'prevalence' else name}",
+                _(
+                    "only a design's question has %(name)r",
+                    name="innocuous" if name == "prevalence" else name,
+                ),
+            )
+            for name in stated
+        ]
+    problems = [
+        Problem(f"{where}.{field}", message)
+        for field, message in design.problems(spec.epsilon, spec.design)
+    ]
+    if spec.design.innocuous_text:
+        problems += texts_problems(
+            spec.design.innocuous_text, f"{where}.innocuous.text", MAX_TEXT, languages,
+            complete=complete,
+        )  # fmt: skip
+    return problems
+
+
+def _permanent_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str, in_series: bool
+) -> list[Problem]:
+    """ε∞: above ε, on a type and design that keep a permanent report (a yes/no, multi-select or
+    single-choice question asked with a spinner), in a survey that is a wave of a series."""
+    bound = spec.epsilon_permanent
+    if bound is None:
+        return []
+    place = f"{where}.epsilon_permanent"
+    if not valid_epsilon(bound):
+        return [
+            Problem(
+                place,
+                _("must be a number from %(low)s to %(high)s, got %(value)r",
+                  low=f"{MIN_EPSILON:g}", high=f"{MAX_EPSILON:g}", value=number_or_value(bound)),
+            )
+        ]  # fmt: skip
+    design = find_design(spec.procedure)
+    if kind is None or not kind.permanent_layer or design is None or not design.keeps_permanent:
+        return [Problem(place, _("only a yes/no, multi-select or single-choice question asked "
+                                 "with a spinner keeps a permanent report"))]  # fmt: skip
+    problems = []
+    if spec.epsilon is not None and valid_epsilon(spec.epsilon) and not spec.epsilon < bound:
+        problems.append(
+            Problem(
+                place,
+                _("must be above ε (one wave's), got %(bound)s with ε = %(epsilon)s",
+                  bound=f"{bound:g}", epsilon=f"{spec.epsilon:g}"),
+            )
+        )  # fmt: skip
+    if not in_series:
+        problems.append(Problem(place, _("a permanent report needs the survey's series and wave")))
+    return problems
+
+
+def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -> list[Problem]:
+    """A number question's range (required), and no range on any other type."""
+    scale = spec.design.scale
+    kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
+    if kind is None or not kind.has_range:
+        if scale is None:
+            return []
+        return [
+            Problem(
+                f"{where}.{name}",
+                _("only a %(kinds)s question has %(name)r", kinds=RANGED, name=name),
+            )
+            for name, value in zip(SCALE_FIELDS, (*scale.numbers(), scale.unit), strict=True)
+            if value not in (None, Texts())
+        ]
+    if scale is None:
+        return [
+            Problem(f"{where}.min", _("a %(kind)r question needs its min and max", kind=kind.name))
+        ]
+    problems = [Problem(f"{where}.{field}", message) for field, message in scale_problems(scale)]
+    if scale.unit:
+        problems += texts_problems(scale.unit, f"{where}.unit", MAX_UNIT, languages,
+                                   complete=complete)  # fmt: skip
+    return problems
+
+
+def _direct_problems(spec: QuestionSpec, where: str) -> list[Problem]:
+    """A direct question is asked plainly: an ε or a procedure would promise a protection it has not."""
+    return [
+        Problem(
+            f"{where}.{name}",
+            _("a %(kind)r question is not randomized: remove %(name)r", kind=spec.kind, name=name),
+        )
+        for name, value in (("epsilon", spec.epsilon), ("procedure", spec.procedure))
+        if value not in (None, DIRECT_EPSILON, DIRECT_PROCEDURE)
+    ]
