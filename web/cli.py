@@ -35,7 +35,7 @@ from web.core.results.table import (
     results_table,
 )
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
-from web.core.surveys.xlsform import survey_xlsform
+from web.core.surveys.xlsform_write import survey_xlsform
 from web.simulation import simulate_responses
 
 

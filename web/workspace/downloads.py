@@ -19,7 +19,7 @@ from web.core.results.synthetic import (
     synthetic_csv,
     synthetic_data,
 )
-from web.core.surveys.xlsform import survey_xlsform
+from web.core.surveys.xlsform_write import survey_xlsform
 from web.site.attachment import attachment
 from web.workspace.access import require_login, researcher_survey
 

@@ -17,7 +17,8 @@ from tests.conftest import no_database
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.workbook import MAX_ROWS
-from web.core.surveys.xlsform import load_any_survey, load_xlsform, survey_xlsform
+from web.core.surveys.xlsform_read import load_any_survey, load_xlsform
+from web.core.surveys.xlsform_write import survey_xlsform
 
 
 def both(en: str, ko: str) -> dict:

@@ -1,0 +1,425 @@
+"""Reading an XLSForm workbook (or a survey file) into a survey: rows to a survey file's
+dictionary, then the one validator, its mistakes named by sheet and row (the columns:
+:mod:`web.core.surveys.xlsform`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import Any
+
+from flask_babel import gettext as _
+
+from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.designs import (
+    ARM_FIELDS,
+    ASKED_PLAINLY,
+    arms_from_text,
+    design_named,
+    known_designs,
+)
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.specs import SurveySpec
+from web.core.surveys.surveyfile import load_survey, parse_survey
+from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
+from web.core.surveys.xlsform import (
+    CHOICE_COLUMNS,
+    HEADER_ALIASES,
+    LANGUAGE_HEADER,
+    QUESTION_PLACE,
+    RANGE,
+    SELECT_TYPE,
+    SETTINGS_COLUMNS,
+    SETTINGS_TEXTS,
+    SURVEY_COLUMNS,
+    SURVEY_SETTINGS,
+    UNSUPPORTED,
+    WHOLE_SETTINGS,
+    YES_NO_LIST,
+)
+from web.core.surveys.xlsform_conditions import (
+    conditions_from_cell,
+    experiment_fields,
+    grouped_questions,
+)
+
+
+def load_any_survey(filename: str, raw: bytes) -> SurveySpec:
+    """A survey from a JSON file or an XLSForm workbook (told apart by their first bytes)."""
+    if (
+        raw.startswith(XLSX_MAGIC)
+        or is_legacy_excel(raw)
+        or filename.lower().endswith((".xlsx", ".xls"))
+    ):
+        return load_xlsform(raw, filename)
+    return load_survey(raw)
+
+
+# Reading.
+
+
+def load_xlsform(raw: bytes, filename: str = "") -> SurveySpec:
+    """Parse an XLSForm workbook; raises SurveyFileError naming every mistake by sheet and row,
+    and every column or row it cannot honour. ``filename`` gives the slug and title of a form
+    without them (as XLSForm takes ``form_id`` from the file's name)."""
+    book = open_workbook(raw)
+    sheets = {name.strip().lower(): book[name] for name in book.sheetnames}
+    if "survey" not in sheets:
+        raise SurveyFileError([_("file: an XLSForm needs a sheet named survey")])
+    survey_rows = _rows(sheets["survey"], "survey")
+    choice_rows = _rows(sheets["choices"], "choices") if "choices" in sheets else []
+    settings_rows = _rows(sheets["settings"], "settings") if "settings" in sheets else []
+    settings = settings_rows[1][1] if len(settings_rows) > 1 else {}
+    problems = [
+        *_unsupported(survey_rows, "survey", SURVEY_COLUMNS),
+        *_unsupported(choice_rows, "choices", CHOICE_COLUMNS),
+        *_unsupported(settings_rows[:2], "settings", SETTINGS_COLUMNS),
+    ]
+    languages = _languages(
+        [header for _, row in survey_rows[:1] for header in row], settings.get("default_language")
+    )
+    data, rows, mistakes = _survey_data(survey_rows, choice_rows, settings, languages, filename)
+    if problems or mistakes:
+        raise SurveyFileError(problems + mistakes)
+    try:
+        return parse_survey(data)
+    except SurveyFileError as error:
+        raise SurveyFileError([_by_row(problem, rows) for problem in error.problems]) from None
+
+
+def _rows(sheet, name: str) -> list[tuple[int, dict[str, Any]]]:
+    """The sheet's non-empty rows as (row number, {header: value}), headers lower-cased and
+    spelled as :func:`_header_key` makes them; the first entry is the header row with every
+    header, even of columns left empty, so that languages are known from it."""
+    found = sheet_rows(sheet, name)
+    if not found:
+        return []
+    header_number, header_values = found[0]
+    headers = [str(cell).strip() if cell is not None else "" for cell in header_values]
+    rows = []
+    for number, values in found[1:]:
+        cells = {
+            _header_key(header): (cell.strip() if isinstance(cell, str) else cell)
+            for header, cell in zip(headers, values, strict=False)
+            if header and cell not in (None, "")
+        }
+        if cells:
+            rows.append((number, cells))
+    return [
+        (header_number, dict.fromkeys(_header_key(header) for header in headers if header))
+    ] + rows
+
+
+def _unsupported(rows, sheet: str, known) -> list[str]:
+    """Every filled cell of a column this app cannot honour, named by sheet, row and column (a
+    column that is only a header, with no value, asks for nothing)."""
+    problems = []
+    for number, cells in rows[1:]:
+        for column, value in cells.items():
+            base = column.split("::", 1)[0]
+            if base in known or (base == "required" and sheet == "survey" and _true(value)):
+                continue
+            reason = UNSUPPORTED.get(base.split(":", 1)[0]) or _("this app has no such column")
+            problems.append(
+                _(
+                    "%(sheet)s row %(row)d, column %(column)s: %(reason)s",
+                    sheet=sheet,
+                    row=number,
+                    column=column,
+                    reason=reason,
+                )
+            )
+    return problems
+
+
+def _true(value: Any) -> bool:
+    return value is True or str(value).strip().lower() in ("yes", "true", "true()", "1")
+
+
+def _header_key(header: str) -> str:
+    """``label::Korean (ko)`` → ``label::ko``; ``label:English`` → ``label::en``; ``Type`` →
+    ``type``; ``list name`` → ``list_name``."""
+    match = LANGUAGE_HEADER.match(_with_double_colon(header))
+    if match:
+        return f"{match['name'].strip().lower()}::{_language_tag(match)}"
+    key = header.strip().lower()
+    return HEADER_ALIASES.get(key, key)
+
+
+# Columns whose text is given per language; forms written elsewhere (and pyxform) also separate
+# the language with a single colon (``label:english``), which other columns use for other things
+# (``jr:count``, ``media:image``).
+TEXT_COLUMNS = frozenset(
+    ("label", "hint", "guidance_hint", "constraint_message", "required_message", "form_title",
+     "rr_title", "rr_innocuous", "rr_unit", *(f"rr_{name}" for name in SETTINGS_TEXTS))
+)  # fmt: skip
+# A language named without its tag (``label::English``), as pyxform allows: the app's languages
+# by the names it gives them, and by their English names.
+LANGUAGE_BY_NAME = {name.lower(): code for code, name in LANGUAGES.items()} | {
+    "english": "en", "korean": "ko", "한국말": "ko",
+}  # fmt: skip
+
+
+def _language_tag(match: re.Match) -> str:
+    """The language a matched header or setting names: its tag, or the code of its name."""
+    tag = (match["tag"] or match["bare"]).strip()
+    return LANGUAGE_BY_NAME.get(tag.lower(), tag)
+
+
+def _with_double_colon(header: str) -> str:
+    """``label:english`` → ``label::english`` for a text column; any other header as it is."""
+    name, colon, rest = header.partition(":")
+    if colon and not rest.startswith(":") and name.strip().lower() in TEXT_COLUMNS:
+        return f"{name}::{rest}"
+    return header
+
+
+def _languages(headers: list[str], default: Any) -> list[str]:
+    """The survey's languages from its label columns, the default language first."""
+    found = [header.split("::", 1)[1] for header in headers if header.startswith("label::")]
+    if isinstance(default, str):
+        match = LANGUAGE_HEADER.match(f"x::{default}") or None
+        tag = _language_tag(match) if match else default.strip()
+        if tag in found:
+            found.remove(tag)
+            found.insert(0, tag)
+    return found
+
+
+def _text(cells: dict, name: str, languages: list[str]) -> Any:
+    """A text as a survey file writes it: per language, or the bare column's string."""
+    if not languages:
+        return cells.get(name)
+    found = {
+        code: str(cells[f"{name}::{code}"]) for code in languages if f"{name}::{code}" in cells
+    }
+    return found or None
+
+
+def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str], filename: str):
+    """The survey file's dictionary, the sheet row of each question, and structural mistakes."""
+    problems: list[str] = []
+    choices: dict[str, list[dict]] = {}
+    for number, cells in choice_rows[1:]:
+        list_name = str(cells.get("list_name", ""))
+        if not list_name or "name" not in cells:
+            problems.append(_("choices row %(row)d: needs list_name and name", row=number))
+            continue
+        choices.setdefault(list_name, []).append(
+            {"id": str(cells["name"]), "text": _text(cells, "label", languages)}
+        )
+    questions, rows, cells_of = [], [], []
+    for number, cells in survey_rows[1:]:
+        question, problem = _question(number, cells, choices, languages)
+        if problem:
+            problems.append(problem)
+        else:
+            questions.append(question | experiment_fields(cells))
+            rows.append(number)
+            cells_of.append(cells)
+    questions, rows, disagreeing = grouped_questions(questions, rows, cells_of)
+    problems += disagreeing
+    stem = PurePath(filename).stem.strip()
+    data: dict[str, Any] = {
+        "slug": settings.get("form_id") or _slug_from(stem),
+        "title": _title(settings, languages, stem or settings.get("form_id")),
+        "questions": questions,
+    }
+    if languages:
+        data["languages"] = languages
+    for name in SETTINGS_TEXTS:
+        text = _text(settings, f"rr_{name}", languages)
+        if text is not None:
+            data[name] = text
+    for name in SURVEY_SETTINGS:
+        value = settings.get(f"rr_{name}")
+        if value is not None:
+            data[name] = _whole(value) if name in WHOLE_SETTINGS else str(value)
+    if settings.get("rr_conditions") is not None:
+        conditions = conditions_from_cell(settings["rr_conditions"])
+        if isinstance(conditions, str):
+            problems.append(_("settings: %(problem)s", problem=conditions))
+        else:
+            data["conditions"] = conditions
+    return data, rows, problems
+
+
+def _title(settings: dict, languages: list[str], fallback: Any) -> Any:
+    """The title per language: ``rr_title::tag`` (or ``form_title::tag``) where the form gives
+    one, else the plain ``form_title``, which XLSForm keeps in one cell, else ``fallback`` (the
+    file's name, as XLSForm takes it)."""
+    plain = settings.get("form_title") or fallback
+    if not languages:
+        return plain
+    found = {
+        code: str(settings.get(f"rr_title::{code}") or settings.get(f"form_title::{code}") or "")
+        or (str(plain) if plain is not None else "")
+        for code in languages
+    }
+    return {code: text for code, text in found.items() if text} or None
+
+
+def _slug_from(stem: str) -> str | None:
+    """A survey address made from a file's name, as XLSForm takes ``form_id`` from it."""
+    slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:64].strip("-")
+    return slug or None
+
+
+def _question(number: int, cells: dict, choices: dict, languages: list[str]):
+    """One survey-sheet row as a question of a survey file, or why it cannot be one."""
+    written = " ".join(str(cells.get("type", "")).split())
+    procedure = cells.get("rr_procedure")
+    if written == RANGE:
+        return _range_question(number, cells, languages, procedure)
+    select = SELECT_TYPE.match(written)
+    kind = f"select_{select['kind'] or 'multiple'}" if select else written
+    list_name = select["list"] if select else ""
+    if written.startswith(("begin", "end")) and ("group" in written or "repeat" in written):
+        return None, _(
+            "survey row %(row)d: groups and repeats are not supported; every question is asked "
+            "on its own, in order",
+            row=number,
+        )
+    if not select:
+        return None, _(
+            "survey row %(row)d: type %(type)r cannot be randomized; this app asks select_one "
+            "and select_multiple questions only",
+            row=number,
+            type=cells.get("type", ""),
+        )
+    if procedure not in (*known_designs(), ASKED_PLAINLY.name):
+        return None, _(
+            "survey row %(row)d: rr_procedure must say how it is asked (%(names)s, or direct for "
+            "a question asked plainly), got %(value)r",
+            row=number,
+            names=", ".join(known_designs()),
+            value=procedure,
+        )
+    if list_name not in choices and list_name != YES_NO_LIST:
+        return None, _(
+            "survey row %(row)d: no list %(list)r in the choices sheet", row=number, list=list_name
+        )
+    question: dict[str, Any] = {"id": cells.get("name"), "text": _text(cells, "label", languages)}
+    fixed = list_name if list_name == YES_NO_LIST else None
+    # A direct question (its own list) is asked plainly; a yes/no one asked directly is a yes/no
+    # question with that design.
+    plain = procedure == ASKED_PLAINLY.name and fixed is None
+    matching = [
+        type_
+        for type_ in QUESTION_TYPES.values()
+        if type_.xlsform_select == kind
+        and type_.xlsform_list == fixed
+        and type_.randomized == (not plain)
+    ]
+    if not matching:
+        return None, _(
+            "survey row %(row)d: a %(type)s question cannot be asked this way (%(procedure)s)",
+            row=number,
+            type=cells.get("type", ""),
+            procedure=procedure,
+        )
+    question["type"] = matching[0].name
+    if matching[0].has_options:
+        question["options"] = choices[list_name]
+    if not plain:
+        question["procedure"] = procedure
+        epsilon = _number(cells.get("rr_epsilon"))
+        if not design_named(procedure).derived or epsilon is not None:
+            question["epsilon"] = epsilon
+        permanent = _number(cells.get("rr_epsilon_permanent"))
+        if permanent is not None:
+            question["epsilon_permanent"] = permanent
+        if design_named(procedure).derived:
+            question |= _design(cells, procedure, languages)
+    return question, None
+
+
+def _range_question(number: int, cells: dict, languages: list[str], procedure: Any):
+    """A ``range`` row as a number question: its ``parameters`` (start, end, step) are the range."""
+    ranged = next(kind for kind in QUESTION_TYPES.values() if kind.xlsform_select == "range")
+    spinners = ranged.procedures
+    if procedure not in spinners:
+        return None, _(
+            "survey row %(row)d: a range question is asked with %(names)s, got %(value)r",
+            row=number,
+            names=", ".join(spinners),
+            value=procedure,
+        )
+    parameters = dict(
+        part.partition("=")[::2] for part in str(cells.get("parameters", "")).split() if "=" in part
+    )
+    question: dict[str, Any] = {
+        "id": cells.get("name"),
+        "type": ranged.name,
+        "text": _text(cells, "label", languages),
+        "procedure": procedure,
+        "epsilon": _number(cells.get("rr_epsilon")),
+        "min": _number(parameters.get("start")),
+        "max": _number(parameters.get("end")),
+        "step": _number(parameters.get("step", "1")),
+    }
+    unit = _text(cells, "rr_unit", languages)
+    if unit is not None:
+        question["unit"] = unit
+    return question, None
+
+
+def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
+    """A design's parameters from their ``rr_`` columns, as a survey file states them."""
+    design: dict[str, Any] = {}
+    for name in design_named(procedure).parameters:
+        if name == "innocuous":
+            design["innocuous"] = {
+                "text": _text(cells, "rr_innocuous", languages),
+                "prevalence": _number(cells.get("rr_prevalence")),
+            }
+        elif name == "arms":
+            design["arms"] = _arms(cells.get("rr_arms"))
+        else:
+            design[name] = _number(cells.get(f"rr_{name}"))
+    if cells.get("rr_randomizer") is not None:
+        design["randomizer"] = str(cells["rr_randomizer"])
+    return design
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _arms(value: Any) -> Any:
+    """Cheating detection's arms from ``t,f_yes,f_no;t,f_yes,f_no`` (a cell that is not of that
+    form is handed on as it is, for the validator to name)."""
+    arms = arms_from_text(value) if isinstance(value, str) else None
+    if arms is None:
+        return value
+    return [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in arms]
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
+
+
+def _by_row(problem: str, rows: list[int]) -> str:
+    """A validator's mistake with ``questions[2]`` named as the survey sheet's row."""
+    match = QUESTION_PLACE.match(problem)
+    if not match:
+        return f"settings: {problem}"
+    row = rows[int(match[1])] if int(match[1]) < len(rows) else None
+    rest = problem[match.end() :]
+    where = _("survey row %(row)d", row=row) if row else "survey"
+    if match[2] is not None:
+        where += " " + _("option %(number)d", number=int(match[2]) + 1)
+    return where + rest
+
+
+# Writing.
