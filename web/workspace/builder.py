@@ -18,11 +18,8 @@ from web.core.models import Question, Survey
 from web.core.results.cells import group_cells
 from web.core.surveys.designs import (
     ARM_FIELDS,
-    NO_PARAMETERS,
-    DesignParameters,
     builder_descriptors,
     builder_share_fields,
-    find_design,
 )
 from web.core.surveys.editing import (
     EditError,
@@ -31,7 +28,6 @@ from web.core.surveys.editing import (
     edit_details,
     moved,
     next_question_key,
-    option_specs,
     reorder_questions,
     set_languages,
     set_series,
@@ -42,8 +38,6 @@ from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
-from web.core.surveys.scales import Scale
-from web.core.surveys.specs import DIRECT_EPSILON, DIRECT_PROCEDURE, QuestionSpec
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
@@ -57,6 +51,7 @@ from web.workspace.forms import (
     texts_data,
     translated_form,
 )
+from web.workspace.question_form import design_data, scale_data, show_problems, spec_from_form
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -337,86 +332,6 @@ def import_file():
     return render_template("surveys/import.html", form=form)
 
 
-def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionSpec:
-    """A question spec from the form; a multi-select question's options come one per line, in
-    each language."""
-    kind = QUESTION_TYPES[form.kind.data]
-    lines = form_texts(form, "options", languages)
-    options = (
-        option_specs(dict(lines), languages, keep, form.option_ids.data or "")
-        if kind.has_options
-        else ()
-    )
-    # A direct question has no ε and no procedure, whatever the hidden fields still hold; a
-    # design's ε is derived from its parameters.
-    procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
-    # A direct question's procedure names how it is asked, not a design of a randomized answer.
-    design = find_design(procedure) if kind.randomized else None
-    epsilon = (
-        None
-        if design is not None and design.derived
-        else float(form.epsilon.data)
-        if kind.randomized
-        else DIRECT_EPSILON
-    )
-    text = form_texts(form, "text", languages).stripped()
-    return QuestionSpec(
-        key,
-        form.kind.data,
-        text,
-        epsilon,
-        procedure,
-        options,
-        scale_from_form(form, languages)
-        if kind.has_range
-        else design_from_form(form, procedure, languages)
-        if kind.randomized
-        else NO_PARAMETERS,
-        form.epsilon_permanent.data if kind.randomized else None,
-    )
-
-
-def scale_from_form(form, languages: list[str]) -> DesignParameters:
-    """A number question's range and unit from their fields."""
-    unit = form_texts(form, "unit", languages).stripped()
-    return DesignParameters(
-        scale=Scale(form.value_min.data, form.value_max.data, form.value_step.data, unit)
-    )
-
-
-def design_data(design: DesignParameters) -> dict:
-    """A design's stated numbers as form data (the defaults stay where it states none)."""
-    data = dict(design.shares)
-    for number, arm in enumerate(design.arms or (), start=1):
-        data |= {f"arm_{number}_{name}": value for name, value in zip(ARM_FIELDS, arm, strict=True)}
-    return data | {"randomizer": design.randomizer}
-
-
-def scale_data(scale: Scale | None) -> dict:
-    """A number question's range as form data (the defaults stay for other questions)."""
-    if scale is None:
-        return {}
-    return {"value_min": scale.low, "value_max": scale.high, "value_step": scale.step}
-
-
-def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
-    """The parameters the chosen design states, from their fields (the others are ignored)."""
-    design = find_design(procedure)  # none for a direct question
-    if design is None or not design.derived:
-        return NO_PARAMETERS
-    arms = tuple(
-        tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)
-    )
-    return DesignParameters.of(
-        **{name: form[name].data for name in design.share_names() if name != "arms"},
-        arms=arms if "arms" in design.parameters else None,
-        innocuous_text=form_texts(form, "innocuous", languages).stripped()
-        if design.asks_innocuous
-        else None,
-        randomizer=form.randomizer.data if design.own_allowed else None,
-    )
-
-
 def question_page(survey: Survey, form, question: Question | None) -> str:
     """The question editor, with the limits and types its preview script needs."""
     missing: dict[str, list[str]] = {}
@@ -446,47 +361,6 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
 
 
 # Which form field each part of a question is entered in.
-FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"}
-FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
-FORM_FIELDS |= {name: name for name in (*builder_share_fields(), "randomizer")}
-FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
-OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
-ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
-
-
-def show_problems(form, problems, languages: list[str]) -> None:
-    """Attach each problem to the field it is about (in its language); an option's to the
-    options, by number."""
-    for problem in problems:
-        option = OPTION_PLACE.search(problem.place)
-        if option:
-            number = int(option.group(1)) + 1
-            name = "option_ids" if problem.field == "id" else "options"
-            message = _("Option %(number)d: %(message)s", number=number, message=problem.message)
-        else:
-            name, message = (
-                _design_field(problem.place) or FORM_FIELDS.get(problem.field, problem.field),
-                problem.message,
-            )
-        if problem.language and problem.language != languages[0]:
-            name = f"{name}_{problem.language}"
-        field = form._fields.get(name) or form._fields.get("text") or form._fields["title"]
-        field.errors = [*field.errors, message]
-
-
-def _design_field(place: str) -> str | None:
-    """The form field of a mistake in a design's parameters: an arm's share, or the innocuous
-    question's wording or prevalence; None for any other place."""
-    arm = ARM_PLACE.search(place)
-    if arm:
-        return f"arm_{int(arm[1]) + 1}_{arm[2] or 'p_truth'}"
-    if ".arms" in place:
-        return "arm_1_p_truth"
-    if ".innocuous." in place:
-        return "innocuous" if ".innocuous.text" in place else "prevalence"
-    return None
-
-
 def question_or_404(survey: Survey, key: str) -> Question:
     question = next((question for question in survey.questions if question.key == key), None)
     if question is None:
