@@ -23,7 +23,7 @@ from web.core.surveys.designs import (
     SurveyDesign,
     design_of,
 )
-from web.core.surveys.designs.base import OwnDraw
+from web.core.surveys.designs.own_draw import OwnDraw
 from web.core.surveys.questions import ARM, QuestionType, question_type
 from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts

@@ -11,11 +11,11 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.errors import NO_INFORMATION, OUT_OF_RANGE
 from web.core.surveys.designs.base import (
-    OwnDraw,
     SurveyDesign,
     register,
     share_words,
 )
+from web.core.surveys.designs.own_draw import OwnDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 

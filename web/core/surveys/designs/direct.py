@@ -13,7 +13,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs.base import OwnDraw, SurveyDesign, register
+from web.core.surveys.designs.base import SurveyDesign, register
+from web.core.surveys.designs.own_draw import OwnDraw
 from web.core.surveys.designs.parameters import DesignParameters
 
 # What a question asked directly stores for the ε it does not have.

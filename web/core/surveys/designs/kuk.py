@@ -20,12 +20,11 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.errors import NO_INFORMATION, OUT_OF_RANGE
 from web.core.surveys.designs.base import (
-    OwnDraw,
-    OwnStep,
     SurveyDesign,
     register,
     share_words,
 )
+from web.core.surveys.designs.own_draw import OwnDraw, OwnStep
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 
