@@ -11,8 +11,9 @@ from sqlalchemy import event
 
 from web import api, classroom, cli, respondent, site, workspace
 from web.core.infrastructure import i18n, sqlite_guard
-from web.core.infrastructure.database import MIGRATIONS, seed_demo_if_empty
+from web.core.infrastructure.database import MIGRATIONS
 from web.core.infrastructure.extensions import babel, csrf, db, limiter, login_manager, migrate
+from web.core.surveys.demo import seed_demo_if_empty
 from web.respondent import submissions
 from web.site import assets, compression, compute, errors, public_url, security
 from web.site.logs import quiet_development_log

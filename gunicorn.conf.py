@@ -68,7 +68,7 @@ def on_starting(server):
     PostgreSQL would otherwise all try; the advisory lock in web/core/infrastructure/database.py stays as a guard
     for several servers on one database)."""
     from app import create_app
-    from web.core.infrastructure.database import prepare_database
+    from web.core.startup import prepare_database
     from web.site.public_url import NOT_SET
 
     app = create_app()

@@ -27,8 +27,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import rr  # noqa: E402
 from app import create_app  # noqa: E402
 from rr.mechanism import noise_line  # noqa: E402
-from web.core.infrastructure.database import prepare_database  # noqa: E402
 from web.core.results.analysis import regression  # noqa: E402
+from web.core.startup import prepare_database  # noqa: E402
 from web.core.surveys.lookup import find_survey  # noqa: E402
 
 SURVEY = {

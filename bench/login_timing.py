@@ -15,8 +15,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from app import create_app  # noqa: E402
-from web.core.infrastructure.database import prepare_database  # noqa: E402
 from web.core.infrastructure.extensions import db  # noqa: E402
+from web.core.startup import prepare_database  # noqa: E402
 
 
 def main() -> None:

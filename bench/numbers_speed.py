@@ -24,7 +24,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from app import create_app  # noqa: E402
-from web.core.infrastructure.database import prepare_database  # noqa: E402
+from web.core.startup import prepare_database  # noqa: E402
 
 KEYS = ("q1", "q2", "q3", "q4", "q5")
 RANGE = {"min": 0, "max": 30, "step": 1}

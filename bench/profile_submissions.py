@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
 from bench.load import BODY  # noqa: E402
-from web.core.infrastructure.database import prepare_database  # noqa: E402
+from web.core.startup import prepare_database  # noqa: E402
 
 
 def submit_all(client, n: int) -> None:

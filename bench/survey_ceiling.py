@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from app import create_app, with_driver  # noqa: E402
 from bench.hosts import SLUG, random_answers  # noqa: E402
-from web.core.infrastructure.database import prepare_database  # noqa: E402
 from web.core.infrastructure.extensions import db  # noqa: E402
+from web.core.startup import prepare_database  # noqa: E402
 from web.respondent.writer import _Pending  # noqa: E402
 
 SIZES = (1, 4, 16, 64)

@@ -12,8 +12,8 @@ import numpy as np
 from web.core.infrastructure.driver_sql import many_rows
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
+from web.core.models.publication import publish_in_session
 from web.core.results.cells import cell_key
-from web.core.results.publication import publish_in_session
 from web.core.surveys.questions import Tallied
 from web.respondent.storing import TALLY_TABLES
 from web.respondent.submissions import submissions
@@ -35,7 +35,7 @@ def simulate_responses(
     """Insert ``n`` responses reported through each question's procedure (its type's
     ``simulate``) from true answers drawn with share ``true_proportion``, in chunks, with one
     tally update at the end; they are published as one batch if they make one
-    (:func:`web.core.results.publication.publish_if_due`).
+    (:func:`web.core.models.publication.publish_if_due`).
 
     With ``by = (direct question, {option: share})`` the respondents' answers to that question are
     spread evenly over the listed options, and every randomized item is true with the share of the

@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from app import create_app  # noqa: E402
-from web.core.infrastructure.database import prepare_database  # noqa: E402
+from web.core.startup import prepare_database  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 PASSWORD = "violet kestrel 42"

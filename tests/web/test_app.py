@@ -8,9 +8,9 @@ import pytest
 
 from app import create_app, database_url
 from tests.conftest import no_database, sqlite_only
-from web.core.infrastructure.database import prepare_database
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
+from web.core.startup import prepare_database
 
 
 @no_database

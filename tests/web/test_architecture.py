@@ -241,3 +241,38 @@ def test_the_architecture_document_names_every_module():
         and f"{path.relative_to(ROOT)}`" not in parts[part]
     ]
     assert unnamed == [], f"add a line for each to docs/architecture.md: {unnamed}"
+
+
+# The layers of web/, lowest first: a module imports from its own layer and the ones below, never
+# from one above (docs/architecture.md draws them).
+LAYERS = (
+    ("web.core.infrastructure",),
+    ("web.core.models", "web.core.surveys"),
+    ("web.core.results", "web.core.startup"),
+)
+AREAS = len(LAYERS)  # every module of web/ outside web.core: the blueprints, the commands
+
+
+def layer_of(module: str) -> int:
+    for number, packages in enumerate(LAYERS):
+        if any(module == package or module.startswith(f"{package}.") for package in packages):
+            return number
+    assert not module.startswith("web.core."), f"{module} is in no layer: add it to LAYERS"
+    return AREAS
+
+
+def test_the_layers_point_down():
+    upward = []
+    for path in sorted((ROOT / "web").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        for imported in sorted(imported_modules(path)):
+            if imported.startswith("web.core.") and layer_of(imported) > layer_of(module):
+                upward.append(f"{module} imports {imported}")
+    assert upward == []
+
+
+def test_the_layer_rule_finds_an_upward_import():
+    assert layer_of("web.core.results.figures") > layer_of("web.core.surveys.schedule")
+    assert layer_of("web.core.infrastructure.database") < layer_of("web.core.models.surveys")
+    assert layer_of("web.workspace.builder") == AREAS

@@ -11,7 +11,7 @@ Per survey and revision the group makes a guarded claim,
 and only where it matched does it write its rows (into ``pending_response``, with their random
 keys) and add to the tallies: per question, per option, per cell of direct answers. Then the
 survey's snapshot is published if a batch of new responses is in
-(:mod:`web.core.results.publication`), and the transaction commits.
+(:mod:`web.core.models.publication`), and the transaction commits.
 
 The claim locks the survey's row until the commit, and every writer of the survey, in this process
 or on another host, waits for it. So on PostgreSQL the whole group is sent in one round trip
@@ -35,8 +35,8 @@ from web.core.models import (
     Response,
     SubmissionKey,
     Survey,
+    publication,
 )
-from web.core.results import publication
 from web.core.results.cells import cell_counts
 from web.core.surveys.schedule import ACCEPTING_SQL
 from web.respondent.plan import Plan

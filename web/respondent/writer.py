@@ -23,8 +23,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from web.core.infrastructure import sqlite_guard
-from web.core.results import publication
-from web.core.results.publication import response_key
+from web.core.models import publication
+from web.core.models.publication import response_key
 from web.core.surveys.fielding import completion_link
 from web.respondent import storing
 from web.respondent.plan import Plan

@@ -30,7 +30,13 @@ from wtforms.validators import (
 )
 
 from web.core.infrastructure.i18n import LANGUAGES
-from web.core.infrastructure.passwords import password_problem
+from web.core.infrastructure.passwords import (
+    EMAIL,
+    MAX_EMAIL,
+    MAX_PASSWORD,
+    MIN_PASSWORD,
+    password_problem,
+)
 from web.core.surveys.designs import (
     builder_share_fields,
     default_design,
@@ -39,13 +45,9 @@ from web.core.surveys.designs import (
 )
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
-    EMAIL,
-    MAX_EMAIL,
-    MAX_PASSWORD,
     MAX_RESULTS_BATCH,
     MAX_TEXT,
     MAX_TITLE,
-    MIN_PASSWORD,
     MIN_RESULTS_BATCH,
     SLUG,
 )

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import no_database, stricter_database
 from tests.servers import ROOT
-from web.core.infrastructure.database import seed_demo_if_empty
+from web.core.surveys.demo import seed_demo_if_empty
 
 METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE"}
 

@@ -342,7 +342,7 @@ def test_a_database_not_yet_upgraded_gets_the_demo_once_it_is(app, app_like):
     # The last release's database, no survey yet: starting the new code must not write the demo
     # through columns the database does not have yet; the upgrade at the server's start adds
     # them, and then the demo.
-    from web.core.infrastructure.database import prepare_database
+    from web.core.startup import prepare_database
 
     with app.app_context():
         empty_database()

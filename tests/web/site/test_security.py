@@ -375,8 +375,8 @@ def other_writer(tmp_path):
         [
             sys.executable,
             "-c",
-            "from app import create_app; from web.core.infrastructure.database import "
-            "prepare_database; prepare_database(create_app())",
+            "from app import create_app; from web.core.startup import prepare_database; "
+            "prepare_database(create_app())",
         ],
         cwd=ROOT,
         env=environment,

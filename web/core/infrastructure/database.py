@@ -1,4 +1,4 @@
-"""The database's schema: migrations, applied one process at a time, and the demo survey.
+"""The database's schema: migrations, applied one process at a time.
 
 The schema is made and changed only by the migrations in ``migrations/`` (Alembic, through
 Flask-Migrate): ``flask --app app db upgrade`` applies them, and so does the production server once
@@ -18,13 +18,10 @@ import zlib
 from pathlib import Path
 
 import flask_migrate
-from sqlalchemy import inspect, text
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
-from web.core.models import Survey
-from web.core.surveys.demo import seed_demo_survey
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 # Any constant shared by every process of this app; advisory lock keys are 64-bit integers.
@@ -62,31 +59,3 @@ def upgrade_database() -> None:
     """Apply every migration not yet applied, one process at a time (needs an app context)."""
     with schema_lock(db.engine):
         flask_migrate.upgrade(directory=str(MIGRATIONS))
-
-
-def seed_demo_if_empty() -> None:
-    """Add the demo survey to a database that has the schema and no survey yet (a database not
-    yet upgraded gets it at the next start after the upgrade)."""
-    inspector = inspect(db.engine)
-    if not inspector.has_table("survey"):
-        return
-    # A database of an earlier release, not upgraded yet, lacks the models' newer columns: writing
-    # the survey through them would fail (the server's start upgrades it, then seeds).
-    have = {column["name"] for column in inspector.get_columns("survey")}
-    if not {column.name for column in Survey.__table__.columns} <= have:
-        return
-    with schema_lock(db.engine):
-        seed_demo_survey()
-
-
-def prepare_database(app) -> None:
-    """What a server does once before it serves: upgrade the schema, add the demo survey to an
-    empty database, and let go of the database so that the serving processes can take it."""
-    with app.app_context():
-        upgrade_database()
-        if app.config["DEMO_SURVEY"]:
-            seed_demo_if_empty()
-        database = sqlite_guard.guarded_file(db.engine)
-        db.engine.dispose()
-    if database:
-        sqlite_guard.release(database)

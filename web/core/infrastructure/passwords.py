@@ -10,7 +10,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from web.core.surveys.limits import EMAIL, MAX_EMAIL, MAX_PASSWORD, MIN_PASSWORD
+# What an account may hold: an email address of this shape and length, a password of this length.
+EMAIL = re.compile(r"\A[^@\s]+@[^@\s]+\.[^@\s]+\Z")
+MAX_EMAIL = 254
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
 
 # Words an attacker guesses first for this app (ASVS 6.1.2): its subject and its name.
 CONTEXT_WORDS = (

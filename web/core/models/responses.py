@@ -20,7 +20,7 @@ class Response(Model):
 
     A response waits in :class:`PendingResponse` until the publication that takes it moves it
     here with the rest of its batch, in the order of their random keys
-    (:mod:`web.core.results.publication`): so neither the key nor the order in which the database
+    (:mod:`web.core.models.publication`): so neither the key nor the order in which the database
     keeps rows says more about when a response came in than which batch it was published in, which
     the published snapshots say anyway. Each response is written twice, once in each table."""
 

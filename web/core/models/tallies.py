@@ -17,7 +17,7 @@ from web.core.infrastructure.extensions import Model
 class Tally:
     """Counts of reports for one spin: how many, and how many said yes. ``n`` and ``noisy_yes``
     run with every response; the ``published_`` pair is the snapshot every output shows, moved
-    only in batches (see :mod:`web.core.results.publication`)."""
+    only in batches (see :mod:`web.core.models.publication`)."""
 
     n: Mapped[int] = mapped_column(default=0)
     noisy_yes: Mapped[int] = mapped_column(default=0)

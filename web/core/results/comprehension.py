@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from web.core.models import Question, Survey
-from web.core.results.publication import published_answers
+from web.core.results.published import published_answers
 from web.core.surveys.conditions import condition_markers, response_condition
 
 

@@ -2,7 +2,7 @@
 
 The dashboard, the projector, the API, the estimates CSV and the command line all take a
 :class:`SurveyResults`; none of them recomputes a figure or looks one up by name. Every figure
-comes from the snapshot (:mod:`web.core.results.publication`), never from the running tallies, so the cost
+comes from the snapshot (:mod:`web.core.models.publication`), never from the running tallies, so the cost
 does not grow with the number of responses and nothing shows a response before its batch is
 published. Below the minimum n a question's figures are withheld: its counts too, not only its
 estimates.

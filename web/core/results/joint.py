@@ -29,7 +29,7 @@ from rr.joint import (
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
 from web.core.results.figures import significant
-from web.core.results.publication import published_answers
+from web.core.results.published import published_answers
 
 MAX_ITEMS = 16
 GIBBS_CELLS = 1024

@@ -27,7 +27,7 @@ from web.core.models import (
     SubmissionKey,
     Survey,
 )
-from web.core.results.publication import publish_in_session
+from web.core.models.publication import publish_in_session
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS

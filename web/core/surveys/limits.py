@@ -1,4 +1,5 @@
-"""Every limit on what a survey or an account may hold, defined once.
+"""Every limit on what a survey may hold, defined once (an account's: with its password checks,
+:mod:`web.core.infrastructure.passwords`).
 
 The survey-file parser, the builder, the command line and the API check against these; pages hand
 them to their scripts through :func:`page_limits`, so no limit is written twice.
@@ -18,7 +19,7 @@ MAX_OPTIONS = 30
 MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
 # Published results move only when this many new responses are in (per survey, from 2), so that
-# no single response can be read off a change; see web.core.results.publication.
+# no single response can be read off a change; see web.core.models.publication.
 DEFAULT_RESULTS_BATCH = 5
 MIN_RESULTS_BATCH = 2
 MAX_RESULTS_BATCH = 1000
@@ -37,11 +38,7 @@ RESERVED_KEYS = frozenset(
         "__lookupGetter__", "__lookupSetter__",
     }
 )  # fmt: skip
-EMAIL = re.compile(r"\A[^@\s]+@[^@\s]+\.[^@\s]+\Z")
-MAX_EMAIL = 254
 MAX_WAVE = 1000  # waves of one series
-MIN_PASSWORD = 8
-MAX_PASSWORD = 200
 
 
 def valid_epsilon(value) -> bool:

@@ -18,7 +18,7 @@ from sqlalchemy import CursorResult, text
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
-from web.core.results.publication import publish_in_session
+from web.core.models.publication import publish_in_session
 
 # Why an open survey takes no response now (the one rule, below).
 NOT_OPEN_YET, PAST_CLOSING, TARGET_REACHED = "not open yet", "past closing", "target reached"

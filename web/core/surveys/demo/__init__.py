@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+from sqlalchemy import inspect
+
+from web.core.infrastructure.database import schema_lock
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.joincode import ensure_join_code
@@ -18,3 +21,18 @@ def seed_demo_survey() -> None:
     db.session.add(survey)
     ensure_join_code(survey)
     db.session.commit()
+
+
+def seed_demo_if_empty() -> None:
+    """Add the demo survey to a database that has the schema and no survey yet (a database not
+    yet upgraded gets it at the next start after the upgrade)."""
+    inspector = inspect(db.engine)
+    if not inspector.has_table("survey"):
+        return
+    # A database of an earlier release, not upgraded yet, lacks the models' newer columns: writing
+    # the survey through them would fail (the server's start upgrades it, then seeds).
+    have = {column["name"] for column in inspector.get_columns("survey")}
+    if not {column.name for column in Survey.__table__.columns} <= have:
+        return
+    with schema_lock(db.engine):
+        seed_demo_survey()

@@ -24,15 +24,17 @@ connection's ``exec_driver_sql``.
 
 from __future__ import annotations
 
-import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from web.core.infrastructure.driver_sql import placeholder
 from web.core.infrastructure.extensions import db
-from web.core.models import GroupTally, Option, PendingResponse, Question, Response, Survey
+from web.core.models.questions import Option, Question
+from web.core.models.responses import PendingResponse, Response
+from web.core.models.surveys import Survey
+from web.core.models.tallies import GroupTally
 
 Execute = Callable[..., Any]  # (sql, parameters) -> a cursor or a result with fetchone()
 
@@ -124,15 +126,3 @@ def publish_in_session(survey_id: int, *, all_in=False) -> bool:
     if moved:
         db.session.expire_all()  # the snapshot's counts changed under the loaded objects
     return moved
-
-
-def published_answers(survey: Survey) -> Iterator[dict]:
-    """Each published response's stored answers, parsed, in the order the database reads them
-    (for counts that no tally keeps: patterns of answers, who passed a check)."""
-    rows = db.session.execute(
-        db.select(Response.bits)
-        .where(Response.survey_id == survey.id)
-        .execution_options(yield_per=5000)
-    )
-    for (bits,) in rows:
-        yield json.loads(bits)
