@@ -34,6 +34,13 @@ FORCE_LIGHT = FORCED % "0"
 FORCE_DARK_THEN_LIGHT = FORCED % "window.name === 'light' ? 0 : 0xFFFFFFFE"
 
 
+def open_survey(page, url):
+    """Load a survey page and wait until its code has set the questions up: the code starts once
+    the page has loaded, and an answer given before then may be undone by it."""
+    page.goto(url)
+    page.wait_for_selector(".spin-button:not([disabled])", timeout=60_000)
+
+
 def answer_truthfully(page):
     page.check("input[name='truth-cheated'][value='1']")
     page.check("input[name='truth-substances-alcohol']")

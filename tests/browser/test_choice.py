@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, hint, memo
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, hint, memo, open_survey
 from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
@@ -85,7 +85,7 @@ def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(
 def test_a_single_choice_page_fits_a_phone(context, live_server, often):
     page = context.new_page()
     page.set_viewport_size({"width": 320, "height": 700})
-    page.goto(f"{live_server}/s/{often}")
+    open_survey(page, f"{live_server}/s/{often}")
     page.check("input[name='truth-times'][value='never']")
     page.click("section[data-question='times'] .spin-button")
     page.wait_for_selector("[data-item='times'][data-state='done']", timeout=60_000)
@@ -141,7 +141,7 @@ def test_a_single_choice_page_passes_axe_before_and_after_the_spin(
         color_scheme=scheme, locale=locale, bypass_csp=True, reduced_motion="reduce"
     )
     page = context.new_page()
-    page.goto(f"{live_server}/s/{often}")
+    open_survey(page, f"{live_server}/s/{often}")
     assert violations(page) == []
     page.check("input[name='truth-times'][value='more']")
     page.click("section[data-question='times'] .spin-button")

@@ -9,6 +9,7 @@ from tests.browser.respondent import (
     FORCE_LIGHT,
     answer_truthfully,
     memo,
+    open_survey,
     reported_bits,
     shown,
     spin,
@@ -73,7 +74,7 @@ def test_a_reorder_while_a_respondent_is_answering_gives_no_second_draw(
 ):
     page = context.new_page()
     page.add_init_script(FORCE_LIGHT)
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     answer_truthfully(page)
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 import rr
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
+from tests.browser.respondent import open_survey
 from tests.conftest import PASSWORD, no_database
 
 pytestmark = pytest.mark.browser
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.browser
 def answer_as_student(browser, base, slug, truth_yes: bool):
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
-    page.goto(f"{base}/s/{slug}")
+    open_survey(page, f"{base}/s/{slug}")
     page.check(f"input[name='truth-cheated'][value='{1 if truth_yes else 0}']")
     page.click("section[data-question='cheated'] .spin-button")
     page.click("section[data-question='substances'] .spin-button")

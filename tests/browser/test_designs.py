@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo, open_survey
 from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
@@ -186,7 +186,7 @@ def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(
 ):
     page = context.new_page()
     page.add_init_script(FORCE_DARK_AND_TAILS)
-    page.goto(f"{live_server}/s/{cheaters}")
+    open_survey(page, f"{live_server}/s/{cheaters}")
     page.check("input[name='direct-year'][value='fourth']")
     page.check("input[name='truth-cd'][value='1']")
     page.click("section[data-question='cd'] .spin-button")

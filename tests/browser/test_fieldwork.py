@@ -14,6 +14,7 @@ from tests.browser.axe import phone_problems
 from tests.browser.respondent import (
     FORCE_DARK_AND_TAILS,
     answer_truthfully,
+    open_survey,
     spin,
     wait_until_done,
 )
@@ -141,7 +142,7 @@ def test_a_resend_after_a_lost_reply_stores_nothing_new(
 
 def test_a_reload_while_offline_shows_the_survey_and_the_draw(device_context, live_server, survey):
     page = device_context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     offline_ready(page)
     answer_truthfully(page)
     spin(page, "cheated")

@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo, open_survey
 from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
@@ -40,7 +40,7 @@ def test_only_the_bit_leaves_and_a_reload_never_draws_again(app, context, live_s
         "request",
         lambda request: posted.append(request.post_data) if request.method == "POST" else None,
     )
-    page.goto(f"{live_server}/s/{amounts}")
+    open_survey(page, f"{live_server}/s/{amounts}")
     page.check("input[name='direct-year'][value='first']")
     # Outside the range, or off its steps: refused on the page with the reason, nothing drawn.
     for typed in ("31", "2.5"):

@@ -15,6 +15,7 @@ from tests.browser.respondent import (
     answer_truthfully,
     checked_inputs,
     memo,
+    open_survey,
     reported_bits,
     shown,
     spin,
@@ -115,7 +116,7 @@ def test_a_second_tab_shows_the_first_tabs_draw_and_never_draws(context, live_se
     first.add_init_script(FORCE_DARK_AND_TAILS)
     second.add_init_script(FORCE_LIGHT)
     for page in (first, second):
-        page.goto(f"{live_server}/s/{survey}")
+        open_survey(page, f"{live_server}/s/{survey}")
         page.check("input[name='truth-cheated'][value='1']")
     spin(first, "cheated")
     wait_until_done(first, ["cheated"])
@@ -138,7 +139,7 @@ def test_two_tabs_spinning_at_once_draw_once(browser, live_server, survey, attem
         first.add_init_script(FORCE_DARK_AND_TAILS)
         second.add_init_script(FORCE_LIGHT)
         for page in (first, second):
-            page.goto(f"{live_server}/s/{survey}")
+            open_survey(page, f"{live_server}/s/{survey}")
             page.check("input[name='truth-substances-alcohol']")
         # Both clicks are dispatched before either page's lock callback has run.
         spin = "document.querySelector(\"[data-question='substances'] .spin-button\").click()"
@@ -169,7 +170,7 @@ def bump_revision(app, slug):
 def test_a_new_revision_redraws_only_what_changed(app, context, live_server, survey):
     old = context.new_page()
     old.add_init_script(FORCE_DARK_AND_TAILS)
-    old.goto(f"{live_server}/s/{survey}")
+    open_survey(old, f"{live_server}/s/{survey}")
     old.check("input[name='truth-cheated'][value='1']")
     spin(old, "cheated")
     wait_until_done(old, ["cheated"])
@@ -202,10 +203,10 @@ def test_a_new_revision_redraws_only_what_changed(app, context, live_server, sur
 
 def test_a_page_of_an_older_revision_stops_once_a_newer_one_drew(app, context, live_server, survey):
     stale = context.new_page()
-    stale.goto(f"{live_server}/s/{survey}")
+    open_survey(stale, f"{live_server}/s/{survey}")
     bump_revision(app, survey)
     fresh = context.new_page()
-    fresh.goto(f"{live_server}/s/{survey}")
+    open_survey(fresh, f"{live_server}/s/{survey}")
     fresh.check("input[name='truth-cheated'][value='0']")
     spin(fresh, "cheated")
     wait_until_done(fresh, ["cheated"])
@@ -217,7 +218,7 @@ def test_a_page_of_an_older_revision_stops_once_a_newer_one_drew(app, context, l
 def test_the_true_answer_leaves_the_screen_once_drawn(browser, live_server, survey):
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     answer_truthfully(page)
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
@@ -243,7 +244,7 @@ def test_back_after_a_spin_and_after_submitting_restores_no_true_answer(
     context, live_server, survey
 ):
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     answer_truthfully(page)
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])

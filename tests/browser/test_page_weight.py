@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.respondent import open_survey
+
 pytestmark = pytest.mark.browser
 
 BUDGET_BYTES = 40_000
@@ -187,8 +189,7 @@ def test_a_spin_whose_code_cannot_load_says_so_and_draws_nothing(
     context = browser.new_context(reduced_motion="reduce", service_workers="block")
     page = context.new_page()
     page.route("**/js/draw.js", lambda route: route.abort())
-    page.goto(f"{live_server}/s/{slug}")
-    page.wait_for_selector(".spin-button:not([disabled])", timeout=60_000)
+    open_survey(page, f"{live_server}/s/{slug}")
     page.check("input[name='truth-cheated'][value='1']")
     page.click("section[data-question='cheated'] .spin-button")
     hint = page.locator("section[data-question='cheated'] .hint")

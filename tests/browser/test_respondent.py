@@ -15,6 +15,7 @@ from tests.browser.respondent import (
     checked_inputs,
     expected_report,
     hint,
+    open_survey,
     reported_bits,
     shown,
     spin,
@@ -120,7 +121,7 @@ def test_true_answer_does_not_leave_the_page(context, live_server, survey, page_
 def test_reload_shows_the_same_reports_and_never_redraws(context, live_server, survey, page_log):
     page = context.new_page()
     log = page_log(page)
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     answer_truthfully(page)
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
@@ -153,7 +154,7 @@ def test_spinning_needs_a_true_answer_first(context, live_server, survey):
 def test_animated_wheel_stops_where_the_draw_landed(browser, live_server, survey):
     context = browser.new_context(reduced_motion="no-preference")
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     answer_truthfully(page)
     spin(page, "cheated")
     page.wait_for_selector("[data-item='cheated'][data-state='spinning']")
@@ -201,7 +202,7 @@ def test_screen_reader_names_and_live_regions(context, live_server, survey):
 
 def test_focus_moves_to_the_outcome_after_a_spin(context, live_server, survey):
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     page.check("input[name='truth-cheated'][value='0']")
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
@@ -233,7 +234,7 @@ def test_back_after_leaving_restores_no_true_answer(context, live_server, survey
     # The survey page is sent with Cache-Control: no-store, so the back/forward cache does not
     # keep it, and the form has autocomplete="off": Back shows a page with nothing checked.
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     page.check("input[name='truth-cheated'][value='1']")
     page.check("input[name='truth-substances-tobacco']")
     page.goto(f"{live_server}/lab")
@@ -244,7 +245,7 @@ def test_back_after_leaving_restores_no_true_answer(context, live_server, survey
 
 def test_cleared_storage_with_the_cookie_kept_is_told_before_any_spin(context, live_server, survey):
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
+    open_survey(page, f"{live_server}/s/{survey}")
     answer_truthfully(page)
     spin(page, "cheated")
     spin(page, "substances")

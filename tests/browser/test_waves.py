@@ -10,7 +10,7 @@ import re
 
 from tests.browser.axe import phone_problems, violations
 from tests.browser.researcher import log_in
-from tests.browser.respondent import spin, wait_until_done
+from tests.browser.respondent import open_survey, spin, wait_until_done
 from tests.conftest import PASSWORD, SAMPLE_SURVEY
 
 SERIES = "campus-climate"
@@ -67,7 +67,7 @@ def test_permanent_reports_are_drawn_once_and_kept_over_three_waves(
         import_survey(wave(number))
     page = context.new_page()
     log = page_log(page)
-    page.goto(f"{live_server}/s/climate-w1")
+    open_survey(page, f"{live_server}/s/climate-w1")
     assert "at most ε = 2" in page.locator("[data-question='cheated'] .permanent-note").inner_text()
     page.check("input[name='truth-cheated'][value='1']")
     spin(page, "cheated")
@@ -123,7 +123,7 @@ def test_a_wave_spins_on_the_kept_report_not_on_the_answer(context, live_server,
     )
     import_survey(wave(1))
     page = context.new_page()
-    page.goto(f"{live_server}/s/climate-w1")
+    open_survey(page, f"{live_server}/s/climate-w1")
     page.check("input[name='truth-cheated'][value='1']")
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
@@ -148,7 +148,7 @@ def test_a_wave_spins_on_the_kept_report_not_on_the_answer(context, live_server,
         })""",
         f"rr-permanent:{SERIES}",
     )
-    page.goto(f"{live_server}/s/climate-w2")
+    open_survey(page, f"{live_server}/s/climate-w2")
     page.check("input[name='truth-cheated'][value='1']")
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
