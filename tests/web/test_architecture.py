@@ -276,3 +276,19 @@ def test_the_layer_rule_finds_an_upward_import():
     assert layer_of("web.core.results.figures") > layer_of("web.core.surveys.schedule")
     assert layer_of("web.core.infrastructure.database") < layer_of("web.core.models.surveys")
     assert layer_of("web.workspace.builder") == AREAS
+
+
+def methods_of(path, name: str) -> list[str]:
+    """The methods (properties included) a class of a module defines itself."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name)
+    return [node.name for node in found.body if isinstance(node, ast.FunctionDef)]
+
+
+def test_a_survey_row_keeps_to_its_row():
+    """What is not about the row itself (its costs over waves, its missing texts, its results'
+    version) lives where it is asked for."""
+    methods = methods_of(ROOT / "web" / "core" / "models" / "surveys.py", "Survey")
+    assert len(methods) <= 12, methods

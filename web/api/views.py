@@ -19,7 +19,7 @@ from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
-from web.core.results.cache import Built, SurveyStamp, results_cache, survey_stamp
+from web.core.results.cache import Built, SurveyStamp, results_cache, results_version, survey_stamp
 from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
@@ -277,7 +277,7 @@ def published(slug: str, stamp: SurveyStamp, rest: tuple, build: Callable[[Surve
 
     def built() -> Built:
         survey = survey_or_404(slug, one_snapshot=True)
-        return Built(survey.results_version, survey.response_count, build(survey))
+        return Built(results_version(survey), survey.response_count, build(survey))
 
     return results_cache().published(stamp.version, rest, built)
 

@@ -9,6 +9,7 @@ from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.schedule import not_yet_open
+from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
 from web.site.lookup import survey_or_404
 
@@ -149,7 +150,8 @@ def series_ledger(survey) -> dict | None:
     the other waves it answered recorded. None for a survey on its own."""
     if survey.series is None:
         return None
-    return {"wave": survey.wave, "fresh": survey.fresh_epsilon, "kept": survey.kept_bound}
+    fresh, kept = wave_costs(survey)
+    return {"wave": survey.wave, "fresh": fresh, "kept": kept}
 
 
 def messages() -> dict:

@@ -26,6 +26,7 @@ from web.core.surveys.editing import (
     add_question,
     delete_question,
     edit_details,
+    missing_texts,
     moved,
     next_question_key,
     reorder_questions,
@@ -159,7 +160,7 @@ def languages_form(survey: Survey) -> LanguagesForm:
 def missing_by_place(survey: Survey) -> dict[str, list[str]]:
     """Texts lacking a language, by where they are (``title``, ``questions[0].text``, …)."""
     missing: dict[str, list[str]] = {}
-    for place, language in survey.missing_texts():
+    for place, language in missing_texts(survey):
         missing.setdefault(place.rsplit(".", 1)[0], []).append(language)
     return missing
 

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from web.core.infrastructure.i18n import number, percent, shown
 from web.core.models import Survey
 from web.core.results.bayes import BayesSettings, question_posteriors
-from web.core.results.cache import Built, results_cache
+from web.core.results.cache import Built, results_cache, results_version
 from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
@@ -97,10 +97,10 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
     experiment = (
         results_cache()
         .published(
-            survey.results_version,
+            results_version(survey),
             ("experiment", min_n),
             lambda: Built(
-                survey.results_version, survey.response_count, experiment_document(survey, min_n)
+                results_version(survey), survey.response_count, experiment_document(survey, min_n)
             ),  # fmt: skip
         )
         .document

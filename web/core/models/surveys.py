@@ -24,7 +24,6 @@ from web.core.surveys.conditions import Condition
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
-from web.core.surveys.survey_checks import survey_problems
 from web.core.surveys.texts import Texts, split_languages
 
 if TYPE_CHECKING:
@@ -103,36 +102,10 @@ class Survey(Model):
     )
 
     @property
-    def results_version(self) -> tuple[int, int, int]:
-        """The version of its published results as loaded: id, publication and edits (what
-        :class:`web.core.results.cache.SurveyStamp` reads in one statement)."""
-        return (self.id, self.publication, self.edits)
-
-    @property
     def epsilon_total(self) -> float:
         """The survey's privacy cost: the sum of its questions' costs."""
         return rr.survey_epsilon(
             question.epsilon_total for question in self.questions if question.protected
-        )
-
-    @property
-    def fresh_epsilon(self) -> float:
-        """What one wave costs on the questions drawn afresh every wave (no ε∞): added up over
-        the waves a browser answers."""
-        return rr.survey_epsilon(
-            question.epsilon_total
-            for question in self.questions
-            if question.protected and question.epsilon_permanent is None
-        )
-
-    @property
-    def kept_bound(self) -> float:
-        """The bound over every wave on the questions with a permanent report, while the
-        answers stay the same: ε∞ per spin."""
-        return rr.survey_epsilon(
-            rr.question_epsilon(question.epsilon_permanent, question.spins)
-            for question in self.questions
-            if question.epsilon_permanent is not None
         )
 
     @property
@@ -254,14 +227,5 @@ class Survey(Model):
             wave=self.wave,
             conditions=self.condition_list,
         )
-
-    def missing_texts(self) -> list[tuple[str, str]]:
-        """Every text lacking a declared language, as (what, language): what the builder marks,
-        and why an incomplete survey cannot open."""
-        return [
-            (problem.place, problem.language or "")
-            for problem in survey_problems(self.to_spec())
-            if problem.language is not None
-        ]
 
     owner: Mapped[User | None] = relationship()

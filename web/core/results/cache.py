@@ -49,6 +49,12 @@ class SurveyStamp(NamedTuple):
         return readable_by(self.owner_id, user_id)
 
 
+def results_version(survey) -> tuple[int, int, int]:
+    """The version of a loaded survey's published results: id, publication and edits (what
+    :attr:`SurveyStamp.version` reads in one statement)."""
+    return (survey.id, survey.publication, survey.edits)
+
+
 def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     """The survey's id, owner and version, and its running total of responses (which is not
     part of the version: it moves with every response), in one query that loads no objects. An

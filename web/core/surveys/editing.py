@@ -46,6 +46,7 @@ from web.core.surveys.survey_checks import (
     question_count_problems,
     series_problems,
     survey_field_problems,
+    survey_problems,
 )
 from web.core.surveys.texts import Texts, language_name
 
@@ -81,7 +82,7 @@ def change_status(survey: Survey, status: str) -> None:
             [Problem("status", _("Add at least one question before opening the survey."))]
         )
     if status == "open":
-        missing = survey.missing_texts()
+        missing = missing_texts(survey)
         if missing:
             raise EditError([missing_texts_problem(missing)])
     survey.status = status
@@ -480,3 +481,13 @@ def next_question_key(survey: Survey) -> str:
     while f"q{number}" in taken:
         number += 1
     return f"q{number}"
+
+
+def missing_texts(survey: Survey) -> list[tuple[str, str]]:
+    """Every text of the survey lacking a declared language, as (what, language): what the
+    builder marks, and why an incomplete survey cannot open."""
+    return [
+        (problem.place, problem.language or "")
+        for problem in survey_problems(survey.to_spec())
+        if problem.language is not None
+    ]

@@ -13,6 +13,7 @@ import dataclasses
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+import rr
 from web.core.infrastructure.extensions import db
 from web.core.models import Option, Question, Survey
 from web.core.surveys.limits import MAX_TITLE, MAX_WAVE
@@ -32,6 +33,23 @@ def spun_parameters(question: Question | QuestionSpec) -> tuple:
         tuple(option.key for option in question.options),
         question.design.numbers(),
     )
+
+
+def wave_costs(survey: Survey) -> tuple[float, float]:
+    """A wave's two privacy costs: what it costs on the questions drawn afresh every wave (no
+    ε∞), added up over the waves a browser answers; and the bound over every wave on the
+    questions with a permanent report while the answers stay the same (ε∞ per spin)."""
+    fresh = rr.survey_epsilon(
+        question.epsilon_total
+        for question in survey.questions
+        if question.protected and question.epsilon_permanent is None
+    )
+    kept = rr.survey_epsilon(
+        rr.question_epsilon(question.epsilon_permanent, question.spins)
+        for question in survey.questions
+        if question.epsilon_permanent is not None
+    )
+    return fresh, kept
 
 
 def waves_of(series: str, owner_id: int | None) -> list[Survey]:
