@@ -11,6 +11,7 @@ from web.core.surveys.lookup import find_survey
 from web.core.surveys.schedule import not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
+from web.respondent.page_question import page_question
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("respond", __name__, url_prefix="/s")
@@ -99,48 +100,7 @@ def page_config(survey, preview: bool = False) -> dict:
         "messages": messages(),
         # An experiment's conditions: the page draws one and keeps that condition's questions.
         "conditions": [condition.to_dict() for condition in survey.condition_list],
-        "questions": [
-            {
-                "id": question.key,
-                # An experiment's row: the id its answer is sent under, and its condition.
-                **(
-                    {"sentAs": question.question_id, "condition": question.condition}
-                    if question.condition is not None
-                    else {}
-                ),
-                # Asked directly: nothing drawn, nothing kept, the answer sent as given.
-                **({"plain": True} if question.type.randomized and not question.protected else {}),
-                "type": question.kind,
-                # Answered as one bit, a bit per option, or one option; the spins, in order.
-                "answer": question.type.answer_shape,
-                "items": question.page_items if question.type.randomized else [],
-                "procedure": question.procedure,
-                # What a remembered draw must have been drawn under: the procedure, and a
-                # design's parameters (a draw under others is never replayed).
-                "drawnUnder": question.drawn_under,
-                "epsilon": question.epsilon,
-                "lightFraction": question.page_light_fraction,
-                # A permanent report per value, kept for the series: ε∞, k and its keep share.
-                "permanent": question.permanent_numbers,
-                # The page draws (spin) or the respondent reports what their own die, coin or
-                # crosswise question gave (report).
-                "mode": "report" if question.own_randomizer else "spin",
-                # A spinner's: what its dark share does ("coin" or "opposite").
-                "dark": question.asked_with.descriptor.get("dark"),
-                "sectors": question.sectors,
-                # What a report of 0 and of 1 say (yes and no, or the design's own words).
-                "reportWords": question.report_words,
-                # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
-                "armSectors": question.arm_sectors,
-                # A number question's range: what the field takes and the value wheel's scale.
-                "scale": question.scale_numbers,
-                "options": [
-                    {"id": option.key, "text": shown(option.texts).text}
-                    for option in question.options
-                ],
-            }
-            for question in survey.questions
-        ],
+        "questions": [page_question(question) for question in survey.questions],
     }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
@@ -133,11 +132,6 @@ class Question(Tally, Model):
         return self.type.items(self.key, [option.key for option in self.options])
 
     @property
-    def page_items(self) -> list[str]:
-        """What the respondent page draws and remembers for it, item by item."""
-        return self.type.page_items(self.key, [option.key for option in self.options])
-
-    @property
     def spins(self) -> int:
         """How many times a respondent spins for this question (each spin costs ε)."""
         return self.type.spin_count(len(self.options))
@@ -194,26 +188,11 @@ class Question(Tally, Model):
         return self.asked_with.own_randomizer(self.design)
 
     @property
-    def drawn_under(self) -> str:
-        """What a draw for it depends on besides ε, as the page's memo keeps it: the procedure,
-        and a design's parameters."""
-        if self.epsilon_permanent is not None:
-            return f"{self.procedure}:permanent:{json.dumps(self.epsilon_permanent)}"
-        if not self.asked_with.derived and self.design.scale is None:
-            return self.procedure
-        return f"{self.procedure}:{json.dumps(self.design.numbers())}"
-
-    @property
     def sectors(self) -> list[dict]:
         """The page's wheel for a design it draws: each sector's share and what it reports
         (``truth``, ``yes``, ``no`` or ``innocuous``), in order from the top; empty for the
         spinners' two-share wheel and for the respondent's own randomizer."""
         return self.asked_with.sectors(self.design)
-
-    @property
-    def arm_sectors(self) -> list[list[dict]]:
-        """One wheel per arm (cheating detection's two; empty for every other design)."""
-        return self.asked_with.arm_sectors(self.design)
 
     @property
     def report_words(self) -> tuple[str, str]:
@@ -245,12 +224,6 @@ class Question(Tally, Model):
         """How its reports were made, for the codebook and the regression's output: the design in
         the literature's words, its parameters and R's matching models."""
         return self.asked_with.codebook(self)
-
-    @property
-    def scale_numbers(self) -> dict | None:
-        """A number question's min, max and step (None for other types)."""
-        scale = self.design.scale
-        return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
 
     @property
     def item_mean(self) -> rr.BoundedMean | None:
@@ -292,16 +265,6 @@ class Question(Tally, Model):
         if layers is None:
             return self.light_fraction
         return layers.wave_light(self.asked_with.descriptor["dark"])
-
-    @property
-    def permanent_numbers(self) -> dict | None:
-        """What the page draws the permanent reports with (none without ε∞)."""
-        layers = self.permanent
-        if layers is None:
-            return None
-        labels = self.type.permanent_labels([option.key for option in self.options])
-        return {"epsilonPermanent": layers.epsilon_permanent, "values": layers.k,
-                "labels": labels, "keep": layers.keep}  # fmt: skip
 
     @property
     def is_frozen(self) -> bool:

@@ -1,0 +1,82 @@
+"""A question as the respondent's page draws it: what its script needs to draw, remember and
+send each item, passed as JSON (``page_config`` in :mod:`web.respondent.views`)."""
+
+from __future__ import annotations
+
+import json
+
+from web.core.infrastructure.i18n import shown
+from web.core.models import Question
+from web.core.surveys.scales import Scale
+
+
+def page_question(question: Question) -> dict:
+    """The page's entry for one question: its answer's shape, its items, and how each is drawn."""
+    return {
+        "id": question.key,
+        # An experiment's row: the id its answer is sent under, and its condition.
+        **(
+            {"sentAs": question.question_id, "condition": question.condition}
+            if question.condition is not None
+            else {}
+        ),
+        # Asked directly: nothing drawn, nothing kept, the answer sent as given.
+        **({"plain": True} if question.type.randomized and not question.protected else {}),
+        "type": question.kind,
+        # Answered as one bit, a bit per option, or one option; the spins, in order.
+        "answer": question.type.answer_shape,
+        "items": _page_items(question) if question.type.randomized else [],
+        "procedure": question.procedure,
+        # What a remembered draw must have been drawn under: the procedure, and a
+        # design's parameters (a draw under others is never replayed).
+        "drawnUnder": _drawn_under(question),
+        "epsilon": question.epsilon,
+        "lightFraction": question.page_light_fraction,
+        # A permanent report per value, kept for the series: ε∞, k and its keep share.
+        "permanent": _permanent_numbers(question),
+        # The page draws (spin) or the respondent reports what their own die, coin or
+        # crosswise question gave (report).
+        "mode": "report" if question.own_randomizer else "spin",
+        # A spinner's: what its dark share does ("coin" or "opposite").
+        "dark": question.asked_with.descriptor.get("dark"),
+        "sectors": question.sectors,
+        # What a report of 0 and of 1 say (yes and no, or the design's own words).
+        "reportWords": question.report_words,
+        # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
+        "armSectors": question.asked_with.arm_sectors(question.design),
+        # A number question's range: what the field takes and the value wheel's scale.
+        "scale": _scale_numbers(question.design.scale),
+        "options": [
+            {"id": option.key, "text": shown(option.texts).text} for option in question.options
+        ],
+    }
+
+
+def _page_items(question: Question) -> list[str]:
+    """What the page draws and remembers for the question, item by item."""
+    return question.type.page_items(question.key, [option.key for option in question.options])
+
+
+def _drawn_under(question: Question) -> str:
+    """What a draw depends on besides ε, as the page's memo keeps it: the procedure, and a
+    design's parameters (a draw made under others is never replayed)."""
+    if question.epsilon_permanent is not None:
+        return f"{question.procedure}:permanent:{json.dumps(question.epsilon_permanent)}"
+    if not question.asked_with.derived and question.design.scale is None:
+        return question.procedure
+    return f"{question.procedure}:{json.dumps(question.design.numbers())}"
+
+
+def _permanent_numbers(question: Question) -> dict | None:
+    """What the page draws the permanent reports with (none without ε∞)."""
+    layers = question.permanent
+    if layers is None:
+        return None
+    labels = question.type.permanent_labels([option.key for option in question.options])
+    return {"epsilonPermanent": layers.epsilon_permanent, "values": layers.k,
+            "labels": labels, "keep": layers.keep}  # fmt: skip
+
+
+def _scale_numbers(scale: Scale | None) -> dict | None:
+    """A number question's min, max and step (None for other types)."""
+    return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
