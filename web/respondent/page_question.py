@@ -41,7 +41,7 @@ def page_question(question: Question) -> dict:
         "dark": question.asked_with.descriptor.get("dark"),
         "sectors": question.sectors,
         # What a report of 0 and of 1 say (yes and no, or the design's own words).
-        "reportWords": question.report_words,
+        "reportWords": question.asked_with.report_words(question.design),
         # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
         "armSectors": question.asked_with.arm_sectors(question.design),
         # A number question's range: what the field takes and the value wheel's scale.

@@ -22,7 +22,6 @@ from web.core.surveys.designs import (
     SurveyDesign,
     design_of,
 )
-from web.core.surveys.designs.own_draw import OwnDraw
 from web.core.surveys.questions import ARM, QuestionType, question_type
 from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
@@ -171,12 +170,6 @@ class Question(Tally, Model):
         return self.asked_with.truth_probability(self)
 
     @property
-    def states_chance(self) -> bool:
-        """Whether the page tells how often the true answer is sent (not for a design that sends
-        no answer at all)."""
-        return self.asked_with.states_chance
-
-    @property
     def design(self) -> DesignParameters:
         """Its design's parameters as stated (none for the spinners)."""
         return DesignParameters.stored(self.design_parameters)
@@ -193,37 +186,6 @@ class Question(Tally, Model):
         (``truth``, ``yes``, ``no`` or ``innocuous``), in order from the top; empty for the
         spinners' two-share wheel and for the respondent's own randomizer."""
         return self.asked_with.sectors(self.design)
-
-    @property
-    def report_words(self) -> tuple[str, str]:
-        """A report of 0 and of 1, in the respondent's words."""
-        return self.asked_with.report_words(self.design)
-
-    @property
-    def procedure_words(self) -> str:
-        """Its design with its shares, for the researcher's pages."""
-        return self.asked_with.researcher_words(self.design, self.light_fraction)
-
-    @property
-    def design_words(self) -> str:
-        """What decides the report, in the respondent's words."""
-        return self.asked_with.respondent_words(self)
-
-    @property
-    def respond_template(self) -> str:
-        """The respondent page's part for it: its design's (which may be its type's)."""
-        return self.asked_with.respond_template(self)
-
-    @property
-    def own_draw(self) -> OwnDraw:
-        """How the respondent draws with their own randomizer (own randomizer only)."""
-        return self.asked_with.own_draw(self.design)
-
-    @property
-    def design_entry(self) -> dict:
-        """How its reports were made, for the codebook and the regression's output: the design in
-        the literature's words, its parameters and R's matching models."""
-        return self.asked_with.codebook(self)
 
     @property
     def item_mean(self) -> rr.BoundedMean | None:

@@ -106,7 +106,7 @@ def regression(
         "item": item,
         "on": on,
         "reference": {g.key: present[0] for g, present in zip(groupings, levels, strict=True)},
-        "design": question.design_entry,
+        "design": question.asked_with.codebook(question),
         # A number's mean is regressed by least squares (sandwich errors); a share by logistic
         # regression through the design's line.
         "model": "linear" if linear else "logistic",

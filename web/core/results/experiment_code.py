@@ -81,7 +81,7 @@ def _rrlog(row: Question, reference: Question) -> str | None:
     """RRreg's logistic RR regression of the item on a dummy for the randomized condition, with
     the direct condition as group 0: plogis(intercept) is the direct share, plogis(intercept +
     treated) the randomized condition's (their maximum-likelihood estimates)."""
-    entry = row.design_entry
+    entry = row.asked_with.codebook(row)
     model, p = entry.get("RRreg_model"), entry.get("RRreg_p")
     if model is None or p is None:
         return None

@@ -286,7 +286,7 @@ def _question_entry(question, languages: list[str]) -> dict:
         "noise_offset": offset,
         "noise_slope": slope,
         "columns": question.items,
-        **question.design_entry,
+        **question.asked_with.codebook(question),
     }
     if question.design.scale is not None:
         entry |= question.design.scale.for_file(languages)
