@@ -60,9 +60,8 @@ def test_each_design_sends_its_report_alone_and_a_reload_never_draws_again(
         "request",
         lambda request: posted.append(request.post_data) if request.method == "POST" else None,
     )
-    page.goto(f"{live_server}/s/{designed}")
-    # The page's code starts once the page has loaded: wait until it has set the questions up.
-    page.wait_for_selector(".spin-button:not([disabled])")
+    # The page's code starts once the page has loaded: open_survey waits for it.
+    open_survey(page, f"{live_server}/s/{designed}")
     # The respondent's own die and the crosswise question never ask for the true answer.
     assert page.locator("input[name='truth-own'], input[name='truth-cw']").count() == 0
     assert "5" in page.inner_text("section[data-question='own'] .faces")

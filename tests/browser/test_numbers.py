@@ -79,9 +79,8 @@ def test_the_slider_moves_the_number_by_keyboard_and_dark_lets_the_coin_decide(
 ):
     page = context.new_page()
     page.add_init_script(FORCE_DARK_AND_TAILS)
-    page.goto(f"{live_server}/s/{amounts}")
-    # The page's code starts once the page has loaded: wait until it has set the questions up.
-    page.wait_for_selector(".spin-button:not([disabled])")
+    # The page's code starts once the page has loaded: open_survey waits for it.
+    open_survey(page, f"{live_server}/s/{amounts}")
     slider = page.locator("input[name='slider-drinks']")
     slider.focus()
     for _ in range(3):

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from tests.browser.respondent import wait_until_done
+from tests.browser.respondent import open_survey, wait_until_done
 from tests.conftest import no_database
 
 pytestmark = [pytest.mark.browser, no_database]
@@ -76,9 +76,8 @@ LABEL_LINES = """() => [...document.querySelectorAll('.options label span')].map
 
 def test_the_page_fits_a_phone(phone_sized, live_server, long_labels):
     page = phone_sized
-    page.goto(f"{live_server}/s/{long_labels}")
-    # Measured with the wheels drawn: the page's code starts once the page has loaded.
-    page.wait_for_selector(".spin-button:not([disabled])")
+    # Measured with the wheels drawn: open_survey waits for the page's code to draw them.
+    open_survey(page, f"{live_server}/s/{long_labels}")
     assert page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )

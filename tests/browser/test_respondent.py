@@ -170,9 +170,8 @@ def test_animated_wheel_stops_where_the_draw_landed(browser, live_server, survey
 
 def test_keyboard_only_respondent_can_answer(context, live_server, survey):
     page = context.new_page()
-    page.goto(f"{live_server}/s/{survey}")
-    # The page's code starts once the page has loaded: wait until it has set the questions up.
-    page.wait_for_selector(".spin-button:not([disabled])")
+    # The page's code starts once the page has loaded: open_survey waits for it.
+    open_survey(page, f"{live_server}/s/{survey}")
     page.focus("input[name='truth-cheated'][value='0']")
     page.keyboard.press("Space")
     page.focus("section[data-question='cheated'] .spin-button")
