@@ -7,6 +7,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Mapping
 
 import flask
 import jinja2
@@ -121,6 +122,31 @@ def pytest_collection_modifyitems(items):
     )
 
 
+class MissingAttribute(jinja2.Undefined):
+    """Jinja's undefined, but one read from an object (not a mapping, whose keys may be
+    optional) that lacks the attribute fails when used."""
+
+    __slots__ = ()
+
+    def _strict(method):
+        def checked(self, *args):
+            owner = self._undefined_obj
+            if owner is not jinja2.utils.missing and not isinstance(owner, Mapping):
+                self._fail_with_undefined_error()
+            return method(self, *args)
+
+        return checked
+
+    __str__ = _strict(jinja2.Undefined.__str__)
+    __iter__ = _strict(jinja2.Undefined.__iter__)
+    __bool__ = _strict(jinja2.Undefined.__bool__)
+    __len__ = _strict(jinja2.Undefined.__len__)
+    __eq__ = _strict(jinja2.Undefined.__eq__)
+    __ne__ = _strict(jinja2.Undefined.__ne__)
+    __hash__ = jinja2.Undefined.__hash__
+    del _strict
+
+
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once per test process. Each test's fresh app has a Jinja environment of
     its own, which would compile every template it renders again (a tenth of the suite's time);
@@ -181,6 +207,9 @@ def app(tmp_path):
         }
     )
     app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
+    # A template that reads an attribute its object does not have fails the test instead of
+    # printing nothing (a missing variable stays the templates' "not given").
+    app.jinja_env.undefined = MissingAttribute
     with app.app_context():
         # The schema straight from the models (tests/web/core/test_migrations.py checks that the
         # migrations make the same one): running every migration for every test would be slow.

@@ -108,7 +108,7 @@ def _simulate_rows(
                 truth = shares
                 if question.known_prevalence is not None:
                     truth = question.known_prevalence
-                elif values and question.item_mean is not None:
+                elif values and question.type.mean_of(question) is not None:
                     truth = _value_shares(question, size, values, rng)
                 reported = kind.simulate(
                     size, truth, question.epsilon, question.procedure, len(options), rng,
@@ -148,7 +148,9 @@ def _simulate_rows(
 def _value_shares(question, size: int, values: Sequence[float], rng) -> np.ndarray:
     """Value-wheel shares of a number question's respondents, each value drawn from ``values``
     (a column, as a group's shares are)."""
-    return question.item_mean.share(rng.choice(np.asarray(values, dtype=float), size))[:, None]
+    return question.type.mean_of(question).share(rng.choice(np.asarray(values, dtype=float), size))[
+        :, None
+    ]
 
 
 def _direct_answers(direct, size: int, true_proportion: float, by, rng):
@@ -233,7 +235,7 @@ def _spins(questions) -> dict:
     return {
         Tallied.of(question, option).key: question
         for question in questions
-        for option in question.spun_options
+        for option in question.type.spun(question.options)
     }
 
 

@@ -128,3 +128,15 @@ def test_the_instance_folder_and_the_database_are_private(monkeypatch, tmp_path)
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, name
     with app.app_context():
         db.engine.dispose()
+
+
+def test_a_template_reading_an_attribute_that_is_not_there_fails_the_test(app):
+    """The test apps' templates fail on a missing attribute (a renamed one, say), while a missing
+    variable or mapping key stays Jinja's quiet "not given"."""
+    import jinja2
+    from flask import render_template_string
+
+    with app.test_request_context():
+        assert render_template_string("{{ given or '' }}{{ row.gone or '' }}", row={}) == ""
+        with pytest.raises(jinja2.UndefinedError, match="has no attribute 'gone'"):
+            render_template_string("{{ row.gone }}", row=object())

@@ -292,3 +292,10 @@ def test_a_survey_row_keeps_to_its_row():
     version) lives where it is asked for."""
     methods = methods_of(ROOT / "web" / "core" / "models" / "surveys.py", "Survey")
     assert len(methods) <= 12, methods
+
+
+def test_a_question_row_keeps_to_its_row():
+    """What a question's design or type answers is asked of them (``question.asked_with``,
+    ``question.type``), not forwarded by the row."""
+    methods = methods_of(ROOT / "web" / "core" / "models" / "questions.py", "Question")
+    assert len(methods) <= 10, methods

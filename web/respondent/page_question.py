@@ -8,6 +8,7 @@ import json
 from web.core.infrastructure.i18n import shown
 from web.core.models import Question
 from web.core.surveys.scales import Scale
+from web.core.surveys.series import page_light, permanent_report
 
 
 def page_question(question: Question) -> dict:
@@ -21,7 +22,9 @@ def page_question(question: Question) -> dict:
             else {}
         ),
         # Asked directly: nothing drawn, nothing kept, the answer sent as given.
-        **({"plain": True} if question.type.randomized and not question.protected else {}),
+        **(
+            {"plain": True} if question.type.randomized and not question.asked_with.protects else {}
+        ),
         "type": question.kind,
         # Answered as one bit, a bit per option, or one option; the spins, in order.
         "answer": question.type.answer_shape,
@@ -31,15 +34,15 @@ def page_question(question: Question) -> dict:
         # design's parameters (a draw under others is never replayed).
         "drawnUnder": _drawn_under(question),
         "epsilon": question.epsilon,
-        "lightFraction": question.page_light_fraction,
+        "lightFraction": page_light(question),
         # A permanent report per value, kept for the series: ε∞, k and its keep share.
         "permanent": _permanent_numbers(question),
         # The page draws (spin) or the respondent reports what their own die, coin or
         # crosswise question gave (report).
-        "mode": "report" if question.own_randomizer else "spin",
+        "mode": "report" if question.asked_with.own_randomizer(question.design) else "spin",
         # A spinner's: what its dark share does ("coin" or "opposite").
         "dark": question.asked_with.descriptor.get("dark"),
-        "sectors": question.sectors,
+        "sectors": question.asked_with.sectors(question.design),
         # What a report of 0 and of 1 say (yes and no, or the design's own words).
         "reportWords": question.asked_with.report_words(question.design),
         # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
@@ -69,7 +72,7 @@ def _drawn_under(question: Question) -> str:
 
 def _permanent_numbers(question: Question) -> dict | None:
     """What the page draws the permanent reports with (none without ε∞)."""
-    layers = question.permanent
+    layers = permanent_report(question)
     if layers is None:
         return None
     labels = question.type.permanent_labels([option.key for option in question.options])

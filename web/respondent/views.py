@@ -12,6 +12,7 @@ from web.core.surveys.schedule import not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
 from web.respondent.page_question import page_question
+from web.respondent.privacy_note import PrivacyNote
 from web.site.lookup import survey_or_404
 
 bp = Blueprint("respond", __name__, url_prefix="/s")
@@ -47,6 +48,7 @@ def render_survey(slug: str) -> str:
         "respond/survey.html",
         survey=survey,
         config=page_config(survey),
+        privacy=PrivacyNote.of(survey),
         waiting=survey.status == "open" and not_yet_open(survey.opens_at),
     )
 

@@ -40,6 +40,7 @@ from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
+from web.respondent.privacy_note import PrivacyNote
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.forms import (
@@ -309,7 +310,11 @@ def preview(slug: str):
     """The survey as a respondent sees it, in any status: it spins, but sends and keeps nothing."""
     survey = researcher_survey(slug)
     page = render_template(
-        "respond/survey.html", survey=survey, config=page_config(survey, preview=True), preview=True
+        "respond/survey.html",
+        survey=survey,
+        config=page_config(survey, preview=True),
+        privacy=PrivacyNote.of(survey),
+        preview=True,
     )
     return page, 200, {"Cache-Control": "no-store"}
 

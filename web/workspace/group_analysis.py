@@ -54,7 +54,7 @@ def item_choices(survey: Survey) -> list[tuple[str, str]]:
     for question in survey.questions:
         if not question.type.randomized:
             continue
-        for option in question.spun_options:
+        for option in question.type.spun(question.options):
             if option is None:
                 choices.append((question.key, shown(question.texts).text))
             else:
@@ -80,7 +80,7 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
         key for key in args.getlist("adjust") if key in {d.key for d in directs} and key != page.by
     ]
     question, option = analysis.randomized_item(survey, page.item)
-    page.item_index = question.spun_options.index(option)
+    page.item_index = question.type.spun(question.options).index(option)
     page.scale = question.design.scale
     page.groups = by_group(survey, page.by, min_n)[question.key]
     page.chart = _chart(page, dict(page.items)[page.item])

@@ -13,7 +13,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-import rr
 from web.core.infrastructure.extensions import Model
 from web.core.models.tallies import Tally
 from web.core.surveys.conditions import question_id, row_key
@@ -114,42 +113,12 @@ class Question(Tally, Model):
         self.text, self.translations = texts.to_store(self.survey.language_list)
 
     @property
-    def spun_options(self) -> list[Option | None]:
-        """The tallies each response feeds: options, or None for the question's own."""
-        return self.type.spun(self.options)
-
-    @property
     def tallies(self) -> list[Tally | ArmTally]:
+        """The tallies each response feeds (see QuestionType.spun): options, or its own."""
         return [
             self if option is None else ArmTally(self) if option == ARM else option
-            for option in self.spun_options
+            for option in self.type.spun(self.options)
         ]
-
-    @property
-    def items(self) -> list[str]:
-        """What a response reports for it, spin by spin (see QuestionType.items)."""
-        return self.type.items(self.key, [option.key for option in self.options])
-
-    @property
-    def spins(self) -> int:
-        """How many times a respondent spins for this question (each spin costs ε)."""
-        return self.type.spin_count(len(self.options))
-
-    @property
-    def epsilon_total(self) -> float:
-        """Its privacy cost: ε per spin; 0 for a question asked directly, which no ε protects."""
-        if not self.protected:
-            return 0.0
-        return rr.question_epsilon(self.epsilon, self.spins)
-
-    @property
-    def option_count(self) -> int:
-        return len(self.options)
-
-    @property
-    def protected(self) -> bool:
-        """Whether an ε protects its answer (not a direct question's, nor one asked directly)."""
-        return self.type.randomized and self.asked_with.protects
 
     @property
     def asked_with(self) -> SurveyDesign:
@@ -158,75 +127,15 @@ class Question(Tally, Model):
         return design_of(self)
 
     @property
-    def light_fraction(self) -> float:
-        """The spinner's light share (a design's truth share; 0 where nothing tells the truth;
-        the first arm's for cheating detection)."""
-        return self.asked_with.light_fraction(self)
-
-    @property
-    def truth_probability(self) -> float:
-        """How often a respondent's true answer is the one reported: e^ε/(1 + e^ε) for one
-        yes/no spin, e^ε/(e^ε + k − 1) for one option among k."""
-        return self.asked_with.truth_probability(self)
-
-    @property
     def design(self) -> DesignParameters:
         """Its design's parameters as stated (none for the spinners)."""
         return DesignParameters.stored(self.design_parameters)
-
-    @property
-    def own_randomizer(self) -> bool:
-        """Whether the respondent draws with their own die or coin, or needs none: the page then
-        asks for the report only."""
-        return self.asked_with.own_randomizer(self.design)
-
-    @property
-    def sectors(self) -> list[dict]:
-        """The page's wheel for a design it draws: each sector's share and what it reports
-        (``truth``, ``yes``, ``no`` or ``innocuous``), in order from the top; empty for the
-        spinners' two-share wheel and for the respondent's own randomizer."""
-        return self.asked_with.sectors(self.design)
-
-    @property
-    def item_mean(self) -> rr.BoundedMean | None:
-        """A number question's one-bit mean, read through its range; None for other types."""
-        scale = self.design.scale
-        return None if scale is None else scale.mean(self.epsilon, self.procedure)
-
-    @property
-    def item_design(self) -> rr.Design:
-        """The binary design each of its tallies reports through (a randomized question's)."""
-        return self.type.item_design(self.epsilon, self.procedure, len(self.options), self.design)
-
-    @property
-    def noise_line(self) -> tuple[float, float]:
-        """Offset and slope of E[reported share] = a + b·π for each of its tallies (cheating
-        detection's first arm: its honest respondents' line)."""
-        return self.asked_with.noise_line(self)
 
     @property
     def response_count(self) -> int:
         """Responses that answered this question (later questions have fewer than the survey)."""
         tallies = self.tallies
         return tallies[0].n if tallies else 0
-
-    @property
-    def permanent(self) -> rr.PermanentResponse | None:
-        """Its permanent randomized response over the series' waves (ε∞ over all of them, ε per
-        wave), or None where every wave draws afresh."""
-        if self.epsilon_permanent is None:
-            return None
-        values = self.type.permanent_values(len(self.options))
-        return rr.permanent_response(self.epsilon_permanent, self.epsilon, values)
-
-    @property
-    def page_light_fraction(self) -> float:
-        """The light share the respondent's page spins with: each wave's, on the kept permanent
-        report, for a question with one (rr.PermanentResponse.wave_light); else its design's."""
-        layers = self.permanent
-        if layers is None:
-            return self.light_fraction
-        return layers.wave_light(self.asked_with.descriptor["dark"])
 
     @property
     def is_frozen(self) -> bool:

@@ -105,7 +105,9 @@ class Survey(Model):
     def epsilon_total(self) -> float:
         """The survey's privacy cost: the sum of its questions' costs."""
         return rr.survey_epsilon(
-            question.epsilon_total for question in self.questions if question.protected
+            question.asked_with.cost(question)
+            for question in self.questions
+            if question.asked_with.protects
         )
 
     @property
@@ -126,7 +128,9 @@ class Survey(Model):
         """Every spin of a response, in order, with the option whose tally it feeds (None for the
         question's own tally); see :mod:`web.core.surveys.questions`."""
         return [
-            (question, option) for question in self.questions for option in question.spun_options
+            (question, option)
+            for question in self.questions
+            for option in question.type.spun(question.options)
         ]
 
     @property

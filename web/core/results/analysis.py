@@ -20,7 +20,7 @@ def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]
     question = next((q for q in survey.questions if q.key == key), None)
     if question is None or not question.type.randomized:
         raise GroupingError(f"{item!r} is not a randomized question of the survey")
-    spun = question.spun_options
+    spun = question.type.spun(question.options)
     if not question.type.has_options:
         if option_key:
             raise GroupingError(f"question {key!r} has no options: use item={key}")
@@ -138,11 +138,11 @@ def regression(
 def _fit(question: Question, item: str, design, n, yes, terms):
     """The regression of the item on the cells: linear for a number question's mean, logistic
     through the design's line for a share; GroupingError when it cannot be fitted."""
-    mean = question.item_mean
+    mean = question.type.mean_of(question)
     try:
         if mean is not None:
             return mean.regression(design, n, yes, terms=terms)
-        return question.item_design.regression(design, n, yes, terms=terms)
+        return question.type.line_of(question).regression(design, n, yes, terms=terms)
     except rr.RegressionError as error:
         raise GroupingError(str(error)) from None
     except ValueError as error:
@@ -170,9 +170,10 @@ def item_difference(
     share from each set's second arm too (``arms``: [respondents, reports of 1] of each)."""
     if arms is not None:
         return _cheating_difference(question, [first, second], arms)
-    if question.item_mean is not None:
-        return question.item_mean.difference(*first, *second)
-    return question.item_design.difference(*first, *second)
+    mean = question.type.mean_of(question)
+    if mean is not None:
+        return mean.difference(*first, *second)
+    return question.type.line_of(question).difference(*first, *second)
 
 
 def _prediction(prediction: rr.regression.Prediction) -> dict:
@@ -186,7 +187,11 @@ def group_difference(
     question, option = randomized_item(survey, item)
     grouping = direct_question(survey, by)
     totals = cell_totals(survey, question, option, [by])
-    arms = cell_totals(survey, question, ARM, [by]) if ARM in question.spun_options else None
+    arms = (
+        cell_totals(survey, question, ARM, [by])
+        if ARM in question.type.spun(question.options)
+        else None
+    )
     counts = []
     for group in (first, second):
         if group not in {o.key for o in grouping.options}:

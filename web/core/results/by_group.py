@@ -94,7 +94,7 @@ def by_group(survey: Survey, key: str, min_n: int) -> dict[str, list[GroupResult
         groups = []
         for group in grouping.options:
             counts = []
-            for option in question.spun_options:
+            for option in question.type.spun(question.options):
                 entries = cells.get(Tallied.of(question, option).key, [])
                 matching = [
                     (n, yes) for answers, n, yes in entries if answers.get(key) == group.key

@@ -76,7 +76,7 @@ def compared_items(survey: Survey) -> dict[str, list[Question]]:
 
 def reference_row(asked: list[Question]) -> Question:
     """The row every other condition is compared with: the one asked directly, else the first."""
-    return next((row for row in asked if not row.protected), asked[0])
+    return next((row for row in asked if not row.asked_with.protects), asked[0])
 
 
 def one_line(question: Question) -> bool:
@@ -86,7 +86,7 @@ def one_line(question: Question) -> bool:
     if kind.has_options or kind.has_range:
         return False
     try:
-        question.item_design  # noqa: B018 - raises for a design with no single line
+        question.type.line_of(question)  # noqa: B018 - raises for a design with no single line
     except ValueError:
         return False
     return True
@@ -112,8 +112,8 @@ def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | 
         contrast = None
         if entry["estimate"] is not None and base["estimate"] is not None:
             contrast = rr.contrast(
-                row.item_design, row.published_yes, row.published_n,
-                reference.item_design, reference.published_yes, reference.published_n,
+                row.type.line_of(row), row.published_yes, row.published_n,
+                reference.type.line_of(reference), reference.published_yes, reference.published_n,
             )  # fmt: skip
         contrasts.append(
             {
@@ -143,7 +143,7 @@ def _condition_figures(row: Question, min_n: int) -> dict:
     entry = {
         "condition": row.condition,
         "procedure": row.procedure,
-        "epsilon": row.epsilon if row.protected else None,
+        "epsilon": row.epsilon if row.asked_with.protects else None,
         "n": n,
         "estimate": None,
         "std_error": None,
@@ -152,7 +152,7 @@ def _condition_figures(row: Question, min_n: int) -> dict:
     }
     if n < min_n:
         return entry | {"withheld": True}
-    found = row.item_design.estimate(row.published_yes, n)
+    found = row.type.line_of(row).estimate(row.published_yes, n)
     return entry | {
         "noisy_yes": row.published_yes,
         "estimate": significant(float(found.estimate)),
@@ -166,7 +166,7 @@ def _passed_figures(row: Question, counts: Counts, min_n: int) -> dict:
     """An item's estimate among the respondents who passed their condition's checks."""
     if counts.n < min_n:
         return {"n": counts.n, "estimate": None, "ci_low": None, "ci_high": None}
-    found = row.item_design.estimate(counts.hits, counts.n)
+    found = row.type.line_of(row).estimate(counts.hits, counts.n)
     return {
         "n": counts.n,
         "estimate": significant(float(found.estimate)),

@@ -61,7 +61,7 @@ def _item(rows: list[Question]) -> dict:
                 "condition": row.condition,
                 "versus": reference.condition,
                 "contrast": f"rr_contrast({_counts(row)}, {_counts(reference)})",
-                **({"RRlog": _rrlog(row, reference)} if not reference.protected else {}),
+                **({"RRlog": _rrlog(row, reference)} if not reference.asked_with.protects else {}),
             }
         )
     return {"id": rows[0].question_id, "known_prevalence": rows[0].known_prevalence,
@@ -71,7 +71,7 @@ def _item(rows: list[Question]) -> dict:
 def _counts(row: Question) -> str:
     """yes, n, a, b of a condition's column, as rr_contrast takes them."""
     column = r_column(row.key)
-    offset, slope = row.noise_line
+    offset, slope = row.asked_with.noise_line(row)
     return (
         f"sum({column}, na.rm = TRUE), sum(!is.na({column})), {r_number(offset)}, {r_number(slope)}"
     )

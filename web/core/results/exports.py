@@ -23,6 +23,7 @@ from web.core.results.figures import (
 )
 from web.core.surveys.conditions import condition_markers, response_condition
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
+from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts
 
 ESTIMATE_COLUMNS = (
@@ -49,7 +50,9 @@ def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
     return [
         (question.key, option or None)
         for question in survey.questions
-        for question_key, _, option in (item.partition(".") for item in question.items)
+        for question_key, _, option in (
+            item.partition(".") for item in question.type.items_of(question)
+        )
     ]
 
 
@@ -272,20 +275,20 @@ def _published_counts(result) -> dict:
 
 
 def _question_entry(question, languages: list[str]) -> dict:
-    offset, slope = question.noise_line
+    offset, slope = question.asked_with.noise_line(question)
     entry = {
         "id": question.key,
         "text": question.texts.for_file(languages),
         "type": question.kind,
         "epsilon": question.epsilon,
-        "epsilon_total": question.epsilon_total,
+        "epsilon_total": question.asked_with.cost(question),
         **_permanent_entry(question),
         "procedure": question.procedure,
-        "light_fraction": question.light_fraction,
-        "truth_probability": question.truth_probability,
+        "light_fraction": question.asked_with.light_fraction(question),
+        "truth_probability": question.asked_with.truth_probability(question),
         "noise_offset": offset,
         "noise_slope": slope,
-        "columns": question.items,
+        "columns": question.type.items_of(question),
         **question.asked_with.codebook(question),
     }
     if question.design.scale is not None:
@@ -300,14 +303,14 @@ def _question_entry(question, languages: list[str]) -> dict:
 
 def _permanent_entry(question) -> dict:
     """A question's permanent randomized response: its bound over all waves and both layers."""
-    layers = question.permanent
+    layers = permanent_report(question)
     if layers is None:
         return {}
     return {
         "epsilon_permanent": layers.epsilon_permanent,
         "permanent": {
             "keep": layers.keep,
-            "wave_light": question.page_light_fraction,
+            "wave_light": page_light(question),
             "values": layers.k,
             "note": "A permanent report per possible value is drawn once per series on the "
             "respondent's device (the value itself with probability keep); each wave reports "

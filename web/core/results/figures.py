@@ -286,7 +286,7 @@ def item_results(question: Question, counts: list[tuple[int, int]]) -> tuple[Ite
             option.key if option else None, option.texts if option else None, n, yes,
             *(figure if figure is not None else [None] * len(ESTIMATE_FIELDS)),
         )
-        for option, (yes, n), figure in zip(question.spun_options, counts, figures, strict=True)
+        for option, (yes, n), figure in zip(question.type.spun(question.options), counts, figures, strict=True)
         if option != ARM  # an arm's counts are its question's extra results
     )  # fmt: skip
 
@@ -322,8 +322,8 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.texts,
         question.procedure,
         question.epsilon,
-        question.epsilon_total,
-        question.light_fraction,
+        question.asked_with.cost(question),
+        question.asked_with.light_fraction(question),
         question.type.has_options,
         items,
         visible,
@@ -333,5 +333,5 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.type.extra_results(counts, question.design),
         question.epsilon_permanent,
         question.condition,
-        question.protected,
+        question.asked_with.protects,
     )

@@ -85,7 +85,7 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
             if not question.type.has_options and option_key:
                 raise GroupingError(f"question {key!r} has no options: name it {key}")
             try:
-                design = question.item_design
+                design = question.type.line_of(question)
             except ValueError as error:
                 raise GroupingError(f"no joint table for {name!r}: {error}") from None
             matrix = report_matrix(design.yes_given_yes, design.yes_given_no)

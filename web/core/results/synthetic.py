@@ -91,7 +91,7 @@ def model_items(survey: Survey) -> tuple[list[str], list[Note]]:
             notes.append(Note(N_("%(item)s: a number question (only its mean is known): left out"),
                               {"item": question.key}))  # fmt: skip
             continue
-        if ARM in question.spun_options:
+        if ARM in question.type.spun(question.options):
             notes.append(Note(N_("%(item)s: cheating detection (two arms): left out"),
                               {"item": question.key}))  # fmt: skip
             continue

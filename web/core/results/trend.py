@@ -213,8 +213,8 @@ def _observations(survey: Survey, min_n: int, by: str | None) -> Iterator[Observ
     for question in survey.questions:
         if not question.type.randomized:
             continue
-        spun = [option for option in question.spun_options if option != ARM]
-        has_arm = ARM in question.spun_options
+        spun = [option for option in question.type.spun(question.options) if option != ARM]
+        has_arm = ARM in question.type.spun(question.options)
         sets: list[tuple[str | None, Texts | None, tuple[ItemResult, ...], bool, list | None]]
         if groups is None or by is None:
             whole = question_results(question, min_n if enough else None)

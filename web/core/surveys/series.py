@@ -35,17 +35,37 @@ def spun_parameters(question: Question | QuestionSpec) -> tuple:
     )
 
 
+def permanent_report(question: Question) -> rr.PermanentResponse | None:
+    """Its permanent randomized response over the series' waves (ε∞ over all of them, ε per
+    wave), or None where every wave draws afresh."""
+    if question.epsilon_permanent is None:
+        return None
+    values = question.type.permanent_values(len(question.options))
+    return rr.permanent_response(question.epsilon_permanent, question.epsilon, values)
+
+
+def page_light(question: Question) -> float:
+    """The light share the respondent's page spins with: each wave's, on the kept permanent
+    report, for a question with one (rr.PermanentResponse.wave_light); else its design's."""
+    layers = permanent_report(question)
+    if layers is None:
+        return question.asked_with.light_fraction(question)
+    return layers.wave_light(question.asked_with.descriptor["dark"])
+
+
 def wave_costs(survey: Survey) -> tuple[float, float]:
     """A wave's two privacy costs: what it costs on the questions drawn afresh every wave (no
     ε∞), added up over the waves a browser answers; and the bound over every wave on the
     questions with a permanent report while the answers stay the same (ε∞ per spin)."""
     fresh = rr.survey_epsilon(
-        question.epsilon_total
+        question.asked_with.cost(question)
         for question in survey.questions
-        if question.protected and question.epsilon_permanent is None
+        if question.asked_with.protects and question.epsilon_permanent is None
     )
     kept = rr.survey_epsilon(
-        rr.question_epsilon(question.epsilon_permanent, question.spins)
+        rr.question_epsilon(
+            question.epsilon_permanent, question.type.spin_count(len(question.options))
+        )
         for question in survey.questions
         if question.epsilon_permanent is not None
     )

@@ -63,10 +63,6 @@ class QuestionSpec:
         return question_type(self.kind, self.procedure)
 
     @property
-    def option_count(self) -> int:
-        return len(self.options)
-
-    @property
     def asked_with(self) -> SurveyDesign:
         return design_of(self)
 

@@ -6,7 +6,7 @@ compares its name. An unknown name is refused with the list of known ones: there
 design anywhere.
 
 ``question`` arguments below are anything with a question's ``type`` (its
-:class:`~web.core.surveys.questions.QuestionType`), ``epsilon``, ``option_count`` and ``design``
+:class:`~web.core.surveys.questions.QuestionType`), ``epsilon``, ``options`` and ``design``
 (its :class:`DesignParameters`): a stored question or a survey file's.
 """
 
@@ -182,6 +182,15 @@ class SurveyDesign:
         (:class:`rr.CheatingDetection`); a design of one line has none."""
         raise ValueError(f"{self.name} puts every respondent in one arm: it has no arm model")
 
+    def cost(self, question) -> float:
+        """The question's privacy cost: ε per spin (:func:`rr.question_epsilon`); 0 where
+        nothing protects the answer."""
+        if not self.protects:
+            return 0.0
+        return rr.question_epsilon(
+            question.epsilon, question.type.spin_count(len(question.options))
+        )
+
     def light_fraction(self, question) -> float:
         """The share of the wheel that tells the truth (0 where none does)."""
         return question.design.share("p_truth") or 0.0
@@ -253,7 +262,7 @@ class SurveyDesign:
             "design": self.name,
             "p_report_1_given_yes": design.yes_given_yes,
             "p_report_1_given_no": design.yes_given_no,
-            **models.entry(question.items),
+            **models.entry(question.type.items_of(question)),
             **notes,
             "randomizer": "respondent's own" if self.own_randomizer(question.design) else "page",
             "recompute": LINE_RECOMPUTE,

@@ -123,7 +123,7 @@ class CheatingDetection(SurveyDesign):
         parameters = question.design
         model = cheating_model(parameters)
         p = [value for arm in parameters.arms for value in (arm[1], arm[2])]
-        reported, arm = question.items
+        reported, arm = question.type.items_of(question)
         return {
             "design": self.name,
             "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],

@@ -17,6 +17,7 @@ class AskedPlainly(TypeSpun):
     label = _l("Asked directly")
     every_type = False
     draws = False
+    protects = False
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         raise ValueError("a direct question's answers are not randomized: they have no design")

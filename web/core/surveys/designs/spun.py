@@ -42,13 +42,13 @@ class TypeSpun(SurveyDesign):
         return []  # ε and the range are checked with the question's type
 
     def light_fraction(self, question) -> float:
-        return question.type.light_fraction(question.epsilon, self.name, question.option_count)
+        return question.type.light_fraction(question.epsilon, self.name, len(question.options))
 
     def truth_probability(self, question) -> float:
-        return question.type.truth_probability(question.epsilon, question.option_count)
+        return question.type.truth_probability(question.epsilon, len(question.options))
 
     def noise_line(self, question) -> tuple[float, float]:
-        return question.type.noise_line(question.epsilon, question.option_count)
+        return question.type.noise_line(question.epsilon, len(question.options))
 
     def respond_template(self, question) -> str:
         return question.type.respond_template

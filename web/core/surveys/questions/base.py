@@ -129,9 +129,25 @@ class QuestionType:
         light = spinner.light_fraction(question)
         return {
             **spinner.line_entry(light),
-            **spinner.r_models(light).entry(question.items),
+            **spinner.r_models(light).entry(self.items_of(question)),
             "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
         }
+
+    def items_of(self, question) -> list[str]:
+        """What a response reports for ``question`` (a stored question or a file's), spin by
+        spin: :meth:`items` of its key and option ids."""
+        return self.items(question.key, [option.key for option in question.options])
+
+    def line_of(self, question) -> rr.Design:
+        """The binary design each of ``question``'s tallies reports through
+        (:meth:`item_design` with its ε, procedure, option count and design's parameters)."""
+        return self.item_design(
+            question.epsilon, question.procedure, len(question.options), question.design
+        )
+
+    def mean_of(self, question) -> rr.BoundedMean | None:
+        """A question on a range's one-bit mean, read through its range; None for other types."""
+        return None
 
     def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
         """What a response reports, one item per spin: each drawn with its own spinner on the

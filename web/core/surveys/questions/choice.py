@@ -67,13 +67,13 @@ class Choice(OneOption):
     def codebook(self, spinner, question) -> dict:
         """With RRreg's misclassification model: ``p`` is the matrix of P(report j | true i),
         the truth on its diagonal, the rest shared evenly (both spinners)."""
-        k = question.option_count
+        k = len(question.options)
         die = (
             f"a fair {k}-sided die over all options"
             if spinner.coin_on_dark
             else f"a fair {k - 1}-sided die over the other options"
         )
-        truth = question.truth_probability
+        truth = spinner.truth_probability(question)
         other = (1 - truth) / (k - 1)
         ids = r_vector_of_texts([option.key for option in question.options])
         reported = f"match({r_column(question.key)}, {ids}) - 1"

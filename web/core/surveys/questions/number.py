@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+import rr
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
 from web.core.surveys.designs.r_code import r_number
 from web.core.surveys.questions.base import Figures, QuestionType, register
@@ -30,6 +31,9 @@ class Number(YesNo):
     respond_template = "respond/_number.html"
     procedures = QuestionType.procedures  # the spinners only: a design reports one bit of yes/no
     has_range = True
+
+    def mean_of(self, question) -> rr.BoundedMean:
+        return question.design.scale.mean(question.epsilon, question.procedure)
 
     def options_problem(self, count: int) -> str | None:
         return None if count == 0 else _("a 'number' question has no options")
