@@ -24,6 +24,7 @@ from web.core.models import ApiToken, User
 from web.core.results.analysis import regression
 from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
+from web.core.results.cells import direct_questions
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.synthetic import SyntheticUnavailable, synthetic_csv, synthetic_data
@@ -131,7 +132,7 @@ def _groups(survey, text: str) -> tuple[str, dict[str, float]]:
     """``year=first:0.1,fourth:0.4`` read against the survey: a direct question and the share of
     each listed option's group; a click error naming what is wrong."""
     key, _, spec = text.partition("=")
-    question = next((q for q in survey.questions if q.key == key and not q.type.randomized), None)
+    question = next((q for q in direct_questions(survey.questions) if q.key == key), None)
     if question is None:
         raise click.BadParameter(
             f"{key!r} is not a direct question of {survey.slug!r}",

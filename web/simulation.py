@@ -13,7 +13,7 @@ from web.core.infrastructure.driver_sql import many_rows
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.models.publication import publish_in_session
-from web.core.results.cells import cell_key
+from web.core.results.cells import cell_key, direct_questions
 from web.core.surveys.questions import Tallied
 from web.respondent.storing import TALLY_TABLES
 from web.respondent.submissions import submissions
@@ -91,7 +91,7 @@ def _simulate_rows(
     tallies_of: dict[int, list] = {question.id: [] for question in questions}
     for spin, question in spins.items():
         tallies_of[question.id].append(spin)
-    direct = [question for question in questions if not question.type.randomized]
+    direct = direct_questions(questions)
     cells = CellCounter(direct)
     sql = submissions().statements
     connection = db.session.connection()
@@ -120,7 +120,7 @@ def _simulate_rows(
             ):
                 totals[spin][0] += size if weights is None else int(weights.sum())
                 totals[spin][1] += int(column.sum())
-                if question.type.randomized:
+                if question not in direct:
                     cells.add(spin, cell, column, weights)
             columns.extend(column.tolist() for column in kind.template_values(reported, options))
         rows = list(zip(*columns, strict=True))

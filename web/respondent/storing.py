@@ -178,7 +178,7 @@ class Counts:
                     counts[at] += respondents
                     counts[at + 1] += yes
         if plan.direct:
-            randomized = [tally for tally in plan.tallies if tally.type.randomized]
+            randomized = [tally for tally in plan.tallies if tally.question_key not in plan.direct]
             self.cells = cell_counts(answers, list(plan.direct), randomized)
 
     def question_values(self) -> list:

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
+from web.core.results.cells import direct_questions
 from web.core.surveys.questions import Tallied
 from web.respondent import storing
 from web.respondent.plan import Plan, SurveyState
@@ -121,9 +122,7 @@ class Submissions:
                 revision,
                 tuple(survey.shapes),
                 tuple(Tallied.of(question, option) for question, option in survey.spins()),
-                tuple(
-                    question.key for question in survey.questions if not question.type.randomized
-                ),
+                tuple(question.key for question in direct_questions(survey.questions)),
                 tuple(condition.id for condition in survey.condition_list),
             )
 

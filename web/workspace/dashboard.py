@@ -24,6 +24,7 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
 from web.core.models import Survey, surveys_readable_by
+from web.core.results.cells import direct_questions
 from web.core.surveys.editing import (
     EditError,
     change_status,
@@ -39,6 +40,8 @@ from web.workspace.panel import results_panel
 from web.workspace.synthetic_page import synthetic_page
 
 bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
+# The researcher's pages offer grouping by these (the dashboard, a series' trend).
+bp.add_app_template_global(direct_questions)
 bp.before_request(require_login)
 
 

@@ -12,6 +12,7 @@ from web.core.infrastructure.i18n import shown
 from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.by_group import GroupingError, GroupResult, by_group
+from web.core.results.cells import direct_questions
 from web.core.results.chart import estimate_chart
 from web.core.surveys.scales import Scale
 from web.workspace.panel import describe, scaled_bars
@@ -51,8 +52,9 @@ class GroupAnalysis:
 def item_choices(survey: Survey) -> list[tuple[str, str]]:
     """Every randomized item: a yes/no question, or each option of one with options."""
     choices = []
+    directs = direct_questions(survey.questions)
     for question in survey.questions:
-        if not question.type.randomized:
+        if question in directs:
             continue
         for option in question.type.spun(question.options):
             if option is None:
@@ -65,7 +67,7 @@ def item_choices(survey: Survey) -> list[tuple[str, str]]:
 
 def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     """The page for the choices in ``args`` (``by``, ``item``, ``a``, ``b``, ``adjust``)."""
-    directs = [question for question in survey.questions if not question.type.randomized]
+    directs = direct_questions(survey.questions)
     page = GroupAnalysis(directs, item_choices(survey))
     if not directs or not page.items:
         return page

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
+from web.core.results.cells import direct_questions
 from web.core.results.joint import joint_document
 from web.core.results.synthetic import model_items
 from web.workspace.group_analysis import item_choices
@@ -31,7 +32,8 @@ def joint_page(survey: Survey, args, min_n: int) -> JointPage:
     """The page for ``a`` and ``b`` in ``args`` (the first two yes/no items by default)."""
     binary, _notes = model_items(survey)
     labels = dict(item_choices(survey))
-    directs = {q.key for q in survey.questions if not q.type.randomized or q.type.sums_to_one}
+    directs = {q.key for q in direct_questions(survey.questions)}
+    directs |= {q.key for q in survey.questions if q.type.sums_to_one}
     items = [(name, labels.get(name, name)) for name in binary if name not in directs]
     page = JointPage(items)
     if len(items) < 2:

@@ -10,6 +10,7 @@ import rr
 from rr.difference import Difference
 from web.core.models import Option, Question, Survey
 from web.core.results.by_group import GroupingError, direct_question, published_cells
+from web.core.results.cells import direct_questions
 from web.core.results.figures import significant
 from web.core.surveys.questions import ARM, Tallied
 
@@ -18,7 +19,7 @@ def randomized_item(survey: Survey, item: str) -> tuple[Question, Option | None]
     """The tally ``item`` names: a yes/no question's key, or ``question.option``."""
     key, _, option_key = item.partition(".")
     question = next((q for q in survey.questions if q.key == key), None)
-    if question is None or not question.type.randomized:
+    if question is None or question in direct_questions(survey.questions):
         raise GroupingError(f"{item!r} is not a randomized question of the survey")
     spun = question.type.spun(question.options)
     if not question.type.has_options:

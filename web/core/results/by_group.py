@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Question, Survey
+from web.core.results.cells import direct_questions
 from web.core.results.figures import (
     ESTIMATE_FIELDS,
     ItemResult,
@@ -61,7 +62,7 @@ def direct_question(survey: Survey, key: str) -> Question:
     found = next((question for question in survey.questions if question.key == key), None)
     if found is None:
         raise GroupingError(f"the survey has no question {key!r}")
-    if found.type.randomized:
+    if found not in direct_questions(survey.questions):
         raise GroupingError(f"question {key!r} is randomized: group by a direct question")
     return found
 
@@ -88,8 +89,9 @@ def by_group(survey: Survey, key: str, min_n: int) -> dict[str, list[GroupResult
     grouping = direct_question(survey, key)
     cells = published_cells(survey)
     results = {}
+    directs = direct_questions(survey.questions)
     for question in survey.questions:
-        if not question.type.randomized:
+        if question in directs:
             continue
         groups = []
         for group in grouping.options:

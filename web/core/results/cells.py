@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from typing import NamedTuple
 
-from web.core.models import Survey
+from web.core.models import Question, Survey
 from web.core.surveys.questions import ARM, QuestionType, Tallied, question_type
 
 # The class a survey with no responses yet is judged by, for the builder's warning.
@@ -30,12 +31,18 @@ class GroupCells(NamedTuple):
 def group_cells(survey: Survey, min_n: int) -> GroupCells | None:
     """The cells of the survey's direct questions crossed, judged at its responses so far (or a
     class of 40 before any); None without direct questions."""
-    sizes = [len(question.options) for question in survey.questions if not question.type.randomized]
+    sizes = [len(question.options) for question in direct_questions(survey.questions)]
     if not sizes:
         return None
     groups = math.prod(sizes)
     planned = survey.response_count or TYPICAL_CLASS
     return GroupCells(groups, max(min_n, 1), groups * max(min_n, 1), planned, planned / groups)
+
+
+def direct_questions(questions: Iterable[Question]) -> list[Question]:
+    """The questions asked directly (their kind is not randomized), in order: the ones whose
+    answers split the respondents into groups."""
+    return [question for question in questions if not question.type.randomized]
 
 
 def layout(rows) -> tuple[list[str], list[Tallied]]:

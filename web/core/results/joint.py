@@ -28,6 +28,7 @@ from rr.joint import (
 )
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
+from web.core.results.cells import direct_questions
 from web.core.results.figures import significant
 from web.core.results.published import published_answers
 
@@ -72,7 +73,7 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
         if question is None:
             raise GroupingError(f"the survey has no question {key!r}")
         options = tuple(option.key for option in question.options)
-        if not question.type.randomized:
+        if question in direct_questions(survey.questions):
             items.append(JointItem(name, key, None, options, np.eye(len(options)), False, False))
         elif question.type.sums_to_one:
             matrix = choice_matrix(question.epsilon, len(options))

@@ -21,6 +21,7 @@ from rr.difference import METHOD
 from web.core.models import Option, Question, Survey
 from web.core.results.analysis import cell_totals, item_difference
 from web.core.results.by_group import GroupingError, by_group
+from web.core.results.cells import direct_questions
 from web.core.results.figures import ItemResult, question_results, significant
 from web.core.surveys.questions import ARM
 from web.core.surveys.series import spun_parameters, waves_of
@@ -210,8 +211,9 @@ def _observations(survey: Survey, min_n: int, by: str | None) -> Iterator[Observ
         if not _asks_directly(survey, by):
             return  # this wave does not ask the grouping question: no groups to show
         groups = by_group(survey, by, min_n)
+    directs = direct_questions(survey.questions)
     for question in survey.questions:
-        if not question.type.randomized:
+        if question in directs:
             continue
         spun = [option for option in question.type.spun(question.options) if option != ARM]
         has_arm = ARM in question.type.spun(question.options)
@@ -237,7 +239,7 @@ def _observations(survey: Survey, min_n: int, by: str | None) -> Iterator[Observ
 
 
 def _asks_directly(survey: Survey, key: str) -> bool:
-    return any(q.key == key and not q.type.randomized for q in survey.questions)
+    return any(q.key == key for q in direct_questions(survey.questions))
 
 
 def _trend_item(observations: list[Observation], waves: list[Survey]) -> TrendItem:
