@@ -61,6 +61,7 @@ from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, m
 from .mechanism import (
     PROCEDURES,
     ReportProbabilities,
+    dark_report,
     light_fraction,
     perturb,
     privacy_loss_ratio,
@@ -161,6 +162,7 @@ __all__ = [
     "gaussian_sigmas",
     "laplace_scale",
     "lattice_histogram",
+    "dark_report",
     "light_fraction",
     "margin_of_error",
     "perturb",

@@ -15,7 +15,10 @@ import numpy as np
 
 from .errors import NOT_A_NUMBER, NOT_ALLOWED, OUT_OF_RANGE, ParameterError
 
-PROCEDURES = ("spinner", "spinner_coin")
+# What each spinner's dark share reports: a fair coin's toss (a die's over k options), or the
+# opposite of the true answer (another option). The one thing the two procedures differ in.
+DARK_REPORTS = {"spinner": "opposite", "spinner_coin": "coin"}
+PROCEDURES = tuple(DARK_REPORTS)
 
 # Below this ε the spinner is almost all dark: even a survey of everyone on Earth (8·10⁹ people)
 # would give an estimate with a standard error above 10, i.e. no information, while the numbers

@@ -42,7 +42,7 @@ from ._validate import (
 )
 from .errors import ParameterError
 from .estimate import _estimate
-from .mechanism import noise_line
+from .mechanism import dark_report, noise_line
 from .planning import _half_width
 
 MAX_CHOICES = 1000  # far above any question's options; a guard against a count passed as k
@@ -99,7 +99,7 @@ def choice_light_fraction(epsilon, k, procedure: str = "spinner_coin") -> float:
     """
     epsilon, k = check_epsilon(epsilon), check_choices(k)
     offset, slope = noise_line(epsilon, k)
-    return slope if check_procedure(procedure) == "spinner_coin" else offset + slope
+    return slope if dark_report(procedure) == "coin" else offset + slope
 
 
 def choice_probabilities(epsilon, k) -> ChoiceProbabilities:
@@ -147,7 +147,7 @@ def perturb_choice(true_options, epsilon, k, procedure: str = "spinner_coin", rn
         )
     generator = np.random.default_rng(rng)
     light = generator.random(truth.shape) < q
-    if procedure == "spinner_coin":
+    if dark_report(procedure) == "coin":
         die = generator.integers(0, k, size=truth.shape)
     else:
         # A die over the k − 1 others: roll 0…k−2 and step over the true option.

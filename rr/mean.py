@@ -37,6 +37,7 @@ from .design import Design, spinner, spinner_coin
 from .difference import Difference
 from .errors import NOT_A_NUMBER, ParameterError
 from .linear import linear_on_line
+from .mechanism import dark_report
 
 
 class MeanEstimate(NamedTuple):
@@ -260,7 +261,7 @@ def bounded_mean(low, high, epsilon, procedure: str = "spinner_coin") -> Bounded
     if bounds[0] >= bounds[1]:
         raise ParameterError("low", f"low must be below high, got low={low!r}, high={high!r}")
     check_procedure(procedure)
-    design = spinner_coin(epsilon) if procedure == "spinner_coin" else spinner(epsilon)
+    design = spinner_coin(epsilon) if dark_report(procedure) == "coin" else spinner(epsilon)
     return BoundedMean(bounds[0], bounds[1], design)
 
 

@@ -28,8 +28,34 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import PROCEDURES, check_epsilon, check_procedure
+from ._validate import DARK_REPORTS, PROCEDURES, check_epsilon, check_procedure
 from .errors import ParameterError
+
+
+def dark_report(procedure) -> str:
+    """What the dark share of ``procedure``'s spinner reports.
+
+    Parameters
+    ----------
+    procedure : {"spinner_coin", "spinner"}
+
+    Returns
+    -------
+    str
+        ``"coin"``: a fair coin decides (a die over the k options of a single-choice question);
+        ``"opposite"``: the opposite of the true answer (another option, chosen evenly).
+
+    Raises
+    ------
+    ValueError
+        If the procedure is unknown.
+    """
+    return DARK_REPORTS[check_procedure(procedure)]
+
+
+def _tosses_coin(procedure: str) -> bool:
+    """Whether dark is a coin's (or die's) toss; assumes a validated procedure."""
+    return DARK_REPORTS[procedure] == "coin"
 
 
 class ReportProbabilities(NamedTuple):
@@ -62,7 +88,7 @@ def light_fraction(epsilon, procedure: str = "spinner_coin") -> float:
         If ε is not a finite number > 0 or the procedure is unknown.
     """
     epsilon = check_epsilon(epsilon)
-    if check_procedure(procedure) == "spinner_coin":
+    if _tosses_coin(check_procedure(procedure)):
         return math.tanh(epsilon / 2)
     return 1.0 / (1.0 + math.exp(-epsilon))
 
@@ -97,7 +123,7 @@ def report_probabilities(epsilon, procedure: str = "spinner_coin") -> ReportProb
     """
     p = light_fraction(epsilon, procedure)
     dark = _dark_fraction(epsilon, procedure)
-    if procedure == "spinner_coin":
+    if _tosses_coin(procedure):
         return ReportProbabilities(p + dark / 2, dark / 2)
     return ReportProbabilities(p, dark)
 
@@ -105,7 +131,7 @@ def report_probabilities(epsilon, procedure: str = "spinner_coin") -> ReportProb
 def _dark_fraction(epsilon: float, procedure: str) -> float:
     """1 − p without cancellation; assumes a validated ε and procedure."""
     tail = math.exp(-epsilon)
-    if procedure == "spinner_coin":
+    if _tosses_coin(procedure):
         # 1 − tanh(ε/2) = 2e^−ε/(1 + e^−ε): a sum of positive terms, with no cancellation.
         return 2 * tail / (1 + tail)
     return tail / (1 + tail)
@@ -160,7 +186,7 @@ def perturb(true_bits, epsilon, procedure: str = "spinner_coin", rng=None) -> np
     truth = truth.astype(np.uint8)
     generator = np.random.default_rng(rng)
     light = generator.random(truth.shape) < p
-    coin = procedure == "spinner_coin"
+    coin = _tosses_coin(procedure)
     dark_answer = (generator.random(truth.shape) < 0.5).astype(np.uint8) if coin else 1 - truth
     return np.where(light, truth, dark_answer).astype(np.uint8)
 

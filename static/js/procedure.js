@@ -9,7 +9,7 @@ import { cryptoUint32, uniform, uniformInt } from "./random.js";
 
 /**
  * What a spinner's dark share does: a fair coin decides ("coin"), or the opposite answer is
- * reported ("opposite"). The server says which for each question (its design's `coin_on_dark`).
+ * reported ("opposite"). The server says which for each question (its design's `dark`, from rr.dark_report).
  * @typedef {"coin" | "opposite"} Dark
  */
 /** @typedef {0 | 1} Bit */

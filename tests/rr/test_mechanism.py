@@ -126,3 +126,10 @@ def test_perturb_keeps_shape_and_is_repeatable_with_a_seed():
     assert first.shape == (2, 3) and first.dtype == np.uint8
     assert np.array_equal(first, rr.perturb(truth, 1.0, rng=42))
     assert set(np.unique(first)) <= {0, 1}
+
+
+def test_the_dark_share_is_a_coin_for_spinner_coin_and_the_opposite_for_spinner():
+    assert rr.dark_report("spinner_coin") == "coin"
+    assert rr.dark_report("spinner") == "opposite"
+    with pytest.raises(ValueError, match="procedure must be one of"):
+        rr.dark_report("forced_response")

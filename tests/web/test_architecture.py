@@ -121,12 +121,13 @@ def quoted_strings(path) -> list[str]:
 def test_only_a_design_s_own_module_names_it(path):
     if path.name == "passwords.py":
         return  # "spinner" there is a word an attacker guesses first, not a design
-    # A yes/no question asked directly (designs/direct.py), a direct question (the type) and the
-    # way a direct question is asked (designs/plain.py) share the word a survey file says for
-    # all three: "procedure": "direct".
-    surveys = ROOT / "web" / "core" / "surveys"
-    sharing = (surveys / "questions" / "direct.py", surveys / "designs" / "plain.py")
-    exempt = {"direct"} if path in sharing else set()
+    # The design that asks directly (designs/direct.py) and the direct question (the type) share
+    # the word a survey file says for both: "procedure": "direct" and "type": "direct".
+    exempt = (
+        {"direct"}
+        if path == ROOT / "web" / "core" / "surveys" / "questions" / "direct.py"
+        else set()
+    )
     own = path.parent == ROOT / "web" / "core" / "surveys" / "designs" and path.stem
     named = sorted(
         {
@@ -142,11 +143,9 @@ def test_only_a_design_s_own_module_names_it(path):
     "path", sorted((ROOT / "web").rglob("*.py")), ids=lambda path: str(path.relative_to(ROOT))
 )
 def test_only_a_type_s_own_module_names_it(path):
-    # A direct question's procedure is the unregistered design "direct" (designs/plain.py),
-    # named after the type it serves; the i18n module's "number" is a Jinja filter, and the
-    # OpenAPI document's is JSON Schema's type of a number.
+    # The design "direct" shares its name with the type; the i18n module's "number" is a Jinja
+    # filter, and the OpenAPI document's is JSON Schema's type of a number.
     exempt = {
-        ROOT / "web" / "core" / "surveys" / "designs" / "plain.py": {"direct"},
         ROOT / "web" / "core" / "surveys" / "designs" / "direct.py": {"direct"},
         ROOT / "web" / "core" / "infrastructure" / "i18n.py": {"number"},
     }.get(path, set())

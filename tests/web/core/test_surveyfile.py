@@ -204,3 +204,23 @@ def test_a_file_may_set_its_results_batch(value, ok):
 
 def test_a_file_without_results_batch_gets_the_default():
     assert parse_survey(copy.deepcopy(SAMPLE_SURVEY)).results_batch == 5
+
+
+@pytest.mark.parametrize("name", ["procedure", "epsilon"])
+def test_a_direct_question_with_a_null_procedure_or_epsilon_is_refused_by_name(name):
+    """A null used to pass the check and then fail the import with an error naming no field."""
+    data = copy.deepcopy(SAMPLE_SURVEY)
+    data["questions"].append(
+        {
+            "id": "year",
+            "type": "direct",
+            "text": "Year of study?",
+            name: None,
+            "options": [{"id": "first", "text": "First"}, {"id": "later", "text": "Later"}],
+        }
+    )
+    with pytest.raises(SurveyFileError) as caught:
+        parse_survey(data)
+    assert caught.value.problems == [
+        f"questions[2].{name}: a 'direct' question is not randomized: remove '{name}'"
+    ]

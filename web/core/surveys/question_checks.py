@@ -246,12 +246,13 @@ def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -
 
 
 def _direct_problems(spec: QuestionSpec, where: str) -> list[Problem]:
-    """A direct question is asked plainly: an ε or a procedure would promise a protection it has not."""
+    """A direct question is asked plainly: an ε or a procedure would promise a protection it has
+    not (a null one is as wrong: the question is then asked with nothing the app knows)."""
     return [
         Problem(
             f"{where}.{name}",
             _("a %(kind)r question is not randomized: remove %(name)r", kind=spec.kind, name=name),
         )
         for name, value in (("epsilon", spec.epsilon), ("procedure", spec.procedure))
-        if value not in (None, DIRECT_EPSILON, DIRECT_PROCEDURE)
+        if value not in (DIRECT_EPSILON, DIRECT_PROCEDURE)
     ]

@@ -288,7 +288,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
             row=number,
             type=cells.get("type", ""),
         )
-    if procedure not in (*known_designs(), ASKED_PLAINLY.name):
+    if procedure not in known_designs():
         return None, _(
             "survey row %(row)d: rr_procedure must say how it is asked (%(names)s, or direct for "
             "a question asked plainly), got %(value)r",

@@ -10,9 +10,6 @@ from openpyxl import Workbook
 
 from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
-from web.core.surveys.designs import (
-    ASKED_PLAINLY,
-)
 from web.core.surveys.specs import SurveySpec
 from web.core.surveys.xlsform import (
     DESIGN_COLUMNS,
@@ -101,10 +98,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     for question in spec.questions:
         kind = question.type
         wording = [question.text.get(code, "") for code in languages]
-        procedure = question.procedure if kind.randomized else ASKED_PLAINLY.name
-        epsilon = (
-            question.derived_epsilon if kind.randomized and question.asked_with.protects else None
-        )
+        procedure = question.procedure
+        epsilon = question.derived_epsilon if question.asked_with.protects else None
         name = row_name(question.key, question.condition)
         list_name = kind.xlsform_list or name
         design = question.design

@@ -30,7 +30,6 @@ from web.core.surveys.designs.parameters import (
     DesignParameters,
     arms_from_text,
 )
-from web.core.surveys.designs.plain import ASKED_PLAINLY
 
 # Every module of this package, so that each design registers itself: a new design is a new
 # module here and nothing else.
@@ -54,10 +53,14 @@ SHARE_NAMES = tuple(
 )
 
 
+# The one design that protects nothing: a question asked plainly, of either kind (a direct
+# question of options, or a yes/no question asked directly).
+(ASKED_PLAINLY,) = (design for design in registered() if not design.protects)
+
+
 def design_of(question) -> SurveyDesign:
-    """The design ``question`` (a stored question or a file's) is asked with: its procedure's,
-    or plainly for a question whose type is not randomized."""
-    return design_named(question.procedure) if question.type.randomized else ASKED_PLAINLY
+    """The design ``question`` (a stored question or a file's) is asked with: its procedure's."""
+    return design_named(question.procedure)
 
 
 def builder_share_fields() -> dict[str, tuple[object, float]]:

@@ -109,8 +109,6 @@ class SurveyDesign:
     # The parameters it states in a survey file (``innocuous`` is an object of its text and
     # prevalence, ``arms`` a list); the builder has a field for each share.
     parameters: ClassVar[tuple[str, ...]] = ()
-    # A spinner's dark share: a fair coin decides (else dark reports the opposite answer).
-    coin_on_dark: ClassVar[bool] = False
     # Whether a new question starts with it (exactly one design says so).
     default: ClassVar[bool] = False
     # Whether its ε comes from its parameters (every design but the spinners, whose ε is stated).

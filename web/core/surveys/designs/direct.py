@@ -1,11 +1,13 @@
-"""A yes/no question asked directly: nothing drawn, the answer sent as given, no ε. The baseline a
-split-ballot experiment compares its randomized conditions with (:mod:`rr.experiment`); its line
-is the identity, λ₁ = 1 and λ₀ = 0 (:func:`rr.asked_directly`), so its estimate is the plain share
-of yes with its exact interval.
+"""Asked directly: nothing drawn, the answer sent as given, no ε. The one design that protects
+nothing, and the one way two kinds of question are asked:
 
-It shares its name with a direct question's way of being asked
-(:data:`web.core.surveys.designs.plain.ASKED_PLAINLY`, not registered), since a survey file says
-``"procedure": "direct"`` for both; this one is a yes/no question's, and is registered."""
+- a yes/no question asked directly, the baseline a split-ballot experiment compares its
+  randomized conditions with (:mod:`rr.experiment`): its line is the identity, λ₁ = 1 and
+  λ₀ = 0 (:func:`rr.asked_directly`), so its estimate is the plain share of yes with its exact
+  interval;
+- a direct question of options (year, group), whose kind is never randomized: its kind answers
+  for what depends on its options (:class:`web.core.surveys.questions.direct.Direct`), its page
+  part, its codebook entry and its light share (every answer is sent as given)."""
 
 from __future__ import annotations
 
@@ -45,13 +47,15 @@ class AskedDirectly(SurveyDesign):
         return True  # nothing is drawn: the page asks for the answer itself
 
     def light_fraction(self, question) -> float:
+        if _of_options(question):
+            return question.type.light_fraction(question.epsilon, self.name, len(question.options))
         return 0.0
 
     def own_draw(self, parameters: DesignParameters) -> OwnDraw:
         return OwnDraw(_("Nothing is drawn for this question: your answer is sent as you give it."))
 
     def respond_template(self, question) -> str:
-        return "respond/_plain.html"
+        return question.type.respond_template if _of_options(question) else "respond/_plain.html"
 
     def respondent_words(self, question) -> str:
         return _("Asked directly: your answer is sent exactly as you give it, with no spinner")
@@ -60,6 +64,8 @@ class AskedDirectly(SurveyDesign):
         return _("Asked directly (no randomizing, no ε)")
 
     def codebook(self, question) -> dict:
+        if _of_options(question):
+            return question.type.codebook(self, question)
         return {
             "design": self.name,
             "p_report_1_given_yes": 1.0,
@@ -83,3 +89,9 @@ class AskedDirectly(SurveyDesign):
             "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
             "sectors": [],
         }
+
+
+def _of_options(question) -> bool:
+    """Whether ``question`` is a direct question of options (its kind is never randomized), not a
+    yes/no question asked directly."""
+    return not question.type.randomized

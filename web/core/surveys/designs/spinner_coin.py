@@ -21,7 +21,6 @@ class SpinnerCoin(TypeSpun):
     short_label = _l("Spinner and coin")
     choice_label = _l("Spinner and die: dark lets a die pick any option")
     lab_title = _l("Spinner (the same as symmetric forced response)")
-    coin_on_dark = True
     default = True  # the app's usual procedure: light tells the truth, a coin decides on dark
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:

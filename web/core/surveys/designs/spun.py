@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from flask_babel import gettext as _
 
+import rr
 from web.core.surveys.designs.base import SurveyDesign
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
@@ -26,8 +27,9 @@ class TypeSpun(SurveyDesign):
 
     @property
     def dark(self) -> str:
-        """What its dark share does, as the page's script names it: "coin" or "opposite"."""
-        return "coin" if self.coin_on_dark else "opposite"
+        """What its dark share does (rr owns the rule, :func:`rr.dark_report`): "coin" or
+        "opposite", as the page's script names it too."""
+        return rr.dark_report(self.name)
 
     @property
     def descriptor(self) -> dict:
@@ -56,7 +58,7 @@ class TypeSpun(SurveyDesign):
     def respondent_words(self, question) -> str:
         if question.epsilon_permanent is not None:
             # Each wave spins on the device's kept permanent report, not on the answer itself.
-            if self.coin_on_dark:
+            if self.dark == "coin":
                 return _("light: this device's kept stand-in for your true answer; dark: chance "
                          "decides")  # fmt: skip
             return _("light: this device's kept stand-in for your true answer; dark: another "

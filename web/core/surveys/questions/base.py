@@ -119,7 +119,7 @@ class QuestionType:
 
     def dark_words(self, spinner) -> str:
         """What the spinner's dark share does, in the respondent's words."""
-        if spinner.coin_on_dark:
+        if spinner.dark == "coin":
             return _("light: your true answer; dark: a coin decides")
         return _("light: your true answer; dark: the opposite answer")
 

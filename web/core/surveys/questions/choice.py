@@ -60,7 +60,7 @@ class Choice(OneOption):
         return rr.mechanism.noise_line(epsilon, option_count)
 
     def dark_words(self, spinner) -> str:
-        if spinner.coin_on_dark:
+        if spinner.dark == "coin":
             return _("light: your true answer; dark: a die picks any option")
         return _("light: your true answer; dark: a die picks one of the other options")
 
@@ -70,7 +70,7 @@ class Choice(OneOption):
         k = len(question.options)
         die = (
             f"a fair {k}-sided die over all options"
-            if spinner.coin_on_dark
+            if spinner.dark == "coin"
             else f"a fair {k - 1}-sided die over the other options"
         )
         truth = spinner.truth_probability(question)

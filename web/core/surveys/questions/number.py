@@ -63,13 +63,13 @@ class Number(YesNo):
         ]
 
     def dark_words(self, spinner) -> str:
-        if spinner.coin_on_dark:
+        if spinner.dark == "coin":
             return _("a value wheel sized to your number; light: its answer; dark: a coin decides")
         return _("a value wheel sized to your number; light: its answer; dark: the opposite")
 
     def codebook(self, spinner, question) -> dict:
         light = spinner.light_fraction(question)
-        dark = "a fair coin" if spinner.coin_on_dark else "the opposite of the value wheel"
+        dark = "a fair coin" if spinner.dark == "coin" else "the opposite of the value wheel"
         scale = question.design.scale
         low, width = r_number(scale.low), r_number(scale.high - scale.low)
         share = spinner.r_models(light).share_of_yes(question.key)
