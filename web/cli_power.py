@@ -42,7 +42,7 @@ def plan_change(procedure, epsilon, shares, n, n_2, baseline, change, target) ->
     design = find_design(procedure)
     if design is None:
         raise click.BadParameter(f"one of {', '.join(known_designs())}", param_hint="--procedure")
-    numbers = design.plan_numbers(dict(_pair(share) for share in shares))
+    numbers = design.fields.from_query(dict(_pair(share) for share in shares))
     if not design.derived and epsilon is None:
         raise click.BadParameter("a spinner needs its ε", param_hint="--epsilon")
     try:

@@ -89,7 +89,7 @@ def planned_design() -> rr.Design:
     if not design.derived:
         epsilon = number_argument("epsilon", None, MIN_EPSILON, MAX_EPSILON)
     try:
-        return design.planned_design(design.plan_numbers(request.args), epsilon)
+        return design.planned_design(design.fields.from_query(request.args), epsilon)
     except ValueError as error:
         abort(400, str(error))
 

@@ -346,7 +346,7 @@ def design_plan(design: SurveyDesign, n: int | None) -> dict:
     if n is None or not 1 <= n <= MAX_PLANNED_N:
         abort(400, f"n must be a whole number from 1 to {MAX_PLANNED_N}")
     try:
-        return design.plan(design.plan_numbers(request.args), n)
+        return design.plan(design.fields.from_query(request.args), n)
     except ValueError as error:
         abort(400, str(error))
 

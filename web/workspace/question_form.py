@@ -97,12 +97,12 @@ def design_from_form(form, procedure: str, languages: list[str]) -> DesignParame
         tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)
     )
     return DesignParameters.of(
-        **{name: form[name].data for name in design.share_names() if name != "arms"},
-        arms=arms if "arms" in design.parameters else None,
+        **{name: form[name].data for name in design.fields.share_names() if name != "arms"},
+        arms=arms if "arms" in design.fields.parameters else None,
         innocuous_text=form_texts(form, "innocuous", languages).stripped()
-        if design.asks_innocuous
+        if design.fields.innocuous
         else None,
-        randomizer=form.randomizer.data if design.own_allowed else None,
+        randomizer=form.randomizer.data if design.fields.own else None,
     )
 
 

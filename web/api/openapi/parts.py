@@ -92,7 +92,7 @@ def procedures(spinners_only: bool = False) -> Schema:
 
 def design_shares() -> list[dict]:
     """The query arguments that state a design by its shares, from the designs' registry."""
-    names = sorted({name for design in registered() for name in design.plan_arguments()})
+    names = sorted({name for design in registered() for name in design.fields.share_names()})
     return [
         parameter(name, {"type": "string"}, "A share of a design that states its own (not ε).")
         for name in names

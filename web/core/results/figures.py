@@ -126,7 +126,7 @@ class QuestionResult:
         }  # fmt: skip
         design = find_design(self.procedure) if self.randomized else None  # a direct question: none
         if design is not None:
-            data |= design.file_fields(self.design, languages)
+            data |= design.fields.for_file(self.design, languages)
         if self.design.scale is not None:
             data |= self.design.scale.for_file(languages)
         if "arms" in data:  # cheating detection's: "arms" gives each arm's counts below

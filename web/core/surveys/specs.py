@@ -131,7 +131,7 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         data["procedure"] = question.procedure
         if question.epsilon_permanent is not None:
             data["epsilon_permanent"] = question.epsilon_permanent
-        data |= question.asked_with.file_fields(question.design, languages)
+        data |= question.asked_with.fields.for_file(question.design, languages)
         if question.design.scale is not None:
             data |= question.design.scale.for_file(languages)
     if question.known_prevalence is not None:

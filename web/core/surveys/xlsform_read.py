@@ -368,7 +368,7 @@ def _range_question(number: int, cells: dict, languages: list[str], procedure: A
 def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
     """A design's parameters from their ``rr_`` columns, as a survey file states them."""
     design: dict[str, Any] = {}
-    for name in design_named(procedure).parameters:
+    for name in design_named(procedure).fields.parameters:
         if name == "innocuous":
             design["innocuous"] = {
                 "text": _text(cells, "rr_innocuous", languages),

@@ -38,7 +38,7 @@ for _module in pkgutil.iter_modules(__path__):
 
 # Every parameter any design states in a survey file, and the randomizer.
 DESIGN_FIELDS = (
-    *dict.fromkeys(name for design in registered() for name in design.parameters),
+    *dict.fromkeys(name for design in registered() for name in design.fields.parameters),
     "randomizer",
 )
 # Every share any design states, by name (``innocuous`` states ``prevalence``).
@@ -47,7 +47,7 @@ SHARE_NAMES = tuple(
         name
         for design in registered()
         if design.derived
-        for name in design.share_names()
+        for name in design.fields.share_names()
         if name != "arms"
     )
 )
@@ -68,7 +68,7 @@ def builder_share_fields() -> dict[str, tuple[object, float]]:
     gives its label and default)."""
     fields: dict[str, tuple[object, float]] = {}
     for design in registered():
-        for name, field in design.share_fields.items():
+        for name, field in design.fields.shares.items():
             fields.setdefault(name, field)
     return fields
 
@@ -78,7 +78,7 @@ def builder_descriptors() -> dict[str, dict]:
     fields it shows."""
     return {
         design.name: design.descriptor
-        | {"derived": design.derived, "fields": design.builder_fields()}
+        | {"derived": design.derived, "fields": design.fields.builder()}
         for design in registered()
     }
 

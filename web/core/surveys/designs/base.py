@@ -19,16 +19,14 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from rr.errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE, OUT_OF_RANGE
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw, dice_draw, own_faces
 from web.core.surveys.designs.parameters import (
     NO_PARAMETERS,
-    RANDOMIZERS,
     DesignParameters,
-    is_probability,
 )
 from web.core.surveys.designs.r_code import RModels
-from web.core.surveys.limits import MAX_EPSILON, MAX_TEXT
-from web.core.surveys.texts import Texts
+from web.core.surveys.limits import MAX_EPSILON
 
 # rr's refusals of a design's parameters (:class:`rr.ParameterError`), in the viewer's language.
 REFUSALS: dict[str, Any] = {
@@ -106,9 +104,8 @@ class SurveyDesign:
     # Where it comes in the lists researchers see (the builder's, the error messages').
     listed: ClassVar[int] = 100
     label: ClassVar[object]  # a lazily translated name for the builder's list of procedures
-    # The parameters it states in a survey file (``innocuous`` is an object of its text and
-    # prevalence, ``arms`` a list); the builder has a field for each share.
-    parameters: ClassVar[tuple[str, ...]] = ()
+    # What it states in a survey file, an XLSForm and the builder (none: the spinners).
+    fields: ClassVar[DesignFields] = DesignFields()
     # Whether a new question starts with it (exactly one design says so).
     default: ClassVar[bool] = False
     # Whether its ε comes from its parameters (every design but the spinners, whose ε is stated).
@@ -118,13 +115,6 @@ class SurveyDesign:
     # Whether a question asked with it may keep a permanent report over a series' waves (the
     # symmetric channels only: the composite of two is one more, rr.permanent_response).
     keeps_permanent: ClassVar[bool] = False
-    # Whether the respondent may draw with their own die or coin (``"randomizer": "own"``).
-    own_allowed: ClassVar[bool] = False
-    # The builder's field for each share it states besides an innocuous question's prevalence:
-    # name → (lazily translated label, default).
-    share_fields: ClassVar[dict[str, tuple[object, float]]] = {}
-    # Whether it asks an innocuous question (a file's ``innocuous``: its text and prevalence).
-    asks_innocuous: ClassVar[bool] = False
     # Whether anything is drawn (a design with no randomizer has no light share to show).
     draws: ClassVar[bool] = True
     # Whether anything protects the answer (ε); not where it is asked directly.
@@ -153,7 +143,7 @@ class SurveyDesign:
         out of range (:meth:`share_problems`), then shares in range that still make no design
         (:meth:`refusal`), then an ε above the limit or unlike a stated one, then an own
         randomizer the shares do not fit (:meth:`own_problems`)."""
-        problems = self.share_problems(parameters)
+        problems = self.fields.problems(parameters)
         if problems:
             return problems
         refusal = self.refusal(parameters)
@@ -169,7 +159,7 @@ class SurveyDesign:
         try:
             self.rr_design(0.0, parameters)
         except rr.ParameterError as error:
-            own_field = error.reason == OUT_OF_RANGE and error.parameter in self.share_fields
+            own_field = error.reason == OUT_OF_RANGE and error.parameter in self.fields.shares
             return (error.parameter if own_field else "procedure"), refusal_words(
                 error, self.refusals
             )
@@ -207,7 +197,7 @@ class SurveyDesign:
 
     def own_randomizer(self, parameters: DesignParameters) -> bool:
         """Whether the page asks only for the report (the respondent draws, or nothing is drawn)."""
-        return self.own_allowed and parameters.randomizer == "own"
+        return self.fields.own and parameters.randomizer == "own"
 
     def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
         """The outcomes of the respondent's own draw and their shares (own randomizer only)."""
@@ -266,37 +256,10 @@ class SurveyDesign:
             "recompute": LINE_RECOMPUTE,
         }
 
-    def file_fields(self, parameters: DesignParameters, languages: list[str]) -> dict:
-        """The fields a survey file writes beside ``procedure``."""
-        data: dict[str, Any] = {}
-        for name in self.parameters:
-            if name == "innocuous":
-                data["innocuous"] = {
-                    "text": parameters.innocuous_text.for_file(languages),
-                    "prevalence": parameters.share("prevalence"),
-                }
-            else:
-                data[name] = parameters.share(name)
-        if self.own_allowed and parameters.randomizer != "page":
-            data["randomizer"] = parameters.randomizer
-        return data
-
     @property
     def descriptor(self) -> dict:
         """What the page's scripts need of it (a spinner adds what its dark share does)."""
         return {"name": self.name}
-
-    def builder_fields(self) -> list[str]:
-        """The builder's fields it shows: its shares, then an innocuous question's text and
-        prevalence, the randomizer, the arms."""
-        fields = list(self.share_fields)
-        fields += ["innocuous", "prevalence"] if self.asks_innocuous else []
-        fields += ["randomizer"] if self.own_allowed else []
-        return fields + (["arms"] if "arms" in self.parameters else [])
-
-    def share_names(self) -> tuple[str, ...]:
-        """Its numbers as shares are named (``innocuous`` states ``prevalence``)."""
-        return tuple("prevalence" if name == "innocuous" else name for name in self.parameters)
 
     def plan(self, numbers: dict, n: int) -> dict:
         """What the builder previews: ε, the report probabilities, the margin of error for ``n``
@@ -307,11 +270,11 @@ class SurveyDesign:
         ValueError
             Naming every mistake in ``numbers`` (shares by name, ``arms``).
         """
-        parameters = self.planned(numbers)
+        parameters = self.fields.planned(numbers)
         design = self.planned_design(numbers)
         return {
             "procedure": self.name,
-            **{name: numbers[name] for name in self.share_names()},
+            **{name: numbers[name] for name in self.fields.share_names()},
             "epsilon": design.epsilon,
             "n": n,
             "yes_given_yes": design.yes_given_yes,
@@ -330,27 +293,11 @@ class SurveyDesign:
             Naming every mistake in ``numbers``, or when the design has no single line (cheating
             detection).
         """
-        parameters = self.planned(numbers)
+        parameters = self.fields.planned(numbers)
         problems = self.problems(None, parameters)
         if problems:
             raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
         return self.rr_design(epsilon, parameters)
-
-    def plan_arguments(self) -> tuple[str, ...]:
-        """The query arguments a plan of this design reads (besides ε, n and the procedure)."""
-        return self.share_names()
-
-    def plan_numbers(self, query) -> dict:
-        """The numbers a plan's query states (``query`` a mapping of strings): each share as a
-        number, or None where it is missing or not one."""
-        return {name: _float_or_none(query.get(name)) for name in self.share_names()}
-
-    def planned(self, numbers: dict) -> DesignParameters:
-        """The parameters a plan's ``numbers`` state (an innocuous question stands in)."""
-        return DesignParameters.of(
-            **{name: numbers.get(name) for name in self.share_names()},
-            innocuous_text=Texts.one("en", "innocuous") if self.asks_innocuous else None,
-        )
 
     # --- the classroom lab -------------------------------------------------------------------
 
@@ -364,35 +311,9 @@ class SurveyDesign:
 
     # --- shared checks, for the designs' own ``problems`` --------------------------------------
 
-    def share_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
-        """Each stated share out of [0, 1], an innocuous question without text, a bad randomizer."""
-        problems = []
-        for name in self.parameters:
-            field = "innocuous.prevalence" if name == "innocuous" else name
-            value = parameters.share("prevalence" if name == "innocuous" else name)
-            if not is_probability(value):
-                problems.append(
-                    (field, _("must be a number from 0 to 1, got %(value)r", value=value))
-                )
-        if self.asks_innocuous:
-            if not parameters.innocuous_text:
-                problems.append(("innocuous.text", _("the innocuous question needs its text")))
-            elif any(len(text) > MAX_TEXT for text in parameters.innocuous_text.values()):
-                problems.append(
-                    ("innocuous.text", _("at most %(limit)d characters", limit=MAX_TEXT))
-                )
-        if parameters.randomizer not in RANDOMIZERS:
-            problems.append(
-                (
-                    "randomizer",
-                    _("must be 'page' or 'own', got %(value)r", value=parameters.randomizer),
-                )
-            )
-        return problems
-
     def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
         """An own randomizer whose shares are not a die's or a coin's faces."""
-        own = self.own_allowed and self.own_randomizer(parameters)
+        own = self.fields.own and self.own_randomizer(parameters)
         if own and own_faces(self.own_shares(parameters)) is None:
             return [
                 (
@@ -437,13 +358,6 @@ def epsilon_problems(derived: float, stated) -> list[tuple[str, str]]:
             )
         ]
     return []
-
-
-def _float_or_none(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError, OverflowError):
-        return None
 
 
 def share_words(value) -> str:

@@ -10,11 +10,11 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs.base import SurveyDesign, epsilon_problems, register, share_words
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
 from web.core.surveys.designs.parameters import (
     ARM_FIELDS,
     DesignParameters,
-    arms_from_text,
     is_probability,
 )
 from web.core.surveys.designs.r_code import r_column, r_vector, rruni
@@ -30,7 +30,7 @@ class CheatingDetection(SurveyDesign):
     name = "cheating_detection"
     listed = 60
     label = _l("Cheating detection: two forced-response arms (yes/no only)")
-    parameters = ("arms",)
+    fields = DesignFields(("arms",))
     yesno_variant = "arms"  # each report goes with its arm
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
@@ -114,9 +114,6 @@ class CheatingDetection(SurveyDesign):
             second=" / ".join(share_words(value) for value in second),
         )
 
-    def file_fields(self, parameters: DesignParameters, languages: list[str]) -> dict:
-        return {"arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms or ()]}
-
     def codebook(self, question) -> dict:
         """In the literature's words, with RRreg's symmetric model: its ``p`` is (forced yes,
         forced no) of the first arm then the second, and its group is the arm + 1."""
@@ -140,12 +137,6 @@ class CheatingDetection(SurveyDesign):
             "recompute": "rr.cheating_detection(arms).estimate([yes in arm 0, yes in arm 1], "
             "[n in arm 0, n in arm 1])",
         }
-
-    def plan_arguments(self) -> tuple[str, ...]:
-        return ("arms",)
-
-    def plan_numbers(self, query) -> dict:
-        return {"arms": arms_from_text(query.get("arms", ""))}
 
     def plan(self, numbers: dict, n: int) -> dict:
         parameters = DesignParameters(arms=numbers.get("arms"))

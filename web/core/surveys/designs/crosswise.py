@@ -15,6 +15,7 @@ from web.core.surveys.designs.base import (
     register,
     share_words,
 )
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
@@ -26,8 +27,7 @@ class Crosswise(SurveyDesign):
     listed = 50
     label = _l("Crosswise: “are both answers the same?” (yes/no only)")
     lab_title = _l("Crosswise: “are both answers the same?”, no spinner")
-    parameters = ("innocuous",)
-    asks_innocuous = True
+    fields = DesignFields(("innocuous",))
     states_chance = False
     draws = False
 

@@ -16,6 +16,7 @@ from web.core.surveys.designs.base import (
     register,
     share_words,
 )
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 
@@ -59,13 +60,15 @@ class ForcedResponse(SurveyDesign):
     label = _l("Forced response (yes/no only)")
     lab_title = _l("Forced response, a forced “yes” twice as likely as a forced “no”")
     refusals = FORCED_REFUSALS
-    share_fields = {
-        "p_truth": (_l("Share answering truthfully"), 0.75),
-        "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
-        "p_forced_no": (_l("Share told to say “no”"), 1 / 12),
-    }
-    parameters = SHARES
-    own_allowed = True
+    fields = DesignFields(
+        SHARES,
+        shares={
+            "p_truth": (_l("Share answering truthfully"), 0.75),
+            "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
+            "p_forced_no": (_l("Share told to say “no”"), 1 / 12),
+        },
+        own=True,
+    )
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.forced_response(*(parameters.share(name) for name in SHARES))

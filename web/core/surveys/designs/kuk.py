@@ -24,6 +24,7 @@ from web.core.surveys.designs.base import (
     register,
     share_words,
 )
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw, OwnStep
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
@@ -54,12 +55,14 @@ class Kuk(SurveyDesign):
     listed = 55
     label = _l("Kuk's cards: a card from the deck the answer points to (yes/no only)")
     lab_title = _l("Kuk's cards, decks of opposite mixes (Warner's numbers)")
-    share_fields = {
-        "theta_yes": (_l("Share of red cards in the “yes” deck"), 0.7),
-        "theta_no": (_l("Share of red cards in the “no” deck"), 0.3),
-    }
-    parameters = SHARES
-    own_allowed = True
+    fields = DesignFields(
+        SHARES,
+        shares={
+            "theta_yes": (_l("Share of red cards in the “yes” deck"), 0.7),
+            "theta_no": (_l("Share of red cards in the “no” deck"), 0.3),
+        },
+        own=True,
+    )
 
     refusals = {
         OUT_OF_RANGE: _l(

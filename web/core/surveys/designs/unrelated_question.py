@@ -14,6 +14,7 @@ from web.core.surveys.designs.base import (
     register,
     share_words,
 )
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 
@@ -24,10 +25,11 @@ class UnrelatedQuestion(SurveyDesign):
     listed = 40
     label = _l("Unrelated question (yes/no only)")
     lab_title = _l("Unrelated question, innocuous prevalence 25%")
-    share_fields = {"p_truth": (_l("Share answering truthfully"), 0.75)}
-    parameters = ("p_truth", "innocuous")
-    own_allowed = True
-    asks_innocuous = True
+    fields = DesignFields(
+        ("p_truth", "innocuous"),
+        shares={"p_truth": (_l("Share answering truthfully"), 0.75)},
+        own=True,
+    )
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.unrelated_question(parameters.share("p_truth"), parameters.share("prevalence"))
