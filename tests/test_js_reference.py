@@ -96,7 +96,7 @@ def wheel_cases():
     for name, shares in WHEELS:
         design = design_named(name)
         parameters = DesignParameters.of(**shares)
-        cases.append((design.sectors(parameters), design.rr_design(0.0, parameters), shares))
+        cases.append((design.page.sectors(parameters), design.rr_design(0.0, parameters), shares))
     return cases
 
 

@@ -298,3 +298,28 @@ def test_a_question_row_keeps_to_its_row():
     ``question.type``), not forwarded by the row."""
     methods = methods_of(ROOT / "web" / "core" / "models" / "questions.py", "Question")
     assert len(methods) <= 10, methods
+
+
+def members_of(path, name: str) -> list[str]:
+    """The members a class of a module defines itself: methods, properties and attributes."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name)
+    members = []
+    for node in found.body:
+        if isinstance(node, ast.FunctionDef):
+            members.append(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            members.append(node.target.id)
+        elif isinstance(node, ast.Assign):
+            members += [target.id for target in node.targets if isinstance(target, ast.Name)]
+    return members
+
+
+def test_a_design_is_its_numbers_and_its_parts():
+    """The page's draw and words (designs/page_draw.py), the fields (designs/fields.py) and the
+    lab's row are parts a design declares, not members of the design class."""
+    members = members_of(ROOT / "web" / "core" / "surveys" / "designs" / "base.py", "SurveyDesign")
+    assert len(members) <= 25, members
+    assert {"fields", "Page", "page", "lab"} <= set(members)

@@ -317,7 +317,9 @@ def test_the_builder_adds_each_design_and_names_mistakes_beside_their_fields(app
         survey = find_survey("draft")
         fr, cw = survey.questions
         assert fr.procedure == "forced_response" and fr.epsilon == pytest.approx(math.log(8))
-        assert cw.design.share("prevalence") == 0.25 and cw.asked_with.own_randomizer(cw.design)
+        assert cw.design.share("prevalence") == 0.25 and cw.asked_with.page.own_randomizer(
+            cw.design
+        )
         assert survey.epsilon_total == pytest.approx(math.log(8) + math.log(3))
 
 

@@ -171,7 +171,7 @@ def test_the_page_draws_kuks_chances_as_one_wheel_or_asks_for_the_colour(app, ca
 def test_a_redder_no_deck_draws_the_opposite_answer():
     from web.core.surveys.designs import DesignParameters, design_named
 
-    sectors = design_named("kuk").sectors(DesignParameters.of(theta_yes=0.3, theta_no=0.7))
+    sectors = design_named("kuk").page.sectors(DesignParameters.of(theta_yes=0.3, theta_no=0.7))
     assert [sector["reports"] for sector in sectors] == ["opposite", "yes", "no"]
     assert [sector["share"] for sector in sectors] == pytest.approx([0.4, 0.3, 0.3])
 

@@ -261,8 +261,7 @@ def test_the_builder_adds_a_number_question_and_names_mistakes_beside_their_fiel
         (question,) = find_survey("draft").questions
         assert question.design.scale.numbers() == (0, 10, 0.5)
         assert (
-            question.design.scale.unit.default == "drinks"
-            and question.asked_with.cost(question) == 1.0
+            question.design.scale.unit.default == "drinks" and question.type.cost(question) == 1.0
         )
     page = researcher.get("/surveys/draft/questions/drinks").get_data(as_text=True)
     assert 'name="value_step"' in page and 'value="0.5"' in page and 'value="drinks"' in page

@@ -92,7 +92,7 @@ class DesignRow(NamedTuple):
 def designs_comparison(epsilon: float) -> tuple[DesignRow, ...]:
     """Each design with a lab entry (web/core/surveys/designs/) at ``epsilon``, with its title;
     the numbers come from the compute pool once per ε."""
-    titles = {entry.name: entry.lab_title for entry in registered()}
+    titles = {entry.name: entry.lab.title for entry in registered() if entry.lab is not None}
     return tuple(
         DesignRow(name, titles[name], design, formula, simulated)
         for name, design, formula, simulated in computed(design_numbers, epsilon)
@@ -105,9 +105,9 @@ def design_numbers(epsilon: float) -> list[tuple[str, rr.Design, tuple, tuple]]:
     rows = []
     rng = np.random.default_rng(2026)
     for entry in registered():
-        if entry.lab_title is None:
+        if entry.lab is None:
             continue
-        name, design = entry.name, entry.at_epsilon(epsilon)
+        name, design = entry.name, entry.lab.design(entry.name, epsilon)
         formula = tuple(design.variance(pi, 1) for pi in DESIGN_PRIORS)
         simulated = []
         for pi in DESIGN_PRIORS:

@@ -39,14 +39,14 @@ def page_question(question: Question) -> dict:
         "permanent": _permanent_numbers(question),
         # The page draws (spin) or the respondent reports what their own die, coin or
         # crosswise question gave (report).
-        "mode": "report" if question.asked_with.own_randomizer(question.design) else "spin",
+        "mode": "report" if question.asked_with.page.own_randomizer(question.design) else "spin",
         # A spinner's: what its dark share does ("coin" or "opposite").
-        "dark": question.asked_with.descriptor.get("dark"),
-        "sectors": question.asked_with.sectors(question.design),
+        "dark": question.asked_with.page.descriptor.get("dark"),
+        "sectors": question.asked_with.page.sectors(question.design),
         # What a report of 0 and of 1 say (yes and no, or the design's own words).
-        "reportWords": question.asked_with.report_words(question.design),
+        "reportWords": question.asked_with.page.report_words(question.design),
         # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
-        "armSectors": question.asked_with.arm_sectors(question.design),
+        "armSectors": question.asked_with.page.arm_sectors(question.design),
         # A number question's range: what the field takes and the value wheel's scale.
         "scale": _scale_numbers(question.design.scale),
         "options": [

@@ -23,10 +23,10 @@ class PrivacyNote:
             chances=tuple(
                 design.truth_probability(question)
                 for question, design in asked
-                if design.protects and design.states_chance
+                if design.protects and design.page.states_chance
             ),
             own_draw=any(
-                design.protects and design.own_randomizer(question.design)
+                design.protects and design.page.own_randomizer(question.design)
                 for question, design in asked
             ),
             direct=any(not design.protects for _, design in asked),

@@ -105,7 +105,7 @@ class Survey(Model):
     def epsilon_total(self) -> float:
         """The survey's privacy cost: the sum of its questions' costs."""
         return rr.survey_epsilon(
-            question.asked_with.cost(question)
+            question.type.cost(question)
             for question in self.questions
             if question.asked_with.protects
         )

@@ -153,7 +153,7 @@ def _fit(question: Question, item: str, design, n, yes, terms):
 def _cheating_difference(question: Question, counts, second_arms) -> Difference:
     """The difference of two groups' honest-yes shares, from each group's (reports of 1,
     respondents) and its second arm's [respondents, reports of 1]."""
-    model = question.asked_with.arm_model(question.design)
+    model = question.type.arm_model(question.design)
     groups = []
     for (yes, n), (arm_n, arm_yes) in zip(counts, second_arms, strict=True):
         if arm_n == 0 or arm_n == n:

@@ -20,7 +20,6 @@ from typing import NamedTuple
 
 import rr
 from web.core.results.figures import QuestionResult, SurveyResults, significant
-from web.core.surveys.designs import design_named
 from web.core.surveys.questions import question_type
 
 FIELDS = ("posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high")
@@ -126,7 +125,7 @@ def _cheating(question: QuestionResult):
     if any(arm["n"] == 0 for arm in arms):
         return None
     return rr.cheating_posterior(
-        design_named(question.procedure).arm_model(question.design),
+        question_type(question.kind, question.procedure).arm_model(question.design),
         [arm["noisy_yes"] for arm in arms],
         [arm["n"] for arm in arms],
     )  # fmt: skip

@@ -281,7 +281,7 @@ def _question_entry(question, languages: list[str]) -> dict:
         "text": question.texts.for_file(languages),
         "type": question.kind,
         "epsilon": question.epsilon,
-        "epsilon_total": question.asked_with.cost(question),
+        "epsilon_total": question.type.cost(question),
         **_permanent_entry(question),
         "procedure": question.procedure,
         "light_fraction": question.asked_with.light_fraction(question),

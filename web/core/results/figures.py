@@ -131,7 +131,7 @@ class QuestionResult:
             data |= self.design.scale.for_file(languages)
         if "arms" in data:  # cheating detection's: "arms" gives each arm's counts below
             data["arm_parameters"] = data.pop("arms")
-        if design is not None and not design.draws:
+        if design is not None and not design.page.draws:
             del data["light_fraction"]  # no spinner: the respondent answers one question
         if self.condition is not None:
             data["condition"] = self.condition
@@ -322,7 +322,7 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.texts,
         question.procedure,
         question.epsilon,
-        question.asked_with.cost(question),
+        question.type.cost(question),
         question.asked_with.light_fraction(question),
         question.type.has_options,
         items,

@@ -50,7 +50,7 @@ def page_light(question: Question) -> float:
     layers = permanent_report(question)
     if layers is None:
         return question.asked_with.light_fraction(question)
-    return layers.wave_light(question.asked_with.descriptor["dark"])
+    return layers.wave_light(question.asked_with.page.descriptor["dark"])
 
 
 def wave_costs(survey: Survey) -> tuple[float, float]:
@@ -58,7 +58,7 @@ def wave_costs(survey: Survey) -> tuple[float, float]:
     ε∞), added up over the waves a browser answers; and the bound over every wave on the
     questions with a permanent report while the answers stay the same (ε∞ per spin)."""
     fresh = rr.survey_epsilon(
-        question.asked_with.cost(question)
+        question.type.cost(question)
         for question in survey.questions
         if question.asked_with.protects and question.epsilon_permanent is None
     )

@@ -77,7 +77,7 @@ def builder_descriptors() -> dict[str, dict]:
     """What the builder's script needs of each design: whether its ε is derived, and the
     fields it shows."""
     return {
-        design.name: design.descriptor
+        design.name: design.page.descriptor
         | {"derived": design.derived, "fields": design.fields.builder()}
         for design in registered()
     }

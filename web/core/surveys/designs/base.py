@@ -12,6 +12,9 @@ design anywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 from flask_babel import gettext as _
@@ -20,7 +23,7 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE, OUT_OF_RANGE
 from web.core.surveys.designs.fields import DesignFields
-from web.core.surveys.designs.own_draw import OwnDraw, dice_draw, own_faces
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import (
     NO_PARAMETERS,
     DesignParameters,
@@ -106,6 +109,8 @@ class SurveyDesign:
     label: ClassVar[object]  # a lazily translated name for the builder's list of procedures
     # What it states in a survey file, an XLSForm and the builder (none: the spinners).
     fields: ClassVar[DesignFields] = DesignFields()
+    # What the respondent's page draws and says of it (designs/page_draw.py), made once: ``page``.
+    Page: ClassVar[type[PageDraw]] = PageDraw
     # Whether a new question starts with it (exactly one design says so).
     default: ClassVar[bool] = False
     # Whether its ε comes from its parameters (every design but the spinners, whose ε is stated).
@@ -115,18 +120,19 @@ class SurveyDesign:
     # Whether a question asked with it may keep a permanent report over a series' waves (the
     # symmetric channels only: the composite of two is one more, rr.permanent_response).
     keeps_permanent: ClassVar[bool] = False
-    # Whether anything is drawn (a design with no randomizer has no light share to show).
-    draws: ClassVar[bool] = True
     # Whether anything protects the answer (ε); not where it is asked directly.
     protects: ClassVar[bool] = True
-    # Whether the page says how often the true answer is sent (not where none is ever sent).
-    states_chance: ClassVar[bool] = True
     # The variant of a yes/no question it makes, when its reports carry more than one bit
     # (:data:`web.core.surveys.questions.VARIANTS`); None for one bit.
     yesno_variant: ClassVar[str | None] = None
     # Its own words for rr's refusals (by :data:`rr.errors.REASONS`) where the general ones of
     # :data:`REFUSALS` would say less; ``%(value)`` in them is the value refused.
     refusals: ClassVar[dict[str, Any]] = {}
+
+    @cached_property
+    def page(self) -> PageDraw:
+        """Its page part: the wheel, the respondent's own draw, the page's part and words."""
+        return self.Page(self)
 
     # --- the numbers ---------------------------------------------------------------------------
 
@@ -142,7 +148,7 @@ class SurveyDesign:
         """Mistakes in its parameters, each as (field, message), in the viewer's language: shares
         out of range (:meth:`share_problems`), then shares in range that still make no design
         (:meth:`refusal`), then an ε above the limit or unlike a stated one, then an own
-        randomizer the shares do not fit (:meth:`own_problems`)."""
+        randomizer the shares do not fit (its page's ``own_problems``)."""
         problems = self.fields.problems(parameters)
         if problems:
             return problems
@@ -150,7 +156,7 @@ class SurveyDesign:
         if refusal is not None:
             return [refusal]
         derived = epsilon_problems(self.epsilon_of(None, parameters), epsilon)
-        return derived or self.own_problems(parameters)
+        return derived or self.page.own_problems(parameters)
 
     def refusal(self, parameters: DesignParameters) -> tuple[str, str] | None:
         """Why shares in range still make no design, as (field, message): rr's own check
@@ -164,20 +170,6 @@ class SurveyDesign:
                 error, self.refusals
             )
         return None
-
-    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
-        """The model of a design whose respondents are put into arms, with a share of cheaters
-        (:class:`rr.CheatingDetection`); a design of one line has none."""
-        raise ValueError(f"{self.name} puts every respondent in one arm: it has no arm model")
-
-    def cost(self, question) -> float:
-        """The question's privacy cost: ε per spin (:func:`rr.question_epsilon`); 0 where
-        nothing protects the answer."""
-        if not self.protects:
-            return 0.0
-        return rr.question_epsilon(
-            question.epsilon, question.type.spin_count(len(question.options))
-        )
 
     def light_fraction(self, question) -> float:
         """The share of the wheel that tells the truth (0 where none does)."""
@@ -193,44 +185,6 @@ class SurveyDesign:
         design = self.rr_design(question.epsilon, question.design)
         return design.offset, design.slope
 
-    # --- the respondent's page -----------------------------------------------------------------
-
-    def own_randomizer(self, parameters: DesignParameters) -> bool:
-        """Whether the page asks only for the report (the respondent draws, or nothing is drawn)."""
-        return self.fields.own and parameters.randomizer == "own"
-
-    def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
-        """The outcomes of the respondent's own draw and their shares (own randomizer only)."""
-        return []
-
-    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
-        """How the respondent draws with their own randomizer (own randomizer only): by default
-        a die or a coin whose faces stand for :meth:`own_shares`' outcomes."""
-        return dice_draw(self.own_shares(parameters))
-
-    def sectors(self, parameters: DesignParameters) -> list[dict]:
-        """The page's wheel: each sector's share and what it reports, from the top; empty where
-        the page draws no wheel of the design's own."""
-        return []
-
-    def arm_sectors(self, parameters: DesignParameters) -> list[list[dict]]:
-        """One wheel per arm, for a design with arms; empty for every other."""
-        return []
-
-    def respond_template(self, question) -> str:
-        """The respondent page's part for the question."""
-        if self.own_randomizer(question.design):
-            return "respond/_own.html"
-        return "respond/_designed.html"
-
-    def respondent_words(self, question) -> str:
-        """What decides the report, in the respondent's words."""
-        raise NotImplementedError
-
-    def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
-        """A report of 0 and of 1, in the respondent's words."""
-        return _("No"), _("Yes")
-
     # --- the researcher's pages, the codebook and R --------------------------------------------
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
@@ -240,26 +194,6 @@ class SurveyDesign:
     def codebook(self, question) -> dict:
         """The design in the literature's words, with R's matching models."""
         raise NotImplementedError
-
-    def line_codebook(self, question, models: RModels, **notes) -> dict:
-        """The codebook entry of a design with one line: its report probabilities, R's models
-        and the calls that run them on each of its columns, ``notes`` (what a column holds), who
-        draws, and how to recompute the estimate."""
-        design = self.rr_design(question.epsilon, question.design)
-        return {
-            "design": self.name,
-            "p_report_1_given_yes": design.yes_given_yes,
-            "p_report_1_given_no": design.yes_given_no,
-            **models.entry(question.type.items_of(question)),
-            **notes,
-            "randomizer": "respondent's own" if self.own_randomizer(question.design) else "page",
-            "recompute": LINE_RECOMPUTE,
-        }
-
-    @property
-    def descriptor(self) -> dict:
-        """What the page's scripts need of it (a spinner adds what its dark share does)."""
-        return {"name": self.name}
 
     def plan(self, numbers: dict, n: int) -> dict:
         """What the builder previews: ε, the report probabilities, the margin of error for ``n``
@@ -281,7 +215,7 @@ class SurveyDesign:
             "yes_given_no": design.yes_given_no,
             "margin_of_error": design.margin_of_error(n),
             "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
-            "sectors": self.sectors(parameters),
+            "sectors": self.page.sectors(parameters),
         }
 
     def planned_design(self, numbers: dict, epsilon: float = 0.0) -> rr.Design:
@@ -299,32 +233,39 @@ class SurveyDesign:
             raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
         return self.rr_design(epsilon, parameters)
 
-    # --- the classroom lab -------------------------------------------------------------------
+    # Its row in the classroom lab's comparison of designs at one ε (None: it has none).
+    lab: ClassVar[LabRow | None] = None
 
-    # Its row in the lab's comparison of designs at one ε (None: it has no row).
-    lab_title: ClassVar[object] = None
 
-    def at_epsilon(self, epsilon: float) -> rr.Design:
-        """One of its kind whose ε is ``epsilon``, for the lab's comparison (designs with a
-        ``lab_title``): by default rr's member of it (:func:`rr.designs_at_epsilon`)."""
-        return rr.designs_at_epsilon(epsilon)[self.name]
+def line_codebook(design: SurveyDesign, question, models: RModels, **notes) -> dict:
+    """The codebook entry of a design with one line: its report probabilities, R's models
+    and the calls that run them on each of its columns, ``notes`` (what a column holds), who
+    draws, and how to recompute the estimate."""
+    line = design.rr_design(question.epsilon, question.design)
+    return {
+        "design": design.name,
+        "p_report_1_given_yes": line.yes_given_yes,
+        "p_report_1_given_no": line.yes_given_no,
+        **models.entry(question.type.items_of(question)),
+        **notes,
+        "randomizer": "respondent's own" if design.page.own_randomizer(question.design) else "page",
+        "recompute": LINE_RECOMPUTE,
+    }
 
-    # --- shared checks, for the designs' own ``problems`` --------------------------------------
 
-    def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
-        """An own randomizer whose shares are not a die's or a coin's faces."""
-        own = self.fields.own and self.own_randomizer(parameters)
-        if own and own_faces(self.own_shares(parameters)) is None:
-            return [
-                (
-                    "randomizer",
-                    _(
-                        "with the respondent's own die or coin, the probabilities must be "
-                        "multiples of 1/6 or of 1/2"
-                    ),
-                )
-            ]
-        return []
+@dataclass(frozen=True)
+class LabRow:
+    """A design's row in the lab's comparison of designs at one ε: its title, and one of its kind
+    at a given ε (by default rr's member of it, :func:`rr.designs_at_epsilon`)."""
+
+    title: object  # lazily translated
+    at_epsilon: Callable[[float], rr.Design] | None = None
+
+    def design(self, name: str, epsilon: float) -> rr.Design:
+        """The design called ``name`` whose ε is ``epsilon``."""
+        if self.at_epsilon is not None:
+            return self.at_epsilon(epsilon)
+        return rr.designs_at_epsilon(epsilon)[name]
 
 
 def epsilon_problems(derived: float, stated) -> list[tuple[str, str]]:
@@ -370,7 +311,9 @@ __all__ = [
     "SurveyDesign",
     "UnknownDesign",
     "design_named",
+    "LabRow",
     "epsilon_problems",
+    "line_codebook",
     "find_design",
     "known_designs",
     "register",

@@ -12,6 +12,7 @@ import rr
 from web.core.surveys.designs.base import SurveyDesign, epsilon_problems, register, share_words
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import (
     ARM_FIELDS,
     DesignParameters,
@@ -25,9 +26,25 @@ def cheating_model(parameters: DesignParameters) -> rr.CheatingDetection:
     return rr.cheating_detection(parameters.arms)
 
 
+class CheatingDetectionPage(PageDraw):
+    """Two forced-response wheels, one drawn per respondent with its arm."""
+
+    def arm_sectors(self, parameters: DesignParameters) -> list[list[dict]]:
+        return [forced_sectors(*arm) for arm in parameters.arms]
+
+    def template(self, question) -> str:
+        return question.type.respond_template
+
+    def respondent_words(self, question) -> str:
+        return _(
+            "a random one of two wheels; light: your true answer; the other sectors: a forced “yes” or “no”"
+        )
+
+
 @register
 class CheatingDetection(SurveyDesign):
     name = "cheating_detection"
+    Page = CheatingDetectionPage
     listed = 60
     label = _l("Cheating detection: two forced-response arms (yes/no only)")
     fields = DesignFields(("arms",))
@@ -41,9 +58,6 @@ class CheatingDetection(SurveyDesign):
 
     def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
         return cheating_model(parameters).epsilon
-
-    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
-        return cheating_model(parameters)
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms = parameters.arms
@@ -94,17 +108,6 @@ class CheatingDetection(SurveyDesign):
     def noise_line(self, question) -> tuple[float, float]:
         first = cheating_model(question.design).arms[0]  # its honest respondents' line
         return first.offset, first.slope
-
-    def arm_sectors(self, parameters: DesignParameters) -> list[list[dict]]:
-        return [forced_sectors(*arm) for arm in parameters.arms]
-
-    def respond_template(self, question) -> str:
-        return question.type.respond_template
-
-    def respondent_words(self, question) -> str:
-        return _(
-            "a random one of two wheels; light: your true answer; the other sectors: a forced “yes” or “no”"
-        )
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         first, second = parameters.arms

@@ -11,42 +11,28 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.errors import NO_INFORMATION, OUT_OF_RANGE
 from web.core.surveys.designs.base import (
+    LabRow,
     SurveyDesign,
+    line_codebook,
     register,
     share_words,
 )
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 
 
-@register
-class Crosswise(SurveyDesign):
-    name = "crosswise"
-    listed = 50
-    label = _l("Crosswise: “are both answers the same?” (yes/no only)")
-    lab_title = _l("Crosswise: “are both answers the same?”, no spinner")
-    fields = DesignFields(("innocuous",))
+class CrosswisePage(PageDraw):
+    """Nothing drawn: the respondent reports whether two answers are the same."""
+
     states_chance = False
+
     draws = False
-
-    refusals = {
-        OUT_OF_RANGE: _l("the innocuous prevalence must be strictly between 0 and 1"),
-        NO_INFORMATION: _l(
-            "a prevalence of 0.5 gives no information: 'the same' is then as likely under "
-            "either true answer"
-        ),
-    }
-
-    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
-        return rr.crosswise(parameters.share("prevalence"))
 
     def own_randomizer(self, parameters: DesignParameters) -> bool:
         return True  # nothing is drawn: the respondent states the sameness
-
-    def light_fraction(self, question) -> float:
-        return 0.0
 
     def own_draw(self, parameters: DesignParameters) -> OwnDraw:
         return OwnDraw(
@@ -69,11 +55,36 @@ class Crosswise(SurveyDesign):
     def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
         return _("Different"), _("Both the same")
 
+
+@register
+class Crosswise(SurveyDesign):
+    name = "crosswise"
+    Page = CrosswisePage
+    listed = 50
+    label = _l("Crosswise: “are both answers the same?” (yes/no only)")
+    lab = LabRow(_l("Crosswise: “are both answers the same?”, no spinner"))
+    fields = DesignFields(("innocuous",))
+
+    refusals = {
+        OUT_OF_RANGE: _l("the innocuous prevalence must be strictly between 0 and 1"),
+        NO_INFORMATION: _l(
+            "a prevalence of 0.5 gives no information: 'the same' is then as likely under "
+            "either true answer"
+        ),
+    }
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.crosswise(parameters.share("prevalence"))
+
+    def light_fraction(self, question) -> float:
+        return 0.0
+
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         return _("Crosswise: innocuous yes %(q)s", q=share_words(parameters.share("prevalence")))
 
     def codebook(self, question) -> dict:
-        return self.line_codebook(
+        return line_codebook(
+            self,
             question,
             RModels("Crosswise", question.design.share("prevalence")),
             column="1 = both answers the same (both yes or both no), 0 = different",

@@ -17,19 +17,39 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.base import SurveyDesign, register
 from web.core.surveys.designs.own_draw import OwnDraw
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
 
 # What a question asked directly stores for the ε it does not have.
 NO_EPSILON = 0.0
 
 
+class AskedDirectlyPage(PageDraw):
+    """Nothing drawn: the answer is asked for and sent as given."""
+
+    draws = False
+
+    states_chance = False
+
+    def own_randomizer(self, parameters: DesignParameters) -> bool:
+        return True  # nothing is drawn: the page asks for the answer itself
+
+    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
+        return OwnDraw(_("Nothing is drawn for this question: your answer is sent as you give it."))
+
+    def template(self, question) -> str:
+        return question.type.respond_template if _of_options(question) else "respond/_plain.html"
+
+    def respondent_words(self, question) -> str:
+        return _("Asked directly: your answer is sent exactly as you give it, with no spinner")
+
+
 @register
 class AskedDirectly(SurveyDesign):
     name = "direct"
+    Page = AskedDirectlyPage
     listed = 90
     label = _l("Asked directly: no randomizing and no ε (yes/no only; a split ballot's baseline)")
-    draws = False
-    states_chance = False
     protects = False
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
@@ -43,22 +63,10 @@ class AskedDirectly(SurveyDesign):
             return []
         return [("epsilon", _("a question asked directly has no epsilon: nothing protects it"))]
 
-    def own_randomizer(self, parameters: DesignParameters) -> bool:
-        return True  # nothing is drawn: the page asks for the answer itself
-
     def light_fraction(self, question) -> float:
         if _of_options(question):
             return question.type.light_fraction(question.epsilon, self.name, len(question.options))
         return 0.0
-
-    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
-        return OwnDraw(_("Nothing is drawn for this question: your answer is sent as you give it."))
-
-    def respond_template(self, question) -> str:
-        return question.type.respond_template if _of_options(question) else "respond/_plain.html"
-
-    def respondent_words(self, question) -> str:
-        return _("Asked directly: your answer is sent exactly as you give it, with no spinner")
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         return _("Asked directly (no randomizing, no ε)")

@@ -11,12 +11,15 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE
 from web.core.surveys.designs.base import (
+    LabRow,
     SurveyDesign,
+    line_codebook,
     refusal_words,
     register,
     share_words,
 )
 from web.core.surveys.designs.fields import DesignFields
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 
@@ -53,25 +56,8 @@ def forced_refusal(p_truth: float, p_forced_yes: float, p_forced_no: float) -> s
     return None
 
 
-@register
-class ForcedResponse(SurveyDesign):
-    name = "forced_response"
-    listed = 30
-    label = _l("Forced response (yes/no only)")
-    lab_title = _l("Forced response, a forced “yes” twice as likely as a forced “no”")
-    refusals = FORCED_REFUSALS
-    fields = DesignFields(
-        SHARES,
-        shares={
-            "p_truth": (_l("Share answering truthfully"), 0.75),
-            "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
-            "p_forced_no": (_l("Share told to say “no”"), 1 / 12),
-        },
-        own=True,
-    )
-
-    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
-        return rr.forced_response(*(parameters.share(name) for name in SHARES))
+class ForcedResponsePage(PageDraw):
+    """A wheel of truth, forced “yes” and forced “no”, or the respondent's own die or coin."""
 
     def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
         return [
@@ -89,6 +75,28 @@ class ForcedResponse(SurveyDesign):
             return _("your own die or coin decides: your true answer, or a forced “yes” or “no”")
         return _("light: your true answer; the other sectors: a forced “yes” or “no”")
 
+
+@register
+class ForcedResponse(SurveyDesign):
+    name = "forced_response"
+    Page = ForcedResponsePage
+    listed = 30
+    label = _l("Forced response (yes/no only)")
+    lab = LabRow(_l("Forced response, a forced “yes” twice as likely as a forced “no”"))
+    refusals = FORCED_REFUSALS
+    fields = DesignFields(
+        SHARES,
+        shares={
+            "p_truth": (_l("Share answering truthfully"), 0.75),
+            "p_forced_yes": (_l("Share told to say “yes”"), 1 / 6),
+            "p_forced_no": (_l("Share told to say “no”"), 1 / 12),
+        },
+        own=True,
+    )
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.forced_response(*(parameters.share(name) for name in SHARES))
+
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         words = _(
             "Forced response: truth %(truth)s, forced yes %(yes)s, forced no %(no)s",
@@ -96,7 +104,7 @@ class ForcedResponse(SurveyDesign):
             yes=share_words(parameters.share("p_forced_yes")),
             no=share_words(parameters.share("p_forced_no")),
         )
-        if self.own_randomizer(parameters):
+        if self.page.own_randomizer(parameters):
             words += _(" (the respondent's own die or coin)")
         return words
 
@@ -106,4 +114,4 @@ class ForcedResponse(SurveyDesign):
         models = RModels(
             "FR", [no, yes], "forced-known", {"p": truth, "p1": yes, "p0": no}, yes_at="[2]"
         )
-        return self.line_codebook(question, models)
+        return line_codebook(self, question, models)

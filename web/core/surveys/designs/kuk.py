@@ -20,12 +20,15 @@ from flask_babel import lazy_gettext as _l
 import rr
 from rr.errors import NO_INFORMATION, OUT_OF_RANGE
 from web.core.surveys.designs.base import (
+    LabRow,
     SurveyDesign,
+    line_codebook,
     register,
     share_words,
 )
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw, OwnStep
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 
@@ -49,30 +52,15 @@ def decks(theta_yes: float, theta_no: float) -> tuple[tuple[int, int], tuple[int
     return (red_yes, black_yes), (red_no, black_no)
 
 
-@register
-class Kuk(SurveyDesign):
-    name = "kuk"
-    listed = 55
-    label = _l("Kuk's cards: a card from the deck the answer points to (yes/no only)")
-    lab_title = _l("Kuk's cards, decks of opposite mixes (Warner's numbers)")
-    fields = DesignFields(
-        SHARES,
-        shares={
-            "theta_yes": (_l("Share of red cards in the “yes” deck"), 0.7),
-            "theta_no": (_l("Share of red cards in the “no” deck"), 0.3),
-        },
-        own=True,
-    )
+def kuk_at_epsilon(epsilon: float) -> rr.Design:
+    """Kuk's cards whose ε is ``epsilon``: decks of opposite mixes, red e^ε/(1 + e^ε) in the "yes"
+    deck (Warner's numbers)."""
+    red = 1 / (1 + math.exp(-epsilon))
+    return rr.kuk(red, 1 - red)
 
-    refusals = {
-        OUT_OF_RANGE: _l(
-            "must be strictly between 0 and 1: a deck of one colour gives the answer away"
-        ),
-        NO_INFORMATION: _l("the two decks must differ: otherwise the colour says nothing"),
-    }
 
-    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
-        return rr.kuk(*(parameters.share(name) for name in SHARES))
+class KukPage(PageDraw):
+    """The two decks drawn as one wheel, or the respondent's own cards, whose colour is reported."""
 
     def own_problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:
         """Own cards whose shares one standard pack cannot make."""
@@ -88,9 +76,6 @@ class Kuk(SurveyDesign):
                 )
             ]
         return []
-
-    def light_fraction(self, question) -> float:
-        return abs(question.design.share("theta_yes") - question.design.share("theta_no"))
 
     def sectors(self, parameters: DesignParameters) -> list[dict]:
         if self.own_randomizer(parameters):
@@ -138,24 +123,51 @@ class Kuk(SurveyDesign):
             "chances; light: your true answer; the other sectors: a forced “yes” or “no”"
         )
 
+
+@register
+class Kuk(SurveyDesign):
+    name = "kuk"
+    Page = KukPage
+    listed = 55
+    label = _l("Kuk's cards: a card from the deck the answer points to (yes/no only)")
+    lab = LabRow(_l("Kuk's cards, decks of opposite mixes (Warner's numbers)"), kuk_at_epsilon)
+    fields = DesignFields(
+        SHARES,
+        shares={
+            "theta_yes": (_l("Share of red cards in the “yes” deck"), 0.7),
+            "theta_no": (_l("Share of red cards in the “no” deck"), 0.3),
+        },
+        own=True,
+    )
+
+    refusals = {
+        OUT_OF_RANGE: _l(
+            "must be strictly between 0 and 1: a deck of one colour gives the answer away"
+        ),
+        NO_INFORMATION: _l("the two decks must differ: otherwise the colour says nothing"),
+    }
+
+    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
+        return rr.kuk(*(parameters.share(name) for name in SHARES))
+
+    def light_fraction(self, question) -> float:
+        return abs(question.design.share("theta_yes") - question.design.share("theta_no"))
+
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         words = _(
             "Kuk's cards: red share %(yes)s in the “yes” deck, %(no)s in the “no” deck",
             yes=share_words(parameters.share("theta_yes")),
             no=share_words(parameters.share("theta_no")),
         )
-        if self.own_randomizer(parameters):
+        if self.page.own_randomizer(parameters):
             words += _(" (the respondent's own cards)")
         return words
 
     def codebook(self, question) -> dict:
         parameters = question.design
-        return self.line_codebook(
+        return line_codebook(
+            self,
             question,
             RModels("Kuk", [parameters.share("theta_yes"), parameters.share("theta_no")]),
             column="1 = a red card, 0 = a black card",
         )
-
-    def at_epsilon(self, epsilon: float) -> rr.Design:
-        red = 1 / (1 + math.exp(-epsilon))
-        return rr.kuk(red, 1 - red)

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs.base import register, share_words
+from web.core.surveys.designs.base import LabRow, register, share_words
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
 from web.core.surveys.designs.spun import TypeSpun
@@ -20,7 +20,7 @@ class SpinnerCoin(TypeSpun):
     label = _l("Spinner and coin: dark lets a coin decide")
     short_label = _l("Spinner and coin")
     choice_label = _l("Spinner and die: dark lets a die pick any option")
-    lab_title = _l("Spinner (the same as symmetric forced response)")
+    lab = LabRow(_l("Spinner (the same as symmetric forced response)"))
     default = True  # the app's usual procedure: light tells the truth, a coin decides on dark
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:

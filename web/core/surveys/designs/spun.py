@@ -10,13 +10,40 @@ from flask_babel import gettext as _
 
 import rr
 from web.core.surveys.designs.base import SurveyDesign
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
+
+
+class SpunPage(PageDraw):
+    """A spinner's page: a two-share wheel whose dark share does what rr says, the question's
+    type's part, and its words."""
+
+    design: TypeSpun
+
+    @property
+    def descriptor(self) -> dict:
+        """What the page's scripts need of it: its name and what dark does."""
+        return {"name": self.design.name, "dark": self.design.dark}
+
+    def template(self, question) -> str:
+        return question.type.respond_template
+
+    def respondent_words(self, question) -> str:
+        if question.epsilon_permanent is not None:
+            # Each wave spins on the device's kept permanent report, not on the answer itself.
+            if self.design.dark == "coin":
+                return _("light: this device's kept stand-in for your true answer; dark: chance "
+                         "decides")  # fmt: skip
+            return _("light: this device's kept stand-in for your true answer; dark: another "
+                     "answer")  # fmt: skip
+        return question.type.dark_words(self.design)
 
 
 class TypeSpun(SurveyDesign):
     """A spinner whose dark share does one thing; the question's type does the rest."""
 
+    Page = SpunPage
     derived: ClassVar[bool] = False
     every_type: ClassVar[bool] = True
     keeps_permanent: ClassVar[bool] = True
@@ -30,11 +57,6 @@ class TypeSpun(SurveyDesign):
         """What its dark share does (rr owns the rule, :func:`rr.dark_report`): "coin" or
         "opposite", as the page's script names it too."""
         return rr.dark_report(self.name)
-
-    @property
-    def descriptor(self) -> dict:
-        """What the page's scripts need of it: its name and what dark does."""
-        return {"name": self.name, "dark": self.dark}
 
     def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
         assert epsilon is not None, "a spinner's ε is stated"
@@ -51,19 +73,6 @@ class TypeSpun(SurveyDesign):
 
     def noise_line(self, question) -> tuple[float, float]:
         return question.type.noise_line(question.epsilon, len(question.options))
-
-    def respond_template(self, question) -> str:
-        return question.type.respond_template
-
-    def respondent_words(self, question) -> str:
-        if question.epsilon_permanent is not None:
-            # Each wave spins on the device's kept permanent report, not on the answer itself.
-            if self.dark == "coin":
-                return _("light: this device's kept stand-in for your true answer; dark: chance "
-                         "decides")  # fmt: skip
-            return _("light: this device's kept stand-in for your true answer; dark: another "
-                     "answer")  # fmt: skip
-        return question.type.dark_words(self)
 
     def codebook(self, question) -> dict:
         return question.type.codebook(self, question)

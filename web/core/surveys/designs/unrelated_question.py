@@ -10,21 +10,44 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs.base import (
+    LabRow,
     SurveyDesign,
+    line_codebook,
     register,
     share_words,
 )
 from web.core.surveys.designs.fields import DesignFields
+from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
 from web.core.surveys.designs.r_code import RModels
+
+
+class UnrelatedQuestionPage(PageDraw):
+    """A wheel of the sensitive and the everyday question, or the respondent's own die or coin."""
+
+    def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
+        truth = parameters.share("p_truth")
+        return [("truth", truth), ("innocuous", 1 - truth)]
+
+    def sectors(self, parameters: DesignParameters) -> list[dict]:
+        if self.own_randomizer(parameters):
+            return []
+        truth = parameters.share("p_truth")
+        return [{"share": truth, "reports": "truth"}, {"share": 1 - truth, "reports": "innocuous"}]
+
+    def respondent_words(self, question) -> str:
+        if self.own_randomizer(question.design):
+            return _("your own die or coin decides which question you answer")
+        return _("light: your true answer; dark: your answer to an everyday question")
 
 
 @register
 class UnrelatedQuestion(SurveyDesign):
     name = "unrelated_question"
+    Page = UnrelatedQuestionPage
     listed = 40
     label = _l("Unrelated question (yes/no only)")
-    lab_title = _l("Unrelated question, innocuous prevalence 25%")
+    lab = LabRow(_l("Unrelated question, innocuous prevalence 25%"))
     fields = DesignFields(
         ("p_truth", "innocuous"),
         shares={"p_truth": (_l("Share answering truthfully"), 0.75)},
@@ -44,28 +67,13 @@ class UnrelatedQuestion(SurveyDesign):
             return "procedure", _("the innocuous prevalence must be strictly between 0 and 1")
         return None
 
-    def own_shares(self, parameters: DesignParameters) -> list[tuple[str, float]]:
-        truth = parameters.share("p_truth")
-        return [("truth", truth), ("innocuous", 1 - truth)]
-
-    def sectors(self, parameters: DesignParameters) -> list[dict]:
-        if self.own_randomizer(parameters):
-            return []
-        truth = parameters.share("p_truth")
-        return [{"share": truth, "reports": "truth"}, {"share": 1 - truth, "reports": "innocuous"}]
-
-    def respondent_words(self, question) -> str:
-        if self.own_randomizer(question.design):
-            return _("your own die or coin decides which question you answer")
-        return _("light: your true answer; dark: your answer to an everyday question")
-
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         words = _(
             "Unrelated question: truth %(truth)s, innocuous yes %(q)s",
             truth=share_words(parameters.share("p_truth")),
             q=share_words(parameters.share("prevalence")),
         )
-        if self.own_randomizer(parameters):
+        if self.page.own_randomizer(parameters):
             words += _(" (the respondent's own die or coin)")
         return words
 
@@ -75,4 +83,4 @@ class UnrelatedQuestion(SurveyDesign):
         models = RModels(
             "UQTknown", [truth, innocuous], "unrelated-known", {"p": truth, "q": innocuous}
         )
-        return self.line_codebook(question, models)
+        return line_codebook(self, question, models)

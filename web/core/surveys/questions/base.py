@@ -133,6 +133,18 @@ class QuestionType:
             "recompute": "rr.estimate_proportion(noisy_yes, n, epsilon, procedure) per column",
         }
 
+    def cost(self, question) -> float:
+        """``question``'s privacy cost: ε per spin (:func:`rr.question_epsilon`); 0 where its
+        design protects nothing."""
+        if not question.asked_with.protects:
+            return 0.0
+        return rr.question_epsilon(question.epsilon, self.spin_count(len(question.options)))
+
+    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
+        """The model of a type whose respondents are put into arms, with a share of cheaters
+        (:class:`rr.CheatingDetection`); a type of one line has none."""
+        raise ValueError(f"a {self.name} question puts every respondent in one arm")
+
     def items_of(self, question) -> list[str]:
         """What a response reports for ``question`` (a stored question or a file's), spin by
         spin: :meth:`items` of its key and option ids."""

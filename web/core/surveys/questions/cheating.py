@@ -43,6 +43,9 @@ class Cheating(QuestionType):
     def options_problem(self, count: int) -> str | None:
         return QUESTION_TYPES[YesNo.name].options_problem(count)
 
+    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
+        return _arm_model(parameters)
+
     def spun(self, options: Sequence[T]) -> list:
         return [None, ARM]
 
@@ -155,6 +158,6 @@ def _cheating_estimate(counts: Sequence[tuple[int, int]], parameters: DesignPara
 
 
 def _arm_model(parameters: DesignParameters) -> rr.CheatingDetection:
-    """The arms of the design this type serves (the one design whose reports carry an arm)."""
-    (design,) = (design for design in registered() if design.yesno_variant == Cheating.variant)
-    return design.arm_model(parameters)
+    """The two arms its design states (``arms``: truth, forced yes, forced no each), as rr's
+    model; assumes checked parameters."""
+    return rr.cheating_detection(parameters.arms)
