@@ -22,13 +22,11 @@ def page_question(question: Question) -> dict:
             else {}
         ),
         # Asked directly: nothing drawn, nothing kept, the answer sent as given.
-        **(
-            {"plain": True} if question.type.randomized and not question.asked_with.protects else {}
-        ),
+        **({"plain": True} if not question.asked_with.protects else {}),
         "type": question.kind,
         # Answered as one bit, a bit per option, or one option; the spins, in order.
         "answer": question.type.answer_shape,
-        "items": _page_items(question) if question.type.randomized else [],
+        "items": _page_items(question),
         "procedure": question.procedure,
         # What a remembered draw must have been drawn under: the procedure, and a
         # design's parameters (a draw under others is never replayed).

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import rr
 from web.core.results.figures import QuestionResult, SurveyResults, significant
+from web.core.surveys.designs import design_named
 from web.core.surveys.questions import question_type
 
 FIELDS = ("posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high")
@@ -84,15 +85,10 @@ def _item_posteriors(question: QuestionResult, settings: BayesSettings) -> list[
     """The posteriors of a question that is not cheating detection's (assumes it visible)."""
     if question.sums_to_one:
         return _choice(question, settings)
-    kind = question_type(question.kind, question.procedure)
     scale = question.design.scale
-    if question.randomized:
-        line = kind.item_design(
-            question.epsilon, question.procedure, len(question.items), question.design
-        )
-        offset, slope = line.offset, line.slope
-    else:
-        offset, slope = 0.0, 1.0
+    # Each tally's line: its design's (asking directly's is the identity, λ₁ = 1 and λ₀ = 0).
+    line = design_named(question.procedure).rr_design(question.epsilon, question.design)
+    offset, slope = line.offset, line.slope
     low, width = (scale.low, scale.high - scale.low) if scale is not None else (0.0, 1.0)
     figures: list[dict | None] = []
     for item in question.items:

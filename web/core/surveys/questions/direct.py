@@ -50,6 +50,9 @@ class Direct(OneOption):
     ) -> rr.Design:
         raise ValueError("a direct question is asked plainly: it has no randomized design")
 
+    def page_items(self, key: str, option_keys: Sequence[str]) -> list[str]:
+        return []  # nothing is drawn or remembered: the choice is sent as made
+
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
         if value is not None and (not isinstance(value, str) or value not in option_keys):
             raise AnswerError(
