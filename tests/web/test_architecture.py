@@ -323,3 +323,16 @@ def test_a_design_is_its_numbers_and_its_parts():
     members = members_of(ROOT / "web" / "core" / "surveys" / "designs" / "base.py", "SurveyDesign")
     assert len(members) <= 25, members
     assert {"fields", "Page", "page", "lab"} <= set(members)
+
+
+def test_reading_results_never_closes_a_survey():
+    """Closing a due survey is the write side's (the writer, the respondent's pages, commands):
+    no module of the results area names it, nor does finding a survey."""
+    readers = sorted((ROOT / "web" / "core" / "results").rglob("*.py"))
+    closing = [path.name for path in readers if "close_if_due" in path.read_text(encoding="utf-8")]
+    assert closing == []
+    import inspect
+
+    from web.core.surveys import lookup
+
+    assert "close_if_due" not in inspect.getsource(lookup.find_survey)

@@ -112,8 +112,10 @@ def results(slug: str):
     ))  # fmt: skip
     if built.version != stamp.version:  # a publication came between the stamp and the build
         received = built.received
-    # The document is serialized once per version; the running total is added per request.
-    response = make_response(f'{built.document[:-1]},"received":{int(received)}}}')
+    # The document is serialized once per version; the running total and whether the survey is
+    # due to close (which only a write acts on) are added per request.
+    due = "true" if stamp.due else "false"
+    response = make_response(f'{built.document[:-1]},"received":{int(received)},"due":{due}}}')
     response.mimetype = "application/json"
     return response
 

@@ -8,7 +8,7 @@ from flask_login import current_user
 from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.surveys.lookup import find_survey
-from web.core.surveys.schedule import not_yet_open
+from web.core.surveys.schedule import close_if_due, not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
 from web.respondent.page_question import page_question
@@ -24,6 +24,8 @@ def survey_page(slug: str):
     per version of the survey, language and answered state (the first request of every
     respondent in a lecture hall), unless a researcher is logged in."""
     found = survey_stamp(slug)
+    if found is not None and found[0].due and close_if_due(found[0].id):
+        found = survey_stamp(slug)  # the page's own check: a due survey closes when asked for
     if found is None:
         abort(404, _("No such survey."))
     answered = slug in answered_slugs()

@@ -32,6 +32,7 @@ from web.core.surveys.editing import (
     duplicate_survey,
     set_archived,
 )
+from web.core.surveys.lookup import is_due
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
 from web.workspace.group_analysis import group_analysis
@@ -42,6 +43,8 @@ from web.workspace.synthetic_page import synthetic_page
 bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
 # The researcher's pages offer grouping by these (the dashboard, a series' trend).
 bp.add_app_template_global(direct_questions)
+# The dashboard only reads: it says when a survey is due to close, which a write then does.
+bp.add_app_template_global(is_due)
 bp.before_request(require_login)
 
 

@@ -165,3 +165,28 @@ def test_schedule_times_are_shown_in_the_viewers_zone_by_the_page(client, import
     if field == "closes_at":
         assert f'<time datetime="{moment}" data-local-time>' in html and 'id="closes-at"' in html
     assert "js/local-time.js" in html
+
+
+def test_reading_results_reports_a_due_survey_and_only_a_write_closes_it(
+    app, client, import_survey, token, make_researcher
+):
+    """The results document says the survey is due; it stays open, with its published numbers,
+    until the survey's own page (a write) closes it and publishes every response."""
+    slug = import_survey(fielded(closes_at=at(hours=1), results_batch=5))
+    for _ in range(3):
+        assert submit(app.test_client(), slug).status_code == 201
+    with app.app_context():
+        find_survey(slug).closes_at = datetime.now(UTC) - timedelta(seconds=1)
+        db.session.commit()
+    headers = {"Authorization": f"Bearer {token}"}
+    read = client.get(f"/api/surveys/{slug}/results", headers=headers).json
+    assert (read["status"], read["due"], read["n"], read["received"]) == ("open", True, 0, 3)
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["results", slug]).exit_code == 0
+    dashboard = make_researcher("rita@example.org").get(f"/surveys/{slug}")
+    assert 'id="survey-due"' in dashboard.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(Survey.status).filter_by(slug=slug)) == "open"
+    assert "This survey is closed" in client.get(f"/s/{slug}").get_data(as_text=True)
+    read = client.get(f"/api/surveys/{slug}/results", headers=headers).json
+    assert (read["status"], read["due"], read["n"]) == ("closed", False, 3)

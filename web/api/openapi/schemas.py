@@ -102,6 +102,7 @@ def schemas() -> dict:
                 "status",
                 "n",
                 "received",
+                "due",
                 "results_batch",
                 "min_n",
                 "withheld",
@@ -115,6 +116,12 @@ def schemas() -> dict:
                 "status": {"type": "string"},
                 "n": {"type": "integer", "minimum": 0},
                 "received": {"type": "integer", "minimum": 0},
+                "due": {
+                    "type": "boolean",
+                    "description": "Open past its closing time or at its target: the next "
+                    "response, visit of its page or close publishes everything received. "
+                    "Reading results never closes a survey.",
+                },
                 "results_batch": {"type": "integer"},
                 "min_n": {"type": "integer"},
                 "withheld": {"type": "boolean"},

@@ -25,7 +25,7 @@ from flask import current_app
 from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import db
 from web.core.models import readable_by
-from web.core.surveys.schedule import close_if_due, due_to_close
+from web.core.surveys.schedule import due_to_close
 
 T = TypeVar("T")
 
@@ -39,6 +39,9 @@ class SurveyStamp(NamedTuple):
     edits: int
     # When an open survey starts taking answers (None: at once); not part of the version.
     opens_at: datetime | None = None
+    # Whether it is open past its closing time or at its target: the next write closes it (a
+    # read only reports it); not part of the version.
+    due: bool = False
 
     @property
     def version(self) -> tuple[int, int, int]:
@@ -57,17 +60,16 @@ def results_version(survey) -> tuple[int, int, int]:
 
 def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     """The survey's id, owner and version, and its running total of responses (which is not
-    part of the version: it moves with every response), in one query that loads no objects. An
-    open survey past its closing time or target is closed first (:mod:`web.core.surveys.schedule`)."""
+    part of the version: it moves with every response), in one query that loads no objects. It
+    only reads: an open survey past its closing time or target is reported ``due``
+    (:mod:`web.core.surveys.schedule`)."""
     # The first request of every respondent: one statement in the driver's own SQL on a pooled
     # connection, past the ORM session (through the ORM it took half of the request).
     row = _stamp_row(slug)
-    if row is not None and due_to_close(row[5], _instant(row[6]), row[7], row[4]):
-        close_if_due(row[0])
-        row = _stamp_row(slug)
     if row is None:
         return None
-    return SurveyStamp(row[0], row[1], row[2], row[3], _instant(row[8])), row[4]
+    due = due_to_close(row[5], _instant(row[6]), row[7], row[4])
+    return SurveyStamp(row[0], row[1], row[2], row[3], _instant(row[8]), due), row[4]
 
 
 def _stamp_row(slug: str):
