@@ -89,11 +89,11 @@ DATABASE_TESTS := tests/web
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15
 # pytest-xdist workers. xdist's load scheduling hands each worker a first chunk of a sixteenth of
-# the tests, then more as it finishes them. The browser tests come first, then the other long
-# tests (tests/conftest.py), so the first worker's chunk holds the browser tests: chromium runs one
-# page at a time beside the other workers' tests, and the PostgreSQL pass has the rest (spreading the
-# browser tests over every worker measured no faster: four chromiums cost more CPU). On SQLite two
-# per core; on PostgreSQL one per core (the database server needs the rest).
+# the tests, then more as it finishes them. tests/conftest.py puts half the browser tests in the
+# first worker's chunk and half in the second's, the other long tests after each half: two
+# chromiums run one page at a time beside the other workers' tests (all on one worker made it the
+# critical path; over every worker measured no faster: four chromiums cost more CPU). On SQLite
+# two per core; on PostgreSQL one per core (the database server needs the rest).
 SQLITE_WORKERS ?= -n 4 --dist load
 POSTGRES_WORKERS ?= -n 2 --dist load
 
@@ -105,8 +105,8 @@ test-postgres: install-dev browser
 postgres-pass:
 	bash .ci/with-services $(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DURATIONS) $(DATABASE_TESTS)
 
-# The two passes side by side: the SQLite pass ends on its browser tests, one worker's worth of
-# chromium, and the PostgreSQL pass takes the other core meanwhile (measured: 9 min 31 s side by
-# side against 10 min 42 s one after the other). Each one's output is held until it ends.
+# The two passes side by side: the SQLite pass ends on its browser tests, two workers' worth of
+# chromium, and the PostgreSQL pass takes the rest of the cores meanwhile (measured: 9 min 31 s
+# side by side against 10 min 42 s one after the other). Each one's output is held until it ends.
 test: test-js lint browser r
 	$(MAKE) --no-print-directory -j2 --output-sync=target sqlite-pass postgres-pass
