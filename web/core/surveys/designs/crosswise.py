@@ -28,7 +28,6 @@ class CrosswisePage(PageDraw):
     """Nothing drawn: the respondent reports whether two answers are the same."""
 
     states_chance = False
-
     draws = False
 
     def own_randomizer(self, parameters: DesignParameters) -> bool:

@@ -28,7 +28,6 @@ class AskedDirectlyPage(PageDraw):
     """Nothing drawn: the answer is asked for and sent as given."""
 
     draws = False
-
     states_chance = False
 
     def own_randomizer(self, parameters: DesignParameters) -> bool:
