@@ -336,3 +336,17 @@ def test_reading_results_never_closes_a_survey():
     from web.core.surveys import lookup
 
     assert "close_if_due" not in inspect.getsource(lookup.find_survey)
+
+
+def test_few_modules_ask_whether_a_kind_is_randomized():
+    """Which questions are direct is asked where it is owned (``results/cells.py``, and the
+    direct design's page for a direct question of options); every other module asks the kind
+    what it fixes (``fixed_fields``) or the design whether it protects. ``lab.html`` reads an rr
+    split ballot's randomized condition, which is another thing."""
+    readers = [
+        str(path.relative_to(ROOT))
+        for path in SOURCES
+        if path.suffix != ".js" and re.search(r"\.randomized\b", path.read_text(encoding="utf-8"))
+    ]
+    assert len(readers) <= 8, readers
+    assert "web/core/results/cells.py" in readers

@@ -357,7 +357,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         limits=page_limits(),
         types_with_options=[name for name, kind in QUESTION_TYPES.items() if kind.has_options],
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
-        direct_types=[name for name, kind in QUESTION_TYPES.items() if not kind.randomized],
+        direct_types=[name for name, kind in QUESTION_TYPES.items() if kind.fixed_fields()],
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),

@@ -137,7 +137,7 @@ def scaled_bars(labelled, scale: Scale | None) -> tuple[list[Bar], Callable[[flo
 def chart_title(question: QuestionResult) -> str:
     """What the chart shows: estimated yes, estimated shares of one option each, or plain answers."""
     text = shown(question.text).text
-    if not question.randomized:
+    if question.counts_choices:
         return _("Answers as given (not randomized): %(question)s", question=text)
     if question.sums_to_one:
         return _("Estimated share whose true answer is each option: %(question)s", question=text)

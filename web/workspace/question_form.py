@@ -20,7 +20,7 @@ from web.core.surveys.editing import (
 )
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
-from web.core.surveys.specs import DIRECT_EPSILON, DIRECT_PROCEDURE, QuestionSpec
+from web.core.surveys.specs import QuestionSpec
 from web.workspace.forms import (
     form_texts,
 )
@@ -36,18 +36,15 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         if kind.has_options
         else ()
     )
-    # A direct question has no ε and no procedure, whatever the hidden fields still hold; a
-    # design's ε is derived from its parameters.
-    procedure = form.procedure.data if kind.randomized else DIRECT_PROCEDURE
-    # A direct question's procedure names how it is asked, not a design of a randomized answer.
-    design = find_design(procedure) if kind.randomized else None
-    epsilon = (
-        None
-        if design is not None and design.derived
-        else float(form.epsilon.data)
-        if kind.randomized
-        else DIRECT_EPSILON
-    )
+    # What the type fixes (a direct question's ε and procedure) it keeps, whatever the hidden
+    # fields still hold; a design's ε is derived from its parameters.
+    fixed = kind.fixed_fields()
+    procedure = fixed.get("procedure", form.procedure.data)
+    design = find_design(procedure)
+    if "epsilon" in fixed:
+        epsilon = fixed["epsilon"]
+    else:
+        epsilon = None if design is not None and design.derived else float(form.epsilon.data)
     text = form_texts(form, "text", languages).stripped()
     return QuestionSpec(
         key,
@@ -58,10 +55,8 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         options,
         scale_from_form(form, languages)
         if kind.has_range
-        else design_from_form(form, procedure, languages)
-        if kind.randomized
-        else NO_PARAMETERS,
-        form.epsilon_permanent.data if kind.randomized else None,
+        else design_from_form(form, procedure, languages),
+        fixed.get("epsilon_permanent", form.epsilon_permanent.data),
     )
 
 
@@ -90,8 +85,8 @@ def scale_data(scale: Scale | None) -> dict:
 
 def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
     """The parameters the chosen design states, from their fields (the others are ignored)."""
-    design = find_design(procedure)  # none for a direct question
-    if design is None or not design.derived:
+    design = find_design(procedure)
+    if design is None or not design.derived:  # a spinner's, or a question asked directly
         return NO_PARAMETERS
     arms = tuple(
         tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)

@@ -39,10 +39,15 @@ def group_cells(survey: Survey, min_n: int) -> GroupCells | None:
     return GroupCells(groups, max(min_n, 1), groups * max(min_n, 1), planned, planned / groups)
 
 
+def is_direct(question) -> bool:
+    """Whether ``question`` is a direct question: its kind is never randomized, its answers are
+    stored as given, and they split the respondents into groups."""
+    return not question.type.randomized
+
+
 def direct_questions(questions: Iterable[Question]) -> list[Question]:
-    """The questions asked directly (their kind is not randomized), in order: the ones whose
-    answers split the respondents into groups."""
-    return [question for question in questions if not question.type.randomized]
+    """The direct questions (:func:`is_direct`), in order."""
+    return [question for question in questions if is_direct(question)]
 
 
 def layout(rows) -> tuple[list[str], list[Tallied]]:

@@ -16,6 +16,7 @@ from typing import Any
 from flask import current_app
 
 from web.core.models import Question, Survey
+from web.core.results.cells import is_direct
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, design_named, find_design
 from web.core.surveys.questions import ARM
 from web.core.surveys.texts import Texts
@@ -84,8 +85,9 @@ class QuestionResult:
     visible: bool
     # Whether its options' estimates add up to 100% (single choice: one true option each).
     sums_to_one: bool = False
-    # Whether its answers went through a spinner; a direct question's figures are plain shares.
-    randomized: bool = True
+    # Whether its tallies count the respondents choosing each option as given (a direct
+    # question): plain shares, not estimates from reports.
+    counts_choices: bool = False
     # A design's parameters (web/core/surveys/designs/), else none.
     design: DesignParameters = NO_PARAMETERS
     # What its type adds to the figures (cheating detection's cheaters and arms).
@@ -124,7 +126,7 @@ class QuestionResult:
             "epsilon_total": significant(self.epsilon_total),
             "light_fraction": significant(self.light_fraction),
         }  # fmt: skip
-        design = find_design(self.procedure) if self.randomized else None  # a direct question: none
+        design = find_design(self.procedure)
         if design is not None:
             data |= design.fields.for_file(self.design, languages)
         if self.design.scale is not None:
@@ -135,14 +137,14 @@ class QuestionResult:
             del data["light_fraction"]  # no spinner: the respondent answers one question
         if self.condition is not None:
             data["condition"] = self.condition
-        if self.randomized and not self.protected:
+        if not self.protected:
             data["epsilon"] = None  # asked directly: no ε protects it
         data["withheld"] = not self.visible
         figures = ItemResult.figures if self.visible else _no_figures
-        if not self.randomized:
-            # Asked directly: each option's count and plain share, with no ε or procedure.
+        if self.counts_choices:
+            # A direct question: each option's count and plain share, with no ε or procedure.
             for name in ("procedure", "epsilon", "light_fraction"):
-                del data[name]
+                data.pop(name, None)
             data["randomized"] = False
             data["options"] = [
                 {"id": item.option, "text": option_text(item), **_as_chosen(figures(item))}
@@ -314,7 +316,7 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
     counts = [(tally.published_yes, tally.published_n) for tally in question.tallies]
     items = item_results(question, counts)
     visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
-    if visible and not question.type.randomized:
+    if visible and is_direct(question):
         items = tuple(_small_group_withheld(item, min_n) for item in items)
     return QuestionResult(
         question.key,
@@ -328,7 +330,7 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         items,
         visible,
         question.type.sums_to_one,
-        question.type.randomized,
+        is_direct(question),
         question.design,
         question.type.extra_results(counts, question.design),
         question.epsilon_permanent,

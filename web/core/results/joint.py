@@ -47,9 +47,10 @@ class JointItem:
     option_key: str | None
     levels: tuple
     matrix: np.ndarray
-    # Whether it was randomized (a direct answer is stored as given), and whether it reports one
-    # bit (a yes/no answer or a multi-select option) rather than one option among its levels.
-    randomized: bool
+    # Whether it is a direct question (its answers stored as given, its levels groups of
+    # respondents that the minimum n guards), and whether it reports one bit (a yes/no answer or
+    # a multi-select option) rather than one option among its levels.
+    direct: bool
     one_bit: bool
 
     def level_of(self, answers: dict) -> int | None:
@@ -74,10 +75,10 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
             raise GroupingError(f"the survey has no question {key!r}")
         options = tuple(option.key for option in question.options)
         if question in direct_questions(survey.questions):
-            items.append(JointItem(name, key, None, options, np.eye(len(options)), False, False))
+            items.append(JointItem(name, key, None, options, np.eye(len(options)), True, False))
         elif question.type.sums_to_one:
             matrix = choice_matrix(question.epsilon, len(options))
-            items.append(JointItem(name, key, None, options, matrix, True, False))
+            items.append(JointItem(name, key, None, options, matrix, False, False))
         elif question.design.scale is not None:
             raise GroupingError(f"{name!r} is a number question: its mean has no joint table here")
         else:
@@ -90,7 +91,7 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
             except ValueError as error:
                 raise GroupingError(f"no joint table for {name!r}: {error}") from None
             matrix = report_matrix(design.yes_given_yes, design.yes_given_no)
-            items.append(JointItem(name, key, option_key or None, (0, 1), matrix, True, True))
+            items.append(JointItem(name, key, option_key or None, (0, 1), matrix, False, True))
     if int(np.prod([len(item.levels) for item in items])) > MAX_CELLS:
         raise GroupingError(f"too many combinations for one joint table (at most {MAX_CELLS:,})")
     return items
@@ -123,7 +124,7 @@ def joint_document(survey: Survey, names: list[str], min_n: int) -> dict:
         raise GroupingError(f"fewer than {min_n} published responses: no joint table yet")
     counts = reported_patterns(survey, items)
     for axis, item in enumerate(items):
-        if item.randomized:
+        if not item.direct:
             continue
         sizes = margin_table(counts, (axis,))
         small = [level for level, size in zip(item.levels, sizes, strict=True) if 0 < size < min_n]

@@ -95,10 +95,7 @@ def model_items(survey: Survey) -> tuple[list[str], list[Note]]:
             notes.append(Note(N_("%(item)s: cheating detection (two arms): left out"),
                               {"item": question.key}))  # fmt: skip
             continue
-        if question.type.randomized and question.type.has_options and not question.type.sums_to_one:
-            names += [f"{question.key}.{option.key}" for option in question.options]
-        else:
-            names.append(question.key)
+        names += question.type.items_of(question)  # a multi-select's one per option
     return names, notes
 
 
@@ -136,7 +133,7 @@ def synthetic_data(survey: Survey, m: int, seed: int, min_n: int) -> SyntheticDa
 def _matrices(items: list[JointItem], levels: list[tuple]) -> list[np.ndarray]:
     """Each item's report matrix over its levels (a direct item's identity follows merging)."""
     return [
-        item.matrix if item.randomized else np.eye(len(level))
+        np.eye(len(level)) if item.direct else item.matrix
         for item, level in zip(items, levels, strict=True)
     ]
 
@@ -147,7 +144,7 @@ def _merge_small_groups(observed: np.ndarray, items: list[JointItem], min_n: int
     levels = [tuple(item.levels) for item in items]
     notes: list[Note] = []
     for axis, item in enumerate(items):
-        if item.randomized:
+        if not item.direct:
             continue
         sizes = margin_table(observed, (axis,))
         small = [index for index, size in enumerate(sizes) if 0 < size < max(min_n, 1)]

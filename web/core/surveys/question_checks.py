@@ -21,9 +21,9 @@ from web.core.surveys.limits import (
     valid_epsilon,
 )
 from web.core.surveys.problems import Problem
-from web.core.surveys.questions import QUESTION_TYPES, QuestionType
+from web.core.surveys.questions import QUESTION_TYPES, FixedFields, QuestionType
 from web.core.surveys.scales import MAX_UNIT, SCALE_FIELDS, scale_problems
-from web.core.surveys.specs import DIRECT_EPSILON, DIRECT_PROCEDURE, QuestionSpec
+from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
 
 # The types asked on a range, as a file's problems name them.
@@ -50,10 +50,11 @@ def question_problems(
             )
         )
     problems += texts_problems(spec.text, f"{where}.text", MAX_TEXT, languages, complete=complete)
-    if kind is not None and not kind.randomized:
-        problems += _direct_problems(spec, where)
-    elif (
-        _protects(spec.procedure)
+    fixed = kind.fixed_fields() if kind is not None else FixedFields()
+    problems += _fixed_problems(spec, fixed, where)
+    if (
+        "epsilon" not in fixed
+        and _protects(spec.procedure)
         and not (_derived(spec.procedure) and spec.epsilon is None)
         and not valid_epsilon(spec.epsilon)
     ):
@@ -68,8 +69,10 @@ def question_problems(
                 ),
             )
         )
-    problems += _procedure_problems(spec, kind, where, languages, complete)
-    problems += _permanent_problems(spec, kind, where, in_series)
+    if "procedure" not in fixed:
+        problems += _procedure_problems(spec, kind, where, languages, complete)
+    if "epsilon_permanent" not in fixed:
+        problems += _permanent_problems(spec, kind, where, in_series)
     problems += _scale_problems(spec, where, languages, complete)
     problems += _known_prevalence_problems(spec, kind, where)
     problems += _correct_problems(spec, kind, where)
@@ -99,7 +102,7 @@ def _known_prevalence_problems(
     problem = known_prevalence_problem(spec.known_prevalence)
     if problem is not None:
         return [Problem(f"{where}.known_prevalence", problem)]
-    one_share = kind is not None and kind.randomized and not kind.has_options and not kind.has_range
+    one_share = kind is not None and not kind.has_options and not kind.has_range
     if spec.known_prevalence is not None and (not one_share or spec.condition is None):
         return [
             Problem(
@@ -121,7 +124,8 @@ def _correct_problems(spec: QuestionSpec, kind: QuestionType | None, where: str)
     """A comprehension check's right answer is one of a direct question's options."""
     if spec.correct is None:
         return []
-    if kind is None or kind.randomized or not kind.has_options:
+    # One of the options, chosen and sent as given: nothing may protect it.
+    if kind is None or not kind.has_options or _protects(spec.procedure):
         return [Problem(f"{where}.correct", _("only a direct question is a comprehension check"))]
     if spec.correct not in [option.key for option in spec.options]:
         return [
@@ -144,8 +148,6 @@ def _procedure_problems(
 ) -> list[Problem]:
     """The procedure and, for a design, its parameters: the spinners fit every randomized type,
     the designs (forced response, unrelated question, crosswise) a yes/no question."""
-    if kind is not None and not kind.randomized:
-        return []
     allowed = known_designs() if kind is None else kind.procedures
     if spec.procedure not in allowed:
         return [
@@ -245,14 +247,15 @@ def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -
     return problems
 
 
-def _direct_problems(spec: QuestionSpec, where: str) -> list[Problem]:
-    """A direct question is asked plainly: an ε or a procedure would promise a protection it has
-    not (a null one is as wrong: the question is then asked with nothing the app knows)."""
+def _fixed_problems(spec: QuestionSpec, fixed: FixedFields, where: str) -> list[Problem]:
+    """What the question's type fixes (a direct question is asked plainly) stated otherwise: an
+    ε or a procedure would promise a protection it has not (a null one is as wrong: the question
+    is then asked with nothing the app knows)."""
     return [
         Problem(
             f"{where}.{name}",
             _("a %(kind)r question is not randomized: remove %(name)r", kind=spec.kind, name=name),
         )
-        for name, value in (("epsilon", spec.epsilon), ("procedure", spec.procedure))
-        if value not in (DIRECT_EPSILON, DIRECT_PROCEDURE)
+        for name, value in fixed.items()
+        if getattr(spec, name) != value
     ]

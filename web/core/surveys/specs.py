@@ -14,7 +14,6 @@ from web.core.surveys.conditions import (
     grouped_for_file,
 )
 from web.core.surveys.designs import (
-    ASKED_PLAINLY,
     NO_PARAMETERS,
     DesignParameters,
     SurveyDesign,
@@ -26,10 +25,6 @@ from web.core.surveys.limits import (
 )
 from web.core.surveys.questions import QuestionType, question_type
 from web.core.surveys.texts import Texts
-
-# What a direct question stores for the ε and procedure it does not have.
-DIRECT_EPSILON = 0.0
-DIRECT_PROCEDURE = ASKED_PLAINLY.name
 
 
 @dataclass(frozen=True)
@@ -125,15 +120,17 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         "type": question.kind,
         "text": question.text.for_file(languages),
     }
-    if question.type.randomized:
-        if question.asked_with.protects:
-            data["epsilon"] = question.derived_epsilon
-        data["procedure"] = question.procedure
-        if question.epsilon_permanent is not None:
-            data["epsilon_permanent"] = question.epsilon_permanent
-        data |= question.asked_with.fields.for_file(question.design, languages)
-        if question.design.scale is not None:
-            data |= question.design.scale.for_file(languages)
+    asked: dict[str, Any] = {}
+    if question.asked_with.protects:
+        asked["epsilon"] = question.derived_epsilon
+    asked["procedure"] = question.procedure
+    if question.epsilon_permanent is not None:
+        asked["epsilon_permanent"] = question.epsilon_permanent
+    asked |= question.asked_with.fields.for_file(question.design, languages)
+    if question.design.scale is not None:
+        asked |= question.design.scale.for_file(languages)
+    fixed = question.type.fixed_fields()  # what its type fixes, the file leaves out
+    data |= {name: value for name, value in asked.items() if name not in fixed}
     if question.known_prevalence is not None:
         data["known_prevalence"] = question.known_prevalence
     if question.correct is not None:

@@ -46,15 +46,9 @@ from web.core.surveys.limits import (
     MAX_QUESTIONS,
 )
 from web.core.surveys.problems import Problem, SurveyFileError
-from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.questions import QUESTION_TYPES, FixedFields
 from web.core.surveys.scales import SCALE_FIELDS, Scale
-from web.core.surveys.specs import (
-    DIRECT_EPSILON,
-    DIRECT_PROCEDURE,
-    OptionSpec,
-    QuestionSpec,
-    SurveySpec,
-)
+from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.survey_checks import language_problems, survey_problems
 from web.core.surveys.texts import Texts, guess_language
 
@@ -118,16 +112,14 @@ def parse_survey(data) -> SurveySpec:
             # Texts and options are the question's: read (and their shapes named) once.
             options = reader.options(item, where)
             kind = QUESTION_TYPES.get(item["type"]) if isinstance(item.get("type"), str) else None
-            direct = kind is not None and not kind.randomized
+            fixed = kind.fixed_fields() if kind is not None else FixedFields()
             questions.append(
                 QuestionSpec(
                     _field(item, "id"),
                     _field(item, "type"),
                     reader.texts(item, "text", where),
-                    _field(item, "epsilon", DIRECT_EPSILON if direct else None),
-                    _field(
-                        item, "procedure", DIRECT_PROCEDURE if direct else default_design().name
-                    ),
+                    _field(item, "epsilon", fixed.get("epsilon")),
+                    _field(item, "procedure", fixed.get("procedure", default_design().name)),
                     options,
                     reader.design(item, f"{where}.asked.{condition}" if condition else where),
                     _field(item, "epsilon_permanent"),

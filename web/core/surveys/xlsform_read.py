@@ -310,7 +310,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         for type_ in QUESTION_TYPES.values()
         if type_.xlsform_select == kind
         and type_.xlsform_list == fixed
-        and type_.randomized == (not plain)
+        and ("procedure" in type_.fixed_fields()) == plain
     ]
     if not matching:
         return None, _(

@@ -64,7 +64,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     survey = book.create_sheet("survey")
     # A design's columns only where a question has a design: a plain survey's sheet stays plain.
     designed = any(
-        question.type.randomized and derived(question.procedure) for question in spec.questions
+        derived(question.procedure) and "procedure" not in question.type.fixed_fields()
+        for question in spec.questions
     )
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
     design_headers = [*SHARE_COLUMNS, *innocuous, *DESIGN_COLUMNS[len(SHARE_COLUMNS) :]]

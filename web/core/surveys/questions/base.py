@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, TypeVar
+from typing import ClassVar, NamedTuple, TypedDict, TypeVar
 
 import numpy as np
 from flask_babel import gettext as _
@@ -26,6 +26,14 @@ Q = TypeVar("Q", bound="QuestionType")
 # named where other types name an option: no option id can be this (ids are letters, digits,
 # _ and -).
 ARM = "@arm"
+
+
+class FixedFields(TypedDict, total=False):
+    """How a question of a type is asked, where the type fixes it (:meth:`QuestionType.fixed_fields`)."""
+
+    epsilon: float | None
+    procedure: str
+    epsilon_permanent: float | None
 
 
 class AnswerError(ValueError):
@@ -80,6 +88,12 @@ class QuestionType:
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""
         return 1
+
+    def fixed_fields(self) -> FixedFields:
+        """How a question of this type is asked, where the type fixes it: the fields a survey file
+        or the builder leaves out (and may not state otherwise), with their values. None here: a
+        file states its ε, procedure and design."""
+        return {}
 
     def permanent_values(self, option_count: int) -> int:
         """How many values each permanent report stands among: 2 (a yes/no answer, or one

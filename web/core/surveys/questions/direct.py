@@ -10,8 +10,8 @@ from flask_babel import lazy_gettext as _l
 
 import rr
 from rr.estimate import clopper_pearson
-from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
-from web.core.surveys.questions.base import AnswerError, Figures, register
+from web.core.surveys.designs import ASKED_PLAINLY, NO_PARAMETERS, DesignParameters
+from web.core.surveys.questions.base import AnswerError, Figures, FixedFields, register
 from web.core.surveys.questions.one_option import OneOption
 
 
@@ -31,6 +31,14 @@ class Direct(OneOption):
 
     def spin_count(self, option_count: int) -> int:
         return 0
+
+    def fixed_fields(self) -> FixedFields:
+        """Asked plainly, always: no ε, no procedure of its own, no permanent report."""
+        return {
+            "epsilon": ASKED_PLAINLY.epsilon_of(None, NO_PARAMETERS),
+            "procedure": ASKED_PLAINLY.name,
+            "epsilon_permanent": None,
+        }
 
     def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
         return 1.0  # every answer is sent as given
