@@ -10,10 +10,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PIP := $(BIN)/pip install --quiet --disable-pip-version-check
+# The suite starts many Python processes (pytest's workers, servers, commands, the compute pool):
+# each keeps what it compiles (a machine may set PYTHONDONTWRITEBYTECODE, and pytest then rewrites
+# every test module's asserts again in every worker).
+unexport PYTHONDONTWRITEBYTECODE
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js lint test-py test-postgres sqlite-pass postgres-pass install install-dev browser fonts r screenshots
+.PHONY: run test test-js lint test-py test-postgres sqlite-pass postgres-pass install install-dev browser fonts r screenshots system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +25,12 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(PIP) -r requirements.txt
 
-install-dev: $(BIN)/python
+# Installed once per change of the requirements: `make test` asks for it from several targets.
+$(VENV)/.dev-installed: $(BIN)/python requirements.txt requirements-dev.txt
 	$(PIP) -r requirements-dev.txt
+	touch $@
+
+install-dev: $(VENV)/.dev-installed
 
 # Playwright cannot download its own browser here; the tests drive Debian's chromium, and
 # axe-core (npm, pinned in package-lock.json) checks every page's accessibility.
@@ -105,8 +113,16 @@ test-postgres: install-dev browser
 postgres-pass:
 	bash .ci/with-services $(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DURATIONS) $(DATABASE_TESTS)
 
-# The two passes side by side: the SQLite pass ends on its browser tests, two workers' worth of
-# chromium, and the PostgreSQL pass takes the rest of the cores meanwhile (measured: 9 min 31 s
-# side by side against 10 min 42 s one after the other). Each one's output is held until it ends.
-test: test-js lint browser r
-	$(MAKE) --no-print-directory -j2 --output-sync=target sqlite-pass postgres-pass
+# Debian's packages one after the other (apt takes one lock), beside pip's install.
+system-packages:
+	$(MAKE) --no-print-directory browser
+	$(MAKE) --no-print-directory r
+
+# The installs side by side (pip's is the longest; npm's and R's finish under it), then the two
+# passes side by side with lint and the JavaScript tests beside them: the SQLite pass ends on its
+# browser tests, two workers' worth of chromium, and the PostgreSQL pass takes the rest of the
+# cores meanwhile (measured: 9 min 31 s side by side against 10 min 42 s one after the other).
+# Each one's output is held until it ends; `make test` fails if any of them does.
+test:
+	$(MAKE) --no-print-directory -j2 install-dev system-packages
+	$(MAKE) --no-print-directory -j4 --output-sync=target sqlite-pass postgres-pass lint test-js

@@ -39,6 +39,18 @@ SETTINGS = [
 ]
 
 
+def test_the_check_finds_violations_and_names_their_nodes(context):
+    """A page with an unlabelled image and a field with no name fails, each node named."""
+    page = context.new_page()
+    page.set_content(
+        '<!doctype html><html lang="en"><head><title>t</title></head><body><main>'
+        '<img src="data:," id="bare"><input type="text" id="nameless"></main></body></html>'
+    )
+    found = dict(violations(page))
+    assert found["image-alt"] == ["#bare"]
+    assert found["label"] == ["#nameless"]
+
+
 def test_the_walks_cover_every_pair_of_settings():
     for first, second in ((0, 1), (0, 2), (1, 2)):
         pairs = {(row[first], row[second]) for row in SETTINGS}
