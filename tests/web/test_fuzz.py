@@ -10,7 +10,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLE_SURVEY, stored_count
+from tests.conftest import SAMPLE_SURVEY, no_database, stored_count
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.answers import AnswerError, Shape, check_answers
@@ -83,6 +83,7 @@ def test_submission_api_survives_any_bytes(app, survey, raw, content_type):
         assert stored(app) == before
 
 
+@no_database  # pure functions: no database reads or writes them
 @settings(max_examples=300, deadline=None)
 @given(body=json_values | near_valid)
 def test_answer_checker_raises_only_answer_errors(body):
@@ -125,6 +126,7 @@ survey_paths = st.sampled_from(
 )
 
 
+@no_database  # pure functions: no database reads or writes them
 @settings(max_examples=400, deadline=None)
 @given(path=survey_paths, value=json_values, data=st.data())
 def test_survey_parser_raises_only_survey_file_errors(path, value, data):
@@ -137,6 +139,7 @@ def test_survey_parser_raises_only_survey_file_errors(path, value, data):
         assert parse_survey(json.loads(spec.to_json())) == spec
 
 
+@no_database  # pure functions: no database reads or writes them
 @settings(max_examples=300, deadline=None)
 @given(raw=st.binary(max_size=400) | json_values.map(lambda v: json.dumps(v).encode()))
 def test_survey_loader_survives_any_bytes(raw):
