@@ -225,6 +225,8 @@ export function keepInStep(page, root, question) {
   slider.addEventListener("input", () => {
     field.value = slider.value;
   });
+  // The slider answers before this module arrives (a slow network): a move made then counts.
+  if (field.value === "" && slider.value !== slider.defaultValue) field.value = slider.value;
   field.addEventListener("input", () => {
     const value = checkedValue(field.value, question.scale);
     if (value !== null) slider.value = String(value);

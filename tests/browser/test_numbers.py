@@ -18,6 +18,10 @@ from tests.conftest import PASSWORD, no_database, stored_bits
 pytestmark = pytest.mark.browser
 
 
+TRUTH_DRINKS_IS = """(value) =>
+  document.querySelector("input[name='truth-drinks']").value === value"""
+
+
 def stored_answers(app):
     with app.app_context():
         return stored_bits()
@@ -74,6 +78,26 @@ def test_only_the_bit_leaves_and_a_reload_never_draws_again(app, context, live_s
     assert stored_answers(app) == [expected]
 
 
+@no_database
+def test_a_slider_moved_before_the_draws_code_arrives_gives_the_number(
+    context, live_server, amounts
+):
+    """On a slow network the slider answers before the module that keeps it and the field in
+    step has arrived: the move still counts once it does."""
+    page = context.new_page()
+    held = []
+    page.route(re.compile(r"/draw\.js"), lambda route: held.append(route))
+    open_survey(page, f"{live_server}/s/{amounts}")
+    page.locator("input[name='slider-drinks']").focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert held, "the page asks for the draw's module at once where a question has a slider"
+    assert page.input_value("input[name='truth-drinks']") == ""
+    for route in held:
+        route.continue_()
+    page.wait_for_function(TRUTH_DRINKS_IS, arg="3")
+
+
 def test_the_slider_moves_the_number_by_keyboard_and_dark_lets_the_coin_decide(
     context, live_server, amounts
 ):
@@ -85,7 +109,8 @@ def test_the_slider_moves_the_number_by_keyboard_and_dark_lets_the_coin_decide(
     slider.focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    assert page.input_value("input[name='truth-drinks']") == "3"
+    # The field follows once the draw's module is there (a moment on a busy machine).
+    page.wait_for_function(TRUTH_DRINKS_IS, arg="3")
     page.fill("input[name='truth-hours']", "10")
     assert page.input_value("input[name='slider-hours']") == "10"
     page.click("section[data-question='drinks'] .spin-button")
