@@ -316,7 +316,8 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
     counts = [(tally.published_yes, tally.published_n) for tally in question.tallies]
     items = item_results(question, counts)
     visible = min_n is not None and all(item.n >= max(min_n, 1) for item in items)
-    if visible and is_direct(question):
+    direct = is_direct(question)
+    if visible and direct:
         items = tuple(_small_group_withheld(item, min_n) for item in items)
     return QuestionResult(
         question.key,
@@ -330,7 +331,7 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         items,
         visible,
         question.type.sums_to_one,
-        is_direct(question),
+        direct,
         question.design,
         question.type.extra_results(counts, question.design),
         question.epsilon_permanent,

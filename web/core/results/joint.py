@@ -28,7 +28,7 @@ from rr.joint import (
 )
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
-from web.core.results.cells import direct_questions
+from web.core.results.cells import is_direct
 from web.core.results.figures import significant
 from web.core.results.published import published_answers
 
@@ -74,7 +74,7 @@ def joint_items(survey: Survey, names: list[str]) -> list[JointItem]:
         if question is None:
             raise GroupingError(f"the survey has no question {key!r}")
         options = tuple(option.key for option in question.options)
-        if question in direct_questions(survey.questions):
+        if is_direct(question):
             items.append(JointItem(name, key, None, options, np.eye(len(options)), True, False))
         elif question.type.sums_to_one:
             matrix = choice_matrix(question.epsilon, len(options))
