@@ -4,6 +4,8 @@
  * figures are the server's (GET /api/lab/averaging, rr.averaging_attack); this draws them.
  * @module averaging
  */
+import { fill } from "./fill.js";
+import { whenNear } from "./near.js";
 import { plot } from "./plot.js";
 
 /**
@@ -56,15 +58,15 @@ function start() {
       yLabel: text.averagingShare,
       formatY: (share) => percent.format(share),
     });
-    document.getElementById("averaging-summary").textContent = text.averagingSummary
-      .replace("{waves}", String(waves))
-      .replace("{fresh}", percent.format(attack.fresh.at(-1)))
-      .replace("{permanent}", percent.format(attack.permanent.at(-1)))
-      .replace("{limit}", percent.format(attack.limit))
-      .replace("{bound}", String(bound));
+    document.getElementById("averaging-summary").textContent = fill(text.averagingSummary, {
+      waves,
+      fresh: percent.format(attack.fresh.at(-1)),
+      permanent: percent.format(attack.permanent.at(-1)),
+      limit: percent.format(attack.limit),
+      bound,
+    });
   };
-  document.getElementById("averaging-controls").addEventListener("input", show);
-  show();
+  document.getElementById("averaging-controls").addEventListener("input", whenNear(document.getElementById("averaging-chart"), show));
 }
 
 if (globalThis.document?.getElementById("averaging-chart")) start();

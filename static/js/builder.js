@@ -4,6 +4,7 @@
  * @module builder
  */
 import { createExperimentPlanner } from "./experiment-plan.js";
+import { fill } from "./fill.js";
 import { choiceLightFraction, lightFraction, truthProbability } from "./procedure.js";
 import { drawPowerCurve } from "./power-curve.js";
 import { createSpinner } from "./spinner.js";
@@ -31,15 +32,6 @@ export function previewFigures({ epsilon, dark, hasOptions, oneOf = false, optio
     cost,
     total: otherCost + cost,
   };
-}
-
-/**
- * Fill `{name}` placeholders.
- * @param {string} template
- * @param {Record<string, string | number>} values
- */
-export function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (match, name) => (name in values ? String(values[name]) : match));
 }
 
 /**

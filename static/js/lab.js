@@ -3,7 +3,8 @@
  * A simulated class spins with the same code as a real respondent's browser.
  * @module lab
  */
-import { fill } from "./builder.js";
+import { fill } from "./fill.js";
+import { whenNear } from "./near.js";
 import { plot } from "./plot.js";
 import { choiceLightFraction, draw, drawChoice, lightFraction, reportProbabilities, truthProbability } from "./procedure.js";
 import { cryptoUint32, uniform } from "./random.js";
@@ -324,12 +325,11 @@ function start() {
   };
 
   /** The report's trace plots: each chain against its sweep, with the end of burn-in marked.
-   * Each is drawn as it nears the viewport (and all before printing): six plots of a thousand
-   * points drawn at load would hold the page's first seconds on a slow phone. */
+   * Each is drawn as it nears the viewport: six plots of a thousand points drawn at load would
+   * hold the page's first seconds on a slow phone. */
   const drawTraces = () => {
     const data = document.getElementById("report-data");
-    const boxes = [...document.querySelectorAll("#report-traces [data-trace]")];
-    if (!data || boxes.length === 0) return;
+    if (!data) return;
     /** @type {any[] | null} */
     let runs = null;
     const drawTrace = (/** @type {HTMLElement} */ box) => {
@@ -349,53 +349,45 @@ function start() {
         width: 400, height: 200,
       });
     };
-    const waiting = new Set(boxes);
-    const drawNow = (/** @type {HTMLElement} */ box) => {
-      if (!waiting.delete(box)) return;
-      observer.unobserve(box);
-      drawTrace(box);
-    };
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) if (entry.isIntersecting) drawNow(/** @type {HTMLElement} */ (entry.target));
-    }, { rootMargin: "300px 0px" });
-    for (const box of boxes) observer.observe(box);
-    addEventListener("beforeprint", () => { for (const box of [...waiting]) drawNow(box); });
+    for (const box of document.querySelectorAll("#report-traces [data-trace]")) {
+      whenNear(box, () => drawTrace(/** @type {HTMLElement} */ (box)));
+    }
   };
 
   const guard = (task) => () => task().then(() => { document.getElementById("lab-error").textContent = ""; }, showError);
-  let timer = null;
-  let noiseTimer = null;
-  let choiceTimer = null;
+  // Each section is simulated as it nears the viewport, then again whenever its controls change.
+  const near = (id, task) => whenNear(document.getElementById(id), guard(task));
+  const showClass = near("class-grid", runClass);
+  const showMany = near("histogram", runMany);
+  const showChoice = near("choice-panels", runChoice);
+  const showNoise = near("noise-chart", runNoise);
+  const showNumber = near("number-chart", runNumber);
+  /** Runs `show` once its controls have been still for 300 ms. */
+  const afterTyping = (show) => {
+    let timer = null;
+    return () => {
+      clearTimeout(timer);
+      timer = setTimeout(show, 300);
+    };
+  };
+  const classControlsChanged = afterTyping(() => { showClass(); showMany(); });
   controls.addEventListener("input", () => {
     updatePrivacy();
-    clearTimeout(timer);
-    timer = setTimeout(() => { guard(runClass)(); guard(runMany)(); }, 300);
+    classControlsChanged();
   });
-  document.getElementById("noise-controls").addEventListener("input", () => {
-    clearTimeout(noiseTimer);
-    noiseTimer = setTimeout(guard(runNoise), 300);
-  });
+  document.getElementById("noise-controls").addEventListener("input", afterTyping(showNoise));
+  const choiceControlsChanged = afterTyping(showChoice);
   document.getElementById("choice-controls").addEventListener("input", () => {
     document.getElementById("choice-epsilon-out").textContent = decimal.format(Number(value("choice-epsilon")));
-    clearTimeout(choiceTimer);
-    choiceTimer = setTimeout(guard(runChoice), 300);
+    choiceControlsChanged();
   });
-  document.getElementById("run-choice").addEventListener("click", guard(runChoice));
-  document.getElementById("run-number").addEventListener("click", guard(runNumber));
-  let numberTimer = null;
-  document.getElementById("number-controls").addEventListener("input", () => {
-    clearTimeout(numberTimer);
-    numberTimer = setTimeout(guard(runNumber), 300);
-  });
+  document.getElementById("number-controls").addEventListener("input", afterTyping(showNumber));
+  document.getElementById("run-choice").addEventListener("click", showChoice);
+  document.getElementById("run-number").addEventListener("click", showNumber);
+  document.getElementById("run-class").addEventListener("click", showClass);
+  document.getElementById("run-many").addEventListener("click", showMany);
   document.getElementById("choice-epsilon-out").textContent = decimal.format(Number(value("choice-epsilon")));
-  document.getElementById("run-class").addEventListener("click", guard(runClass));
-  document.getElementById("run-many").addEventListener("click", guard(runMany));
   updatePrivacy();
-  guard(runClass)();
-  guard(runMany)();
-  guard(runNoise)();
-  guard(runChoice)();
-  guard(runNumber)();
   drawTraces();
 }
 

@@ -7,9 +7,10 @@ from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 
 # Every page, with {slug} for the test's survey: those anyone may open, and a researcher's.
+# The lab's charts are drawn as they near the screen: "#drawn" draws them all first.
 PUBLIC_PAGES = [
-    "/", "/s/{slug}", "/s/{slug}/thanks", "/lab", "/lab/averaging", "/j/ZZZZZ", "/nowhere",
-    "/login",
+    "/", "/s/{slug}", "/s/{slug}/thanks", "/lab#drawn", "/lab/averaging#drawn", "/j/ZZZZZ",
+    "/nowhere", "/login",
 ]  # fmt: skip
 # The survey page once more, after agreeing to its consent text (what follows "#" is a step the
 # test takes, see open_page).
@@ -63,11 +64,24 @@ def open_page(page, base: str, path: str, slug: str) -> None:
         page.wait_for_selector("#survey-form:not([hidden])")
     elif step == "revealed":
         page.click("#reveal")
+    elif step == "drawn":
+        draw_every_chart(page)
     elif step == "created":
         page.fill("#label", "tablet 2")
         with page.expect_navigation():
             page.click("form.row button[type='submit']")
         page.wait_for_selector("#device-link")
+
+
+def draw_every_chart(page) -> None:
+    """Have a page draw the charts it keeps until they near the screen (as before printing), and
+    wait until every one is drawn. Its modules have run: they run before the load event that
+    ``goto`` waits for."""
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.plot')].every((chart) => chart.querySelector('svg'))",
+        timeout=30_000,
+    )
 
 
 def overflow(page) -> list[str]:

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 import rr
 from tests.browser.axe import violations
-from tests.browser.researcher import log_in
+from tests.browser.researcher import draw_every_chart, log_in
 from tests.browser.respondent import open_survey
 from tests.conftest import PASSWORD, no_database
 
@@ -102,11 +102,13 @@ def test_lab_computes_and_draws(browser, live_server):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.goto(f"{live_server}/lab")
+    assert page.locator("#noise-chart svg").count() == 0  # simulated as it nears the screen
     for chart in (
         "#running-chart svg path.line",
         "#histogram svg rect.bar",
         "#noise-chart svg path.line",
     ):
+        page.locator(chart.split()[0]).scroll_into_view_if_needed()
         page.wait_for_selector(chart, timeout=15_000)
     assert page.locator("#class-grid .person").count() == 30
     assert re.search(r"\d", page.inner_text("#class-summary"))
@@ -153,9 +155,7 @@ def test_lab_charts_read_cleanly(browser, live_server):
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 900})
     page = context.new_page()
     page.goto(f"{live_server}/lab")
-    page.wait_for_selector("#histogram svg rect.bar", timeout=15_000)
-    page.wait_for_selector("#running-chart svg path.line", timeout=15_000)
-    page.wait_for_selector("#noise-chart svg path.line", timeout=15_000)
+    draw_every_chart(page)
 
     # Thirty respondents allow only 31 estimates: one bar for each, none empty in between.
     assert page.locator("#histogram rect.bar").count() <= 31
@@ -210,6 +210,7 @@ def test_lab_runs_a_single_choice_class_with_both_procedures(browser, live_serve
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{live_server}/lab")
+    page.locator("#choice-panels").scroll_into_view_if_needed()
     for procedure in ("spinner_coin", "spinner"):
         page.wait_for_selector(
             f".choice-panel[data-procedure='{procedure}'] svg rect.bar", timeout=15_000
@@ -338,6 +339,7 @@ def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_serv
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{live_server}/lab")
+    page.locator("#number-chart").scroll_into_view_if_needed()
     page.wait_for_selector("#number-chart svg path.line.laplace", timeout=15_000)
     assert page.locator("#number-chart path.line").count() == 3
     assert page.locator("#number-chart path.band").count() == 1
@@ -365,8 +367,7 @@ def test_lab_draws_the_reports_trace_plots(browser, live_server, bounds):
     10⁻⁸): every tick label short and inside its plot, R-hat and ESS beside each plot."""
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(f"{live_server}/lab?report_n=300{bounds}#report")
-    page.wait_for_selector("#histogram svg rect.bar", timeout=15_000)  # the lab's code has run
+    page.goto(f"{live_server}/lab?report_n=300{bounds}#report")  # its modules run before load
     plots = page.locator("#report-traces [data-trace]")
     assert page.locator("#report-traces svg").count() < 6  # drawn as they near the viewport
     for index in range(plots.count()):
@@ -443,6 +444,7 @@ def test_the_averaging_attack_on_the_projector(browser, live_server, locale, wid
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server}/lab/averaging")
     assert page.locator("body.present").count() == 1
+    page.locator("#averaging-chart").scroll_into_view_if_needed()
     page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
     assert page.locator("#averaging-chart svg path.line").count() == 2
     assert violations(page) == []

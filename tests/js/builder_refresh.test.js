@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it, mock } from "node:test";
 
-import { fill, previewFigures } from "../../static/js/builder.js";
+import { previewFigures } from "../../static/js/builder.js";
+import { fill } from "../../static/js/fill.js";
 import { keepFresh } from "../../static/js/refresh.js";
 
 const LIMITS = { minEpsilon: 1e-6, maxEpsilon: 10 };
