@@ -237,8 +237,10 @@ def app(tmp_path):
 
 
 def clear_postgres() -> None:
-    """Empty the models' tables where the schema is the models' own (TRUNCATE is far quicker
-    than making it again); make it afresh where a test left another (migrations, servers)."""
+    """Empty the models' tables where the schema is the models' own, and start their ids at 1
+    again; make it afresh where a test left another (migrations, servers). DELETE, not TRUNCATE:
+    a test leaves a few rows, and TRUNCATE makes every table's files anew (72 ms a test, against
+    8 ms)."""
     tables = db.metadata.sorted_tables
     with db.engine.begin() as connection:
         present = set(
@@ -247,8 +249,15 @@ def clear_postgres() -> None:
             ).scalars()
         )
         if present == {table.name for table in tables}:
-            names = ", ".join(f'"{table.name}"' for table in tables)
-            connection.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+            sequences = connection.exec_driver_sql(
+                "SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema()"
+            ).scalars()
+            connection.exec_driver_sql(
+                "; ".join(
+                    [f'DELETE FROM "{table.name}"' for table in reversed(tables)]
+                    + [f'ALTER SEQUENCE "{sequence}" RESTART' for sequence in sequences]
+                )
+            )
             return
     db.drop_all()
     with db.engine.begin() as connection:
