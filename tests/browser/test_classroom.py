@@ -103,6 +103,7 @@ def test_lab_computes_and_draws(browser, live_server):
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.goto(f"{live_server}/lab")
     assert page.locator("#noise-chart svg").count() == 0  # simulated as it nears the screen
+    waiting_height = page.locator("#noise-chart").bounding_box()["height"]
     for chart in (
         "#running-chart svg path.line",
         "#histogram svg rect.bar",
@@ -111,6 +112,10 @@ def test_lab_computes_and_draws(browser, live_server):
         page.locator(chart.split()[0]).scroll_into_view_if_needed()
         page.wait_for_selector(chart, timeout=15_000)
     assert page.locator("#class-grid .person").count() == 30
+    # The chart held its place while it waited: nothing below it moved when it was drawn.
+    assert page.locator("#noise-chart").bounding_box()["height"] == pytest.approx(
+        waiting_height, abs=8
+    )
     assert re.search(r"\d", page.inner_text("#class-summary"))
     assert "simulated classes" in page.inner_text("#coverage-summary")
     page.check("input[name='procedure'][value='spinner']")
