@@ -1,7 +1,8 @@
 /**
  * Work that waits for its part of the page: a long page's charts are drawn as the reader nears
  * them, not all at load, where a slow phone would spend its first seconds on charts nobody sees
- * yet. Printing draws whatever is still waiting.
+ * yet. Printing starts whatever is still waiting (work that asks the server finishes after the
+ * print has taken its copy).
  * @module near
  */
 
