@@ -6,6 +6,7 @@ import io
 import json
 import math
 import re
+import time
 
 import pytest
 import zxingcpp
@@ -434,6 +435,32 @@ def test_the_lab_shows_the_averaging_attack_stopped_by_a_permanent_answer(
     page.wait_for_selector("#averaging-error:not(:empty)")
     assert violations(page) == []
     assert errors == []
+    context.close()
+
+
+@no_database
+def test_the_projectors_averaging_chart_holds_its_place_while_its_numbers_come(
+    browser, live_server
+):
+    """The chart is drawn when the server's numbers arrive: until then its box is already the
+    size of the chart, so nothing on the projector moves when it appears."""
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    held = []
+    page.route(re.compile(r"/api/lab/averaging"), lambda route: held.append(route))
+    page.goto(f"{live_server}/lab/averaging")
+    deadline = time.monotonic() + 30
+    while not held:  # the route's handler runs as Playwright's events come in
+        assert time.monotonic() < deadline, "the chart's numbers were never asked for"
+        page.wait_for_timeout(20)
+    assert page.locator("#averaging-chart svg").count() == 0
+    waiting = page.locator("#averaging-chart").bounding_box()
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
+    drawn = page.locator("#averaging-chart").bounding_box()
+    assert drawn["height"] == pytest.approx(waiting["height"], abs=8)
+    assert drawn["width"] == pytest.approx(waiting["width"], abs=1)
     context.close()
 
 
