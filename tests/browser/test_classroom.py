@@ -105,13 +105,13 @@ def test_lab_computes_and_draws(browser, live_server):
     page.goto(f"{live_server}/lab")
     assert page.locator("#noise-chart svg").count() == 0  # simulated as it nears the screen
     waiting_height = page.locator("#noise-chart").bounding_box()["height"]
-    for chart in (
-        "#running-chart svg path.line",
-        "#histogram svg rect.bar",
-        "#noise-chart svg path.line",
+    for box, drawn in (
+        ("#running-chart", "svg path.line"),
+        ("#histogram", "svg rect.bar"),
+        ("#noise-chart", "svg path.line"),
     ):
-        page.locator(chart.split()[0]).scroll_into_view_if_needed()
-        page.wait_for_selector(chart, timeout=15_000)
+        page.locator(box).scroll_into_view_if_needed()
+        page.wait_for_selector(f"{box} {drawn}", timeout=15_000)
     assert page.locator("#class-grid .person").count() == 30
     # The chart held its place while it waited: nothing below it moved when it was drawn.
     assert page.locator("#noise-chart").bounding_box()["height"] == pytest.approx(
