@@ -38,64 +38,12 @@ import urllib.request
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from bench.load import PYTHON, ROOT, free_port  # noqa: E402
+from bench.plain_survey import PLAIN_SURVEY  # noqa: E402
 
 LIGHTHOUSE_VERSION = "12.2.3"
 LIGHTHOUSE_HOME = ROOT / "bench" / ".lighthouse"
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "violet kestrel 42"
-
-PLAIN_SURVEY = {
-    "slug": "plain",
-    "title": {"en": "Campus life", "ko": "캠퍼스 생활"},
-    "description": {
-        "en": "Four questions about your term. Your answers are scrambled before they leave.",
-        "ko": "이번 학기에 관한 네 가지 질문입니다. 답은 기기를 떠나기 전에 뒤섞입니다.",
-    },
-    "languages": ["en", "ko"],
-    "questions": [
-        *(
-            {
-                "id": item,
-                "type": "yesno",
-                "text": {"en": text, "ko": korean},
-                "epsilon": 1.0,
-                "procedure": "spinner_coin",
-            }
-            for item, text, korean in (
-                (
-                    "cheated",
-                    "Have you cheated on an exam this term?",
-                    "이번 학기 시험에서 부정행위를 했습니까?",
-                ),
-                (
-                    "skipped",
-                    "Have you skipped a class you had to attend?",
-                    "꼭 들어야 할 수업을 빠진 적이 있습니까?",
-                ),
-                (
-                    "copied",
-                    "Have you copied someone else's homework?",
-                    "다른 사람의 과제를 베낀 적이 있습니까?",
-                ),
-            )
-        ),
-        {
-            "id": "substances",
-            "type": "multi",
-            "text": {
-                "en": "Which have you used this term?",
-                "ko": "이번 학기에 무엇을 써 보았습니까?",
-            },
-            "epsilon": 1.0,
-            "procedure": "spinner_coin",
-            "options": [
-                {"id": "alcohol", "text": {"en": "Alcohol", "ko": "술"}},
-                {"id": "tobacco", "text": {"en": "Tobacco", "ko": "담배"}},
-                {"id": "pills", "text": {"en": "Sleeping pills", "ko": "수면제"}},
-            ],
-        },
-    ],
-}
 
 PAGES = {
     "survey": "/s/plain",

@@ -9,7 +9,14 @@
 2. The survey page: GET /s/campus-life, a respondent's first request.
 3. Results: GET /api/surveys/campus-life/results with 10^3 and then 10^6 stored responses.
 
-Run: python bench/load.py [--seconds 5] [--rounds 7] [--only submissions|page|results].
+Submissions go to the demo survey (``--survey campus-life``: seven questions, one of them asked
+directly, so each response also adds to the cells of results by group) or to the plain survey of
+the page's budget (``--survey plain``: three yes/no questions and one multi-select,
+bench/plain_survey.py). Issue 43's setting is ``--survey plain --threads 8 --connections 16
+--without-keys``.
+
+Run: python bench/load.py [--seconds 5] [--rounds 7] [--only submissions|page|results]
+[--survey campus-life|plain].
 Needs wrk (apt-get install wrk). Prints figures; asserts nothing.
 """
 
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import pathlib
 import re
@@ -31,12 +39,18 @@ import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.plain_survey import PLAIN_BODY, PLAIN_SURVEY  # noqa: E402
+
 PYTHON = sys.executable
+# Submissions to each survey: its body and its path.
 BODY = (
     '{"answers": {"cheated": 1, "skipped": 0, '
     '"substances": {"alcohol": 0, "tobacco": 1, "sleeping_pills": 0}, "shared_homework": 1, "all_nighters": 1, '
     '"copied_work": "once", "year": "first"}}'
 )
+SURVEYS = {"campus-life": BODY, "plain": PLAIN_BODY}
 
 
 def free_port() -> int:
@@ -129,8 +143,8 @@ def to_ms(text: str) -> float:
 
 
 def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
-    """A fresh SQLite database with the demo survey, ``responses`` simulated responses and an API
-    token; the server's environment and the token."""
+    """A fresh SQLite database with the demo survey (with ``responses`` simulated responses), the
+    plain survey and an API token; the server's environment and the token."""
     environment = {
         "DATABASE_URL": f"sqlite:///{folder / 'app.sqlite3'}",
         "FLASK_SECRET_KEY": "bench",
@@ -150,6 +164,9 @@ def seeded_database(folder: pathlib.Path, responses: int) -> tuple[dict, str]:
         ).stdout
 
     run("db", "upgrade")
+    plain = folder / "plain.json"
+    plain.write_text(json.dumps(PLAIN_SURVEY), encoding="utf-8")
+    run("import-survey", str(plain))
     run("create-user", "bench@example.org", "--password", "violet kestrel 42")
     token = run("create-token", "bench@example.org").split()[-1]
     if responses:
@@ -203,10 +220,10 @@ def submissions(folder: pathlib.Path, environment: dict, arguments) -> None:
     script = folder / "post.lua"
     script.write_text(
         'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-        f"wrk.body = '{BODY}'\n" + ("" if arguments.without_keys else KEYED)
+        f"wrk.body = '{SURVEYS[arguments.survey]}'\n" + ("" if arguments.without_keys else KEYED)
     )
     targets = {
-        "app": ("app:create_app()", environment, "/api/surveys/campus-life/responses"),
+        "app": ("app:create_app()", environment, f"/api/surveys/{arguments.survey}/responses"),
         "baseline": (
             "bench.baseline_app:create_app()",
             {"BASELINE_DB": str(folder / "baseline.sqlite3")},
@@ -332,6 +349,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--only", choices=("submissions", "results", "page"))
+    parser.add_argument("--survey", choices=tuple(SURVEYS), default="campus-life")
     parser.add_argument(
         "--without-keys", action="store_true", help="submit without Idempotency-Key (old clients)"
     )
@@ -340,7 +358,7 @@ def main() -> None:
         sys.exit("wrk is needed: apt-get install wrk")
     print(
         f"{os.cpu_count()} cores; wrk -t2 -c{arguments.connections} -d{arguments.seconds}s; "
-        f"gunicorn gthread, 1 worker, {arguments.threads} threads"
+        f"gunicorn gthread, 1 worker, {arguments.threads} threads; submissions to {arguments.survey}"
     )
     with tempfile.TemporaryDirectory() as folder_name:
         folder = pathlib.Path(folder_name)

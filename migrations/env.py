@@ -102,6 +102,9 @@ def stamp_unversioned(connection):
                 made_by = "0012"
             if made_by == "0012" and "conditions" in columns:
                 made_by = "0013"
+            response_key = inspector.get_pk_constraint("response")["constrained_columns"]
+            if made_by == "0013" and response_key == ["survey_id", "id"]:
+                made_by = "0014"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

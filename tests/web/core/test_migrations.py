@@ -38,6 +38,8 @@ from web.core.models import (
 )
 from web.core.results.figures import survey_results
 
+HEAD = "0014"
+
 
 def empty_database():
     """Drop every table, the version table too: a database as a first deployment finds it."""
@@ -58,7 +60,7 @@ def test_the_migrations_make_the_schema_of_the_models(app):
         with db.engine.connect() as connection:
             differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
         assert differences == []
-        assert current_revision() == "0013"
+        assert current_revision() == HEAD
 
 
 def first_release_schema() -> MetaData:
@@ -267,7 +269,7 @@ def test_a_database_of_the_first_release_upgrades_with_its_data(app):
         assert results.n == 2 and results.publication == 1
         assert results.questions[0].items[0].n == 2 and results.questions[1].items[1].noisy_yes == 2
         upgrade_database()  # a second upgrade finds nothing to do
-        assert current_revision() == "0013"
+        assert current_revision() == HEAD
 
 
 @pytest.mark.parametrize("columns", ["with", "without"])
@@ -335,7 +337,7 @@ def test_unpublished_responses_move_to_the_pending_table_and_count_in_their_cell
             for tally in db.session.scalars(db.select(GroupTally))
         }  # fmt: skip
         assert cells == {"first": (3, 2, 2, 1), "fourth": (1, 0, 0, 0)}
-        assert current_revision() == "0013"
+        assert current_revision() == HEAD
 
 
 def test_a_database_not_yet_upgraded_gets_the_demo_once_it_is(app, app_like):
@@ -352,5 +354,44 @@ def test_a_database_not_yet_upgraded_gets_the_demo_once_it_is(app, app_like):
         assert db.session.scalar(db.select(db.func.count()).select_from(Survey)) == 0
     prepare_database(started)
     with started.app_context():
-        assert current_revision() == "0013"
+        assert current_revision() == HEAD
         assert db.session.scalar(db.select(Survey.slug)) == "campus-life"
+
+
+def clustered(table: str) -> bool:
+    """Whether SQLite keeps the table's rows in its primary key (``WITHOUT ROWID``)."""
+    with db.engine.connect() as connection:
+        sql = connection.exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).scalar_one()
+    return sql.rstrip().upper().endswith("WITHOUT ROWID")
+
+
+def test_responses_are_keyed_by_survey_and_keep_their_rows_through_the_change(app, import_survey):
+    slug = import_survey(GROUPED)
+    with app.app_context():
+        survey_id = db.session.scalar(db.select(Survey.id).filter_by(slug=slug))
+        db.session.remove()
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0013")
+        for table in ("response", "pending_response"):
+            assert inspect(db.engine).get_pk_constraint(table)["constrained_columns"] == ["id"]
+            assert ON_POSTGRES or not clustered(table)
+        with db.engine.begin() as connection:
+            for table, key in (("response", 21), ("pending_response", 22)):
+                connection.exec_driver_sql(
+                    f"INSERT INTO {table} (id, survey_id, bits) "
+                    f"VALUES ({key}, {survey_id}, '{{\"cheated\":1}}')"
+                )
+
+        upgrade_database()
+
+        schema = inspect(db.engine)
+        for table in ("response", "pending_response"):
+            key = schema.get_pk_constraint(table)["constrained_columns"]
+            assert key == ["survey_id", "id"]
+            assert schema.get_indexes(table) == []  # the key serves lookups by survey
+            assert ON_POSTGRES or clustered(table)
+        assert list(db.session.execute(db.select(Response.survey_id, Response.id))) == [
+            (survey_id, 21)
+        ]
+        assert db.session.scalars(db.select(PendingResponse.id)).all() == [22]

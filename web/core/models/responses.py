@@ -1,14 +1,14 @@
-"""Stored responses: the reports of one respondent, and those a writer has yet to count."""
+"""Stored responses: the reports of one respondent, and those a writer has yet to count.
+
+Both tables are keyed by survey, then by the response's random key, and on SQLite keep their rows
+in that key itself (``WITHOUT ROWID``): one B-tree a table, with a survey's rows side by side and in
+random order among themselves. A response stored or published then writes one page of each table
+it goes into, where a rowid table with an index on the survey wrote two, each at a random place.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    BigInteger,
-    ForeignKey,
-    Index,
-    Integer,
-    Text,
-)
+from sqlalchemy import BigInteger, ForeignKey, Integer, PrimaryKeyConstraint, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from web.core.infrastructure.extensions import Model
@@ -24,11 +24,11 @@ class Response(Model):
     keeps rows says more about when a response came in than which batch it was published in, which
     the published snapshots say anyway. Each response is written twice, once in each table."""
 
-    __table_args__ = (Index("ix_response_survey_id", "survey_id"),)
-    id: Mapped[int] = mapped_column(
-        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False
-    )
+    __table_args__ = (PrimaryKeyConstraint("survey_id", "id"), {"sqlite_with_rowid": False})
     survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"))
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), autoincrement=False
+    )
     bits: Mapped[str] = mapped_column(Text)
 
 
@@ -38,9 +38,9 @@ class PendingResponse(Model):
     publication removes them, so the table holds at most a batch or so per survey."""
 
     __tablename__ = "pending_response"
-    __table_args__ = (Index("ix_pending_response_survey_id", "survey_id"),)
-    id: Mapped[int] = mapped_column(
-        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False
-    )
+    __table_args__ = (PrimaryKeyConstraint("survey_id", "id"), {"sqlite_with_rowid": False})
     survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"))
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), autoincrement=False
+    )
     bits: Mapped[str] = mapped_column(Text)
