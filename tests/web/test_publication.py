@@ -19,6 +19,7 @@ from sqlalchemy import text
 from tests.conftest import VALID_ANSWERS
 from tests.helpers import bearer, submit_answers
 from web.core.infrastructure.extensions import db
+from web.core.models.publication import response_keys
 from web.core.surveys.lookup import find_survey
 from web.respondent import writer
 
@@ -207,7 +208,9 @@ def test_storage_orders_responses_no_finer_than_their_batch(app, patterned, monk
     # Keys drawn from a seeded generator instead of the system's, so that the test gives the same
     # answer every run (a random permutation of 200 passes |rho| = 0.2 about once in 200 runs).
     keys = random.Random(20261123)
-    monkeypatch.setattr(writer, "response_key", lambda: keys.getrandbits(63) or 1)
+    monkeypatch.setattr(
+        writer, "response_keys", lambda count: [keys.getrandbits(63) or 1 for _ in range(count)]
+    )
     for index in range(SUBMISSIONS):
         submit(app, patterned, {"answers": pattern(index)})
     with app.app_context():
@@ -225,3 +228,13 @@ def test_storage_orders_responses_no_finer_than_their_batch(app, patterned, monk
     stored = [submission_index(row["bits"]) for row in plain]
     correlation = spearmanr(*within_batches(stored)).statistic
     assert abs(correlation) < 0.2, correlation
+
+
+def test_a_groups_keys_are_drawn_at_once_and_span_the_whole_range():
+    keys = response_keys(1000)
+    assert len(set(keys)) == 1000
+    assert all(1 <= key < 2**63 for key in keys)
+    # Each of 63 bits is set in about half the keys: none is stuck (with 1,000 keys, a bit set in
+    # fewer than 400 or more than 600 has a chance below 1e-9).
+    assert all(400 < sum(key >> bit & 1 for key in keys) < 600 for bit in range(63))
+    assert response_keys(0) == []

@@ -6,12 +6,12 @@ Per survey and revision the group makes a guarded claim,
     WHERE id = ? AND status = 'open' AND revision = ?
       AND (opens_at IS NULL OR opens_at <= now) AND (closes_at IS NULL OR closes_at > now)
       AND (target_n IS NULL OR response_count + k <= target_n)
-    RETURNING completion_code, completion_url
+    RETURNING completion_code, completion_url, response_count, published_count, results_batch
 
 and only where it matched does it write its rows (into ``pending_response``, with their random
 keys) and add to the tallies: per question, per option, per cell of direct answers. Then the
-survey's snapshot is published if a batch of new responses is in
-(:mod:`web.core.models.publication`), and the transaction commits.
+survey's snapshot is published if the counts the claim returned say a batch of new responses is
+in (:mod:`web.core.models.publication`), and the transaction commits.
 
 The claim locks the survey's row until the commit, and every writer of the survey, in this process
 or on another host, waits for it. So on PostgreSQL the whole group is sent in one round trip
@@ -85,7 +85,9 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         f"UPDATE {survey} SET response_count = response_count + {mark} "
         f"WHERE id = {mark} AND status = 'open' AND revision = {mark} "
         f"AND {ACCEPTING_SQL.format(now=mark, k=mark)} "
-        f"RETURNING completion_code, completion_url"
+        # The counts after the claim, which say whether the group's transaction publishes.
+        f"RETURNING completion_code, completion_url, response_count, published_count, "
+        f"results_batch"
     )
     claimed = "EXISTS (SELECT FROM claimed)"
     keys = quote(SubmissionKey.__tablename__)
@@ -213,8 +215,8 @@ def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, ke
     ``key_hashes``, are then removed). Commits nothing."""
     cursor = connection.cursor()
     cursor.execute(sql["claim"], claim_parameters(plan, len(answers), now))
-    claimed = cursor.fetchone()
-    if claimed is None:
+    row = cursor.fetchone()
+    if row is None:
         for chunk in _chunks(key_hashes):
             cursor.execute(many_rows(sql["release_keys"], sql["mark"], 1, len(chunk)), chunk)
         return None
@@ -232,7 +234,9 @@ def store_stepwise(connection, sql, published_sql, plan: Plan, keys, answers, ke
         if values:
             width = WIDTHS[name]
             cursor.execute(many_rows(sql[name], sql["mark"], width, len(values) // width), values)
-    publication.publish_if_due(cursor.execute, published_sql, plan.survey_id)
+    claimed, counts_after = row[:2], row[2:]
+    if publication.is_due(*counts_after):
+        publication.publish(cursor.execute, published_sql, plan.survey_id)
     return claimed
 
 

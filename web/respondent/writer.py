@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from web.core.infrastructure import sqlite_guard
 from web.core.models import publication
-from web.core.models.publication import response_key
+from web.core.models.publication import response_keys
 from web.core.surveys.fielding import completion_link
 from web.respondent import storing
 from web.respondent.plan import Plan
@@ -57,12 +57,11 @@ class Resent(NamedTuple):
 class _Pending:
     """One submission waiting for the transaction that stores it."""
 
-    __slots__ = ("plan", "bits", "id", "key", "wake", "leads", "receipt", "resent", "error")
+    __slots__ = ("plan", "bits", "id", "wake", "leads", "receipt", "resent", "error")
 
     def __init__(self, plan: Plan, bits: dict, submission_id: SubmissionId | None):
         self.plan, self.bits, self.id = plan, bits, submission_id
         self.resent: Resent | None = None
-        self.key = response_key()
         # Released once: when the entry is stored or has failed, or when it is handed the lead.
         self.wake = threading.Lock()
         self.wake.acquire()
@@ -203,7 +202,7 @@ class GroupCommit:
         for plan, entries in work:
             new = [entry for entry in entries if entry.resent is None]
             if new:
-                keys = [entry.key for entry in new]
+                keys = response_keys(len(new))
                 hashes = [entry.id.key_hash for entry in new if entry.id is not None]
                 rows.append((plan, keys, [entry.bits for entry in new], hashes))
         if self._pipelined:

@@ -39,9 +39,15 @@ from web.core.models.tallies import GroupTally
 Execute = Callable[..., Any]  # (sql, parameters) -> a cursor or a result with fetchone()
 
 
-def response_key() -> int:
-    """A random key in [1, 2^63): it says nothing about when a response came in."""
-    return secrets.randbits(63) or 1
+def response_keys(count: int) -> list[int]:
+    """``count`` random keys in [1, 2^63), from one draw of the system's generator: a key says
+    nothing about when its response came in. One draw for a whole group, because each draw lets
+    go of the interpreter lock, and in a busy server every letting go is a thread switch."""
+    drawn = secrets.token_bytes(8 * count)
+    return [
+        (int.from_bytes(drawn[start : start + 8], "big") >> 1) or 1
+        for start in range(0, 8 * count, 8)
+    ]
 
 
 @lru_cache(maxsize=8)
@@ -109,11 +115,23 @@ def publish_if_due(execute: Execute, sql: dict, survey_id: int, *, all_in=False)
     ``all_in``, when the survey closes); whether it moved. Runs in the caller's transaction,
     which has updated the survey's row (see the module docstring)."""
     received, published, batch = execute(sql["state"], (survey_id,)).fetchone()
-    if received - published < (1 if all_in else batch):
+    if not is_due(received, published, batch, all_in=all_in):
         return False
+    publish(execute, sql, survey_id)
+    return True
+
+
+def is_due(received: int, published: int, batch: int, *, all_in=False) -> bool:
+    """Whether a survey with these counts and batch publishes (with ``all_in``, any new
+    response does)."""
+    return received - published >= (1 if all_in else batch)
+
+
+def publish(execute: Execute, sql: dict, survey_id: int) -> None:
+    """Publish the survey's snapshot now, in the caller's transaction, which has read the counts
+    that made it due after updating the survey's row (see the module docstring)."""
     for statement in (sql["survey"], sql["questions"], sql["options"], sql["groups"], *sql["move"]):
         execute(statement, (survey_id,))
-    return True
 
 
 def publish_in_session(survey_id: int, *, all_in=False) -> bool:
