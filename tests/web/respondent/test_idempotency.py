@@ -2,6 +2,8 @@
 store nothing, whichever writer, group or process it reaches."""
 
 import copy
+import hmac
+import json
 import threading
 
 import pytest
@@ -99,6 +101,24 @@ def test_the_key_is_kept_only_as_a_keyed_hash_scoped_to_its_survey(app, survey):
                 db.text("SELECT sql FROM sqlite_master WHERE name = 'submission_key'")
             ).scalar_one()
         assert "WITHOUT ROWID" in sql
+
+
+def test_the_keyed_hash_is_hmac_sha256_of_the_survey_and_key_so_kept_keys_match_after_upgrades(
+    app, survey
+):
+    # A resend after an upgrade must find its key: the kept form is fixed, whatever computes it.
+    send(app.test_client(), survey)
+    (stored,) = keys_stored(app)
+    with app.app_context():
+        survey_id = find_survey(survey).id
+    secret = app.secret_key.encode() if isinstance(app.secret_key, str) else app.secret_key
+    scoped = f"{survey_id}\0{KEY}".encode()
+    reports = json.dumps(VALID_ANSWERS["answers"], separators=(",", ":"), sort_keys=True).encode()
+    assert stored.key_hash == hmac.digest(secret, b"submission\0" + scoped, "sha256")[:16]
+    assert (
+        stored.reports_hash
+        == hmac.digest(secret, b"reports\0" + scoped + b"\0" + reports, "sha256")[:16]
+    )
 
 
 def test_a_key_the_survey_did_not_take_is_not_kept(app, survey):
