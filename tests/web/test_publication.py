@@ -222,7 +222,7 @@ def test_storage_orders_responses_no_finer_than_their_batch(app, patterned, monk
     submitted = [submission_index(row.bits) for row in by_key]
     assert sorted(submitted) == list(range(SUBMISSIONS))
     assert abs(spearmanr(range(SUBMISSIONS), submitted).statistic) < 0.2
-    # As stored (PostgreSQL's heap keeps the order of writing; SQLite's rowid is the key), the
+    # As stored (PostgreSQL's heap keeps the order of writing; SQLite's, the key's), the
     # order may say which batch a response was published in, which the snapshots say anyway, and
     # nothing finer: inside each batch, the place of a response is unrelated to when it came.
     stored = [submission_index(row["bits"]) for row in plain]

@@ -8,9 +8,10 @@ publications covers several responses, so no single one can be read off it.
 Nothing stored orders responses in time either, at a cost that does not grow with the survey. A
 response is written with a random key into ``pending_response``; the publication that takes it
 moves its whole batch into ``response`` in one statement, in key order. A table's physical order
-(SQLite's rowid is the key; PostgreSQL's heap is filled in the order rows are written) then says
-at most which batch a response was published in, which the published snapshots say anyway. Each
-response is written twice, never more: once when it is stored and once when it is published.
+(SQLite keeps a survey's rows in key order; PostgreSQL's heap is filled in the order rows are
+written) then says at most which batch a response was published in, which the published snapshots
+say anyway. Each response is written twice, never more: once when it is stored and once when it
+is published.
 
 The publication runs in a transaction that has already updated the survey's row (the writer's
 claim, a close, the bulk simulation), so it holds that row's lock. Every transaction that stores
