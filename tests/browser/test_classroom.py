@@ -6,7 +6,6 @@ import io
 import json
 import math
 import re
-import time
 
 import pytest
 import zxingcpp
@@ -15,6 +14,7 @@ from playwright.sync_api import expect
 
 import rr
 from tests.browser.axe import violations
+from tests.browser.held import HeldRequests
 from tests.browser.researcher import draw_every_chart, log_in
 from tests.browser.respondent import open_survey
 from tests.conftest import PASSWORD, no_database
@@ -446,17 +446,12 @@ def test_the_projectors_averaging_chart_holds_its_place_while_its_numbers_come(
     size of the chart, so nothing on the projector moves when it appears."""
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    held = []
-    page.route(re.compile(r"/api/lab/averaging"), lambda route: held.append(route))
+    held = HeldRequests(page, r"/api/lab/averaging")
     page.goto(f"{live_server}/lab/averaging")
-    deadline = time.monotonic() + 30
-    while not held:  # the route's handler runs as Playwright's events come in
-        assert time.monotonic() < deadline, "the chart's numbers were never asked for"
-        page.wait_for_timeout(20)
+    held.wait("the chart's numbers")
     assert page.locator("#averaging-chart svg").count() == 0
     waiting = page.locator("#averaging-chart").bounding_box()
-    for route in held:
-        route.continue_()
+    held.release()
     page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
     drawn = page.locator("#averaging-chart").bounding_box()
     assert drawn["height"] == pytest.approx(waiting["height"], abs=8)

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.browser.axe import phone_problems
+from tests.browser.held import HeldRequests
 from tests.browser.researcher import log_in
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo, open_survey
 from tests.conftest import PASSWORD, no_database, stored_bits
@@ -85,16 +86,15 @@ def test_a_slider_moved_before_the_draws_code_arrives_gives_the_number(
     """On a slow network the slider answers before the module that keeps it and the field in
     step has arrived: the move still counts once it does."""
     page = context.new_page()
-    held = []
-    page.route(re.compile(r"/draw\.js"), lambda route: held.append(route))
+    held = HeldRequests(page, r"/draw\.js")
     open_survey(page, f"{live_server}/s/{amounts}")
     page.locator("input[name='slider-drinks']").focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    assert held, "the page asks for the draw's module at once where a question has a slider"
+    # The page asks for the draw's module at once where a question has a slider.
+    held.wait("the draw's module")
     assert page.input_value("input[name='truth-drinks']") == ""
-    for route in held:
-        route.continue_()
+    held.release()
     page.wait_for_function(TRUTH_DRINKS_IS, arg="3")
 
 
