@@ -198,13 +198,17 @@ class GroupCommit:
         or None where its survey did not take them. A plan with no new entry has no claim."""
         now = int(time.time())
         self._find_resent(connection, [entry for _, entries in work for entry in entries])
+        news = [
+            (plan, [entry for entry in entries if entry.resent is None]) for plan, entries in work
+        ]
+        keys = iter(response_keys(sum(len(new) for _, new in news)))  # one draw for the group
         rows = []
-        for plan, entries in work:
-            new = [entry for entry in entries if entry.resent is None]
+        for plan, new in news:
             if new:
-                keys = response_keys(len(new))
                 hashes = [entry.id.key_hash for entry in new if entry.id is not None]
-                rows.append((plan, keys, [entry.bits for entry in new], hashes))
+                rows.append(
+                    (plan, [next(keys) for _ in new], [entry.bits for entry in new], hashes)
+                )
         if self._pipelined:
             claims = storing.store_pipelined(connection, self._sql, self._publication, rows, now)
         else:
