@@ -493,3 +493,25 @@ def test_an_experiment_is_duplicated_and_made_a_next_wave_with_its_conditions(
                 "drugs@cross",
             ]
             assert made.response_count == 0
+
+
+def test_a_conditions_n_counts_its_responses_when_its_own_row_is_a_check(
+    app, client, token, import_survey
+):
+    """A condition whose last (or only) own row is a direct check once had n 0 and a broken
+    allocation check: each condition's n is its published responses, whatever rows it asks."""
+    data = copy.deepcopy(EXPERIMENT)
+    data["questions"].append(CHECK)
+    slug = import_survey(data)
+    with app.app_context():
+        simulate_responses(find_survey(slug), 600, 0.3, seed=5)
+    rows = stored_rows(app, slug)
+    submitted = {
+        condition: sum(f"drugs@{condition}" in row for row in rows) for condition in ASKED
+    }
+    assert sum(submitted.values()) == 600 and min(submitted.values()) > 150
+    document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
+    assert {entry["id"]: entry["n"] for entry in document["conditions"]} == submitted
+    expected = rr.allocation_check(list(submitted.values()), [1, 1, 1])
+    assert document["allocation"]["p_value"] == pytest.approx(expected.p_value, rel=1e-3)
+    assert document["allocation"]["p_value"] > 0.001

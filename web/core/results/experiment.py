@@ -13,6 +13,8 @@ import rr
 from web.core.models import Question, Survey
 from web.core.results.comprehension import Comprehension, Counts, comprehension
 from web.core.results.figures import significant
+from web.core.results.published import published_answers
+from web.core.surveys.conditions import condition_markers, response_condition
 
 
 class NotAnExperiment(ValueError):
@@ -30,9 +32,8 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     conditions = survey.condition_list
     if not conditions:
         raise NotAnExperiment(f"survey {survey.slug!r} has no conditions: it is not an experiment")
-    # Every respondent of a condition answers each of its rows: any of them gives its n.
-    own = {question.condition: question for question in survey.questions if question.condition}
-    counts = [own[condition.id].published_n for condition in conditions]
+    submitted = respondents_by_condition(survey)
+    counts = [submitted.get(condition.id, 0) for condition in conditions]
     allocation = rr.allocation_check(counts, [condition.share for condition in conditions])
     items = compared_items(survey)
     checked = comprehension(survey, [row for asked in items.values() for row in asked])
@@ -52,6 +53,19 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
         "checks": [] if checked is None else _checks(survey, checked, max(min_n, 1)),
         "items": [_item(key, asked, max(min_n, 1), checked) for key, asked in items.items()],
     }
+
+
+def respondents_by_condition(survey: Survey) -> dict[str, int]:
+    """The published responses submitted in each condition, whatever they answered: a response
+    keeps every row its condition asked (a skipped one as null), so its rows name its condition
+    even where no row of it feeds a tally (a condition whose own row is a direct check)."""
+    markers = condition_markers(survey.questions)
+    counts: dict[str, int] = {}
+    for answers in published_answers(survey):
+        condition = response_condition(answers, markers)
+        if condition is not None:
+            counts[condition] = counts.get(condition, 0) + 1
+    return counts
 
 
 def rows_by_question(survey: Survey) -> dict[str, dict[str, Question]]:

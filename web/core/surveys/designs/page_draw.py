@@ -4,15 +4,21 @@ read, and the respondent's words for what decides a report."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from flask_babel import gettext as _
 
+from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw, dice_draw, own_faces
 from web.core.surveys.designs.parameters import DesignParameters
 
-if TYPE_CHECKING:
-    from web.core.surveys.designs.base import SurveyDesign
+
+class DrawnDesign(Protocol):
+    """What the page's side reads of its design (a :class:`~.base.SurveyDesign`): named here
+    rather than imported, since the design module imports this one."""
+
+    name: ClassVar[str]
+    fields: ClassVar[DesignFields]
 
 
 class PageDraw:
@@ -23,7 +29,7 @@ class PageDraw:
     # Whether the page says how often the true answer is sent (not where none is ever sent).
     states_chance: ClassVar[bool] = True
 
-    def __init__(self, design: SurveyDesign):
+    def __init__(self, design: DrawnDesign):
         self.design = design
 
     def __repr__(self) -> str:
