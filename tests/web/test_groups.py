@@ -383,3 +383,27 @@ def test_a_direct_answer_chosen_by_a_small_group_is_withheld_everywhere(
         row for row in rows if row["question"] == "year" and row["option"] == "fourth"
     )
     assert fourth_row["noisy_yes"] == "" and fourth_row["estimate"] == ""
+
+
+def test_the_page_says_who_sees_a_direct_answer_as_the_exports_give_it(
+    app, client, grouped, token
+):
+    """The page once promised a direct answer was "shown only in groups of at least 10", while
+    the responses CSV gives it row by row beside the same response's reports: both now say the
+    researcher receives it as given, with the rest of the response."""
+    page = " ".join(client.get("/s/groups").get_data(as_text=True).split())
+    assert "shown only in groups" not in page
+    for promise in (
+        "The researcher receives it exactly as given, together with the other answers of your "
+        "response",
+        "the researcher receives it as you give it, with the rest of your response",
+        f"Published results show it only in groups of at least {app.config['RESULTS_MIN_N']}",
+    ):
+        assert promise in page
+    for year in ["first", "fourth"] * 6:  # two whole batches of 3
+        assert submit(app, year, 1, "often").status_code == 201
+    response = client.get("/api/surveys/groups/responses.csv", headers=bearer(token))
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    # Row by row: the direct answer as given, beside the same response's reports.
+    assert sorted(row["year"] for row in rows) == ["first"] * 6 + ["fourth"] * 6
+    assert all(row["cheated"] in {"0", "1"} and row["times"] == "often" for row in rows)
