@@ -105,6 +105,8 @@ def stamp_unversioned(connection):
             response_key = inspector.get_pk_constraint("response")["constrained_columns"]
             if made_by == "0013" and response_key == ["survey_id", "id"]:
                 made_by = "0014"
+            if made_by == "0014" and "required" in question_columns:
+                made_by = "0015"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

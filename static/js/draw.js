@@ -40,6 +40,8 @@ export async function spinQuestion(page, question, view) {
   }
   view.hint.textContent = "";
   view.button.disabled = true;
+  // From here the draw is made: skipping is no longer offered, whatever it shows.
+  if (view.skip) view.skip.disabled = true;
   // Fetched while the respondent answers, so that submitting needs no network but the sending.
   if (!page.preview) import("./send.js").then((send) => send.courierOf(page)).catch(() => {});
   const outcome = await page.lock(() => drawOnce(page, question, truth));

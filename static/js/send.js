@@ -69,7 +69,9 @@ export async function submit(page) {
 function answersBody(page, answerOf) {
   const { config } = page;
   const answer = (question) => answerOf(question).sent(question, contextOf(page, question));
-  const answers = Object.fromEntries(config.questions.map((question) => [question.sentAs ?? question.id, answer(question)]));
+  // A skipped question is left out: the server stores it as skipped.
+  const asked = config.questions.filter((question) => !page.skipped.has(question.id));
+  const answers = Object.fromEntries(asked.map((question) => [question.sentAs ?? question.id, answer(question)]));
   return config.conditions.length ? { condition: config.condition, answers } : { answers };
 }
 

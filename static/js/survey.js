@@ -33,6 +33,8 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  * @property {HTMLElement} root
  * @property {HTMLButtonElement} button
  * @property {HTMLElement} hint
+ * @property {HTMLInputElement | null} skip "Skip this question", on an optional question until
+ *   it is spun.
  * @property {Map<string, ItemView>} items
  */
 /**
@@ -53,6 +55,8 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  * @property {Map<string, 0 | 1 | string | object>} reported Reported bit (or option id) by item,
  *   once this page shows it.
  * @property {Set<string>} settled Questions drawn or remembered on this page: never drawn again.
+ * @property {Set<string>} skipped Questions the respondent chose to skip before spinning: nothing
+ *   is drawn or sent for them.
  * @property {<T>(task: () => T | Promise<T>) => Promise<T>} lock Runs `task` under the survey's
  *   cross-tab lock.
  * @property {() => ReturnType<typeof mirrorMemo>} mirror The memo as every tab sees it.
@@ -80,6 +84,7 @@ function pageOf(form) {
     views: new Map(),
     reported: new Map(),
     settled: new Set(),
+    skipped: new Set(),
     lock: (task) => withLock(memoKey(config.slug), task),
     mirror: () => mirrorMemo(storage, config.slug, preview),
     share: async (value) => {
@@ -200,7 +205,8 @@ function setUpQuestion(page, question, dies) {
       valueBox: box.querySelector(".value-wheel"),
     });
   }
-  const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), items };
+  const skip = root.querySelector(".skip-question");
+  const view = { root, button: root.querySelector(".spin-button"), hint: root.querySelector(".hint"), skip, items };
   // A number's field and slider keep in step from the start.
   if (root.querySelector("input[type='range']")) loadDraw().then((draw) => draw.keepInStep(page, root, question));
   view.button.addEventListener("click", () => {
@@ -211,7 +217,28 @@ function setUpQuestion(page, question, dies) {
   });
   // Disabled in the page as sent, until this code is there to draw (a remembered draw disables it again).
   view.button.disabled = false;
+  if (skip) {
+    skip.disabled = false;
+    skip.addEventListener("change", () => skipQuestion(page, question, view, skip.checked));
+  }
   return view;
+}
+
+/**
+ * Skip a question, or take the skip back, before it is spun: a skipped question draws nothing
+ * and sends nothing. Once spun, its report is sent (draw.js hides the skip first).
+ */
+function skipQuestion(page, question, view, skipped) {
+  if (page.settled.has(question.id)) return;
+  if (skipped) page.skipped.add(question.id);
+  else page.skipped.delete(question.id);
+  view.root.dataset.skipped = skipped ? "true" : "";
+  // A true answer chosen before skipping leaves the screen with the question.
+  if (skipped) clearTruth(view, false);
+  for (const input of view.root.querySelectorAll("fieldset.truth input")) input.disabled = skipped;
+  view.button.disabled = skipped;
+  view.hint.textContent = "";
+  loadAnswers(page).then(() => updateSummary(page));
 }
 
 /**

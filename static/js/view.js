@@ -43,7 +43,14 @@ export function clearTruth(view, locked) {
     if (input.type === "range") input.value = input.min;
     if (locked) input.disabled = true;
   }
-  if (locked) view.button.disabled = true;
+  if (!locked) return;
+  view.button.disabled = true;
+  // Drawn: its report is sent, so it can no longer be skipped.
+  if (view.skip) {
+    view.skip.checked = false;
+    view.skip.disabled = true;
+    view.skip.closest(".skip").hidden = true;
+  }
 }
 
 /** An item's outcome: what will be reported, and why (drawn now, remembered, sent as given). */
@@ -80,6 +87,7 @@ export async function showRemembered(page, memo) {
     const bits = question.items.map((item) => rememberedFor(page, question, memo, item));
     if (bits.some((bit) => bit === undefined)) continue;
     page.settled.add(question.id);
+    page.skipped.delete(question.id);
     clearTruth(view, true);
     question.items.forEach((item, index) => {
       showItem(page, question, view.items.get(item).box, bits[index], page.text.remembered);
@@ -101,9 +109,19 @@ function directAnswer(form, question) {
   return chosen?.value ? chosen.value : null;
 }
 
-/** Whether every item of every question has its report (a direct question has none to wait for). */
+/**
+ * Whether a question is ready to send: skipped, or every item reported; a direct question has
+ * nothing to wait for unless it is required and nothing is chosen yet.
+ */
+function isDone(page, question) {
+  if (page.skipped.has(question.id)) return true;
+  if (!question.items.length) return !question.required || directAnswer(page.form, question) !== null;
+  return question.items.every((item) => page.reported.has(item));
+}
+
+/** Whether every question is ready to send: answered, or skipped. */
 export function allSpun(page) {
-  return page.config.questions.every((question) => question.items.every((item) => page.reported.has(item)));
+  return page.config.questions.every((question) => isDone(page, question));
 }
 
 /** The summary of what will be sent, and the Submit button, ready once every item is. */
@@ -114,12 +132,14 @@ export function updateSummary(page) {
   document.getElementById("submit-button").disabled = !done;
   document.getElementById("report-summary").replaceChildren(
     ...config.questions
-      .filter((question) => question.items.every((item) => page.reported.has(item)))
+      .filter((question) => isDone(page, question))
       .map((question) => {
         const entry = document.createElement("li");
         const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
         const title = root.querySelector("h2").textContent.trim();
-        const parts = page.answerOf(question).summary(question, contextOf(page, question));
+        const parts = page.skipped.has(question.id)
+          ? [page.text.skipped]
+          : page.answerOf(question).summary(question, contextOf(page, question));
         entry.textContent = `${title} → ${parts.join(", ")}`;
         entry.dataset.question = question.id;
         return entry;

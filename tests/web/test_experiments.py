@@ -132,12 +132,14 @@ def stored_rows(app, slug: str) -> list[dict]:
 
 
 def test_a_submission_names_its_condition_and_answers_its_questions(app, client, import_survey):
-    slug = import_survey(copy.deepcopy(EXPERIMENT))
+    data = copy.deepcopy(EXPERIMENT)
+    data["questions"][1]["required"] = True
+    slug = import_survey(data)
     answers = {"drugs": 1, "kidney": 0, "cheated": 1}
     for body, error in [
         ({"answers": answers}, "'condition' must be one of"),
         ({"condition": "other", "answers": answers}, "'condition' must be one of"),
-        ({"condition": "spin", "answers": {"drugs": 1, "cheated": 1}}, "'kidney' is missing"),
+        ({"condition": "spin", "answers": {"drugs": 1, "cheated": 1}}, "'kidney' is required"),
         ({"condition": "spin", "answers": {**answers, "drugs@spin": 1}}, "unknown question"),
         ({"condition": "spin", "answers": answers, "arm": 1}, "unexpected field 'arm'"),
     ]:

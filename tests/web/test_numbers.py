@@ -107,7 +107,7 @@ def test_results_give_the_mean_in_units_with_its_range(app, amounts, token):
     assert body["epsilon_total"] == pytest.approx(3.0)
 
 
-@pytest.mark.parametrize("bad", [2, -1, 0.5, 12, "1", None, True, [1], {"value": 3}])
+@pytest.mark.parametrize("bad", [2, -1, 0.5, 12, "1", True, [1], {"value": 3}])
 def test_a_number_question_takes_one_bit_and_nothing_else(app, amounts, bad):
     body = answers()
     body["answers"]["drinks"] = bad

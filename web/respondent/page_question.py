@@ -24,6 +24,8 @@ def page_question(question: Question) -> dict:
         # Asked directly: nothing drawn, nothing kept, the answer sent as given.
         **({"plain": True} if not question.asked_with.protects else {}),
         "type": question.kind,
+        # Whether it must be answered: every other question may be skipped before its spin.
+        **({"required": True} if question.required else {}),
         # Answered as one bit, a bit per option, or one option; the spins, in order.
         "answer": question.type.answer_shape,
         "items": _page_items(question),

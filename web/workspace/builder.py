@@ -230,6 +230,7 @@ def edit_question(slug: str, key: str):
         "epsilon": question.epsilon,
         "epsilon_permanent": question.epsilon_permanent,
         "procedure": question.procedure,
+        "required": question.required,
         "option_ids": "\n".join(option.key for option in question.options),
         **design_data(question.design),
         **scale_data(question.design.scale),

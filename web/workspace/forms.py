@@ -342,6 +342,13 @@ class QuestionForm(FlaskForm):
         description=_l("Every answer is the smallest plus a whole number of steps."),
     )
     unit = StringField(_l("Unit (optional)"), description=_l("e.g. drinks, hours, days"))
+    required = BooleanField(
+        _l("Required: respondents cannot skip it"),
+        description=_l(
+            "Leave it off to let respondents skip the question, as ethics boards usually ask. "
+            "A skip is decided before any spin, and counted in no estimate."
+        ),
+    )
     options = TextAreaField(
         _l("Options, one per line"), description=_l("For a multi-select or single-choice question.")
     )

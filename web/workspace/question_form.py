@@ -57,6 +57,7 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         if kind.has_range
         else design_from_form(form, procedure, languages),
         fixed.get("epsilon_permanent", form.epsilon_permanent.data),
+        required=bool(form.required.data),
     )
 
 

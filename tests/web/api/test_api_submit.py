@@ -80,7 +80,6 @@ def test_not_even_the_database_file_holds_the_address(app, client, survey, tmp_p
 
 
 BAD_BODIES = [
-    ({"answers": {"cheated": 1}}, "question 'substances' is missing"),
     ({"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 2}}}, "must be 0 or 1"),
     (
         {
@@ -189,10 +188,10 @@ def test_kept_plan_follows_a_new_question(app, survey, researcher):
     assert app.test_client().post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
     researcher.post(
         f"/surveys/{survey}/questions/new",
-        data=LATER_QUESTION,
+        data=LATER_QUESTION | {"required": "y"},
     )
     old_shape = app.test_client().post(URL.format(survey), json=VALID_ANSWERS)
-    assert old_shape.status_code == 400 and "'later' is missing" in old_shape.json["error"]
+    assert old_shape.status_code == 400 and "'later' is required" in old_shape.json["error"]
     new_body = {"answers": dict(VALID_ANSWERS["answers"], later=1)}
     assert app.test_client().post(URL.format(survey), json=new_body).status_code == 201
     questions, _, count = tallies(app)
@@ -261,3 +260,38 @@ def test_answered_cookie_lists_every_survey_answered_in_this_browser(
 def test_forged_answered_cookie_is_ignored(app, client, survey):
     client.set_cookie("rr_answered", f"{survey}.forged-signature")
     assert client.post(URL.format(survey), json=VALID_ANSWERS).status_code == 201
+
+
+def test_an_optional_question_left_out_is_stored_as_skipped_and_counted_nowhere(
+    app, client, survey
+):
+    """Every question may be skipped unless its file says "required": left out, or sent as
+    null, it is stored as null and adds to no tally; its n counts only those who answered."""
+    for body in (
+        {"answers": {"cheated": 1}},
+        {"answers": {"cheated": None, "substances": {"alcohol": 1, "tobacco": 0}}},
+        {"answers": {}},
+    ):
+        assert app.test_client().post(URL.format(survey), json=body).status_code == 201, body
+    expected = [
+        {"cheated": 1, "substances": None},
+        {"cheated": None, "substances": {"alcohol": 1, "tobacco": 0}},
+        {"cheated": None, "substances": None},
+    ]
+    assert sorted(stored(app), key=json.dumps) == sorted(expected, key=json.dumps)
+    questions, options, count = tallies(app)
+    assert questions["cheated"] == (1, 1) and count == 3
+    assert options == {"alcohol": (1, 1), "tobacco": (1, 0)}
+
+
+def test_a_required_question_left_out_is_a_400_and_stores_nothing(app, client, import_survey):
+    data = {**SAMPLE_SURVEY, "slug": "required"}
+    data["questions"] = [{**data["questions"][0], "required": True}, data["questions"][1]]
+    slug = import_survey(data)
+    for answers in ({"substances": {"alcohol": 1, "tobacco": 0}}, {"cheated": None}):
+        response = client.post(URL.format(slug), json={"answers": answers})
+        assert response.status_code == 400
+        assert response.json["error"] == "question 'cheated' is required: it cannot be skipped"
+    assert stored(app) == [] and tallies(app)[2] == 0
+    assert app.test_client().post(URL.format(slug), json={"answers": {"cheated": 0}}).status_code == 201
+    assert stored(app) == [{"cheated": 0, "substances": None}]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 import zipfile
 
 import openpyxl
@@ -38,7 +39,7 @@ EVERYTHING = {
         {"id": "year", "type": "direct", "text": both("Year?", "학년?"),
          "options": options("first", "second")},
         {"id": "sc", "type": "yesno", "text": both("-Cheated?", "부정행위?"), "epsilon": 1.0,
-         "procedure": "spinner_coin"},
+         "procedure": "spinner_coin", "required": True},
         {"id": "sp", "type": "yesno", "text": both("@Skipped?", "결석?"), "epsilon": 1.5,
          "procedure": "spinner"},
         {"id": "fr", "type": "yesno", "text": both("Copied?", "베꼈나요?"),
@@ -127,6 +128,8 @@ def test_pyxform_converts_every_type_and_design_and_the_round_trip_is_exact(app,
         assert 'lang="English (en)"' in xform and "한국어 (ko)" in xform
         assert "며칠?" in xform and "모든 것" not in xform  # the title is the default's
     assert "rr_" not in xform  # the app's own columns are left out of the form
+    # XLSForm's own required: the one required question is, every other may be skipped.
+    assert re.findall(r'<bind [^>]*nodeset="/data/(\w+)"[^>]*required="true\(\)"', xform) == ["sc"]
 
 
 @no_database
@@ -257,7 +260,6 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
         "survey row 2, column relevant",
         "survey row 3, column constraint",
         "survey row 3, column hint::en",
-        "survey row 3, column required",
         "survey row 3, column choice_filter",
         "survey row 4, column image",
         "survey row 7: groups and repeats are not supported",
@@ -267,7 +269,8 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     ]
     for start in expected:
         assert any(problem.startswith(start) for problem in problems), (start, problems)
-    assert not any(problem.startswith("survey row 2, column required") for problem in problems)
+    # XLSForm's required (yes or no) is read: a question may be skipped unless it says yes.
+    assert not any("column required" in problem for problem in problems)
 
 
 @no_database

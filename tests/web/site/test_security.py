@@ -320,7 +320,7 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
         wait_until_serving(server, f"http://127.0.0.1:{port}/s/campus-life", log)
         url = f"http://127.0.0.1:{port}/api/surveys/campus-life/responses"
         assert post_answers(url, DEMO_ANSWERS, **{"User-Agent": "ProbeAgent/1"}) == 201
-        assert post_answers(url, {}, **{"User-Agent": "ProbeAgent/1"}) == 400
+        assert post_answers(url, {"no_such_question": 1}, **{"User-Agent": "ProbeAgent/1"}) == 400
         base = f"http://127.0.0.1:{port}"
         assert (
             post_chunked(base, "/api/surveys/campus-life/responses", PADDED, "application/json")

@@ -473,3 +473,27 @@ def test_a_direct_question_and_a_yes_no_question_asked_directly_are_added(app, r
     ]
     # Neither has a cost: no ε protects either, and the page says so.
     assert state["epsilon_total"] == 0.0
+
+
+def test_the_builder_makes_a_question_required_and_optional_again_even_once_answered(
+    app, researcher, answered
+):
+    """Required is no privacy parameter: it changes after responses too, with a new revision so
+    that a page loaded before the change cannot send what the survey no longer takes."""
+    page = researcher.get(f"/surveys/{answered}/questions/did").get_data(as_text=True)
+    assert 'name="required"' in page and "Required: respondents cannot skip it" in page
+
+    def required() -> bool:
+        with app.app_context():
+            survey = db.session.scalar(db.select(Survey).filter_by(slug=answered))
+            return survey.questions[0].required
+
+    before = load(app, answered)["revision"]
+    response = researcher.post(f"/surveys/{answered}/questions/did", data=YESNO | {"required": "y"})
+    assert response.status_code == 302 and required()
+    assert load(app, answered)["revision"] == before + 1
+    exported = json.loads(researcher.get(f"/surveys/{answered}/survey.json").get_data(as_text=True))
+    assert exported["questions"][0]["required"] is True
+    assert "required" not in exported["questions"][1]
+    researcher.post(f"/surveys/{answered}/questions/did", data=YESNO)
+    assert not required()

@@ -82,7 +82,14 @@ def schemas() -> dict:
             "type": "object",
             "required": ["answers"],
             "additionalProperties": False,
-            "properties": {"answers": {"type": "object"}},
+            "properties": {
+                "answers": {
+                    "type": "object",
+                    "description": "Each answered question's reports by question id; a skipped "
+                    "question is left out or null.",
+                },
+                "condition": {"type": "string", "description": "An experiment's drawn condition."},
+            },
         },
         "Stored": {
             "type": "object",

@@ -121,8 +121,11 @@ def survey_paths() -> dict:
         "/api/surveys/{slug}/responses": {
             "post": operation(
                 "Submit one respondent's reports",
-                "The reported bits only, never a true answer: every question and option exactly "
-                "once. Stored once per Idempotency-Key however often it is sent.",
+                "The reported bits only, never a true answer: every option of an answered "
+                "question exactly once. A question the respondent skipped is left out or sent as "
+                "null and stored as skipped (counted in no n); a question whose file says "
+                "`\"required\": true` cannot be skipped (400). Stored once per Idempotency-Key "
+                "however often it is sent.",
                 [
                     slug_parameter(),
                     parameter(

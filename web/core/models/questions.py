@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
+    false,
     ForeignKey,
     String,
     Text,
@@ -51,6 +52,7 @@ class Question(Tally, Model):
             condition=spec.condition,
             known_prevalence=spec.known_prevalence,
             correct=spec.correct,
+            required=spec.required,
             position=position,
             kind=spec.kind,
             text=text,
@@ -90,6 +92,8 @@ class Question(Tally, Model):
     known_prevalence: Mapped[float | None]
     # A comprehension check's right answer (one of its option ids): a direct question only.
     correct: Mapped[str | None] = mapped_column(String(64))
+    # Whether a submission must answer it: every other question may be skipped (stored as null).
+    required: Mapped[bool] = mapped_column(default=False, server_default=false())
     survey: Mapped[Survey] = relationship(back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"

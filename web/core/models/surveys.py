@@ -120,6 +120,7 @@ class Survey(Model):
                 tuple(option.key for option in question.options),
                 question.procedure,
                 question.condition,
+                question.required,
             )
             for question in self.questions
         ]
@@ -221,6 +222,7 @@ class Survey(Model):
                     question.condition,
                     question.known_prevalence,
                     question.correct,
+                    question.required,
                 )
                 for question in self.questions
             ),

@@ -92,8 +92,8 @@ def cell_counts(
     for answers in answers_of_responses:
         cell = cell_key(answers, direct)
         for tally in tallies:
-            if tally.question_key not in answers:
-                continue  # a question added after this response
+            if answers.get(tally.question_key) is None:
+                continue  # skipped, or a question added after this response
             entry = counts.setdefault((*tally.key, cell), [0, 0])
             respondents, yes = tally.count(answers)
             entry[0] += respondents

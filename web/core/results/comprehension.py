@@ -50,6 +50,10 @@ def comprehension(survey: Survey, items: list[Question]) -> Comprehension | None
         for check in checks:
             if check.key not in answers:
                 continue
+            if answers[check.key] is None:
+                # A skipped check shows no understanding: not counted in its rate, not passed.
+                passed = False
+                continue
             counts = found.checks.setdefault((check.key, condition), Counts())
             right = answers[check.key] == check.correct
             counts.n += 1
@@ -59,7 +63,7 @@ def comprehension(survey: Survey, items: list[Question]) -> Comprehension | None
             continue
         found.passed[condition] = found.passed.get(condition, 0) + 1
         for item in items:
-            if item.key in answers:
+            if answers.get(item.key) is not None:
                 counts = found.among_passed.setdefault(item.key, Counts())
                 counts.n += 1
                 counts.hits += int(answers[item.key])

@@ -1,8 +1,9 @@
 """Check a submitted set of reported bits against a survey's questions.
 
 The body of a submission is ``{"answers": {"q": 0|1, "multi_q": {"option": 0|1, ...}}}``. Every
-question and every option must be present, each value exactly 0 or 1, and nothing else may be sent:
-an extra field could carry something the respondent did not mean to share. A survey with
+option of an answered question must be present, each value exactly 0 or 1, and nothing else may be
+sent: an extra field could carry something the respondent did not mean to share. A question the
+respondent skipped is left out (or sent as null) and stored as null; a ``required`` one cannot be. A survey with
 conditions (an experiment) takes ``{"condition": "<id>", "answers": {...}}``: the condition the
 page drew, whose questions the answers must be (keyed by question id, stored by the row's key).
 """
@@ -29,6 +30,8 @@ class Shape:
     procedure: str | None = None
     # The condition its row asks in (None: asked the same way in every condition).
     condition: str | None = None
+    # Whether it must be answered; else it may be left out (or sent as null) and is stored as null.
+    required: bool = False
 
     @property
     def type(self) -> QuestionType:
@@ -69,7 +72,11 @@ def check_answers(body, shapes: Iterable[Shape], conditions: Sequence[str] = ())
     checked = {}
     for shape in shapes:
         sent_as = shape.sent_as
-        if sent_as not in answers:
-            raise AnswerError(f"question {sent_as!r} is missing")
+        if answers.get(sent_as) is None:
+            if shape.required:
+                raise AnswerError(f"question {sent_as!r} is required: it cannot be skipped")
+            # Kept as null, so the response still names every row its condition asked.
+            checked[shape.key] = None
+            continue
         checked[shape.key] = shape.type.check_answer(answers[sent_as], sent_as, shape.option_keys)
     return checked

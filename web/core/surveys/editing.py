@@ -281,6 +281,9 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
         known_prevalence=question.known_prevalence,
         correct=question.correct,
     )
+    if spec.required != question.required:
+        # A page loaded before the change would send what the survey no longer takes.
+        new_revision(question.survey)
     problems = question_problems(
         spec, languages=tuple(languages), complete=False,
         in_series=question.survey.series is not None,
@@ -319,8 +322,10 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     question.design_parameters = spec.design.to_store()
     _set_options(question, spec.options, languages)
     question.text, question.translations = spec.text.to_store(languages)
+    question.required = spec.required
     for sibling in _other_rows(question):
         sibling.text, sibling.translations = question.text, question.translations
+        sibling.required = question.required
         wording = {option.key: option for option in question.options}
         for option in sibling.options:
             if option.key in wording:

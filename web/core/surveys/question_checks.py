@@ -76,6 +76,10 @@ def question_problems(
     problems += _scale_problems(spec, where, languages, complete)
     problems += _known_prevalence_problems(spec, kind, where)
     problems += _correct_problems(spec, kind, where)
+    if not isinstance(spec.required, bool):
+        problems.append(
+            Problem(f"{where}.required", _("must be true or false, got %(value)r", value=spec.required))
+        )
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))
         if wrong_count is not None:

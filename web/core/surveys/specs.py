@@ -52,6 +52,8 @@ class QuestionSpec:
     known_prevalence: float | None = None
     # A comprehension check's right answer: one of a direct question's option ids.
     correct: str | None = None
+    # Whether a respondent must answer it; every question may be skipped unless the file says so.
+    required: bool = False
 
     @property
     def type(self) -> QuestionType:
@@ -135,6 +137,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         data["known_prevalence"] = question.known_prevalence
     if question.correct is not None:
         data["correct"] = question.correct
+    if question.required is True:
+        data["required"] = True
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}

@@ -57,7 +57,7 @@ SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
 SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "conditions"}
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
-    *SCALE_FIELDS, "asked", "known_prevalence", "correct",
+    *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required",
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text"}
 
@@ -126,6 +126,7 @@ def parse_survey(data) -> SurveySpec:
                     condition,
                     _field(item, "known_prevalence"),
                     _field(item, "correct"),
+                    _field(item, "required", False),
                 )
             )
     spec = SurveySpec(

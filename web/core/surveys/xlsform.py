@@ -106,7 +106,7 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", *DESIGN_COLUMNS, *CONDITION_COLUMNS)
+     "rr_innocuous", "rr_unit", "required", *DESIGN_COLUMNS, *CONDITION_COLUMNS)
 )  # fmt: skip
 CHOICE_COLUMNS = frozenset(("list_name", "name", "label"))
 SETTINGS_COLUMNS = frozenset(
@@ -126,8 +126,9 @@ UNSUPPORTED = {
     "hint": lazy_gettext("hints are not shown by this app"),
     "guidance_hint": lazy_gettext("hints are not shown by this app"),
     "appearance": lazy_gettext("appearances are not supported"),
-    "required": lazy_gettext("every question is required in this app"),
-    "required_message": lazy_gettext("every question is required in this app"),
+    "required_message": lazy_gettext(
+        "a required question's own message is not supported: the page says what is missing"
+    ),
     "image": lazy_gettext("media are not supported"),
     "audio": lazy_gettext("media are not supported"),
     "video": lazy_gettext("media are not supported"),

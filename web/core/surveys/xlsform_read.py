@@ -118,7 +118,7 @@ def _unsupported(rows, sheet: str, known) -> list[str]:
     for number, cells in rows[1:]:
         for column, value in cells.items():
             base = column.split("::", 1)[0]
-            if base in known or (base == "required" and sheet == "survey" and _true(value)):
+            if base in known:
                 continue
             reason = UNSUPPORTED.get(base.split(":", 1)[0]) or _("this app has no such column")
             problems.append(
@@ -215,7 +215,9 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         if problem:
             problems.append(problem)
         else:
-            questions.append(question | experiment_fields(cells))
+            # XLSForm's own column: yes (or true()) makes a question required; else it may be skipped.
+            required = {"required": True} if _true(cells.get("required")) else {}
+            questions.append(question | required | experiment_fields(cells))
             rows.append(number)
             cells_of.append(cells)
     questions, rows, disagreeing = grouped_questions(questions, rows, cells_of)

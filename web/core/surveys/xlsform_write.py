@@ -79,10 +79,12 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     permanent_header = ["rr_epsilon_permanent"] if kept else []
     # An experiment's columns only in an experiment.
     experiment_headers = list(CONDITION_COLUMNS) if spec.conditions else []
+    # XLSForm's own column, only where a question must be answered.
+    required_header = ["required"] if any(question.required for question in spec.questions) else []
     append_row(
         survey,
-        ["type", "name", *headers, "rr_procedure", "rr_epsilon", *permanent_header,
-         *design_headers, *range_headers, *experiment_headers],
+        ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
+         *permanent_header, *design_headers, *range_headers, *experiment_headers],
     )  # fmt: skip
     choices = book.create_sheet("choices")
     append_row(choices, ["list_name", "name", *headers])
@@ -107,7 +109,10 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         randomizer = design.randomizer if design.randomizer != "page" else None
         scale = design.scale
         kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
-        cells = [kind_cell, name, *wording, procedure, epsilon]
+        cells = [kind_cell, name, *wording]
+        if required_header:
+            cells.append("yes" if question.required else None)
+        cells += [procedure, epsilon]
         if kept:
             cells.append(question.epsilon_permanent)
         if designed:

@@ -286,10 +286,12 @@ class Tallied:
 
     def count(self, answers: dict) -> tuple[int, int]:
         """What a response's stored answers add to this tally: (respondents, reports of 1);
-        nothing from a respondent of an experiment's other condition, whose answers lack it."""
-        if self.question_key not in answers:
+        nothing from a respondent who skipped it (null) or of an experiment's other condition,
+        whose answers lack it."""
+        answer = answers.get(self.question_key)
+        if answer is None:  # skipped, or asked in another condition
             return 0, 0
-        return self.type.count(answers[self.question_key], self.option_key)
+        return self.type.count(answer, self.option_key)
 
 
 QUESTION_TYPES: dict[str, QuestionType] = {}
