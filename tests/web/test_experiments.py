@@ -517,3 +517,24 @@ def test_a_conditions_n_counts_its_responses_when_its_own_row_is_a_check(
     expected = rr.allocation_check(list(submitted.values()), [1, 1, 1])
     assert document["allocation"]["p_value"] == pytest.approx(expected.p_value, rel=1e-3)
     assert document["allocation"]["p_value"] > 0.001
+
+
+def test_a_skipped_check_counts_in_no_pass_rate_and_its_respondent_has_not_passed(
+    app, client, token, import_in_batches
+):
+    data = copy.deepcopy(EXPERIMENT)
+    data["questions"].append(CHECK)
+    slug = import_in_batches(data, batch=1)
+    answers = {"drugs": 1, "kidney": 0, "cheated": 1}
+    bodies = [{"condition": "spin", "answers": answers | {"check_spin": "yes"}}] * 3
+    bodies += [{"condition": "spin", "answers": answers}] * 2  # the check skipped
+    bodies += [{"condition": "spin", "answers": answers | {"check_spin": "no"}}]
+    for body in bodies:
+        assert submit_answers(app.test_client(), slug, body).status_code == 201
+    document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
+    (check,) = document["checks"]
+    assert (check["n"], check["passed"]) == (4, 3)
+    spin = next(entry for entry in document["conditions"] if entry["id"] == "spin")
+    assert spin["n"] == 6
+    drugs = {entry["condition"]: entry for entry in document["items"][0]["by_condition"]}
+    assert drugs["spin"]["n"] == 6 and drugs["spin"]["among_passed"]["n"] == 3

@@ -59,7 +59,7 @@ def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
 def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     """CSV of the published snapshot's reported bits, one row per response, in random order so
     that the order says nothing about who answered when; no rows below ``min_n`` published
-    responses. A question added after a response leaves its cell empty. An experiment's responses
+    responses. A question skipped, or added after a response, leaves its cell empty. An experiment's responses
     start with their ``condition``, and leave the other conditions' columns empty."""
     columns = response_columns(survey)
     markers = condition_markers(survey.questions)
@@ -214,6 +214,11 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
             "new responses are in, and shows no counts or rows below min_n responses.",
         },
         "epsilon_total": survey.epsilon_total,
+        "missing": "An empty cell of the responses CSV is a question the respondent skipped "
+        "(decided before any spin; every question may be skipped unless it is required), or one "
+        "the response was not asked (another condition of an experiment, or a question added "
+        "later). Each item's n counts only the responses that answered it; the R calls read "
+        "empty cells as NA and leave them out.",
         "R": {
             "install": INSTALL,
             "read": READ_CSV.format(slug=survey.slug),
@@ -284,6 +289,7 @@ def _question_entry(question, languages: list[str]) -> dict:
         "epsilon_total": question.type.cost(question),
         **_permanent_entry(question),
         "procedure": question.procedure,
+        "required": question.required,
         "light_fraction": question.asked_with.light_fraction(question),
         "truth_probability": question.asked_with.truth_probability(question),
         "noise_offset": offset,

@@ -1,14 +1,15 @@
 """R calls that reanalyse the responses CSV as written, for the codebook: RRreg's ``RRuni`` (Heck &
 Moshagen) for a column's prevalence and, where the rr package has the design, ``rr::rrreg``
 (Blair, Imai & Zhou) for a regression. Every call reads the data frame ``d`` of :data:`READ_CSV`,
-which keeps the export's column names (``key.option``) as they are."""
+which keeps the export's column names (``key.option``) as they are and reads an empty cell (a
+question skipped, or not asked) as NA; each call leaves a column's NAs out, as the app's n does."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-READ_CSV = 'd <- read.csv("{slug}-responses.csv", check.names = FALSE)'
+READ_CSV = 'd <- read.csv("{slug}-responses.csv", check.names = FALSE, na.strings = "")'
 INSTALL = 'install.packages(c("RRreg", "rr"))'
 
 
@@ -30,8 +31,10 @@ def r_vector_of_texts(texts: Sequence[str]) -> str:
 
 
 def r_column(name: str) -> str:
-    """The column ``name`` of ``d``, whatever characters it holds."""
-    return f'd[["{name}"]]'
+    """The column ``name`` of ``d``, whatever characters it holds, less its NAs (the respondents
+    who skipped the question): a question's columns are empty together, so two of them stay
+    aligned."""
+    return f'na.omit(d[["{name}"]])'
 
 
 def rruni(column: str, model: str, p: str, group: str | None = None) -> str:
