@@ -106,3 +106,32 @@ def as_int_array(values, name: str) -> np.ndarray:
     ):
         raise ParameterError(name, f"{name} must hold whole numbers, got {values!r}", NOT_A_NUMBER)
     return array.astype(np.int64)
+
+
+# A plan that needs more respondents than this is one no survey can carry out.
+MAX_SAMPLE_SIZE = 10**15
+
+
+def planned_size(numerator: float, denominator: float, parameter: str, value) -> int:
+    """⌈numerator / denominator⌉, at least 1: a planner's normal-approximation n. Refuses, naming
+    ``parameter`` (the effect, margin or change whose square is the denominator), where that n is
+    not finite or past :data:`MAX_SAMPLE_SIZE`: an effect too small for any survey, including one
+    whose square underflowed to 0. Assumes a finite numerator ≥ 0."""
+    needed = numerator / denominator if denominator > 0 else math.inf
+    if not math.isfinite(needed) or needed > MAX_SAMPLE_SIZE:
+        raise ParameterError(
+            parameter,
+            f"{parameter} {value!r} is too small for any survey: it would need more than "
+            f"{MAX_SAMPLE_SIZE:.0e} respondents",
+            OUT_OF_RANGE,
+            value,
+        )
+    return max(1, math.ceil(needed))
+
+
+def check_plannable(n: int, parameter: str, value) -> int:
+    """``n`` where a planner's search reached it; refuses past :data:`MAX_SAMPLE_SIZE` as
+    :func:`planned_size` does."""
+    if n > MAX_SAMPLE_SIZE:
+        planned_size(1.0, 0.0, parameter, value)
+    return n

@@ -157,7 +157,7 @@ class CheatingDetection:
         shares = np.array([self.report_share(arm, pi, gamma) for arm in (0, 1)])
         weights, _ = self._weights()
         variance = float(np.sum(weights**2 * shares * (1 - shares) / (n / 2)))
-        return NormalDist().inv_cdf(0.5 + confidence / 2) * math.sqrt(variance)
+        return -NormalDist().inv_cdf((1 - confidence) / 2) * math.sqrt(variance)
 
     def difference(self, first, second, confidence: float = 0.95) -> Difference:
         """π₁ − π₂ between two groups, each given as (arm_yes, arm_n): the difference of their

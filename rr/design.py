@@ -48,8 +48,10 @@ from ._validate import (
     as_int_array,
     check_count,
     check_epsilon,
+    check_plannable,
     check_probability,
     check_procedure,
+    planned_size,
 )
 from .difference import Difference, difference_on_line, exact_difference_coverage
 from .errors import INFINITE_EPSILON, NO_INFORMATION, NOT_ONE, ParameterError
@@ -163,11 +165,13 @@ class Design:
             raise ParameterError("margin", f"margin must be a finite number > 0, got {margin!r}")
         confidence = check_probability(confidence, "confidence", closed=False)
         theta = self.report_share(true_proportion)
-        z = NormalDist().inv_cdf(0.5 + confidence / 2)
-        start = max(1, math.ceil(z**2 * theta * (1 - theta) / (self.slope * margin) ** 2))
+        z = -NormalDist().inv_cdf((1 - confidence) / 2)
+        start = planned_size(
+            z**2 * theta * (1 - theta), (self.slope * margin) ** 2, "margin", margin
+        )
         low, high = max(1, start // 2), start
         while self.margin_of_error(high, confidence, true_proportion) > margin:
-            low, high = high, high * 2
+            low, high = high, check_plannable(high * 2, "margin", margin)
         while low < high:
             middle = (low + high) // 2
             if self.margin_of_error(middle, confidence, true_proportion) <= margin:

@@ -38,7 +38,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ._validate import as_int_array, check_count, check_probability
+from ._validate import as_int_array, check_count, check_probability, planned_size
 from .difference import exact_lines_coverage, mover
 from .errors import ParameterError
 from .estimate import line_estimate
@@ -267,13 +267,15 @@ def plan_experiment(
     alpha = check_probability(alpha, "alpha", closed=False)
     theta = design.offset + design.slope * (baseline + lift)
     spread = baseline * (1 - baseline) + theta * (1 - theta) / design.slope**2
-    z_alpha = NormalDist().inv_cdf(1 - alpha)
+    z_alpha = -NormalDist().inv_cdf(alpha)
     if n is None:
         power = check_probability(power, "power", closed=False)
-        size = max(1, math.ceil((z_alpha + NormalDist().inv_cdf(power)) ** 2 * spread / lift**2))
+        z_sum = max(0.0, z_alpha + NormalDist().inv_cdf(power))
+        size = planned_size(z_sum**2 * spread, lift**2, "lift", lift)
     else:
         size = check_count(n, "n", minimum=1)
-    achieved = NormalDist().cdf(lift * math.sqrt(size / spread) - z_alpha)
+    # With no spread either way, any n tells the conditions apart.
+    achieved = 1.0 if spread == 0 else NormalDist().cdf(lift * math.sqrt(size / spread) - z_alpha)
     return ExperimentPlan(size, achieved, baseline, lift, alpha)
 
 

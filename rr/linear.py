@@ -38,7 +38,7 @@ class LinearResult(NamedTuple):
         x = np.asarray(x, dtype=float)
         beta = np.array([coefficient.estimate for coefficient in self.coefficients])
         estimate = float(x @ beta)
-        z = NormalDist().inv_cdf(0.5 + self.confidence / 2)
+        z = -NormalDist().inv_cdf((1 - self.confidence) / 2)
         spread = z * float(np.sqrt(max(float(x @ self.covariance @ x), 0.0)))
         return Prediction(estimate, estimate - spread, estimate + spread)
 
@@ -87,7 +87,7 @@ def _fit(x, n, yes, offset, slope, low, width, names, confidence) -> LinearResul
     meat = x.T @ (squared[:, None] * x)
     total = n.sum()
     covariance = total / (total - x.shape[1]) * bread @ meat @ bread
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = -NormalDist().inv_cdf((1 - confidence) / 2)
     errors = np.sqrt(np.diag(covariance))
     coefficients = tuple(
         Coefficient(name, float(b), float(se), float(b - z * se), float(b + z * se))

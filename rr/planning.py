@@ -10,9 +10,11 @@ import numpy as np
 from ._validate import (
     check_count,
     check_epsilon,
+    check_plannable,
     check_positive,
     check_probability,
     check_procedure,
+    planned_size,
 )
 from .estimate import clopper_pearson
 from .mechanism import noise_line
@@ -69,7 +71,8 @@ def sample_size(
     ------
     ValueError
         If margin ≤ 0, ε is not finite and > 0, the procedure is unknown, the confidence is outside
-        (0, 1) or the true proportion outside [0, 1].
+        (0, 1) or the true proportion outside [0, 1]; a :class:`rr.ParameterError` naming
+        ``margin`` if the margin is too small for any survey (past 10¹⁵ respondents).
     """
     margin = check_positive(margin, "margin")
     epsilon = check_epsilon(epsilon)
@@ -124,14 +127,14 @@ def _smallest_n(margin: float, epsilon: float, confidence: float, true_proportio
     offset, slope = noise_line(epsilon)
     noisy = offset + slope * true_proportion
     z = _z(confidence)
-    start = max(1, math.ceil(z * z * noisy * (1 - noisy) / (slope * margin) ** 2))
+    start = planned_size(z * z * noisy * (1 - noisy), (slope * margin) ** 2, "margin", margin)
 
     def fits(n: int) -> bool:
         return _half_width(n, epsilon, confidence, true_proportion) <= margin
 
     high = start
     while not fits(high):
-        high *= 2
+        high = check_plannable(high * 2, "margin", margin)
     # low is the largest n known not to fit; 0 stands for "none checked yet".
     low = 0 if high == start else high // 2
     while high - low > 1:
@@ -142,7 +145,7 @@ def _smallest_n(margin: float, epsilon: float, confidence: float, true_proportio
 
 def _z(confidence: float) -> float:
     """The two-sided normal quantile for a confidence in (0, 1)."""
-    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    return -NormalDist().inv_cdf((1 - confidence) / 2)
 
 
 __all__ = ["margin_of_error", "sample_size"]

@@ -41,9 +41,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import check_count, check_probability
+from ._validate import check_count, check_probability, planned_size
 from .design import Design
-from .errors import ParameterError
+from .errors import OUT_OF_RANGE, ParameterError
 
 # Up to this many respondents per sample the power is summed exactly; beyond, approximated.
 EXACT_UP_TO = 10_000
@@ -51,8 +51,6 @@ EXACT_UP_TO = 10_000
 TAIL = 1e-14
 # The sample size search also checks this many n past the first that reaches the target.
 STEADY_RUN = 25
-# A change that needs more respondents than this per wave is one no survey can detect.
-MAX_SAMPLE_SIZE = 10**15
 
 
 class ChangePower(NamedTuple):
@@ -213,6 +211,10 @@ def _checked(design, n, n_2, baseline, change, alpha):
             value=change,
         )
     alpha = check_probability(alpha, "alpha", closed=False)
+    if alpha / 2 == 0:  # a two-sided test's tail that underflows: no finite critical value
+        raise ParameterError(
+            "alpha", f"alpha {alpha!r} is too small for a two-sided test", OUT_OF_RANGE, alpha
+        )
     return design, n_1, n_2, baseline, float(change), alpha
 
 
@@ -247,7 +249,7 @@ def _rejects(design: Design, yes_1, n_1: int, yes_2, n_2: int, alpha: float) -> 
     held_2 = np.clip(share_2, lowest, highest)
     spread = np.sqrt(held_1 * (1 - held_1) / n_1 + held_2 * (1 - held_2) / n_2)
     gap = np.abs(share_2 - share_1)
-    critical = NormalDist().inv_cdf(1 - alpha / 2)
+    critical = -NormalDist().inv_cdf(alpha / 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         # No spread (both shares at an end the design can reach): any gap is certain.
         return np.where(spread > 0, gap > critical * spread, gap > 0).astype(float)
@@ -255,7 +257,7 @@ def _rejects(design: Design, yes_1, n_1: int, yes_2, n_2: int, alpha: float) -> 
 
 def _normal_power(theta_1, theta_2, n_1, n_2, alpha) -> float:
     sigma = math.sqrt(theta_1 * (1 - theta_1) / n_1 + theta_2 * (1 - theta_2) / n_2)
-    critical = NormalDist().inv_cdf(1 - alpha / 2)
+    critical = -NormalDist().inv_cdf(alpha / 2)
     if sigma == 0:
         return 1.0 if theta_1 != theta_2 else 0.0
     shift = abs(theta_2 - theta_1) / sigma
@@ -269,15 +271,9 @@ def _normal_n(design: Design, baseline, change, power, alpha) -> int:
     theta_1 = design.offset + design.slope * baseline
     theta_2 = design.offset + design.slope * (baseline + change)
     normal = NormalDist()
-    z = normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)
+    z = -normal.inv_cdf(alpha / 2) + normal.inv_cdf(power)
     spread = theta_1 * (1 - theta_1) + theta_2 * (1 - theta_2)
-    gap = (theta_2 - theta_1) ** 2
-    needed = z**2 * spread / gap if gap > 0 else math.inf
-    if not math.isfinite(needed) or needed > MAX_SAMPLE_SIZE:
-        raise ParameterError(
-            "change", f"change {change!r} is too small for any sample size to detect"
-        )
-    return max(2, math.ceil(needed))
+    return max(2, planned_size(z**2 * spread, (theta_2 - theta_1) ** 2, "change", change))
 
 
 __all__ = [

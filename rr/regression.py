@@ -286,7 +286,7 @@ def _logistic_array(values: np.ndarray) -> np.ndarray:
 
 
 def _z(confidence: float) -> float:
-    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    return -NormalDist().inv_cdf((1 - confidence) / 2)
 
 
 __all__ = [

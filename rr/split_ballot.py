@@ -106,7 +106,7 @@ def split_ballot(
     zero_theta = (1 - noncompliance) * a
     spread = told * (1 - told) + theta * (1 - theta) / b**2
     gap = (theta - a) / b - told
-    z = NormalDist().inv_cdf(1 - alpha)
+    z = -NormalDist().inv_cdf(alpha)
     power = NormalDist().cdf(gap * math.sqrt(n / spread) - z) if spread > 0 else float(gap > 0)
     rng = np.random.default_rng(seed)
     plain = asked_directly()

@@ -66,9 +66,7 @@ def test_a_skip_is_decided_before_the_spin_and_sends_nothing_for_the_question(
     with page.expect_request(re.compile(r"/responses$")) as sent:
         submit.click()
     body = json.loads(sent.value.post_data)
-    assert body == {
-        "answers": {"substances": {"alcohol": 0, "tobacco": 1}, "year": "later"}
-    }
+    assert body == {"answers": {"substances": {"alcohol": 0, "tobacco": 1}, "year": "later"}}
     page.wait_for_url(re.compile(r"/thanks$"), timeout=60_000)
 
 

@@ -127,7 +127,10 @@ def fielded(app, import_survey, make_researcher, tmp_path):
     # as the app's n does (five batches, so that they are published).
     for _ in range(25):
         body = {"answers": {"year": "first"}}
-        assert app.test_client().post("/api/surveys/campus-life/responses", json=body).status_code == 201
+        assert (
+            app.test_client().post("/api/surveys/campus-life/responses", json=body).status_code
+            == 201
+        )
     researcher = make_researcher("rita@example.org")
     csv_text = researcher.get("/surveys/campus-life/responses.csv").get_data(as_text=True)
     (tmp_path / "campus-life-responses.csv").write_text(csv_text, encoding="utf-8")

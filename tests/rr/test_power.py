@@ -102,6 +102,6 @@ def test_bad_arguments_are_refused_by_name(call, parameter):
 
 @pytest.mark.parametrize("change", [5.4e-240, 1e-12])
 def test_a_change_too_small_for_any_sample_is_refused_by_name(change):
-    with pytest.raises(ParameterError, match="too small for any sample size") as refused:
+    with pytest.raises(ParameterError, match="too small for any survey") as refused:
         rr.change_sample_size(rr.spinner_coin(1.0), 0.7372293723546185, change)
     assert refused.value.parameter == "change"

@@ -508,9 +508,7 @@ def test_a_conditions_n_counts_its_responses_when_its_own_row_is_a_check(
     with app.app_context():
         simulate_responses(find_survey(slug), 600, 0.3, seed=5)
     rows = stored_rows(app, slug)
-    submitted = {
-        condition: sum(f"drugs@{condition}" in row for row in rows) for condition in ASKED
-    }
+    submitted = {condition: sum(f"drugs@{condition}" in row for row in rows) for condition in ASKED}
     assert sum(submitted.values()) == 600 and min(submitted.values()) > 150
     document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
     assert {entry["id"]: entry["n"] for entry in document["conditions"]} == submitted

@@ -385,9 +385,7 @@ def test_a_direct_answer_chosen_by_a_small_group_is_withheld_everywhere(
     assert fourth_row["noisy_yes"] == "" and fourth_row["estimate"] == ""
 
 
-def test_the_page_says_who_sees_a_direct_answer_as_the_exports_give_it(
-    app, client, grouped, token
-):
+def test_the_page_says_who_sees_a_direct_answer_as_the_exports_give_it(app, client, grouped, token):
     """The page once promised a direct answer was "shown only in groups of at least 10", while
     the responses CSV gives it row by row beside the same response's reports: both now say the
     researcher receives it as given, with the rest of the response."""

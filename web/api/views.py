@@ -32,6 +32,7 @@ from web.core.results.synthetic import (
 )
 from web.core.surveys.designs import SurveyDesign, default_design, find_design, known_designs
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
+from web.core.surveys.planned import sample_sizes
 from web.respondent import devices
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submit import Refused, submit
@@ -339,7 +340,7 @@ def plan():
         "truth_probability": rr.truth_probability(epsilon),
         "privacy_loss_ratio": rr.privacy_loss_ratio(epsilon, procedure),
         "margin_of_error": rr.margin_of_error(n, epsilon, procedure),
-        "sample_size": {f"{m:g}": rr.sample_size(m, epsilon, procedure) for m in (0.1, 0.05, 0.03)},
+        "sample_size": sample_sizes(lambda margin: rr.sample_size(margin, epsilon, procedure)),
     }
 
 
@@ -372,9 +373,7 @@ def number_plan(epsilon: float, n: int, procedure: str) -> dict:
         "light_fraction": rr.light_fraction(epsilon, procedure),
         "truth_probability": rr.truth_probability(epsilon),
         "margin_of_error": mean.margin_of_error(n),
-        "sample_size": {
-            f"{share:g}": mean.sample_size(share * mean.width) for share in (0.1, 0.05, 0.03)
-        },
+        "sample_size": sample_sizes(lambda share: mean.sample_size(share * mean.width)),
     }
 
 

@@ -293,5 +293,8 @@ def test_a_required_question_left_out_is_a_400_and_stores_nothing(app, client, i
         assert response.status_code == 400
         assert response.json["error"] == "question 'cheated' is required: it cannot be skipped"
     assert stored(app) == [] and tallies(app)[2] == 0
-    assert app.test_client().post(URL.format(slug), json={"answers": {"cheated": 0}}).status_code == 201
+    assert (
+        app.test_client().post(URL.format(slug), json={"answers": {"cheated": 0}}).status_code
+        == 201
+    )
     assert stored(app) == [{"cheated": 0, "substances": None}]

@@ -108,3 +108,25 @@ def test_a_survey_file_with_a_key_given_twice_is_refused(runner, tmp_path):
     result = runner.invoke(args=["import-survey", str(path)])
     assert result.exit_code != 0
     assert "file: the key 'slug' is given twice" in result.output
+
+
+@no_database
+def test_an_effect_too_small_for_any_survey_is_a_400_naming_it(client):
+    """Schemathesis found lift=3.8e-275 a 500 (its square underflowed to 0)."""
+    for query, named in (
+        ("/api/plan/experiment?procedure=direct&baseline=0.68&lift=3.8e-275", "lift"),
+        ("/api/plan/change?procedure=spinner_coin&epsilon=1&n=100&baseline=0.3&change=1e-300",
+         "change"),
+    ):  # fmt: skip
+        response = client.get(query)
+        assert response.status_code == 400, (query, response.json)
+        assert named in response.json["error"] and "too small" in response.json["error"]
+
+
+@no_database
+def test_a_margin_no_survey_reaches_has_no_sample_size(client):
+    """At ε = 1e-6 a 5-point margin would take past 10^15 respondents: null, not a 500."""
+    response = client.get("/api/plan?epsilon=1.0000000000000002e-06&n=100")
+    assert response.status_code == 200
+    assert response.json["sample_size"] == {"0.1": 384145882069477, "0.05": None, "0.03": None}
+    assert client.get("/api/plan?epsilon=1&n=100").json["sample_size"]["0.05"] > 100

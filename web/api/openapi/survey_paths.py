@@ -124,7 +124,7 @@ def survey_paths() -> dict:
                 "The reported bits only, never a true answer: every option of an answered "
                 "question exactly once. A question the respondent skipped is left out or sent as "
                 "null and stored as skipped (counted in no n); a question whose file says "
-                "`\"required\": true` cannot be skipped (400). Stored once per Idempotency-Key "
+                '`"required": true` cannot be skipped (400). Stored once per Idempotency-Key '
                 "however often it is sent.",
                 [
                     slug_parameter(),

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
-    false,
     ForeignKey,
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 

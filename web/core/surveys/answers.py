@@ -69,7 +69,7 @@ def check_answers(body, shapes: Iterable[Shape], conditions: Sequence[str] = ())
     unknown = sorted(set(answers) - {shape.sent_as for shape in shapes})
     if unknown:
         raise AnswerError(f"unknown question {unknown[0]!r}")
-    checked = {}
+    checked: dict[str, object] = {}
     for shape in shapes:
         sent_as = shape.sent_as
         if answers.get(sent_as) is None:

@@ -78,7 +78,9 @@ def question_problems(
     problems += _correct_problems(spec, kind, where)
     if not isinstance(spec.required, bool):
         problems.append(
-            Problem(f"{where}.required", _("must be true or false, got %(value)r", value=spec.required))
+            Problem(
+                f"{where}.required", _("must be true or false, got %(value)r", value=spec.required)
+            )
         )
     if kind is not None:
         wrong_count = kind.options_problem(len(spec.options))

@@ -116,7 +116,7 @@ def _unsupported(rows, sheet: str, known) -> list[str]:
     column that is only a header, with no value, asks for nothing)."""
     problems = []
     for number, cells in rows[1:]:
-        for column, value in cells.items():
+        for column in cells:
             base = column.split("::", 1)[0]
             if base in known:
                 continue

@@ -109,7 +109,7 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         randomizer = design.randomizer if design.randomizer != "page" else None
         scale = design.scale
         kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
-        cells = [kind_cell, name, *wording]
+        cells: list[Any] = [kind_cell, name, *wording]
         if required_header:
             cells.append("yes" if question.required else None)
         cells += [procedure, epsilon]

@@ -30,6 +30,7 @@ from web.core.surveys.designs.parameters import (
 )
 from web.core.surveys.designs.r_code import RModels
 from web.core.surveys.limits import MAX_EPSILON
+from web.core.surveys.planned import sample_sizes
 
 # rr's refusals of a design's parameters (:class:`rr.ParameterError`), in the viewer's language.
 REFUSALS: dict[str, Any] = {
@@ -214,7 +215,7 @@ class SurveyDesign:
             "yes_given_yes": design.yes_given_yes,
             "yes_given_no": design.yes_given_no,
             "margin_of_error": design.margin_of_error(n),
-            "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
+            "sample_size": sample_sizes(design.sample_size),
             "sectors": self.page.sectors(parameters),
         }
 

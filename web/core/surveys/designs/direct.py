@@ -19,6 +19,7 @@ from web.core.surveys.designs.base import SurveyDesign, register
 from web.core.surveys.designs.own_draw import OwnDraw
 from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters
+from web.core.surveys.planned import sample_sizes
 
 # What a question asked directly stores for the ε it does not have.
 NO_EPSILON = 0.0
@@ -93,7 +94,7 @@ class AskedDirectly(SurveyDesign):
             "yes_given_yes": design.yes_given_yes,
             "yes_given_no": design.yes_given_no,
             "margin_of_error": design.margin_of_error(n),
-            "sample_size": {f"{m:g}": design.sample_size(m) for m in (0.1, 0.05, 0.03)},
+            "sample_size": sample_sizes(design.sample_size),
             "sectors": [],
         }
 
