@@ -36,6 +36,19 @@ RESEARCHER_PAGES = [
 ]
 
 
+def add_unanswered_question(app, slug: str) -> None:
+    """Add a question with no responses yet, so that the builder's page shows a question's
+    Delete control among those the walk checks."""
+    from web.core.surveys.editing import add_question
+    from web.core.surveys.specs import QuestionSpec
+    from web.core.surveys.texts import Texts
+
+    with app.app_context():
+        texts = Texts({"en": "Skipped a class?", "ko": "수업을 빠졌습니까?"})
+        add_question(find_survey(slug), QuestionSpec("unasked", "yesno", texts, 1.0, "spinner"))
+        db.session.commit()
+
+
 def make_wave_one(app, slug: str) -> None:
     """Make the survey wave 1 of a series named as it is, so that the series' pages
     (``/series/{slug}``) are among the researcher's pages."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 import rr
 from tests.browser.researcher import log_in
@@ -175,3 +176,33 @@ def test_closing_asks_first_and_the_link_copies(app, browser, runner, live_serve
     page.click("text=Yes, close it")
     page.wait_for_selector("#survey-status:has-text('closed')")
     context.close()
+
+
+def test_deleting_a_question_asks_first_and_its_controls_can_be_read(
+    browser, runner, live_server, import_survey
+):
+    """The builder's Delete was the colour of its background, and one click deleted: it now
+    reads (the contrast check of tests/browser/axe.py) and asks before it deletes."""
+    from tests.browser.axe import contrast_problems
+    from tests.conftest import SAMPLE_SURVEY
+
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    slug = import_survey({**SAMPLE_SURVEY, "slug": "to-prune"})
+    researcher = browser.new_context(reduced_motion="reduce")
+    page = researcher.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{slug}/edit")
+    assert contrast_problems(page) == []
+    row = page.locator("tr", has=page.locator("details.delete-question")).first
+    confirm = row.get_by_role("button", name="Yes, delete it")
+    expect(confirm).to_be_hidden()
+    row.locator("summary").click()
+    expect(confirm).to_be_visible()
+    expect(row).to_contain_text("Delete the question “cheated”?")
+    assert contrast_problems(page) == []
+    expect(page.locator("tbody tr")).to_have_count(2)
+    with page.expect_navigation():
+        confirm.click()
+    expect(page.locator("tbody tr")).to_have_count(1)
+    expect(page.locator("tbody")).not_to_contain_text("cheated")
+    researcher.close()
