@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -30,15 +31,31 @@ from werkzeug.exceptions import ServiceUnavailable
 Result = TypeVar("Result")
 RETRY_AFTER = 5  # seconds: long enough for a computation to finish, short for a class waiting
 NICENESS = 10
+# How often a worker looks whether the process that started it is still there (seconds).
+PARENT_CHECK = 0.5
 
 
 class Busy(Exception):
     """Every worker is busy and the queue is full, or the result did not come in time."""
 
 
-def _lower_priority() -> None:
-    """In each worker, at start: yield the processor to the web process."""
+def _start_worker() -> None:
+    """In each worker, at start: yield the processor to the web process, and end with the process
+    that started it."""
     os.nice(NICENESS)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    """End this worker once ``parent`` is gone (a worker whose web process was killed, by the OOM
+    killer or gunicorn's timeout, is handed to another parent and would live on, holding its
+    memory, past even the server's stop). A watch rather than Linux's PR_SET_PDEATHSIG, which
+    fires when the *thread* that started the worker ends: a request's thread, in a threaded
+    server."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 class ComputePool:
@@ -82,7 +99,7 @@ class ComputePool:
                 self._executor = ProcessPoolExecutor(
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=_start_worker,
                 )
             try:
                 return self._executor.submit(function, *args)

@@ -63,14 +63,10 @@ def load_user(session_id: str) -> User | None:
     return User.from_session(session_id)
 
 
-def no_accounts_yet() -> bool:
-    return db.session.scalar(db.select(User.id).limit(1)) is None
-
-
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     """Email and password; on success back to the page that asked for a login."""
-    if no_accounts_yet():
+    if User.none_yet():
         return redirect(url_for("auth.setup"))
     form = LoginForm()
     if form.validate_on_submit():
@@ -96,6 +92,19 @@ def logout():
     current_user.end_sessions()
     db.session.commit()
     security_event("sessions.ended", account=current_user.id, by="logout")
+    return logged_out()
+
+
+@bp.post("/logout/here")
+@login_required
+def logout_here():
+    """End the session on this device only: the account's other devices stay logged in."""
+    security_event("session.ended", account=current_user.id, by="logout_here")
+    return logged_out()
+
+
+def logged_out():
+    """Forget the session here and go home."""
     logout_user()
     response = redirect(url_for("home.index"))
     # What the browser cached of researcher pages goes too (ASVS 14.3.1); its storage is kept, as
@@ -107,7 +116,7 @@ def logout():
 @bp.route("/setup", methods=["GET", "POST"])
 def setup():
     """Create the first researcher account; gone once any account exists."""
-    if not no_accounts_yet():
+    if not User.none_yet():
         abort(404)
     form = SetupForm()
     if form.validate_on_submit():

@@ -23,8 +23,9 @@ from flask_login import current_user
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
-from web.core.models import Survey, surveys_readable_by
+from web.core.models import Survey, owns_a_survey, surveys_readable_by
 from web.core.results.cells import direct_questions
+from web.core.surveys.demo import open_demo
 from web.core.surveys.editing import (
     EditError,
     change_status,
@@ -59,7 +60,14 @@ def surveys():
     hidden = db.session.scalar(
         db.select(db.func.count()).select_from(mine.where(Survey.archived).subquery())
     )
-    return render_template("surveys/list.html", surveys=rows, archived=archived, hidden=hidden)
+    return render_template(
+        "surveys/list.html",
+        surveys=rows,
+        archived=archived,
+        hidden=hidden,
+        first_steps=not archived and not owns_a_survey(current_user.id),
+        demo=open_demo(),
+    )
 
 
 @bp.get("/<slug>")

@@ -7,6 +7,7 @@ from tests.conftest import PASSWORD, TEST_PASSWORD_HASH, csrf_token, no_database
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Survey, User
+from web.core.surveys.demo import seed_demo_if_empty
 
 RESEARCHER_PAGES = [
     "/surveys",
@@ -175,3 +176,24 @@ def test_unowned_surveys_are_shared_by_every_account(make_researcher, survey):
         researcher = make_researcher(email)
         assert survey in researcher.get("/surveys").get_data(as_text=True)
         assert researcher.get(f"/surveys/{survey}").status_code == 200
+
+
+def test_a_fresh_apps_home_page_points_to_setup_until_an_account_exists(app, client, runner):
+    home = client.get("/").get_data(as_text=True)
+    assert 'href="/setup"' in home and "Create the researcher account" in home
+    runner.invoke(args=["create-user", "first@example.org", "--password", PASSWORD])
+    assert 'href="/setup"' not in client.get("/").get_data(as_text=True)
+
+
+def test_first_steps_show_until_the_researcher_has_a_survey_of_their_own(
+    app, researcher, import_survey
+):
+    with app.app_context():
+        seed_demo_if_empty()  # the unowned demo is listed, and is not the researcher's own
+    page = researcher.get("/surveys").get_data(as_text=True)
+    assert 'id="first-steps"' in page
+    for link in ('href="/surveys/new"', 'href="/surveys/import"', 'href="/s/campus-life"',
+                 'href="/lab"'):  # fmt: skip
+        assert link in page.split('id="first-steps"', 1)[1].split("</section>", 1)[0], link
+    researcher.post("/surveys/new", data={"title": "Mine", "description": "", "results_batch": 5})
+    assert 'id="first-steps"' not in researcher.get("/surveys").get_data(as_text=True)

@@ -189,3 +189,17 @@ def test_researcher_pages_are_not_cached_and_logout_clears_the_cache(researcher,
     assert researcher.get(f"/surveys/{survey}").headers["Cache-Control"] == "no-store"
     logout = researcher.post("/logout")
     assert logout.headers["Clear-Site-Data"] == '"cache"'
+
+
+def test_log_out_ends_this_devices_session_only(app, researcher):
+    """Beside "Log out everywhere", "Log out" ends the session here; the account's other
+    devices (a copied session stands for one) stay logged in."""
+    page = researcher.get("/surveys").get_data(as_text=True)
+    assert 'action="/logout/here"' in page and ">Log out</button>" in page
+    assert ">Log out everywhere</button>" in page
+    other_device = copy_of(app, researcher)
+    response = researcher.post("/logout/here")
+    assert response.status_code == 302 and response.headers["Clear-Site-Data"] == '"cache"'
+    assert not can_read_surveys(researcher.client)
+    assert can_read_surveys(other_device)
+    assert researcher.client.get("/logout/here").status_code == 405

@@ -17,6 +17,7 @@ from web.core.models.surveys import (
     SURVEY_TEXTS,
     Survey,
     UTCSeconds,
+    owns_a_survey,
     readable_by,
     surveys_readable_by,
 )
@@ -41,5 +42,6 @@ __all__ = [
     "User",
     "UTCSeconds",
     "readable_by",
+    "owns_a_survey",
     "surveys_readable_by",
 ]

@@ -49,6 +49,11 @@ class User(UserMixin, Model):
         return f"{self.id}:{self.session_generation}"
 
     @classmethod
+    def none_yet(cls) -> bool:
+        """Whether no researcher account exists yet: the app's first run, set up at /setup."""
+        return db.session.scalar(db.select(cls.id).limit(1)) is None
+
+    @classmethod
     def from_session(cls, session_id: str) -> User | None:
         """The account of a session id, or None once its generation has ended."""
         account, _, generation = session_id.partition(":")

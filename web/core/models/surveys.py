@@ -52,6 +52,11 @@ def readable_by(owner_id: int | None, user_id: int) -> bool:
     return owner_id is None or owner_id == user_id
 
 
+def owns_a_survey(user_id: int) -> bool:
+    """Whether an account has made or imported a survey of its own (archived ones count)."""
+    return db.session.scalar(db.select(Survey.id).filter_by(owner_id=user_id).limit(1)) is not None
+
+
 def surveys_readable_by(user_id: int):
     """The surveys an account may read, as a query (the rule of :func:`readable_by`)."""
     return db.select(Survey).where((Survey.owner_id == user_id) | Survey.owner_id.is_(None))

@@ -13,6 +13,15 @@ from web.core.surveys.surveyfile import load_survey
 DEMO_FILE = Path(__file__).with_name("campus-life.json")
 
 
+DEMO_SLUG = "campus-life"
+
+
+def open_demo() -> Survey | None:
+    """The demo survey while it is open (the home page and a new researcher's first steps offer
+    it), else None."""
+    return db.session.scalar(db.select(Survey).filter_by(slug=DEMO_SLUG, status="open"))
+
+
 def seed_demo_survey() -> None:
     """Add the demo survey to an empty database; leave any other database alone."""
     if db.session.scalar(db.select(Survey.id).limit(1)) is not None:
