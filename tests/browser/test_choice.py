@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
@@ -51,7 +52,9 @@ def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(
     page = context.new_page()
     page.add_init_script(FORCE_DARK_AND_TAILS)
     page.goto(f"{live_server}/s/{often}")
-    assert "a die picks any option" in page.inner_text("section[data-question='times'] .cost")
+    expect(page.locator("section[data-question='times'] .cost")).to_contain_text(
+        "a die picks any option"
+    )
     page.click("section[data-question='times'] .spin-button")
     assert "Choose your true answer first" in hint(page, "times", "Choose your true")
     page.check("input[name='truth-times'][value='once']")
@@ -61,9 +64,11 @@ def test_the_respondent_chooses_spins_sees_the_die_and_sends_one_option(
     box = page.locator("[data-item='times']")
     assert box.get_attribute("data-outcome") == "dark"
     assert box.get_attribute("data-reported") == "two_to_five"
-    assert "You will report: 2 to 5 times." in page.inner_text("[data-item='times'] .outcome")
+    expect(page.locator("[data-item='times'] .outcome")).to_contain_text(
+        "You will report: 2 to 5 times."
+    )
     assert page.get_attribute("[data-item='times'] .die", "data-rolled") == ""
-    assert page.locator("input[name='truth-times']:checked").count() == 0
+    expect(page.locator("input[name='truth-times']:checked")).to_have_count(0)
     assert page.is_disabled("input[name='truth-times'][value='once']")
     assert memo(page, often)["reported"]["times"] == {
         "bit": "two_to_five",
@@ -104,7 +109,7 @@ def test_dashboard_projector_and_builder_show_a_single_choice(
 
     page.goto(f"{live_server}/surveys/{often}")
     result = page.locator("article.result[data-question='times']")
-    assert result.locator("tbody tr").count() == 4
+    expect(result.locator("tbody tr")).to_have_count(4)
     assert "add up to 100%" in result.inner_text()
     shares = [float(text.rstrip("%")) for text in result.locator("td.estimate").all_inner_texts()]
     assert abs(sum(shares) - 100) < 0.3  # each rounded to one decimal
@@ -112,7 +117,7 @@ def test_dashboard_projector_and_builder_show_a_single_choice(
     page.goto(f"{live_server}/surveys/{often}/present")
     page.click("#reveal")
     page.wait_for_selector(".present-result[data-question='times'] .chart")
-    assert "add up to 100%" in page.inner_text(".present-result[data-question='times']")
+    expect(page.locator(".present-result[data-question='times']")).to_contain_text("add up to 100%")
 
     page.goto(f"{live_server}/surveys/{often}/edit")
     page.click("text=Add a question")
@@ -124,10 +129,10 @@ def test_dashboard_projector_and_builder_show_a_single_choice(
     page.wait_for_function(
         "() => document.getElementById('preview-compare').textContent.includes('ε = 4')"
     )
-    assert "This question costs ε = 1." in page.inner_text("#preview-cost")
+    expect(page.locator("#preview-cost")).to_contain_text("This question costs ε = 1.")
     # q = (e − 1)/(e + 3) = 30.0% light; the truth is sent with e/(e + 3) = 47.5%.
-    assert "p = 30%" in page.inner_text("#preview-light")
-    assert "47.5%" in page.inner_text("#preview-light")
+    expect(page.locator("#preview-light")).to_contain_text("p = 30%")
+    expect(page.locator("#preview-light")).to_contain_text("47.5%")
     context.close()
 
 

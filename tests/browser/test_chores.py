@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.researcher import log_in
 from tests.browser.respondent import (
@@ -98,14 +99,14 @@ def test_the_preview_spins_but_sends_and_keeps_nothing(app, researcher_page, liv
     page.goto(f"{live_server}/surveys/{survey}")
     with page.expect_navigation():
         page.click("text=Preview")
-    assert "nothing you do is sent or stored" in page.inner_text("#preview-banner")
+    expect(page.locator("#preview-banner")).to_contain_text("nothing you do is sent or stored")
     answer_truthfully(page)
     spin(page, "cheated")
     spin(page, "substances")
     wait_until_done(page, ["cheated", "substances.alcohol", "substances.tobacco"])
     page.click("#submit-button")
     page.wait_for_selector("#submit-error:not(:empty)")
-    assert "nothing was sent or stored" in page.inner_text("#submit-error")
+    expect(page.locator("#submit-error")).to_contain_text("nothing was sent or stored")
     assert posts == [] and memo(page, survey) is None
     with app.app_context():
         assert stored_count() == 0
@@ -140,14 +141,14 @@ def test_a_draft_previews_for_its_owner_from_the_respondents_link(researcher_pag
 def test_a_closed_survey_is_archived_and_restored(researcher_page, live_server, survey):
     page = researcher_page
     page.goto(f"{live_server}/surveys/{survey}")
-    assert page.locator("button:text-is('Archive')").count() == 0  # open: close it first
+    expect(page.locator("button:text-is('Archive')")).to_have_count(0)  # open: close it first
     page.click("summary:has-text('Close survey')")
     with page.expect_navigation():
         page.click("text=Yes, close it")
     with page.expect_navigation():
         page.click("button:text-is('Archive')")
     assert page.url == f"{live_server}/surveys"
-    assert page.locator(f"tr[data-slug='{survey}']").count() == 0
+    expect(page.locator(f"tr[data-slug='{survey}']")).to_have_count(0)
     with page.expect_navigation():
         page.click("#archived-link")
     with page.expect_navigation():
@@ -155,4 +156,4 @@ def test_a_closed_survey_is_archived_and_restored(researcher_page, live_server, 
     with page.expect_navigation():
         page.click("button:text-is('Restore')")
     page.goto(f"{live_server}/surveys")
-    assert page.locator(f"tr[data-slug='{survey}']").count() == 1
+    expect(page.locator(f"tr[data-slug='{survey}']")).to_have_count(1)

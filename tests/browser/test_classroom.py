@@ -56,7 +56,7 @@ def test_the_projector_follows_a_class_and_moves_its_numbers_only_in_batches(
     projector.on("pageerror", lambda error: errors.append(str(error)))
     log_in(projector, live_server, "teacher@example.org")
     projector.goto(f"{live_server}/surveys/{survey}/present")
-    assert projector.inner_text("#live-count") == "0"
+    expect(projector.locator("#live-count")).to_have_text("0")
     assert not projector.locator(".present-result").first.is_visible()
     dashboard = teacher.new_page()
     chart = ".present-result[data-question='cheated'] svg.chart"
@@ -68,7 +68,7 @@ def test_the_projector_follows_a_class_and_moves_its_numbers_only_in_batches(
             timeout=60_000,
         )
         dashboard.goto(f"{live_server}/surveys/{survey}")
-        assert dashboard.inner_text("#response-count") == str(count)
+        expect(dashboard.locator("#response-count")).to_have_text(str(count))
         results = " | ".join(dashboard.locator("#results-panel .result").all_inner_texts())
         # Every slide, the hidden ones too: a change anywhere counts.
         return projector.text_content(".present-results"), results
@@ -79,7 +79,7 @@ def test_the_projector_follows_a_class_and_moves_its_numbers_only_in_batches(
         now = shown(student)
         if student % 5 == 0:
             assert now[0] != before[0] and now[1] != before[1], student
-            assert dashboard.inner_text("#published-count") == str(student)
+            expect(dashboard.locator("#published-count")).to_have_text(str(student))
         else:
             assert now == before, student
         before = now
@@ -103,7 +103,7 @@ def test_lab_computes_and_draws(browser, live_server):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.goto(f"{live_server}/lab")
-    assert page.locator("#noise-chart svg").count() == 0  # simulated as it nears the screen
+    expect(page.locator("#noise-chart svg")).to_have_count(0)  # simulated as it nears the screen
     waiting_height = page.locator("#noise-chart").bounding_box()["height"]
     for box, drawn in (
         ("#running-chart", "svg path.line"),
@@ -112,26 +112,26 @@ def test_lab_computes_and_draws(browser, live_server):
     ):
         page.locator(box).scroll_into_view_if_needed()
         page.wait_for_selector(f"{box} {drawn}", timeout=15_000)
-    assert page.locator("#class-grid .person").count() == 30
+    expect(page.locator("#class-grid .person")).to_have_count(30)
     # The chart held its place while it waited: nothing below it moved when it was drawn.
     assert page.locator("#noise-chart").bounding_box()["height"] == pytest.approx(
         waiting_height, abs=8
     )
-    assert re.search(r"\d", page.inner_text("#class-summary"))
-    assert "simulated classes" in page.inner_text("#coverage-summary")
+    expect(page.locator("#class-summary")).to_contain_text(re.compile(r"\d"))
+    expect(page.locator("#coverage-summary")).to_contain_text("simulated classes")
     page.check("input[name='procedure'][value='spinner']")
     page.fill("#epsilon", "2")
     page.dispatch_event("#epsilon", "input")
-    ratio = page.inner_text("#privacy-table tr[data-procedure='spinner'] .ratio")
-    assert float(ratio.replace(",", "")) == pytest.approx(math.exp(2), abs=1e-3)
+    ratio = page.locator("#privacy-table tr[data-procedure='spinner'] .ratio")
+    expect(ratio).to_have_text(f"{math.exp(2):,.3f}")  # the lab shows three decimals
     assert page.inner_text(
         "#privacy-table tr[data-procedure='spinner_coin'] .truth"
     ) == page.inner_text("#privacy-table tr[data-procedure='spinner'] .truth")
     page.fill("#delta", "0.001")
     page.dispatch_event("#delta", "input")
     page.wait_for_function("() => document.getElementById('sigma-analytic').textContent !== ''")
-    assert page.locator("#noise-chart svg path.line").count() == 4
-    assert page.inner_text("#lab-error") == ""
+    expect(page.locator("#noise-chart svg path.line")).to_have_count(4)
+    expect(page.locator("#lab-error")).to_have_text("")
     assert errors == []
     context.close()
 
@@ -192,8 +192,8 @@ def test_lab_charts_read_cleanly(browser, live_server):
         "fieldset.choices label", "(nodes) => nodes.map((n) => n.scrollWidth <= n.clientWidth)"
     ):
         assert fits
-    assert "each at ε = 1" in page.inner_text("#multi-total")
-    assert "ε = 3" in page.inner_text("#multi-total")
+    expect(page.locator("#multi-total")).to_contain_text("each at ε = 1")
+    expect(page.locator("#multi-total")).to_contain_text("ε = 3")
 
     # A class of 0 is refused next to the field, not quietly run as a class of 1.
     summary = page.inner_text("#class-summary")
@@ -201,13 +201,13 @@ def test_lab_charts_read_cleanly(browser, live_server):
     page.dispatch_event("#n", "input")
     page.wait_for_function("() => document.getElementById('n-error').textContent !== ''")
     assert page.get_attribute("#n", "aria-invalid") == "true"
-    assert "from 1 to 2,000" in page.inner_text("#n-error")
+    expect(page.locator("#n-error")).to_contain_text("from 1 to 2,000")
     page.click("#run-class")
-    assert page.inner_text("#class-summary") == summary
+    expect(page.locator("#class-summary")).to_have_text(summary)
     page.fill("#n", "12")
     page.dispatch_event("#n", "input")
     page.wait_for_function("() => document.querySelectorAll('#class-grid .person').length === 12")
-    assert page.inner_text("#n-error") == ""
+    expect(page.locator("#n-error")).to_have_text("")
     context.close()
 
 
@@ -221,7 +221,9 @@ def test_lab_runs_a_single_choice_class_with_both_procedures(browser, live_serve
         page.wait_for_selector(
             f".choice-panel[data-procedure='{procedure}'] svg rect.bar", timeout=15_000
         )
-        assert page.locator(f".choice-panel[data-procedure='{procedure}'] rect.bar").count() == 4
+        expect(page.locator(f".choice-panel[data-procedure='{procedure}'] rect.bar")).to_have_count(
+            4
+        )
         summary = page.inner_text(f".choice-panel[data-procedure='{procedure}'] .choice-summary")
         assert "add up to 100%" in summary and "Option 4:" in summary
     page.fill("#choice-shares", "60, 50")
@@ -233,7 +235,8 @@ def test_lab_runs_a_single_choice_class_with_both_procedures(browser, live_serve
     page.wait_for_function(
         "() => document.querySelectorAll(\".choice-panel[data-procedure='spinner'] rect.bar\").length === 6"
     )
-    assert page.inner_text("#choice-error") == "" and page.inner_text("#lab-error") == ""
+    expect(page.locator("#choice-error")).to_have_text("")
+    expect(page.locator("#lab-error")).to_have_text("")
     context.close()
 
 
@@ -245,7 +248,7 @@ def test_language_switch_is_remembered(browser, live_server, survey):
     page.click("nav.languages a[hreflang='ko']")
     page.wait_for_url(f"{live_server}/s/{survey}")
     assert page.get_attribute("html", "lang") == "ko"
-    assert page.inner_text("section[data-question='cheated'] .spin-button") == "돌리기"
+    expect(page.locator("section[data-question='cheated'] .spin-button")).to_have_text("돌리기")
     page.goto(f"{live_server}/lab")
     assert page.get_attribute("html", "lang") == "ko" and "시뮬레이션 실험실" in page.inner_text(
         "h1"
@@ -260,7 +263,7 @@ def test_korean_browser_gets_korean_first(browser, live_server, survey):
     page = context.new_page()
     page.goto(f"{live_server}/s/{survey}")
     assert page.get_attribute("html", "lang") == "ko"
-    assert "실제 답은 이 기기를 떠나지 않습니다." in page.inner_text(".privacy-note")
+    expect(page.locator(".privacy-note")).to_contain_text("실제 답은 이 기기를 떠나지 않습니다.")
     context.close()
 
 
@@ -305,13 +308,13 @@ def test_the_projector_shows_one_question_per_slide(
     page = context.new_page()
     log_in(page, live_server, "teacher@example.org")
     page.goto(f"{live_server}/surveys/slides/present")
-    assert page.inner_text("#reveal") == "Reveal results"
+    expect(page.locator("#reveal")).to_have_text("Reveal results")
     page.click("#reveal")
-    assert page.inner_text("#reveal") == "Hide results"
+    expect(page.locator("#reveal")).to_have_text("Hide results")
     visible = ".present-result:visible"
-    assert page.locator(visible).count() == 1
+    expect(page.locator(visible)).to_have_count(1)
     assert page.get_attribute(visible, "data-question") == "cheated"
-    assert page.inner_text("#slide-position") == "1 / 2"
+    expect(page.locator("#slide-position")).to_have_text("1 / 2")
     page.keyboard.press("PageDown")
     assert page.get_attribute(visible, "data-question") == "excuses"
     fits = page.evaluate(
@@ -347,15 +350,15 @@ def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_serv
     page.goto(f"{live_server}/lab")
     page.locator("#number-chart").scroll_into_view_if_needed()
     page.wait_for_selector("#number-chart svg path.line.laplace", timeout=15_000)
-    assert page.locator("#number-chart path.line").count() == 3
-    assert page.locator("#number-chart path.band").count() == 1
+    expect(page.locator("#number-chart path.line")).to_have_count(3)
+    expect(page.locator("#number-chart path.band")).to_have_count(1)
     summary = page.inner_text("#number-summary")
     assert "The class's true mean" in summary and "of Laplace's" in summary
     page.fill("#number-n", "0")
     page.wait_for_function(
         "() => document.getElementById('number-n').getAttribute('aria-invalid') === 'true'"
     )
-    assert "Enter a class size from 1 to 2,000" in page.inner_text("#number-n-error")
+    expect(page.locator("#number-n-error")).to_contain_text("Enter a class size from 1 to 2,000")
     page.fill("#number-n", "50")
     page.wait_for_function(
         "() => document.getElementById('number-n').getAttribute('aria-invalid') === 'false'"
@@ -379,9 +382,9 @@ def test_lab_draws_the_reports_trace_plots(browser, live_server, bounds):
     for index in range(plots.count()):
         plots.nth(index).scroll_into_view_if_needed()
         expect(plots.nth(index).locator("svg path.line")).to_have_count(1, timeout=15_000)
-    assert page.locator("#report-traces svg").count() == 6
-    assert page.locator("#report-traces line.rule").count() == 6  # the end of burn-in
-    assert page.locator("#report-overlap tbody tr").count() == 3
+    expect(page.locator("#report-traces svg")).to_have_count(6)
+    expect(page.locator("#report-traces line.rule")).to_have_count(6)  # the end of burn-in
+    expect(page.locator("#report-overlap tbody tr")).to_have_count(3)
     captions = page.locator("#report-traces figcaption").all_text_contents()
     assert len(captions) == 6 and all("R̂ = " in text and "ESS = " in text for text in captions)
     ticks = page.locator("#report-traces text.tick").all_text_contents()
@@ -402,16 +405,18 @@ def test_lab_runs_the_reports_experiment_again_when_asked(browser, live_server, 
     )  # fmt: skip
     page = context.new_page()
     page.goto(f"{live_server}/lab?report_n=300#report")
-    assert page.locator("#report-reproduction").count() == 0  # seconds of work: only when asked
+    expect(page.locator("#report-reproduction")).to_have_count(
+        0
+    )  # seconds of work: only when asked
     page.fill("#reproduce", "4")
     page.click("#reproduction-controls button")
     page.wait_for_selector("#report-reproduction tbody tr", timeout=60_000)
     rows = page.locator("#report-reproduction tbody tr")
-    assert rows.count() == 3
+    expect(rows).to_have_count(3)
     assert [rows.nth(i).locator("td").first.inner_text() for i in range(3)] == [
         "0.44", "0.84", "0.91",
     ]  # fmt: skip
-    assert ("2ε" in page.inner_text("#report-reproduction thead")) is True
+    expect(page.locator("#report-reproduction thead")).to_contain_text("2ε")
     assert violations(page) == []
     context.close()
 
@@ -426,7 +431,7 @@ def test_the_lab_shows_the_averaging_attack_stopped_by_a_permanent_answer(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server}/lab#averaging")
     page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
-    assert page.locator("#averaging-chart svg path.line").count() == 2
+    expect(page.locator("#averaging-chart svg path.line")).to_have_count(2)
     expected = rr.averaging_attack(1.0, 2.0, 50)
     summary = page.inner_text("#averaging-summary")
     assert "88.1%" in summary and ("99.9%" in summary or "100%" in summary)
@@ -449,7 +454,7 @@ def test_the_projectors_averaging_chart_holds_its_place_while_its_numbers_come(
     held = HeldRequests(page, r"/api/lab/averaging")
     page.goto(f"{live_server}/lab/averaging")
     held.wait("the chart's numbers")
-    assert page.locator("#averaging-chart svg").count() == 0
+    expect(page.locator("#averaging-chart svg")).to_have_count(0)
     waiting = page.locator("#averaging-chart").bounding_box()
     held.release()
     page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
@@ -470,10 +475,10 @@ def test_the_averaging_attack_on_the_projector(browser, live_server, locale, wid
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server}/lab/averaging")
-    assert page.locator("body.present").count() == 1
+    expect(page.locator("body.present")).to_have_count(1)
     page.locator("#averaging-chart").scroll_into_view_if_needed()
     page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
-    assert page.locator("#averaging-chart svg path.line").count() == 2
+    expect(page.locator("#averaging-chart svg path.line")).to_have_count(2)
     assert violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert errors == []

@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
@@ -63,10 +64,10 @@ def test_each_design_sends_its_report_alone_and_a_reload_never_draws_again(
     # The page's code starts once the page has loaded: open_survey waits for it.
     open_survey(page, f"{live_server}/s/{designed}")
     # The respondent's own die and the crosswise question never ask for the true answer.
-    assert page.locator("input[name='truth-own'], input[name='truth-cw']").count() == 0
-    assert "5" in page.inner_text("section[data-question='own'] .faces")
-    assert page.locator("[data-item='fr'] path.sector-yes").count() == 1
-    assert page.locator("[data-item='fr'] path.sector-no").count() == 1
+    expect(page.locator("input[name='truth-own'], input[name='truth-cw']")).to_have_count(0)
+    expect(page.locator("section[data-question='own'] .faces")).to_contain_text("5")
+    expect(page.locator("[data-item='fr'] path.sector-yes")).to_have_count(1)
+    expect(page.locator("[data-item='fr'] path.sector-no")).to_have_count(1)
     page.click("section[data-question='own'] .spin-button")
     assert "Choose what you report first" in hint(page, "own", "Choose what")
     answer_every_design(page, truth=1)
@@ -77,11 +78,13 @@ def test_each_design_sends_its_report_alone_and_a_reload_never_draws_again(
         "fr": "1",
         "uq": "1",
     }
-    assert "Both the same" not in page.inner_text("[data-item='cw'] .outcome")
-    assert "Different" in page.inner_text("[data-item='cw'] .outcome")
-    assert "page never saw your true answer" in page.inner_text("[data-item='own'] .outcome")
+    expect(page.locator("[data-item='cw'] .outcome")).not_to_contain_text("Both the same")
+    expect(page.locator("[data-item='cw'] .outcome")).to_contain_text("Different")
+    expect(page.locator("[data-item='own'] .outcome")).to_contain_text(
+        "page never saw your true answer"
+    )
     assert page.evaluate("window.draws") == 2  # one for each wheel, none for own and cw
-    assert page.locator("fieldset.truth:not(.direct) input:checked").count() == 0
+    expect(page.locator("fieldset.truth:not(.direct) input:checked")).to_have_count(0)
     stored = memo(page, designed)["reported"]
     assert {item: entry["bit"] for item, entry in stored.items()} == {
         "fr": 1,
@@ -138,11 +141,11 @@ def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
     page.wait_for_function(
         "() => document.getElementById('preview-light').textContent.includes('2.0794')"
     )
-    assert "P(report yes | yes) = 90%" in page.inner_text("#preview-light")
+    expect(page.locator("#preview-light")).to_contain_text("P(report yes | yes) = 90%")
     page.wait_for_function(
         "() => document.getElementById('preview-margin').textContent.includes('300')"
     )
-    assert page.locator("#preview-spinner path.sector-no").count() == 1
+    expect(page.locator("#preview-spinner path.sector-no")).to_have_count(1)
     page.fill("#p_forced_no", "0.2")
     # The preview is the server's plan, which refuses shares that do not add up to 1.
     page.wait_for_function(
@@ -167,7 +170,7 @@ def test_the_builder_previews_a_designs_epsilon_and_shows_its_fields(
     )
     page.click("#question-form button[type='submit']")
     page.wait_for_url(re.compile(r"/edit$"))
-    assert "Copied?" in page.inner_text("main")
+    expect(page.locator("main")).to_contain_text("Copied?")
     context.close()
 
 
@@ -192,10 +195,10 @@ def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(
     page.wait_for_selector("[data-item='cd'][data-state='done']", timeout=60_000)
     # The arm is drawn as a condition, by its share of the range: 0xFFFFFFFE, at the top, is the
     # second arm; then the wheel's end, its "no" sector, whatever the truth.
-    assert "Wheel 2 of 2" in page.inner_text("[data-item='cd'] .outcome")
-    assert page.locator("[data-item='cd'] path.sector-no").count() == 1
+    expect(page.locator("[data-item='cd'] .outcome")).to_contain_text("Wheel 2 of 2")
+    expect(page.locator("[data-item='cd'] path.sector-no")).to_have_count(1)
     assert memo(page, cheaters)["reported"]["cd"]["bit"] == "1:0"
-    assert page.locator("input[name='truth-cd']:checked").count() == 0
+    expect(page.locator("input[name='truth-cd']:checked")).to_have_count(0)
     page.reload()
     page.wait_for_selector("[data-item='cd'][data-state='done']")
     assert page.evaluate("window.draws") == 0

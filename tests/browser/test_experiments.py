@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
@@ -60,7 +61,7 @@ def test_the_condition_is_drawn_once_whatever_the_respondent_does(
     assert shown_questions(first) == ["drugs@spin", "cheated"]
     assert first.evaluate(CONDITION, f"rr-survey:{slug}") == "spin"
     # The other condition's question is gone from the page, not only hidden.
-    assert first.locator("section[data-question='drugs@direct']").count() == 0
+    expect(first.locator("section[data-question='drugs@direct']")).to_have_count(0)
     # From now on every draw would give the first condition: none is made.
     first.evaluate("window.name = 'first'")
     first.reload()
@@ -95,7 +96,7 @@ def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
             assert "Answered directly" in direct_note.inner_text()
             page.check("input[name='report-drugs@direct'][value='1']")
         else:
-            assert direct_note.count() == 0
+            expect(direct_note).to_have_count(0)
             page.check("input[name='truth-drugs@spin'][value='1']")
         section.locator(".spin-button").click()
         page.check("input[name='truth-cheated'][value='1']")
@@ -171,12 +172,12 @@ def test_the_projector_shows_each_way_of_asking_side_by_side(
     # No figures yet: the side-by-side item says when they come, and no chart is drawn.
     side = ".present-experiment[data-question='drugs']"
     projector.wait_for_selector(side, state="visible")
-    assert projector.locator(f"{side} svg.chart").count() == 0
+    expect(projector.locator(f"{side} svg.chart")).to_have_count(0)
     # The condition's own rows are not shown again one by one.
-    assert projector.locator(".present-result[data-question='drugs@spin']").count() == 0
+    expect(projector.locator(".present-result[data-question='drugs@spin']")).to_have_count(0)
     with app.app_context():
         simulate_responses(find_survey(slug), 200, 0.3, seed=5)
     projector.wait_for_selector(f"{side} svg.chart", state="visible", timeout=60_000)
-    assert projector.locator(f"{side} svg.chart .label").count() == 2
-    assert projector.locator(f"{side} .gap").count() == 1
+    expect(projector.locator(f"{side} svg.chart .label")).to_have_count(2)
+    expect(projector.locator(f"{side} .gap")).to_have_count(1)
     assert phone_problems(projector, width) == []

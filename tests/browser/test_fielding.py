@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.respondent import (
     FORCE_DARK_AND_TAILS,
@@ -33,7 +34,7 @@ def test_switching_language_shows_the_draw_already_made(browser, live_server, fi
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator("#consent").inner_text().count("voluntary") == 1
     agree(page)
-    assert "Cheated?" in page.locator("section[data-question='cheated'] h2").inner_text()
+    expect(page.locator("section[data-question='cheated'] h2")).to_contain_text("Cheated?")
     answer_truthfully(page)
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
@@ -41,11 +42,11 @@ def test_switching_language_shows_the_draw_already_made(browser, live_server, fi
     with page.expect_navigation():
         page.click("nav.languages a[hreflang='ko']")
     assert page.locator("html").get_attribute("lang") == "ko"
-    assert "참여는 자유입니다" in page.locator("#consent").inner_text()
+    expect(page.locator("#consent")).to_contain_text("참여는 자유입니다")
     agree(page)
     heading = page.locator("section[data-question='cheated'] h2").inner_text()
     assert "베꼈습니까?" in heading and "Cheated?" not in heading
-    assert "술" in page.locator("section[data-question='substances']").inner_text()
+    expect(page.locator("section[data-question='substances']")).to_contain_text("술")
     wait_until_done(page, ["cheated"])
     assert shown(page, "cheated")["reported"] == before
     assert page.evaluate("window.draws") == 0  # shown from the memo, not drawn again
@@ -62,7 +63,8 @@ def test_declining_consent_shows_a_short_page_and_sends_nothing(
     assert page.locator("#survey-form").is_hidden()
     page.click("#consent-decline")
     declined = page.locator("#consent-declined")
-    assert declined.is_visible() and "Nothing was sent" in declined.inner_text()
+    expect(declined).to_be_visible()
+    expect(declined).to_contain_text("Nothing was sent")
     assert page.locator("#consent").is_hidden() and page.locator("#survey-form").is_hidden()
     assert page.evaluate("document.activeElement.id") == "consent-declined"
     assert [r for r in log.requests if r.method != "GET"] == []
@@ -106,7 +108,7 @@ def test_the_completion_address_is_followed_with_the_code(
     assert set(post.post_data_json) == {"answers"}  # nothing about consent or language is sent
     # Coming back, the respondent sees the code again.
     page.goto(f"{live_server}/s/{slug}/thanks")
-    assert "CAMPUS7" in page.locator("#completion-code").inner_text()
+    expect(page.locator("#completion-code")).to_contain_text("CAMPUS7")
 
 
 def test_a_scheduled_survey_shows_its_opening_in_the_respondents_zone(
@@ -118,7 +120,7 @@ def test_a_scheduled_survey_shows_its_opening_in_the_respondents_zone(
     page.goto(f"{live_server}/s/{slug}")
     notice = page.locator("#not-yet-open")
     page.wait_for_function("document.querySelector('#not-yet-open time').title !== ''")
-    assert "June 1, 2099" in notice.inner_text() and "6:00 PM" in notice.inner_text()
-    assert "GMT+9" in notice.inner_text()
-    assert page.locator("#survey-form").count() == 0
+    for words in ("June 1, 2099", "6:00 PM", "GMT+9"):
+        expect(notice).to_contain_text(words)
+    expect(page.locator("#survey-form")).to_have_count(0)
     context.close()

@@ -9,6 +9,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import (
@@ -126,7 +127,7 @@ def test_a_resend_after_a_lost_reply_stores_nothing_new(
     page.click("#submit-button")
     page.wait_for_selector("#saved:not([hidden])")
     assert count(app) == 1
-    assert "saved on this device" in page.locator("#saved").inner_text()
+    expect(page.locator("#saved")).to_contain_text("saved on this device")
     page.unroute(re.compile(r"/api/surveys/.*/responses$"))
     # The browser comes back online: the page sends the response again, with the same id.
     with page.expect_response(re.compile(r"/responses$")) as resent:
@@ -152,7 +153,7 @@ def test_a_reload_while_offline_shows_the_survey_and_the_draw(device_context, li
     page.reload()
     wait_until_done(page, ["cheated"])
     assert page.locator("[data-item='cheated']").get_attribute("data-reported") == reported
-    assert "Already spun" in page.locator("[data-item='cheated'] .outcome").inner_text()
+    expect(page.locator("[data-item='cheated'] .outcome")).to_contain_text("Already spun")
     assert page.evaluate("window.draws") == 0
     assert page.locator("section[data-question='substances'] .spin-button").is_enabled()
 
@@ -165,14 +166,16 @@ def test_twenty_respondents_on_a_tablet_offline_arrive_once_each(
     log = page_log(page)
     set_up_device(page, live_server, field_link(app, survey))
     offline_ready(page)
-    assert page.locator("#field-label").inner_text() == "tablet 2"
+    expect(page.locator("#field-label")).to_have_text("tablet 2")
     device_context.set_offline(True)
     page.reload()  # served by the service worker
     for respondent in range(20):
         answer(page)
         page.click("#submit-button")
         page.wait_for_selector("#handback:not([hidden])")
-        assert page.locator("#field-status").inner_text().startswith(f"{respondent + 1} waiting")
+        expect(page.locator("#field-status")).to_have_text(
+            re.compile(rf"^{respondent + 1} waiting")
+        )
         if respondent in (0, 19):  # the first, and the last with a full outbox behind it
             # The respondent cannot start over: Back and reload land on the same screen.
             page.reload()
@@ -183,8 +186,8 @@ def test_twenty_respondents_on_a_tablet_offline_arrive_once_each(
             page.wait_for_selector("#pin-error:text('not this device')")
         next_respondent(page)
         # A fresh memo: nothing of the last respondent on the screen.
-        assert page.locator("[data-state='done']").count() == 0
-        assert page.locator("#report-summary li").count() == 0
+        expect(page.locator("[data-state='done']")).to_have_count(0)
+        expect(page.locator("#report-summary li")).to_have_count(0)
     entries = page.evaluate(OUTBOX)
     assert len(entries) == 20 and len({entry["id"] for entry in entries}) == 20
     for entry in entries:
@@ -220,7 +223,7 @@ def test_a_revoked_link_is_refused_and_the_refusal_stays_for_the_interviewer(
     page.click("#submit-button")
     page.wait_for_selector("#submit-error:text('revoked')")
     page.wait_for_selector("#field-refusals:not([hidden])")
-    assert "revoked" in page.locator("#field-refusals").inner_text()
+    expect(page.locator("#field-refusals")).to_contain_text("revoked")
     (entry,) = page.evaluate(OUTBOX)
     assert entry["state"] == "refused" and entry["status"] == 403
     assert count(app) == 0

@@ -8,6 +8,7 @@ import io
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
@@ -51,12 +52,12 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     page.fill("#key", "year")
     page.select_option("#kind", "direct")
     assert page.locator("#epsilon").is_hidden() and page.locator("#procedure").is_hidden()
-    assert "no spinner and no ε protect it" in page.inner_text("#preview-light")
+    expect(page.locator("#preview-light")).to_contain_text("no spinner and no ε protect it")
     page.fill("#options", "First\nFourth")
     page.fill("#option_ids", "first\nfourth")
     page.click("text=Save question")
     page.wait_for_url(re.compile(r"/edit$"))
-    assert "Not randomized" in page.inner_text("tr[data-question='year']")
+    expect(page.locator("tr[data-question='year']")).to_contain_text("Not randomized")
     assert "ε = 1" in page.inner_text("#survey-epsilon")  # the direct question costs nothing
     assert "2 groups" in page.inner_text(
         "#group-warning"
@@ -70,13 +71,13 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     student.goto(f"{live_server}/s/honesty-by-year")
     year = student.locator("section[data-question='year']")
     assert "Answered directly: sent exactly as you choose." in year.inner_text()
-    assert year.locator(".spin-button").count() == 0
+    expect(year.locator(".spin-button")).to_have_count(0)
     assert year.locator("input[value='']").is_checked()  # "Prefer not to say" until chosen
     student.check("input[name='truth-copied'][value='1']")
     student.click("section[data-question='copied'] .spin-button")
     student.wait_for_selector("[data-item='copied'][data-state='done']", timeout=60_000)
     student.check("input[name='direct-year'][value='fourth']")
-    assert "Your year? → Fourth" in student.inner_text("#report-summary")
+    expect(student.locator("#report-summary")).to_contain_text("Your year? → Fourth")
     with student.expect_navigation(url=re.compile(r"/thanks$")):
         student.click("#submit-button")
     assert stored(app) == [{"copied": 1, "year": "fourth"}]
@@ -87,15 +88,15 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     page.goto(f"{live_server}/surveys/honesty-by-year")
     page.click("text=Analysis by group")
     page.wait_for_selector("#group-table")
-    assert page.locator("#group-table tbody tr").count() == 2
-    assert page.locator(".chart-wrap svg.chart").count() == 1
+    expect(page.locator("#group-table tbody tr")).to_have_count(2)
+    expect(page.locator(".chart-wrap svg.chart")).to_have_count(1)
     page.select_option("#a", "fourth")
     page.select_option("#b", "first")
     with page.expect_navigation():
         page.click("#group-controls button[type=submit]")
-    assert "Fourth minus First" in page.inner_text("#difference")
-    assert page.locator("#coefficients tbody tr").count() == 2
-    assert "year=fourth" in page.inner_text("#coefficients")
+    expect(page.locator("#difference")).to_contain_text("Fourth minus First")
+    expect(page.locator("#coefficients tbody tr")).to_have_count(2)
+    expect(page.locator("#coefficients")).to_contain_text("year=fourth")
     assert violations(page) == []
     # The API gives the same model to a script with a token.
     token = runner.invoke(args=["create-token", "rita@example.org"]).output.split()[-1]

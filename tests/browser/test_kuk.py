@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo
@@ -37,14 +38,14 @@ def test_kuk_sends_the_wheels_report_and_the_cards_colour_alone(app, context, li
     )
     page.goto(f"{live_server}/s/{cards}")
     page.wait_for_selector("[data-item='kp'] .spinner svg")
-    assert page.locator("input[name='truth-ko']").count() == 0
-    assert "3 red and 7 black cards" in page.inner_text("section[data-question='ko']")
-    assert page.locator("[data-item='kp'] path.sector-yes").count() == 1
+    expect(page.locator("input[name='truth-ko']")).to_have_count(0)
+    expect(page.locator("section[data-question='ko']")).to_contain_text("3 red and 7 black cards")
+    expect(page.locator("[data-item='kp'] path.sector-yes")).to_have_count(1)
     answer_both(page, truth=1)
     assert page.get_attribute("[data-item='kp']", "data-reported") == "0"
-    assert "Red" in page.inner_text("[data-item='ko'] .outcome")
+    expect(page.locator("[data-item='ko'] .outcome")).to_contain_text("Red")
     assert page.evaluate("window.draws") == 1  # the wheel's; the cards are the respondent's
-    assert page.locator("fieldset.truth:not(.direct) input:checked").count() == 0
+    expect(page.locator("fieldset.truth:not(.direct) input:checked")).to_have_count(0)
     stored = memo(page, cards)["reported"]
     assert {item: entry["bit"] for item, entry in stored.items()} == {"kp": 0, "ko": 1}
     assert stored["kp"]["procedure"].startswith("kuk:")

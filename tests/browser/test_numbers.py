@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.held import HeldRequests
@@ -62,8 +63,8 @@ def test_only_the_bit_leaves_and_a_reload_never_draws_again(app, context, live_s
     # The value leaves the page: the field is empty, the slider back at its start, no wheel.
     assert page.input_value("input[name='truth-drinks']") == ""
     assert page.input_value("input[name='slider-drinks']") == "0"
-    assert page.locator("[data-item='drinks'] .value-wheel svg").count() == 0
-    assert "12" not in page.inner_text("section[data-question='drinks']")
+    expect(page.locator("[data-item='drinks'] .value-wheel svg")).to_have_count(0)
+    expect(page.locator("section[data-question='drinks']")).not_to_contain_text("12")
     stored = memo(page, amounts)["reported"]
     assert {item: entry["bit"] for item, entry in stored.items()} == {"drinks": 1, "hours": 0}
     assert all(set(entry) == {"bit", "epsilon", "procedure"} for entry in stored.values())
@@ -122,7 +123,9 @@ def test_the_slider_moves_the_number_by_keyboard_and_dark_lets_the_coin_decide(
     assert page.get_attribute("[data-item='drinks']", "data-reported") == "0"
     assert page.get_attribute("[data-item='drinks']", "data-coin") == "tails"
     assert page.get_attribute("[data-item='hours']", "data-reported") == "0"
-    assert "average of everyone's numbers" in page.inner_text("section[data-question='drinks']")
+    expect(page.locator("section[data-question='drinks']")).to_contain_text(
+        "average of everyone's numbers"
+    )
 
 
 @no_database
@@ -144,7 +147,7 @@ def test_the_builder_shows_the_range_and_the_margin_in_units(browser, runner, li
     page.wait_for_function(
         "() => document.getElementById('preview-margin').textContent.includes('hours')"
     )
-    assert "400 respondents" in page.inner_text("#preview-margin")
+    expect(page.locator("#preview-margin")).to_contain_text("400 respondents")
     page.fill("#value_max", "0")
     page.wait_for_function(
         "() => document.getElementById('preview-margin').textContent.includes('smallest answer')"
@@ -152,7 +155,7 @@ def test_the_builder_shows_the_range_and_the_margin_in_units(browser, runner, li
     page.fill("#value_max", "12")
     page.click("#question-form button[type='submit']")
     page.wait_for_url(re.compile(r"/edit$"))
-    assert "Hours of sleep last night?" in page.inner_text("main")
+    expect(page.locator("main")).to_contain_text("Hours of sleep last night?")
     context.close()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.respondent import (
     FORCE_DARK_AND_TAILS,
@@ -182,7 +183,7 @@ def test_a_new_revision_redraws_only_what_changed(app, context, live_server, sur
     old.wait_for_selector("#submit-button:not([disabled])")
     old.click("#submit-button")
     old.wait_for_selector("#submit-error:not(:empty)")
-    assert "changed after the page was loaded" in old.inner_text("#submit-error")
+    expect(old.locator("#submit-error")).to_contain_text("changed after the page was loaded")
     with app.app_context():
         assert stored_count() == 0
 
@@ -193,7 +194,7 @@ def test_a_new_revision_redraws_only_what_changed(app, context, live_server, sur
     # Disabled in the page as sent: enabled once the page's code has set the question up.
     old.wait_for_selector(f"{SPIN_CHEATED}:not([disabled])")
     assert shown(old, "cheated")["reported"] is None
-    assert "ε = 0.2" in old.inner_text("section[data-question='cheated'] .cost")
+    expect(old.locator("section[data-question='cheated'] .cost")).to_contain_text("ε = 0.2")
     for item in ("substances.alcohol", "substances.tobacco"):
         assert shown(old, item)["reported"] == drawn[item]
     assert old.is_disabled("section[data-question='substances'] .spin-button")

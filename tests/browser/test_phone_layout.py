@@ -8,6 +8,7 @@ import json
 import math
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.respondent import open_survey, wait_until_done
 from tests.conftest import no_database
@@ -99,7 +100,7 @@ def test_korean_breaks_between_words(browser, width, live_server, long_labels):
     page.goto(f"{live_server}/s/{long_labels}")
     assert page.get_attribute("html", "lang") == "ko"
     assert page.evaluate("getComputedStyle(document.body).wordBreak") == "keep-all"
-    assert "실제 답이 전송될 확률은 73%입니다." in page.inner_text(".privacy-note")
+    expect(page.locator(".privacy-note")).to_contain_text("실제 답이 전송될 확률은 73%입니다.")
     context.close()
 
 

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.respondent import (
     FORCE_DARK_AND_TAILS,
@@ -66,7 +67,7 @@ def test_answering_sends_only_what_the_spinner_and_coin_showed(
         )
         shown_bits[item] = result["reported"]
     summary = page.locator("#report-summary li")
-    assert summary.count() == 2
+    expect(summary).to_have_count(2)
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
     assert "Thank you" in page.content()
@@ -131,7 +132,7 @@ def test_reload_shows_the_same_reports_and_never_redraws(context, live_server, s
     assert shown(page, "cheated") == {"outcome": None, "coin": None, "reported": before}
     assert page.locator("section[data-question='cheated'] .spin-button").is_disabled()
     assert not page.is_checked("input[name='truth-cheated'][value='1']")
-    assert "Already spun" in page.locator("[data-item='cheated'] .outcome").inner_text()
+    expect(page.locator("[data-item='cheated'] .outcome")).to_contain_text("Already spun")
     assert page.locator("#submit-button").is_disabled()
     page.check("input[name='truth-substances-alcohol']")
     spin(page, "substances")
@@ -190,7 +191,7 @@ def test_screen_reader_names_and_live_regions(context, live_server, survey):
     page.goto(f"{live_server}/s/{survey}")
     page.wait_for_selector("[data-item='cheated'] .spinner svg")
     spinners = page.get_by_role("img", name=re.compile(r"Spinner: 46% light"))
-    assert spinners.count() == 1
+    expect(spinners).to_have_count(1)
     assert page.get_by_role("img", name=re.compile(r"Spinner: 82% light")).count() == 2
     assert page.locator("[data-item='cheated'] .outcome").get_attribute("aria-live") == "polite"
     assert page.get_by_role("radio", name="Yes").count() == 1
@@ -298,7 +299,7 @@ def test_ids_that_every_object_has_are_answered_like_any_other(
     page.goto(f"{live_server}/s/{prototype_ids}")
     # Enabled once the page's code has set the question up.
     page.wait_for_selector("section[data-question='__proto__'] .spin-button:not([disabled])")
-    assert page.locator("[data-state='done']").count() == 0
+    expect(page.locator("[data-state='done']")).to_have_count(0)
     page.check("input[name='truth-__proto__'][value='1']")
     page.check("input[name='truth-constructor-toString']")
     spin(page, "__proto__")

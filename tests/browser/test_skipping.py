@@ -41,8 +41,8 @@ def test_a_skip_is_decided_before_the_spin_and_sends_nothing_for_the_question(
     cheated = page.locator("section[data-question='cheated']")
     substances = page.locator("section[data-question='substances']")
     # The required questions offer no skip, and the required direct one no "prefer not to say".
-    assert substances.locator(".skip-question").count() == 0
-    assert page.locator("input[name='direct-year'][value='']").count() == 0
+    expect(substances.locator(".skip-question")).to_have_count(0)
+    expect(page.locator("input[name='direct-year'][value='']")).to_have_count(0)
     skip = cheated.get_by_label("Skip this question")
     page.check("input[name='truth-cheated'][value='1']")
     skip.check()

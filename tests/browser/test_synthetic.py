@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import violations
 from tests.browser.researcher import log_in
@@ -37,8 +38,8 @@ def test_the_synthetic_page_reads_and_passes_axe(
     context, page = researcher_page(browser, live_server, locale, width)
     page.goto(f"{live_server}/surveys/{designed}/synthetic")
     page.wait_for_selector("#utility-table")
-    assert page.locator("#utility-table tbody tr").count() == 10  # four items and six pairs
-    assert page.locator("svg.chart rect.bar").count() == 20
+    expect(page.locator("#utility-table tbody tr")).to_have_count(10)  # four items and six pairs
+    expect(page.locator("svg.chart rect.bar")).to_have_count(20)
     page.fill("#m", "3")
     page.click("#synthetic-controls button[type='submit']")
     page.wait_for_url(lambda url: "m=3" in url)
@@ -61,7 +62,7 @@ def test_the_two_answers_page_reads_and_passes_axe(
     page.select_option("#b", "cw")
     page.click("#joint-controls button[type='submit']")
     page.wait_for_url(lambda url: "b=cw" in url)
-    assert page.locator("#joint-table td").count() == 4
+    expect(page.locator("#joint-table td")).to_have_count(4)
     assert violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()

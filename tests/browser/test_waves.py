@@ -8,6 +8,8 @@ import copy
 import json
 import re
 
+from playwright.sync_api import expect
+
 from tests.browser.axe import phone_problems, violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import open_survey, spin, wait_until_done
@@ -68,7 +70,9 @@ def test_permanent_reports_are_drawn_once_and_kept_over_three_waves(
     page = context.new_page()
     log = page_log(page)
     open_survey(page, f"{live_server}/s/climate-w1")
-    assert "at most ε = 2" in page.locator("[data-question='cheated'] .permanent-note").inner_text()
+    expect(page.locator("[data-question='cheated'] .permanent-note")).to_contain_text(
+        "at most ε = 2"
+    )
     page.check("input[name='truth-cheated'][value='1']")
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])
@@ -188,12 +192,12 @@ def test_next_wave_and_the_trend_in_the_researchers_browser(
     page = context.new_page()
     log_in(page, live_server, "rita@example.org")
     page.goto(f"{live_server}/surveys/climate-w1")
-    assert "Wave 1 of the series campus-climate." in page.inner_text("#series-line")
+    expect(page.locator("#series-line")).to_contain_text("Wave 1 of the series campus-climate.")
     page.click("button:has-text('Next wave')")
     page.wait_for_url(re.compile(r"/surveys/[a-z0-9-]+/edit$"))
     assert page.input_value("#series") == SERIES and page.input_value("#wave") == "2"
     page.goto(f"{live_server}/series/{SERIES}")
-    assert page.locator("svg.trend-chart").count() == 3
+    expect(page.locator("svg.trend-chart")).to_have_count(3)
     first = page.locator("svg.trend-chart").first
     described = first.locator("desc").text_content()
     assert "wave 1: " in described and "wave 2: withheld" in described

@@ -41,8 +41,8 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
         "(text) => document.getElementById('preview-light').textContent.includes(text)",
         arg=f"{round(light * 1000) / 10}%",
     )
-    assert "This question costs ε = 2." in page.inner_text("#preview-cost")
-    assert "The survey will cost ε = 2 in total." in page.inner_text("#preview-total")
+    expect(page.locator("#preview-cost")).to_contain_text("This question costs ε = 2.")
+    expect(page.locator("#preview-total")).to_contain_text("The survey will cost ε = 2 in total.")
     page.fill("#planned", "400")
     margin = rr.margin_of_error(400, 2.0, "spinner")
     page.wait_for_function(
@@ -58,12 +58,12 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     assert page.locator("#options").is_hidden()
     page.click("text=Save question")
     page.wait_for_url(f"{live_server}/surveys/exam-honesty/edit")
-    assert "ε = 2" in page.inner_text("#survey-epsilon")
+    expect(page.locator("#survey-epsilon")).to_contain_text("ε = 2")
 
     page.goto(f"{live_server}/surveys/exam-honesty")
     page.click("button:has-text('Open survey')")
     page.wait_for_selector("#survey-status:has-text('open')")
-    assert page.inner_text("#response-count") == "0"
+    expect(page.locator("#response-count")).to_have_text("0")
 
     reported = []
     link = page.get_attribute("#survey-link", "href")
@@ -86,12 +86,12 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
         )
         # One response is not a batch: nothing of it is shown.
         published = "0" if respondent_number == 1 else "2"
-        assert page.inner_text("#published-count") == published
+        expect(page.locator("#published-count")).to_have_text(published)
     expected = rr.estimate_proportion(sum(reported), 2, 2.0, "spinner")
-    assert f"{100 * expected.estimate:.1f}%" in page.inner_text(
-        "[data-question='cheated'] .estimate"
+    expect(page.locator("[data-question='cheated'] .estimate")).to_contain_text(
+        f"{100 * expected.estimate:.1f}%"
     )
-    assert page.locator("[data-question='cheated'] svg.chart title").count() == 1
+    expect(page.locator("[data-question='cheated'] svg.chart title")).to_have_count(1)
     assert errors == []
     researcher.close()
 
@@ -103,7 +103,7 @@ def test_logged_out_browser_is_sent_to_login(browser, live_server, survey, runne
     for path in (f"/surveys/{survey}", f"/surveys/{survey}/edit", "/account/tokens"):
         page.goto(live_server + path)
         assert page.url.startswith(f"{live_server}/login?next="), path
-        assert page.locator("#password").count() == 1
+        expect(page.locator("#password")).to_have_count(1)
     context.close()
 
 
@@ -155,7 +155,7 @@ def test_a_refresh_replaces_only_what_changed(
         submit_one()
     total_reaches(10)
     page.wait_for_function(f'() => document.querySelector("{table}").marked !== true')
-    assert page.inner_text("#published-count") == "10"
+    expect(page.locator("#published-count")).to_have_text("10")
     context.close()
 
 
@@ -172,7 +172,7 @@ def test_closing_asks_first_and_the_link_copies(app, browser, runner, live_serve
     assert copied.startswith(f"{live_server}/s/{survey}") and "join code" in copied
     assert not page.is_visible("text=Yes, close it")
     page.click("summary:has-text('Close survey')")
-    assert "It has 0 responses" in page.inner_text(".confirm-body")
+    expect(page.locator(".confirm-body")).to_contain_text("It has 0 responses")
     page.click("text=Yes, close it")
     page.wait_for_selector("#survey-status:has-text('closed')")
     context.close()

@@ -536,3 +536,20 @@ def test_a_skipped_check_counts_in_no_pass_rate_and_its_respondent_has_not_passe
     assert spin["n"] == 6
     drugs = {entry["condition"]: entry for entry in document["items"][0]["by_condition"]}
     assert drugs["spin"]["n"] == 6 and drugs["spin"]["among_passed"]["n"] == 3
+
+
+@no_database
+def test_a_gap_is_worded_by_its_sign_in_both_languages(app):
+    """A negative gap once read "finds -22.4 points more"."""
+    from web.workspace.experiment_panel import _gaps
+
+    contrast = {"condition": "spin", "versus": "direct", "ci_low": -0.31, "ci_high": -0.138}
+    fewer = {"contrasts": [contrast | {"difference": -0.224}]}
+    more = {"contrasts": [contrast | {"difference": 0.224, "ci_low": 0.138, "ci_high": 0.31}]}
+    with app.test_request_context():
+        (less,) = _gaps(fewer)
+        assert less.startswith("spin finds 22.4 points less than direct") and "-22.4" not in less
+        assert _gaps(more)[0].startswith("spin finds 22.4 points more than direct")
+    with app.test_request_context(headers={"Accept-Language": "ko"}):
+        assert "22.4퍼센트포인트 덜 찾아냅니다" in _gaps(fewer)[0]
+        assert "22.4퍼센트포인트 더 찾아냅니다" in _gaps(more)[0]

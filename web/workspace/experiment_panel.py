@@ -67,17 +67,27 @@ def _condition_label(entry: dict) -> str:
 
 
 def _gaps(item: dict) -> list[str]:
-    """Each contrast in words, where both of its conditions show."""
-    return [
-        _(
-            "%(condition)s finds %(difference)s points more than %(versus)s (95%% interval "
-            "%(low)s to %(high)s).",
-            condition=contrast["condition"],
-            versus=contrast["versus"],
-            difference=number(contrast["difference"] * 100, 1),
-            low=number(contrast["ci_low"] * 100, 1),
-            high=number(contrast["ci_high"] * 100, 1),
+    """Each contrast in words, where both of its conditions show: "more" or "less" by its sign,
+    never a negative "more"."""
+    return [_gap(contrast) for contrast in item["contrasts"] if contrast["difference"] is not None]
+
+
+def _gap(contrast: dict) -> str:
+    figures = dict(
+        condition=contrast["condition"],
+        versus=contrast["versus"],
+        difference=number(abs(contrast["difference"]) * 100, 1),
+        low=number(contrast["ci_low"] * 100, 1),
+        high=number(contrast["ci_high"] * 100, 1),
+    )
+    if contrast["difference"] < 0:
+        return _(
+            "%(condition)s finds %(difference)s points less than %(versus)s (the difference's "
+            "95%% interval %(low)s to %(high)s).",
+            **figures,
         )
-        for contrast in item["contrasts"]
-        if contrast["difference"] is not None
-    ]
+    return _(
+        "%(condition)s finds %(difference)s points more than %(versus)s (the difference's 95%% "
+        "interval %(low)s to %(high)s).",
+        **figures,
+    )
