@@ -309,14 +309,19 @@ def test_the_projector_shows_one_question_per_slide(
     log_in(page, live_server, "teacher@example.org")
     page.goto(f"{live_server}/surveys/slides/present")
     expect(page.locator("#reveal")).to_have_text("Reveal results")
+    # The join screen fits: the teacher reveals without scrolling, and no account's links show.
+    assert page.evaluate(ALL_ON_SCREEN, "#reveal, .present-controls a, .join-code, .qr") == []
+    expect(page.locator("header nav[aria-label='Researcher']")).to_have_count(0)
+    expect(page.get_by_role("link", name="API tokens")).to_have_count(0)
     page.click("#reveal")
     expect(page.locator("#reveal")).to_have_text("Hide results")
     visible = ".present-result:visible"
     expect(page.locator(visible)).to_have_count(1)
-    assert page.get_attribute(visible, "data-question") == "cheated"
+    expect(page.locator(visible)).to_have_attribute("data-question", "cheated")
     expect(page.locator("#slide-position")).to_have_text("1 / 2")
+    assert page.evaluate(ALL_ON_SCREEN, ".present-controls button, .present-controls a") == []
     page.keyboard.press("PageDown")
-    assert page.get_attribute(visible, "data-question") == "excuses"
+    expect(page.locator(visible)).to_have_attribute("data-question", "excuses")
     fits = page.evaluate(
         """() => {
             const slide = document.querySelector(".present-result[data-current]");
@@ -339,8 +344,41 @@ def test_the_projector_shows_one_question_per_slide(
     if width == 1920:
         assert min(size for size, *_rest in labels) >= 40, labels
     page.keyboard.press("ArrowLeft")
-    assert page.get_attribute(visible, "data-question") == "cheated"
+    expect(page.locator(visible)).to_have_attribute("data-question", "cheated")
     context.close()
+
+
+# What of the selected elements lies (partly) off the screen, or past a page that scrolls.
+ALL_ON_SCREEN = """(selector) => {
+  const off = [...document.querySelectorAll(selector)].filter((element) => {
+    if (!element.getClientRects().length) return false;  // not shown
+    const box = element.getBoundingClientRect();
+    return box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth;
+  }).map((element) => element.id || element.className || element.tagName);
+  return document.documentElement.scrollHeight > innerHeight ? [...off, "the page scrolls"] : off;
+}"""
+
+
+@no_database
+def test_a_withheld_slide_says_why_and_from_how_many_answers(
+    app, browser, runner, live_server, survey, seed_responses
+):
+    """A question below the minimum n once showed an empty axis on its slide."""
+    seed_responses(survey, 5, seed=4)  # one batch, below the minimum n of 10
+    runner.invoke(args=["create-user", "teacher@example.org", "--password", PASSWORD])
+    for locale, says in (
+        ("en-US", "figures appear once 10 answers to this question are shown, and 5 are so far"),
+        ("ko-KR", "10개가 되면"),
+    ):
+        context = browser.new_context(viewport={"width": 1280, "height": 720}, locale=locale)
+        page = context.new_page()
+        log_in(page, live_server, "teacher@example.org")
+        page.goto(f"{live_server}/surveys/{survey}/present")
+        page.click("#reveal")
+        slide = page.locator(".present-result[data-current]")
+        expect(slide.locator(".waiting")).to_contain_text(says)
+        expect(slide.locator("svg")).to_have_count(0)
+        context.close()
 
 
 @no_database

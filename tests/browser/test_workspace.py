@@ -172,7 +172,7 @@ def test_closing_asks_first_and_the_link_copies(app, browser, runner, live_serve
     assert copied.startswith(f"{live_server}/s/{survey}") and "join code" in copied
     assert not page.is_visible("text=Yes, close it")
     page.click("summary:has-text('Close survey')")
-    expect(page.locator(".confirm-body")).to_contain_text("It has 0 responses")
+    expect(page.locator(".confirm-body").first).to_contain_text("It has 0 responses")
     page.click("text=Yes, close it")
     page.wait_for_selector("#survey-status:has-text('closed')")
     context.close()

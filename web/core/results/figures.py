@@ -18,7 +18,7 @@ from flask import current_app
 from web.core.models import Question, Survey
 from web.core.results.cells import is_direct
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, design_named, find_design
-from web.core.surveys.questions import ARM
+from web.core.surveys.questions import ARM, question_type
 from web.core.surveys.texts import Texts
 
 ESTIMATE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high", "estimated_count")
@@ -57,6 +57,14 @@ class ItemResult:
     def outside(self) -> bool:
         """Whether the raw (unclipped) estimate fell outside 0–100%."""
         return self.estimate is not None and not 0 <= self.estimate <= 1
+
+    @property
+    def shown_count(self) -> float | None:
+        """The estimated count as a page shows it: within 0 and n, as its interval is (a count
+        below 0 or above everyone is no count; :attr:`outside` says the raw estimate was)."""
+        if self.estimated_count is None:
+            return None
+        return min(max(self.estimated_count, 0.0), float(self.n))
 
     def figures(self) -> dict:
         """n, reported yes and the estimate's fields, as the API gives them (12 significant
@@ -107,6 +115,13 @@ class QuestionResult:
     def procedure_words(self) -> str:
         """Its design with its shares, for the researcher's pages."""
         return design_named(self.procedure).researcher_words(self.design, self.light_fraction)
+
+    @property
+    def method_words(self) -> tuple[object, object]:
+        """Its design in the literature's words and how its intervals are made: what a methods
+        section says of it."""
+        kind = question_type(self.kind, self.procedure)
+        return kind.design_words(design_named(self.procedure)), kind.interval_words
 
     def to_dict(self, languages: list[str]) -> dict:
         """The API's form: a yes/no question's figures beside its parameters, a question with

@@ -108,6 +108,9 @@ class SurveyDesign:
     # Where it comes in the lists researchers see (the builder's, the error messages').
     listed: ClassVar[int] = 100
     label: ClassVar[object]  # a lazily translated name for the builder's list of procedures
+    # Its name in the literature, with the paper that introduced it (lazily translated): what a
+    # methods section calls it, beside each estimate.
+    literature: ClassVar[object]
     # What it states in a survey file, an XLSForm and the builder (none: the spinners).
     fields: ClassVar[DesignFields] = DesignFields()
     # What the respondent's page draws and says of it (designs/page_draw.py), made once: ``page``.

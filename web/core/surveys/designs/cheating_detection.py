@@ -47,6 +47,7 @@ class CheatingDetection(SurveyDesign):
     Page = CheatingDetectionPage
     listed = 60
     label = _l("Cheating detection: two forced-response arms (yes/no only)")
+    literature = _l("the cheating-detection model (Clark & Desharnais 1998)")
     fields = DesignFields(("arms",))
     yesno_variant = "arms"  # each report goes with its arm
 

@@ -61,6 +61,7 @@ class Crosswise(SurveyDesign):
     Page = CrosswisePage
     listed = 50
     label = _l("Crosswise: “are both answers the same?” (yes/no only)")
+    literature = _l("the crosswise model (Yu, Tian & Tang 2008)")
     lab = LabRow(_l("Crosswise: “are both answers the same?”, no spinner"))
     fields = DesignFields(("innocuous",))
 

@@ -50,6 +50,7 @@ class AskedDirectly(SurveyDesign):
     Page = AskedDirectlyPage
     listed = 90
     label = _l("Asked directly: no randomizing and no ε (yes/no only; a split ballot's baseline)")
+    literature = _l("asked directly, with no randomizing")
     protects = False
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:

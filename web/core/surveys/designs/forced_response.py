@@ -82,6 +82,7 @@ class ForcedResponse(SurveyDesign):
     Page = ForcedResponsePage
     listed = 30
     label = _l("Forced response (yes/no only)")
+    literature = _l("the forced-response design (Boruch 1971)")
     lab = LabRow(_l("Forced response, a forced “yes” twice as likely as a forced “no”"))
     refusals = FORCED_REFUSALS
     fields = DesignFields(

@@ -130,6 +130,7 @@ class Kuk(SurveyDesign):
     Page = KukPage
     listed = 55
     label = _l("Kuk's cards: a card from the deck the answer points to (yes/no only)")
+    literature = _l("Kuk's card design (Kuk 1990)")
     lab = LabRow(_l("Kuk's cards, decks of opposite mixes (Warner's numbers)"), kuk_at_epsilon)
     fields = DesignFields(
         SHARES,

@@ -18,6 +18,7 @@ class Spinner(TypeSpun):
     name = "spinner"
     listed = 10
     label = _l("Spinner only: dark reports the opposite answer")
+    literature = _l("Warner's mirrored design (Warner 1965)")
     short_label = _l("Spinner only")
     choice_label = _l("Spinner only: dark lets a die pick one of the other options")
 

@@ -18,6 +18,7 @@ class SpinnerCoin(TypeSpun):
     name = "spinner_coin"
     listed = 20
     label = _l("Spinner and coin: dark lets a coin decide")
+    literature = _l("the forced-response design with a fair coin on dark (Boruch 1971)")
     short_label = _l("Spinner and coin")
     choice_label = _l("Spinner and die: dark lets a die pick any option")
     lab = LabRow(_l("Spinner (the same as symmetric forced response)"))

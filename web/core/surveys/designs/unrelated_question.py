@@ -47,6 +47,9 @@ class UnrelatedQuestion(SurveyDesign):
     Page = UnrelatedQuestionPage
     listed = 40
     label = _l("Unrelated question (yes/no only)")
+    literature = _l(
+        "the unrelated-question design with a known innocuous share (Greenberg et al. 1969)"
+    )
     lab = LabRow(_l("Unrelated question, innocuous prevalence 25%"))
     fields = DesignFields(
         ("p_truth", "innocuous"),

@@ -9,6 +9,7 @@ from typing import ClassVar, NamedTuple, TypedDict, TypeVar
 
 import numpy as np
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs import (
@@ -84,6 +85,16 @@ class QuestionType:
     )
     xlsform_select: ClassVar[str] = "select_one"
     xlsform_list: ClassVar[str | None] = None
+    # How each estimate's 95% interval is made, in words, beside the estimate.
+    interval_words: ClassVar[object] = _l(
+        "exact (Clopper–Pearson) on the reported share, carried through the design's line and "
+        "clipped to 0–100%"
+    )
+
+    def design_words(self, design) -> object:
+        """The design its reports come from, in the literature's words (``design`` a
+        :class:`~web.core.surveys.designs.SurveyDesign`)."""
+        return design.literature
 
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""

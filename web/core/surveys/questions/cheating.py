@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, registered
@@ -39,6 +40,9 @@ class Cheating(QuestionType):
     procedures = tuple(design.name for design in registered() if design.yesno_variant == "arms")
     answer_shape = "arm"
     respond_template = "respond/_cheating.html"
+    interval_words = _l(
+        "MOVER (Zou & Donner 2008) on the two arms' exact Clopper–Pearson limits, clipped to 0–100%"
+    )
 
     def options_problem(self, count: int) -> str | None:
         return QUESTION_TYPES[YesNo.name].options_problem(count)

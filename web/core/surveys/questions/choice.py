@@ -25,6 +25,16 @@ class Choice(OneOption):
     label = _l("Single choice")
     answer_shape = "option"
     permanent_layer = True
+    interval_words = _l(
+        "exact (Clopper–Pearson) on each option's reported share, carried through the line of "
+        "generalized randomized response and clipped to 0–100%"
+    )
+
+    def design_words(self, design) -> object:
+        return _l(
+            "generalized randomized response over k options (k-ary randomized response; Kairouz, "
+            "Oh & Viswanath 2014): one spin, and on dark a die"
+        )
 
     def permanent_values(self, option_count: int) -> int:
         return option_count

@@ -28,6 +28,7 @@ class Direct(OneOption):
     answer_shape = "direct"
     respond_template = "respond/_direct.html"
     randomized = False
+    interval_words = _l("exact (Clopper–Pearson) on the share choosing each option")
 
     def spin_count(self, option_count: int) -> int:
         return 0

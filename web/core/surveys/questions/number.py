@@ -31,6 +31,10 @@ class Number(YesNo):
     respond_template = "respond/_number.html"
     procedures = QuestionType.procedures  # the spinners only: a design reports one bit of yes/no
     has_range = True
+    interval_words = _l(
+        "exact (Clopper–Pearson) on the share of reports of 1, carried through the design's line "
+        "onto the range and clipped to it"
+    )
 
     def mean_of(self, question) -> rr.BoundedMean:
         return question.design.scale.mean(question.epsilon, question.procedure)
