@@ -79,10 +79,10 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
     for index, question in enumerate(results.questions):
         visible = question.visible
         chart = None
-        drawn, show = chart_bars(question) if visible else ([], None)
-        # No bar to draw (every answer of a direct question in a group below the minimum n):
-        # no chart, which would be an empty axis, but words saying why.
-        if drawn:
+        drawn, show = chart_bars(question)
+        # No bar to draw (withheld, or every answer of a direct question in a group below the
+        # minimum n): no chart, which would be an empty axis, but words saying why.
+        if visible and drawn:
             chart = estimate_chart(
                 drawn,
                 title=chart_title(question),
