@@ -162,7 +162,7 @@ def bump_revision(app, slug):
         survey = find_survey(slug)
         question = survey.questions[0]
         spec = survey.to_spec().questions[0]
-        update_question(question, type(spec)(**{**spec.__dict__, "epsilon": 0.2}))
+        update_question(question.survey, question, type(spec)(**{**spec.__dict__, "epsilon": 0.2}))
         db.session.commit()
         return survey.revision
 

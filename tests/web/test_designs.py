@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import copy
 import csv
+import html
 import io
 import json
 import math
+import re
 
 import pytest
 
@@ -574,3 +576,29 @@ def test_rrs_typed_refusal_lands_on_its_field_in_the_viewers_language(app):
     with pytest.raises(rr.ParameterError) as refused:
         rr.forced_response(0.7, 0.2, 0.2)
     assert (refused.value.parameter, refused.value.reason) == ("p_forced_no", "not_one")
+
+
+@no_database
+def test_every_design_names_itself_in_the_literature(app):
+    from web.core.surveys.designs import registered
+
+    with app.test_request_context():
+        for design in registered():
+            words = str(design.literature)
+            assert words and (design.name == "direct" or re.search(r"\b(19|20)\d\d\b", words)), (
+                design.name
+            )
+
+
+def test_the_dashboard_names_each_estimates_design_and_interval_method(
+    app, designed, make_researcher
+):
+    """It once said only "Spinner and coin, p = 0.462": a methods section needs the design's
+    name in the literature and how the interval was made."""
+    page = make_researcher("rita@example.org").get(f"/surveys/{designed}").get_data(as_text=True)
+    text = html.unescape(" ".join(re.sub(r"<[^>]+>", " ", page).split()))
+    for design in ("the forced-response design (Boruch 1971)", "the crosswise model (Yu, Tian & "
+                   "Tang 2008)", "the unrelated-question design with a known innocuous share "
+                   "(Greenberg et al. 1969)"):  # fmt: skip
+        assert f"Design: {design}. Interval:" in text, design
+    assert "Interval: exact (Clopper–Pearson) on the reported share, carried through the " in text

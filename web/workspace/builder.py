@@ -248,7 +248,7 @@ def edit_question(slug: str, key: str):
     if form.validate_on_submit():
         try:
             spec = spec_from_form(form, question.key, languages, keep=question.options)
-            update_question(question, spec)
+            update_question(survey, question, spec)
         except EditError as error:
             db.session.rollback()  # the revision it moved to, and the survey's row lock
             show_problems(form, error.problems, languages)
@@ -263,7 +263,7 @@ def remove_question(slug: str, key: str):
     """Delete a question that has no responses."""
     survey = researcher_survey(slug)
     try:
-        delete_question(question_or_404(survey, key))
+        delete_question(survey, question_or_404(survey, key))
     except EditError as error:
         db.session.rollback()
         for problem in error.problems:

@@ -145,7 +145,7 @@ def test_an_item_is_fixed_across_the_series_once_a_wave_has_responses(
         question = find_survey("climate-w2").questions[0]
         spec = find_survey("climate-w2").to_spec().questions[0]
         with pytest.raises(EditError, match="fixed across the series"):
-            update_question(question, dataclasses.replace(spec, epsilon=1.5))
+            update_question(question.survey, question, dataclasses.replace(spec, epsilon=1.5))
         db.session.rollback()
 
 

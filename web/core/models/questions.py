@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     JSON,
@@ -26,8 +26,15 @@ from web.core.surveys.questions import ARM, QuestionType, question_type
 from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
 
-if TYPE_CHECKING:
-    from web.core.models.surveys import Survey
+class OwningSurvey(Protocol):
+    """What a question's row reads of the survey it belongs to (a
+    :class:`web.core.models.surveys.Survey`): named here rather than imported, since the survey's
+    module imports this one. Code that needs the whole survey is handed it."""
+
+    wave: int | None
+
+    @property
+    def language_list(self) -> list[str]: ...
 
 
 class Question(Tally, Model):
@@ -94,7 +101,7 @@ class Question(Tally, Model):
     correct: Mapped[str | None] = mapped_column(String(64))
     # Whether a submission must answer it: every other question may be skipped (stored as null).
     required: Mapped[bool] = mapped_column(default=False, server_default=false())
-    survey: Mapped[Survey] = relationship(back_populates="questions")
+    survey: Mapped[OwningSurvey] = relationship("Survey", back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
     )

@@ -269,11 +269,11 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
     return question
 
 
-def update_question(question: Question, spec: QuestionSpec) -> None:
+def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> None:
     """Apply an edit, after the same checks a survey file goes through; once the question has
     responses only its wording may change. A row of a question asked by condition keeps its
     condition, and its wording is the question's: every row of it takes the new wording."""
-    languages = question.survey.language_list
+    languages = survey.language_list
     spec = dataclasses.replace(
         spec,
         key=question.question_id if spec.key == question.key else spec.key,
@@ -283,10 +283,10 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     )
     if spec.required != question.required:
         # A page loaded before the change would send what the survey no longer takes.
-        new_revision(question.survey)
+        new_revision(survey)
     problems = question_problems(
         spec, languages=tuple(languages), complete=False,
-        in_series=question.survey.series is not None,
+        in_series=survey.series is not None,
     )  # fmt: skip
     if spec.key != question.question_id:
         problems.append(
@@ -295,8 +295,8 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     if problems:
         raise EditError(problems)
     if spun_parameters(question) != spun_parameters(spec):
-        new_revision(question.survey)
-        elsewhere = answered_elsewhere(question.survey, question.key)
+        new_revision(survey)
+        elsewhere = answered_elsewhere(survey, question.key)
         if elsewhere is not None:
             raise EditError([Problem("question.epsilon", fixed_in_series(elsewhere))])
         if has_responses(question):
@@ -323,7 +323,7 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
     _set_options(question, spec.options, languages)
     question.text, question.translations = spec.text.to_store(languages)
     question.required = spec.required
-    for sibling in _other_rows(question):
+    for sibling in _other_rows(survey, question):
         sibling.text, sibling.translations = question.text, question.translations
         sibling.required = question.required
         wording = {option.key: option for option in question.options}
@@ -333,17 +333,17 @@ def update_question(question: Question, spec: QuestionSpec) -> None:
                     wording[option.key].text,
                     wording[option.key].translations,
                 )
-    question.survey.edits += 1
+    survey.edits += 1
 
 
-def _other_rows(question: Question) -> list[Question]:
+def _other_rows(survey: Survey, question: Question) -> list[Question]:
     """The question's rows in the experiment's other conditions (none for a question asked the
     same way in every condition)."""
     if question.condition is None:
         return []
     return [
         row
-        for row in question.survey.questions
+        for row in survey.questions
         if row is not question
         and row.condition is not None
         and row.question_id == question.question_id
@@ -367,9 +367,8 @@ def _set_options(question: Question, options: tuple[OptionSpec, ...], languages:
         db.session.delete(extra)
 
 
-def delete_question(question: Question) -> None:
+def delete_question(survey: Survey, question: Question) -> None:
     """Remove a question that has no responses."""
-    survey = question.survey
     new_revision(survey)
     if has_responses(question):
         raise EditError([Problem("question", _("A question with responses cannot be deleted."))])

@@ -102,15 +102,16 @@ def registered() -> tuple[SurveyDesign, ...]:
 
 
 class SurveyDesign:
-    """A way of turning a true answer into a report, as a survey states and shows it."""
+    """A way of turning a true answer into a report, as a survey states and shows it.
+
+    Each design also states ``literature``: its name in the literature with the paper that
+    introduced it (lazily translated), what a methods section calls it, beside each estimate
+    (``tests/web/test_designs.py`` holds every registered design to it)."""
 
     name: ClassVar[str]
     # Where it comes in the lists researchers see (the builder's, the error messages').
     listed: ClassVar[int] = 100
     label: ClassVar[object]  # a lazily translated name for the builder's list of procedures
-    # Its name in the literature, with the paper that introduced it (lazily translated): what a
-    # methods section calls it, beside each estimate.
-    literature: ClassVar[object]
     # What it states in a survey file, an XLSForm and the builder (none: the spinners).
     fields: ClassVar[DesignFields] = DesignFields()
     # What the respondent's page draws and says of it (designs/page_draw.py), made once: ``page``.
