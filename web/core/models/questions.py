@@ -26,6 +26,7 @@ from web.core.surveys.questions import ARM, QuestionType, question_type
 from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
 
+
 class OwningSurvey(Protocol):
     """What a question's row reads of the survey it belongs to (a
     :class:`web.core.models.surveys.Survey`): named here rather than imported, since the survey's
