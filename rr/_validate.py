@@ -109,7 +109,7 @@ def as_int_array(values, name: str) -> np.ndarray:
 
 
 # A plan that needs more respondents than this is one no survey can carry out.
-MAX_SAMPLE_SIZE = 10**15
+MAX_SAMPLE_SIZE = 10**18
 
 
 def planned_size(numerator: float, denominator: float, parameter: str, value) -> int:

@@ -72,7 +72,7 @@ def sample_size(
     ValueError
         If margin ≤ 0, ε is not finite and > 0, the procedure is unknown, the confidence is outside
         (0, 1) or the true proportion outside [0, 1]; a :class:`rr.ParameterError` naming
-        ``margin`` if the margin is too small for any survey (past 10¹⁵ respondents).
+        ``margin`` if the margin is too small for any survey (past 10¹⁸ respondents).
     """
     margin = check_positive(margin, "margin")
     epsilon = check_epsilon(epsilon)

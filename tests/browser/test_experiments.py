@@ -181,3 +181,40 @@ def test_the_projector_shows_each_way_of_asking_side_by_side(
     expect(projector.locator(f"{side} svg.chart .label")).to_have_count(2)
     expect(projector.locator(f"{side} .gap")).to_have_count(1)
     assert phone_problems(projector, width) == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_the_dashboard_a_methods_section_is_written_from_reads_on_a_phone(
+    app, researcher_at, live_server, import_survey, locale
+):
+    """At 390 px the experiment's chart labels were about 5 px, its tables clipped, its tables
+    captioned by ids under the charts, and the estimates switch looked the same either way."""
+    slug = import_survey(EXPERIMENT)
+    with app.app_context():
+        simulate_responses(find_survey(slug), 600, 0.3, seed=2)
+    page = researcher_at(locale, 390)
+    page.goto(f"{live_server}/surveys/{slug}")
+    item = page.locator(".experiment-item[data-item='drugs']")
+    expect(item.locator("h4")).to_contain_text("Used drugs this year?")
+    # The question's wording comes before its chart.
+    assert item.evaluate(
+        "(item) => item.querySelector('h4').compareDocumentPosition(item.querySelector('svg'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    sizes = item.locator("svg.chart .label").evaluate_all(
+        "(labels) => labels.map((label) => parseFloat(getComputedStyle(label).fontSize)"
+        " * label.getScreenCTM().a)"
+    )
+    assert sizes and min(sizes) >= 11, sizes
+    scroller = item.locator(".table-scroll")
+    assert scroller.evaluate("(box) => getComputedStyle(box).overflowX") == "auto"
+    assert scroller.evaluate("(box) => box.scrollWidth > box.clientWidth")  # it scrolls, not clips
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    pressed, unpressed = (
+        page.locator(f".estimates-switch button[aria-pressed='{state}']").evaluate(
+            "(button) => getComputedStyle(button).backgroundColor"
+        )
+        for state in ("true", "false")
+    )
+    assert pressed != unpressed
+    assert phone_problems(page, 390) == []

@@ -125,8 +125,10 @@ def test_an_effect_too_small_for_any_survey_is_a_400_naming_it(client):
 
 @no_database
 def test_a_margin_no_survey_reaches_has_no_sample_size(client):
-    """At ε = 1e-6 a 5-point margin would take past 10^15 respondents: null, not a 500."""
-    response = client.get("/api/plan?epsilon=1.0000000000000002e-06&n=100")
+    """A design whose truth share is 1e-10 would need past 10^18 respondents for any margin:
+    null, not a 500."""
+    query = "procedure=forced_response&p_truth=1e-10&p_forced_yes=0.5&p_forced_no=0.4999999999"
+    response = client.get(f"/api/plan?{query}&n=100")
     assert response.status_code == 200
-    assert response.json["sample_size"] == {"0.1": 384145882069477, "0.05": None, "0.03": None}
+    assert response.json["sample_size"] == {"0.1": None, "0.05": None, "0.03": None}
     assert client.get("/api/plan?epsilon=1&n=100").json["sample_size"]["0.05"] > 100
