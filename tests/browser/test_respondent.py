@@ -46,7 +46,8 @@ def answer_everything(context, url, page_log):
     """Open the survey, choose the true answers, spin every question and wait for the outcomes."""
     page = context.new_page()
     log = page_log(page)
-    page.goto(url)
+    # Answered once the page's code has set the questions up: an answer given before may be undone.
+    open_survey(page, url)
     answer_truthfully(page)
     spin(page, "cheated")
     spin(page, "substances")

@@ -50,7 +50,7 @@ def shared_kept(page) -> dict:
 
 
 def answer_wave(page, url: str, cheated: int, alcohol: bool) -> None:
-    page.goto(url)
+    open_survey(page, url)
     page.check(f"input[name='truth-cheated'][value='{cheated}']")
     spin(page, "cheated")
     wait_until_done(page, ["cheated"])

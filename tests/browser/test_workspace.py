@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 import rr
 from tests.browser.researcher import log_in
+from tests.browser.respondent import open_survey
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -71,7 +72,7 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     for respondent_number in (1, 2):  # the survey publishes in steps of two
         respondent = browser.new_context(reduced_motion="reduce")
         answer = respondent.new_page()
-        answer.goto(live_server + link)
+        open_survey(answer, live_server + link)
         answer.check("input[name='truth-cheated'][value='1']")
         answer.click("section[data-question='cheated'] .spin-button")
         answer.wait_for_selector("[data-item='cheated'][data-state='done']")
