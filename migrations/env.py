@@ -107,6 +107,8 @@ def stamp_unversioned(connection):
                 made_by = "0014"
             if made_by == "0014" and "required" in question_columns:
                 made_by = "0015"
+            if made_by == "0015" and "pages" in columns:
+                made_by = "0016"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -21,6 +21,8 @@
  */
 
 const PREFIX = "rr-survey:";
+/** How the memo names a direct answer kept until the survey is submitted (pages.js): `@plain:<id>`. */
+export const PLAIN_ITEM = "@plain:";
 const SUBMISSION_ID = /^[0-9a-f]{32}$/;
 
 /**
@@ -138,6 +140,8 @@ export function commitReported(storage, slug, revision, reported, newId) {
  */
 export function rememberSubmitted(storage, slug, revision, spent = null) {
   const memo = loadMemo(storage, slug, revision);
+  // Direct answers were kept only for a reload before submitting: once sent, they go.
+  for (const item of [...memo.reported.keys()]) if (item.startsWith(PLAIN_ITEM)) memo.reported.delete(item);
   return save(storage, slug, { ...memo, submitted: true, spent: spent ?? memo.spent });
 }
 

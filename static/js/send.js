@@ -69,10 +69,24 @@ export async function submit(page) {
 function answersBody(page, answerOf) {
   const { config } = page;
   const answer = (question) => answerOf(question).sent(question, contextOf(page, question));
-  // A skipped question is left out: the server stores it as skipped.
-  const asked = config.questions.filter((question) => !page.skipped.has(question.id));
+  // A skipped question, or one not shown (display logic), is left out: the server stores it as
+  // skipped.
+  const asked = config.questions.filter((question) => !page.skipped.has(question.id) && !page.hidden?.has(question.id));
   const answers = Object.fromEntries(asked.map((question) => [question.sentAs ?? question.id, answer(question)]));
-  return config.conditions.length ? { condition: config.condition, answers } : { answers };
+  const body = config.conditions.length ? { condition: config.condition, answers } : { answers };
+  return page.orders?.size ? { ...body, order: ordersShown(page) } : body;
+}
+
+/** The orders drawn for the randomized pages and the shuffled questions shown. */
+function ordersShown(page) {
+  const shownIds = new Set(page.config.questions.filter((question) => !page.hidden?.has(question.id)).map((question) => question.sentAs ?? question.id));
+  const order = {};
+  for (const [key, items] of page.orders) {
+    const isQuestion = page.config.questions.some((question) => (question.sentAs ?? question.id) === key);
+    // A page is shown where one of its questions is; a question where it is.
+    if (isQuestion ? shownIds.has(key) : items.some((id) => shownIds.has(id))) order[key] = items;
+  }
+  return order;
 }
 
 /** Remember, in both stores, that this browser has submitted the survey under `id`. */

@@ -57,6 +57,12 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  * @property {Set<string>} settled Questions drawn or remembered on this page: never drawn again.
  * @property {Set<string>} skipped Questions the respondent chose to skip before spinning: nothing
  *   is drawn or sent for them.
+ * @property {Set<string>} hidden Questions display logic hides from this respondent (pages.js):
+ *   not asked and not sent.
+ * @property {Map<string, string[]>} orders The orders drawn for randomized pages and shuffled
+ *   questions, by page or question id (pages.js); sent with the answers.
+ * @property {(() => void) | null} layout Decides again which pages and questions are shown
+ *   (pages.js, where the survey has them); run before every update of the summary.
  * @property {<T>(task: () => T | Promise<T>) => Promise<T>} lock Runs `task` under the survey's
  *   cross-tab lock.
  * @property {() => ReturnType<typeof mirrorMemo>} mirror The memo as every tab sees it.
@@ -85,6 +91,9 @@ function pageOf(form) {
     reported: new Map(),
     settled: new Set(),
     skipped: new Set(),
+    hidden: new Set(),
+    orders: new Map(),
+    layout: null,
     lock: (task) => withLock(memoKey(config.slug), task),
     mirror: () => mirrorMemo(storage, config.slug, preview),
     share: async (value) => {
@@ -130,8 +139,11 @@ const loadDraw = () => import("./draw.js");
 /** The submission, loaded with the first spin (and at once where a response may wait). */
 const loadSend = () => import("./send.js");
 
-/** Set up the page's questions (an experiment's, its condition's) and what they listen to. */
-function begin(page, memo, dies) {
+/**
+ * Set up the page's questions (an experiment's, its condition's) and what they listen to; a
+ * questionnaire of pages then draws its orders and shows the page the respondent is on.
+ */
+async function begin(page, memo, dies) {
   const { config, preview } = page;
   for (const question of config.questions) {
     if (question.items.length) page.views.set(question.id, setUpQuestion(page, question, dies));
@@ -150,8 +162,9 @@ function begin(page, memo, dies) {
   window.addEventListener("pagehide", () => {
     for (const view of page.views.values()) clearTruth(view, false);
   });
+  if (!preview) await showRemembered(page, memo);
+  if (config.flow) await setUpFlow(page);
   if (preview) return updateSummary(page);
-  showRemembered(page, memo);
   // What another tab draws appears here at once; a page restored by Back is brought up to date.
   window.addEventListener("storage", (event) => {
     if (event.key === memoKey(config.slug)) catchUp(page, page.storage);
@@ -161,6 +174,12 @@ function begin(page, memo, dies) {
   });
   // A draw another tab made may have reached the shared store before this tab's local storage.
   page.lock(page.mirror).then((mirror) => catchUp(page, mirror));
+}
+
+/** Only a survey with pages, display logic or drawn orders loads them. */
+async function setUpFlow(page) {
+  const [{ setUpPages }, { newSubmissionId }] = await Promise.all([import("./pages.js"), import("./random.js")]);
+  await setUpPages(page, newSubmissionId);
 }
 
 /** Show what this browser drew since the page was set up: in another tab, or before Back. */

@@ -110,11 +110,12 @@ function directAnswer(form, question) {
 }
 
 /**
- * Whether a question is ready to send: skipped, or every item reported; a direct question has
- * nothing to wait for unless it is required and nothing is chosen yet.
+ * Whether a question is ready to send: skipped or not shown (display logic), or every item
+ * reported; a direct question has nothing to wait for unless it is required and nothing is
+ * chosen yet.
  */
-function isDone(page, question) {
-  if (page.skipped.has(question.id)) return true;
+export function isDone(page, question) {
+  if (page.skipped.has(question.id) || page.hidden?.has(question.id)) return true;
   if (!question.items.length) return !question.required || directAnswer(page.form, question) !== null;
   return question.items.every((item) => page.reported.has(item));
 }
@@ -127,16 +128,22 @@ export function allSpun(page) {
 /** The summary of what will be sent, and the Submit button, ready once every item is. */
 export function updateSummary(page) {
   const { config, form } = page;
+  // A questionnaire of pages decides first what is shown (pages.js).
+  page.layout?.();
   const done = allSpun(page);
   form.querySelector(".summary .pending").hidden = done;
   document.getElementById("submit-button").disabled = !done;
+  // In the order the questions are shown (a randomized page's drawn order).
+  const shownOrder = [...form.querySelectorAll("section[data-question]")].map((root) => root.dataset.question);
+  const position = (question) => shownOrder.indexOf(question.id);
   document.getElementById("report-summary").replaceChildren(
     ...config.questions
-      .filter((question) => isDone(page, question))
+      .filter((question) => isDone(page, question) && !page.hidden?.has(question.id))
+      .sort((first, second) => position(first) - position(second))
       .map((question) => {
         const entry = document.createElement("li");
         const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
-        const title = root.querySelector("h2").textContent.trim();
+        const title = root.querySelector("h2, h3").textContent.trim();
         const parts = page.skipped.has(question.id)
           ? [page.text.skipped]
           : page.answerOf(question).summary(question, contextOf(page, question));

@@ -7,8 +7,11 @@ import json
 
 from web.core.infrastructure.i18n import shown
 from web.core.models import Question
+from web.core.surveys.flow import survey_flow
+from web.core.surveys.pages import PageSpec, stored_pages
 from web.core.surveys.scales import Scale
 from web.core.surveys.series import page_light, permanent_report
+from web.core.surveys.texts import Texts
 
 
 def page_question(question: Question) -> dict:
@@ -83,3 +86,32 @@ def _permanent_numbers(question: Question) -> dict | None:
 def _scale_numbers(scale: Scale | None) -> dict | None:
     """A number question's min, max and step (None for other types)."""
     return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
+
+
+def page_pages(survey) -> tuple[PageSpec, ...] | None:
+    """The pages the survey's page draws one at a time, or None for one page with every question
+    in the file's order (no pages, display rules or drawn orders)."""
+    if survey_flow(survey).simple:
+        return None
+    ids = tuple(dict.fromkeys(question.question_id for question in survey.questions))
+    return stored_pages(survey.pages) or (PageSpec("", Texts(), ids),)
+
+
+def page_flow(survey) -> dict | None:
+    """What the page's script needs to show the pages, decide what is shown and draw the orders
+    (static/js/pages.js), or None where there is nothing to decide."""
+    flow = survey_flow(survey)
+    if flow.simple:
+        return None
+    return {
+        "pages": [
+            {"id": page.key or "", "questions": list(page.questions), "randomize": page.randomize,
+             "showIf": None if page.show_if is None else page.show_if.to_dict()}
+            for page in flow.pages
+        ],
+        "rules": {name: rule.to_dict() for name, rule in flow.rules},
+        "shuffled": [
+            {"question": each.question, "options": list(each.options), "fixed": list(each.fixed)}
+            for each in flow.shuffled
+        ],
+    }  # fmt: skip

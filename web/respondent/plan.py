@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from web.core.surveys.answers import Shape
+from web.core.surveys.flow import Flow
 from web.core.surveys.questions import Tallied
 
 
@@ -37,6 +38,9 @@ class Plan:
     direct: tuple[str, ...] = ()
     # An experiment's condition ids: a submission names the one its page drew.
     conditions: tuple[str, ...] = ()
+    # Its pages, display rules and drawn orders (web/core/surveys/flow.py); None: one page,
+    # every question shown, in the file's order.
+    flow: Flow | None = None
 
     def __hash__(self) -> int:
         # A group of submissions is sorted by plan: hashing every shape and tally each time

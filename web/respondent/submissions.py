@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.results.cells import direct_questions
+from web.core.surveys.flow import survey_flow
 from web.core.surveys.questions import Tallied
 from web.respondent import storing
 from web.respondent.plan import Plan, SurveyState
@@ -118,6 +119,7 @@ class Submissions:
         # it waits for its turn to write, or a burst on a cold cache would drain the pool.
         with Session(self.engine) as session:
             survey = session.get_one(Survey, survey_id)
+            flow = survey_flow(survey)
             return Plan(
                 survey_id,
                 revision,
@@ -125,6 +127,7 @@ class Submissions:
                 tuple(Tallied.of(question, option) for question, option in survey.spins()),
                 tuple(question.key for question in direct_questions(survey.questions)),
                 tuple(condition.id for condition in survey.condition_list),
+                None if flow.simple else flow,
             )
 
 

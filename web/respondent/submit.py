@@ -134,7 +134,7 @@ def checked_bits(body: bytes, is_json: bool, plan: Plan) -> dict:
         # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
         raise _Refusal(400, "the body is not valid JSON") from None
     try:
-        return check_answers(data, plan.shapes, plan.conditions)
+        return check_answers(data, plan.shapes, plan.conditions, plan.flow)
     except AnswerError as error:
         raise _Refusal(400, str(error)) from None
 

@@ -11,7 +11,7 @@ from web.core.surveys.lookup import find_survey
 from web.core.surveys.schedule import close_if_due, not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
-from web.respondent.page_question import page_question
+from web.respondent.page_question import page_flow, page_pages, page_question
 from web.respondent.privacy_note import PrivacyNote
 from web.site.lookup import survey_or_404
 
@@ -50,6 +50,7 @@ def render_survey(slug: str) -> str:
         "respond/survey.html",
         survey=survey,
         config=page_config(survey),
+        flow=page_pages(survey),
         privacy=PrivacyNote.of(survey),
         waiting=survey.status == "open" and not_yet_open(survey.opens_at),
     )
@@ -105,6 +106,8 @@ def page_config(survey, preview: bool = False) -> dict:
         # An experiment's conditions: the page draws one and keeps that condition's questions.
         "conditions": [condition.to_dict() for condition in survey.condition_list],
         "questions": [page_question(question) for question in survey.questions],
+        # Pages, display rules and drawn orders, where the survey has them (static/js/pages.js).
+        "flow": page_flow(survey),
     }
 
 
@@ -145,6 +148,7 @@ def messages() -> dict:
         "wheel": _("Wheel {number} of 2, picked at random."),
         "recorded": _("Recorded as you reported it: the page never saw your true answer."),
         "sentAsGiven": _("Asked directly: your answer is sent as you gave it."),
+        "pageOf": _("Page {page} of {pages}"),
         "submitFailed": _("Your answers could not be sent. Please try again."),
         "notLoaded": _(
             "The page could not load what it needs to spin. Check the connection and try again."

@@ -74,6 +74,12 @@ def schemas() -> dict:
                 "slug": ref("Slug"),
                 "title": string_or_texts,
                 "questions": {"type": "array", "items": OBJECT},
+                "pages": {
+                    "type": "array",
+                    "items": OBJECT,
+                    "description": "Pages in order, each {id, title, questions, randomize, "
+                    "show_if}; without it the survey is one page.",
+                },
             },
             # The demo survey's own file under another address: an example that imports.
             "example": json.loads(DEMO_FILE.read_text(encoding="utf-8")) | {"slug": "demo-copy"},
@@ -89,6 +95,15 @@ def schemas() -> dict:
                     "question is left out or null.",
                 },
                 "condition": {"type": "string", "description": "An experiment's drawn condition."},
+                "order": {
+                    "type": "object",
+                    "description": "The orders the page drew and showed: for each randomized "
+                    "page shown its question ids, for each question with shuffled options shown "
+                    "its option ids, as shown (a permutation; fixed options in their place). "
+                    "Required where the survey draws orders; an answer to a question its "
+                    "show_if hid is refused.",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                },
             },
         },
         "Stored": {

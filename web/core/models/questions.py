@@ -53,6 +53,7 @@ class Question(Tally, Model):
                     position=index,
                     text=option_text,
                     translations=option_translations,
+                    fixed=option.fixed,
                 )
             )
         return cls(
@@ -61,6 +62,8 @@ class Question(Tally, Model):
             known_prevalence=spec.known_prevalence,
             correct=spec.correct,
             required=spec.required,
+            display_rule=None if spec.show_if is None else spec.show_if.to_dict(),
+            shuffle_options=spec.shuffle_options,
             position=position,
             kind=spec.kind,
             text=text,
@@ -102,6 +105,10 @@ class Question(Tally, Model):
     correct: Mapped[str | None] = mapped_column(String(64))
     # Whether a submission must answer it: every other question may be skipped (stored as null).
     required: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Its display rule as the file writes it (web/core/surveys/display.py), or None: shown to all.
+    display_rule: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # Whether its options' order is drawn per respondent.
+    shuffle_options: Mapped[bool] = mapped_column(default=False, server_default=false())
     survey: Mapped[OwningSurvey] = relationship("Survey", back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"
@@ -186,6 +193,8 @@ class Option(Tally, Model):
     position: Mapped[int]
     text: Mapped[str] = mapped_column(Text)  # in the survey's default language
     translations: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # the others, by tag
+    # Keeps its place when its question's options are shuffled.
+    fixed: Mapped[bool] = mapped_column(default=False, server_default=false())
     question: Mapped[Question] = relationship(back_populates="options")
 
     @property

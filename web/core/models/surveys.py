@@ -21,8 +21,10 @@ from web.core.infrastructure.extensions import Model, db
 from web.core.models.questions import Option, Question
 from web.core.surveys.answers import Shape
 from web.core.surveys.conditions import Condition
+from web.core.surveys.display import stored_rule
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
+from web.core.surveys.pages import stored_pages
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.texts import Texts, split_languages
 
@@ -102,6 +104,9 @@ class Survey(Model):
     # An experiment's conditions ([{"id", "share"}], web/core/surveys/conditions.py), drawn per
     # respondent by the page; none (null or empty) for a survey asked one way.
     conditions: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
+    # Its pages ([{"id", "title": {lang: text}, "questions", "randomize", "show_if"}],
+    # web/core/surveys/pages.py); none (null) for a survey of one page.
+    pages: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )
@@ -126,6 +131,7 @@ class Survey(Model):
                 question.procedure,
                 question.condition,
                 question.required,
+                not question.asked_with.protects,
             )
             for question in self.questions
         ]
@@ -203,6 +209,7 @@ class Survey(Model):
             series=spec.series,
             wave=spec.wave,
             conditions=[condition.to_dict() for condition in spec.conditions] or None,
+            pages=[page.to_store() for page in spec.pages] or None,
         )
         survey.set_texts("title", spec.title)
         survey.set_texts("description", spec.description)
@@ -221,13 +228,18 @@ class Survey(Model):
                     question.texts,
                     question.epsilon,
                     question.procedure,
-                    tuple(OptionSpec(option.key, option.texts) for option in question.options),
+                    tuple(
+                        OptionSpec(option.key, option.texts, option.fixed)
+                        for option in question.options
+                    ),
                     question.design,
                     question.epsilon_permanent,
                     question.condition,
                     question.known_prevalence,
                     question.correct,
                     question.required,
+                    stored_rule(question.display_rule),
+                    question.shuffle_options,
                 )
                 for question in self.questions
             ),
@@ -237,6 +249,7 @@ class Survey(Model):
             series=self.series,
             wave=self.wave,
             conditions=self.condition_list,
+            pages=stored_pages(self.pages),
         )
 
     owner: Mapped[User | None] = relationship()

@@ -23,6 +23,8 @@ from web.core.results.figures import (
 )
 from web.core.surveys.conditions import condition_markers, response_condition
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
+from web.core.surveys.flow import OPTION_ORDER, PAGE_ORDER, survey_flow
+from web.core.surveys.pages import stored_pages
 from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts
 
@@ -63,7 +65,9 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     start with their ``condition``, and leave the other conditions' columns empty."""
     columns = response_columns(survey)
     markers = condition_markers(survey.questions)
+    orders = order_columns(survey)
     header = [key if option is None else f"{key}.{option}" for key, option in columns]
+    header += [name for name, _ in orders]
     yield _line(["condition", *header] if markers else header)
     if survey.published_count < max(min_n, 1):
         return
@@ -77,6 +81,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     for (bits,) in rows:
         answers = json.loads(bits)
         cells = [_cell(answers, key, option) for key, option in columns]
+        cells += [" ".join(answers.get(stored) or ()) for _, stored in orders]
         if markers:
             cells.insert(0, response_condition(answers, markers) or "")
         buffer.append(_line(cells))
@@ -84,6 +89,19 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
             yield "".join(buffer)
             buffer = []
     yield "".join(buffer)
+
+
+def order_columns(survey: Survey) -> list[tuple[str, str]]:
+    """(CSV column, stored key) of each order drawn per respondent: ``order_<page>`` for a
+    randomized page, ``options_<question>`` for shuffled options; each cell the ids as shown,
+    separated by spaces, or empty where the page or question was not shown."""
+    flow = survey_flow(survey)
+    pages = [
+        (f"order_{page.key}", f"{PAGE_ORDER}{page.key}") for page in flow.pages if page.randomize
+    ]
+    return pages + [
+        (f"options_{each.question}", f"{OPTION_ORDER}{each.question}") for each in flow.shuffled
+    ]
 
 
 def text_columns(languages) -> list[str]:
@@ -216,8 +234,9 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "epsilon_total": survey.epsilon_total,
         "missing": "An empty cell of the responses CSV is a question the respondent skipped "
         "(decided before any spin; every question may be skipped unless it is required), or one "
-        "the response was not asked (another condition of an experiment, or a question added "
-        "later). Each item's n counts only the responses that answered it; the R calls read "
+        "the response was not asked (not shown to it by the survey's display logic, another "
+        "condition of an experiment, or a question added later). Each item's n counts only "
+        "the responses that answered it; the R calls read "
         "empty cells as NA and leave them out.",
         "R": {
             "install": INSTALL,
@@ -244,6 +263,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "min + (max - min) * pi_hat, its interval mapped the same way (clipped to [min, max]).",
         **({"trend": _trend_entry(survey)} if survey.series else {}),
         **({"experiment": experiment_entry(survey)} if survey.condition_list else {}),
+        **({} if survey_flow(survey).simple else {"flow": _flow_entry(survey, languages)}),
         "questions": [
             {**_question_entry(question, languages), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)
@@ -269,6 +289,23 @@ def _trend_entry(survey: Survey) -> dict:
         "a = q$noise_offset, b = q$noise_slope)  # q: this codebook's entry for the item; "
         "yes and n from each wave's estimates CSV (noisy_yes, n). A number question's change "
         "in its units: multiply by (max - min).",
+    }
+
+
+def _flow_entry(survey: Survey, languages: list[str]) -> dict:
+    """The pages, display rules and drawn orders, and how the responses CSV records them."""
+    return {
+        "pages": [page.to_dict(languages) for page in stored_pages(survey.pages)],
+        "order_columns": [name for name, _ in order_columns(survey)],
+        "note": "Questions are asked page by page in the order listed. A question or page with "
+        "show_if is shown only to respondents whose answers to questions asked directly meet "
+        "it (never a randomized answer); a question not shown has an empty cell and is not "
+        "counted in its n. order_<page> holds the order a randomized page's questions were "
+        "shown in, options_<question> the order of a question's shuffled options (ids "
+        "separated by spaces; fixed options keep their place); both are drawn at random per "
+        "respondent, and an item's position can be read from them to check order effects.",
+        "R": 'pos <- sapply(strsplit(d$order_<page>, " "), match, x = "<question id>")  '
+        "# an item's position on a randomized page (NA where the page was not shown)",
     }
 
 
@@ -299,9 +336,14 @@ def _question_entry(question, languages: list[str]) -> dict:
     }
     if question.design.scale is not None:
         entry |= question.design.scale.for_file(languages)
+    if question.display_rule is not None:
+        entry["show_if"] = question.display_rule
+    if question.shuffle_options:
+        entry["shuffle_options"] = True
     if question.type.has_options:
         entry["options"] = [
             {"id": option.key, "text": option.texts.for_file(languages)}
+            | ({"fixed": True} if option.fixed else {})
             for option in question.options
         ]
     return entry

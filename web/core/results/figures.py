@@ -18,6 +18,7 @@ from flask import current_app
 from web.core.models import Question, Survey
 from web.core.results.cells import is_direct
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, design_named, find_design
+from web.core.surveys.flow import survey_flow
 from web.core.surveys.questions import ARM, question_type
 from web.core.surveys.texts import Texts
 
@@ -106,6 +107,8 @@ class QuestionResult:
     condition: str | None = None
     # Whether an ε protects its answers (not where a yes/no question is asked directly).
     protected: bool = True
+    # To whom it is shown, in words ("student = yes"), where display logic decides it.
+    shown_if: str | None = None
 
     @property
     def n(self) -> int:
@@ -275,6 +278,7 @@ class SurveyResults:
 def survey_results(survey: Survey, min_n: int) -> SurveyResults:
     """Every question's estimates from the published snapshot, each withheld below ``min_n``."""
     enough = survey.published_count >= max(min_n, 1)
+    flow = survey_flow(survey)
     return SurveyResults(
         survey.slug,
         survey.texts("title"),
@@ -286,7 +290,11 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
         survey.publication,
         survey.epsilon_total,
         tuple(
-            question_results(question, min_n if enough else None) for question in survey.questions
+            replace(
+                question_results(question, min_n if enough else None),
+                shown_if=flow.shown_if_words(question.question_id),
+            )
+            for question in survey.questions
         ),
         tuple(survey.language_list),
         survey.series,

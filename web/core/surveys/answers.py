@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from web.core.surveys.conditions import question_id
+from web.core.surveys.flow import Flow
 from web.core.surveys.questions import AnswerError, QuestionType, question_type
 
 __all__ = ["AnswerError", "Shape", "check_answers"]
@@ -32,6 +33,8 @@ class Shape:
     condition: str | None = None
     # Whether it must be answered; else it may be left out (or sent as null) and is stored as null.
     required: bool = False
+    # Whether it is asked plainly (its answer is what a display rule reads).
+    plain: bool = False
 
     @property
     def type(self) -> QuestionType:
@@ -43,13 +46,19 @@ class Shape:
         return question_id(self.key)
 
 
-def check_answers(body, shapes: Iterable[Shape], conditions: Sequence[str] = ()) -> dict:
+def check_answers(
+    body, shapes: Iterable[Shape], conditions: Sequence[str] = (), flow: Flow | None = None
+) -> dict:
     """Return the reported bits of a valid body, keyed by each row's key, or raise
     :class:`AnswerError`. With ``conditions`` (an experiment's ids) the body names one, and only
-    its questions are expected."""
+    its questions are expected. With a ``flow`` (pages, display rules, drawn orders) a question
+    the respondent was not shown must not be answered, and the orders drawn come as ``order``;
+    they are returned with the bits (``order:<page>``, ``options:<question>``)."""
     if not isinstance(body, dict):
         raise AnswerError("the body must be a JSON object")
-    expected = {"answers", "condition"} if conditions else {"answers"}
+    expected = {"answers"} | ({"condition"} if conditions else set())
+    if flow is not None and flow.draws_orders:
+        expected.add("order")
     extra = sorted(set(body) - expected)
     if extra:
         raise AnswerError(
@@ -69,9 +78,18 @@ def check_answers(body, shapes: Iterable[Shape], conditions: Sequence[str] = ())
     unknown = sorted(set(answers) - {shape.sent_as for shape in shapes})
     if unknown:
         raise AnswerError(f"unknown question {unknown[0]!r}")
+    shown = None if flow is None or flow.simple else flow.shown(_plain_answers(answers, shapes))
     checked: dict[str, object] = {}
     for shape in shapes:
         sent_as = shape.sent_as
+        if shown is not None and sent_as not in shown.questions:
+            if answers.get(sent_as) is not None:
+                raise AnswerError(
+                    f"question {sent_as!r} was not shown, given the answers sent (its page's or "
+                    "its own show_if): send no answer for it"
+                )
+            checked[shape.key] = None
+            continue
         if answers.get(sent_as) is None:
             if shape.required:
                 raise AnswerError(f"question {sent_as!r} is required: it cannot be skipped")
@@ -79,4 +97,23 @@ def check_answers(body, shapes: Iterable[Shape], conditions: Sequence[str] = ())
             checked[shape.key] = None
             continue
         checked[shape.key] = shape.type.check_answer(answers[sent_as], sent_as, shape.option_keys)
+    if shown is not None and flow is not None and flow.draws_orders:
+        asked = [shape.sent_as for shape in shapes]
+        checked |= flow.checked_order(body.get("order"), shown, asked)
     return checked
+
+
+def _plain_answers(answers: dict, shapes: list[Shape]) -> dict:
+    """The answers asked plainly, as a display rule reads them (an answer that does not fit its
+    question reads as none: it is refused when its own question is checked)."""
+    plain = {}
+    for shape in shapes:
+        value = answers.get(shape.sent_as)
+        if not shape.plain or value is None:
+            continue
+        try:
+            stored = shape.type.check_answer(value, shape.sent_as, shape.option_keys)
+        except AnswerError:
+            continue
+        plain[shape.sent_as] = shape.type.plain_value(stored)
+    return plain

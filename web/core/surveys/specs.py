@@ -19,10 +19,12 @@ from web.core.surveys.designs import (
     SurveyDesign,
     design_of,
 )
+from web.core.surveys.display import Rule
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
 )
+from web.core.surveys.pages import PageSpec
 from web.core.surveys.questions import QuestionType, question_type
 from web.core.surveys.texts import Texts
 
@@ -31,6 +33,8 @@ from web.core.surveys.texts import Texts
 class OptionSpec:
     key: str
     text: Texts
+    # Keeps its place when the question's options are shuffled ("None of these", "Other").
+    fixed: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,10 @@ class QuestionSpec:
     correct: str | None = None
     # Whether a respondent must answer it; every question may be skipped unless the file says so.
     required: bool = False
+    # Shown only to respondents whose plain answers meet it (web/core/surveys/display.py).
+    show_if: Rule | None = None
+    # Whether its options' order is drawn per respondent (a question with options).
+    shuffle_options: bool = False
 
     @property
     def type(self) -> QuestionType:
@@ -86,6 +94,8 @@ class SurveySpec:
     wave: int | None = None
     # An experiment's conditions, drawn per respondent; none for a survey asked one way.
     conditions: tuple[Condition, ...] = ()
+    # Its pages in order (web/core/surveys/pages.py); none for a survey of one page.
+    pages: tuple[PageSpec, ...] = ()
 
     def to_dict(self) -> dict:
         """The survey in the file format: texts as strings in a one-language survey, else as
@@ -104,6 +114,7 @@ class SurveySpec:
                 if self.conditions
                 else {}
             ),
+            **({"pages": [page.to_dict(languages) for page in self.pages]} if self.pages else {}),
             "questions": grouped_for_file(
                 [
                     (question.condition, _question_dict(question, languages))
@@ -139,9 +150,14 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         data["correct"] = question.correct
     if question.required is True:
         data["required"] = True
+    if question.show_if is not None:
+        data["show_if"] = question.show_if.to_dict()
+    if question.shuffle_options is True:
+        data["shuffle_options"] = True
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}
+            | ({"fixed": True} if option.fixed is True else {})
             for option in question.options
         ]
     return data

@@ -16,6 +16,7 @@ from web.core.surveys.conditions import (
 )
 from web.core.surveys.field_checks import texts_problems
 from web.core.surveys.fielding import Fielding, fielding_problems
+from web.core.surveys.flow import flow_problems
 from web.core.surveys.limits import (
     MAX_QUESTIONS,
     MAX_RESULTS_BATCH,
@@ -84,6 +85,10 @@ def survey_problems(
             )
         seen.add((question.key, question.condition))
     problems += [Problem(*problem) for problem in rows_problems(rows, spec.conditions)]
+    questions_valid = not any(problem.place.startswith("questions") for problem in problems)
+    problems += flow_problems(
+        spec.questions, places, spec.pages, languages, complete, questions_valid
+    )
     return problems
 
 

@@ -40,11 +40,13 @@ from web.core.surveys.designs import (
     DesignParameters,
     default_design,
 )
+from web.core.surveys.display import read_rule
 from web.core.surveys.fielding import Fielding, parse_moment
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
     MAX_QUESTIONS,
 )
+from web.core.surveys.pages import in_asked_order, read_pages
 from web.core.surveys.problems import Problem, SurveyFileError
 from web.core.surveys.questions import QUESTION_TYPES, FixedFields
 from web.core.surveys.scales import SCALE_FIELDS, Scale
@@ -54,12 +56,12 @@ from web.core.surveys.texts import Texts, guess_language
 
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
-SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "conditions"}
+SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "conditions", "pages"}
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
-    *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required",
+    *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required", "show_if", "shuffle_options",
 }  # fmt: skip
-OPTION_FIELDS = {"id", "text"}
+OPTION_FIELDS = {"id", "text", "fixed"}
 
 
 # Reading a file: its JSON shape first, then the shared checks.
@@ -113,6 +115,10 @@ def parse_survey(data) -> SurveySpec:
             options = reader.options(item, where)
             kind = QUESTION_TYPES.get(item["type"]) if isinstance(item.get("type"), str) else None
             fixed = kind.fixed_fields() if kind is not None else FixedFields()
+            rule = None
+            if item.get("show_if") is not None:
+                rule, rule_problems = read_rule(item["show_if"], f"{where}.show_if")
+                problems += rule_problems
             questions.append(
                 QuestionSpec(
                     _field(item, "id"),
@@ -127,6 +133,8 @@ def parse_survey(data) -> SurveySpec:
                     _field(item, "known_prevalence"),
                     _field(item, "correct"),
                     _field(item, "required", False),
+                    rule,
+                    _field(item, "shuffle_options", False),
                 )
             )
     spec = SurveySpec(
@@ -140,6 +148,7 @@ def parse_survey(data) -> SurveySpec:
         _field(data, "series"),
         _field(data, "wave"),
         conditions,
+        read_pages(data.get("pages"), reader.texts, problems),
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
     if not reader.bad_languages:
@@ -153,11 +162,12 @@ def parse_survey(data) -> SurveySpec:
     if problems:
         # A question's texts are read once per condition it is asked in: each mistake named once.
         raise SurveyFileError(list(dict.fromkeys(problems)))
-    # A design's ε is its parameters' (a stated one was checked against it).
+    # A design's ε is its parameters' (a stated one was checked against it); the questions are
+    # kept in the order their pages ask them.
     derived = tuple(
         replace(question, epsilon=question.derived_epsilon) for question in spec.questions
     )
-    return replace(spec, questions=derived)
+    return replace(spec, questions=in_asked_order(derived, spec.pages))
 
 
 class _Reader:
@@ -232,7 +242,13 @@ class _Reader:
                 self.problems.append(Problem(place, _("must be an object")))
                 continue
             self.problems += _unknown_fields(option, OPTION_FIELDS, place)
-            options.append(OptionSpec(_field(option, "id"), self.texts(option, "text", place)))
+            options.append(
+                OptionSpec(
+                    _field(option, "id"),
+                    self.texts(option, "text", place),
+                    _field(option, "fixed", False),
+                )
+            )
         return tuple(options)
 
     def design(self, item: dict, where: str) -> DesignParameters:

@@ -96,6 +96,15 @@ class QuestionType:
         :class:`~web.core.surveys.designs.SurveyDesign`)."""
         return design.literature
 
+    def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
+        """What a display rule's ``in`` may name of a question of this type asked plainly: its
+        option ids (:mod:`web.core.surveys.display`)."""
+        return tuple(option_keys)
+
+    def plain_value(self, answer):
+        """A stored answer asked plainly, as a display rule reads it."""
+        return answer
+
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""
         return 1

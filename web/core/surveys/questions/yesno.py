@@ -30,6 +30,13 @@ class YesNo(QuestionType):
     def options_problem(self, count: int) -> str | None:
         return None if count == 0 else _("a 'yesno' question has no options")
 
+    def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
+        return ("yes", "no")
+
+    def plain_value(self, answer):
+        """A yes/no asked directly stores 1 or 0; a display rule reads "yes" or "no"."""
+        return {1: "yes", 0: "no"}.get(answer)
+
     def spun(self, options: Sequence[T]) -> list[T | None]:
         return [None]
 

@@ -1,0 +1,242 @@
+/**
+ * A questionnaire of pages, one at a time: Next and Back, a progress bar, display logic and the
+ * orders drawn per respondent. Loaded only where a survey has pages, display rules or drawn orders
+ * (`config.flow`).
+ *
+ * Before any page shows, the orders are drawn and committed to the memo (order.js) and applied to
+ * the page's sections and options. What is shown is decided from the answers given plainly
+ * (display.js), again whenever one changes; a hidden question is not asked and not sent. The page
+ * the respondent is on, and their plain answers, are kept in the memo beside the reports, so a
+ * reload or a second tab comes back to the same page with the same answers and draws. A page left
+ * with Next counts its optional questions not answered as skipped (Back can take that back).
+ * @module pages
+ */
+import { shownOf } from "./display.js";
+import { PLAIN_ITEM, commitReported, loadMemo } from "./memo.js";
+import { chooseOrders } from "./order.js";
+import { clearTruth, isDone, updateSummary } from "./view.js";
+
+const AT_PAGE = "@page";
+const plainItem = (id) => `${PLAIN_ITEM}${id}`;
+
+/**
+ * @typedef {object} Flow
+ * @property {import("./display.js").FlowPage[]} pages
+ * @property {Record<string, import("./display.js").Rule>} rules
+ * @property {{question: string, options: string[], fixed: boolean[]}[]} shuffled
+ */
+
+/**
+ * Set up the questionnaire's pages once the condition is known: orders drawn, kept answers back
+ * in place, the page the respondent was on shown.
+ * @param {import("./survey.js").Page} page
+ * @param {() => string} newId Draws a submission id (for the memo's first commit).
+ */
+export async function setUpPages(page, newId) {
+  const { config, form, preview } = page;
+  /** @type {Flow} */
+  const flow = config.flow;
+  const asked = new Set(config.questions.map((question) => question.sentAs ?? question.id));
+  const pages = flow.pages
+    .map((each) => ({ ...each, questions: each.questions.filter((id) => asked.has(id)) }))
+    .filter((each) => each.questions.length);
+  const orderings = [
+    ...pages.filter((each) => each.randomize).map((each) => ({ key: each.id, items: each.questions, fixed: each.questions.map(() => false) })),
+    ...flow.shuffled.filter((each) => asked.has(each.question)).map((each) => ({ key: each.question, items: each.options, fixed: each.fixed })),
+  ];
+  page.orders = await chooseOrders(orderings, config, preview, { ...page, newId });
+  for (const each of pages) if (each.randomize) each.questions = page.orders.get(each.id);
+  applyOrders(page, pages);
+  const memo = preview ? null : loadMemo(await page.mirror(), config.slug, config.revision);
+  restorePlainAnswers(page, memo);
+  const state = { pages, flow, current: 0, newId };
+  const nav = document.getElementById("page-nav");
+  document.getElementById("page-next").addEventListener("click", () => move(page, state, 1));
+  document.getElementById("page-back").addEventListener("click", () => move(page, state, -1));
+  // survey.js updates the summary on a direct answer's change, and so the pages.
+  form.addEventListener("change", (event) => {
+    const name = event.target.name ?? "";
+    if (name.startsWith("direct-")) keepPlainAnswer(page, state, name.slice("direct-".length), event.target.value);
+  });
+  // Every change the summary shows (a draw, a skip, a direct answer) may change what is shown.
+  page.layout = () => refresh(page, state);
+  const kept = memo?.reported.get(AT_PAGE)?.bit;
+  const start = Math.max(0, visiblePages(page, state).findIndex((each) => each.id === kept));
+  nav.hidden = false;
+  show(page, state, start, false);
+}
+
+/** Put each randomized page's questions, and each shuffled question's options, in their drawn order. */
+function applyOrders(page, pages) {
+  const { form, config } = page;
+  for (const each of pages) {
+    const section = form.querySelector(`section.page[data-page="${CSS.escape(each.id)}"]`);
+    const end = section.querySelector(".page-end");
+    for (const id of each.questions) section.insertBefore(questionRoot(form, id, config), end);
+  }
+  for (const question of config.questions) {
+    const order = page.orders.get(question.sentAs ?? question.id);
+    if (!order) continue;
+    const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+    const holders = new Map([...root.querySelectorAll("[data-option]")].map((holder) => [holder.dataset.option, holder]));
+    const last = [...holders.values()].at(-1);
+    const anchor = last.nextSibling;
+    const parent = last.parentElement;
+    for (const id of order) parent.insertBefore(holders.get(id), anchor);
+    // The die's faces and the options' numbers follow the order shown.
+    question.options = order.map((id) => question.options.find((option) => option.id === id));
+    question.items = question.answer === "bits" ? order.map((id) => `${question.id}.${id}`) : question.items;
+    root.querySelectorAll(".choice-number").forEach((number, index) => (number.textContent = `${index + 1}.`));
+  }
+}
+
+function questionRoot(form, id, config) {
+  const question = config.questions.find((each) => (each.sentAs ?? each.id) === id);
+  return form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+}
+
+/**
+ * The answers given plainly, as display rules read them: a direct question's option id, a yes/no
+ * asked directly as "yes" or "no".
+ * @returns {Map<string, string>}
+ */
+export function plainAnswers(page) {
+  const plain = new Map();
+  for (const question of page.config.questions) {
+    if (!question.plain || page.skipped.has(question.id)) continue;
+    const id = question.sentAs ?? question.id;
+    if (!question.items.length) {
+      const chosen = page.form.querySelector(`input[name="${CSS.escape(`direct-${question.id}`)}"]:checked`);
+      if (chosen?.value) plain.set(id, chosen.value);
+    } else if (page.reported.has(question.id)) {
+      plain.set(id, page.reported.get(question.id) === 1 ? "yes" : "no");
+    }
+  }
+  return plain;
+}
+
+/** The pages shown, given the plain answers; and which questions are hidden, on `page.hidden`. */
+function visiblePages(page, state) {
+  const shown = shownOf(state.pages, state.flow.rules, plainAnswers(page));
+  page.hidden = new Set(
+    page.config.questions.filter((question) => !shown.questions.has(question.sentAs ?? question.id)).map((question) => question.id),
+  );
+  // A page is shown where one of its questions is.
+  return state.pages.filter((each) => shown.pages.has(each.id) && each.questions.some((id) => shown.questions.has(id)));
+}
+
+/** Decide again what is shown, and update the page, its progress and its buttons (called by
+ * view.js's updateSummary, before the summary). */
+function refresh(page, state) {
+  const visible = visiblePages(page, state);
+  const currentId = state.pages[state.current]?.id;
+  let index = visible.findIndex((each) => each.id === currentId);
+  if (index < 0) {
+    // The page the respondent was on is no longer shown: the one before it that is.
+    const after = visible.findIndex((each) => state.pages.indexOf(each) > state.current);
+    index = after < 0 ? visible.length - 1 : Math.max(0, after - 1);
+  }
+  for (const question of page.config.questions) {
+    const root = page.form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+    const hidden = page.hidden.has(question.id);
+    if (hidden && !root.hidden) clearTruth(page.views.get(question.id) ?? { root, items: new Map() }, false);
+    root.hidden = hidden;
+  }
+  renumber(page, visible);
+  state.current = state.pages.indexOf(visible[index]);
+  const last = index === visible.length - 1;
+  const onPage = page.config.questions.filter(
+    (question) => visible[index].questions.includes(question.sentAs ?? question.id) && !page.hidden.has(question.id),
+  );
+  const ready = onPage.every((question) => !question.required || isDone(page, question));
+  const next = document.getElementById("page-next");
+  next.hidden = last;
+  next.disabled = !ready;
+  document.getElementById("page-back").hidden = index === 0;
+  page.form.querySelector(".summary").hidden = !last;
+  const progress = document.getElementById("page-progress");
+  progress.max = visible.length;
+  progress.value = index + 1;
+  document.getElementById("page-count").textContent = page.text.pageOf.replace("{page}", String(index + 1)).replace("{pages}", String(visible.length));
+  for (const each of state.pages) {
+    page.form.querySelector(`section.page[data-page="${CSS.escape(each.id)}"]`).hidden = each !== visible[index];
+  }
+  return { visible, index };
+}
+
+/** Number the questions shown 1, 2, … in the order they are shown (a drawn order included). */
+function renumber(page, visible) {
+  let number = 0;
+  for (const each of visible) {
+    for (const id of each.questions) {
+      const root = questionRoot(page.form, id, page.config);
+      if (!root || root.hidden) continue;
+      number += 1;
+      root.querySelector(".number").textContent = `${number}.`;
+    }
+  }
+}
+
+/** Show the `index`th page shown; `focus` moves the focus to its heading (not on first load). */
+function show(page, state, index, focus) {
+  const visible = visiblePages(page, state);
+  const target = visible[Math.min(index, visible.length - 1)];
+  state.current = state.pages.indexOf(target);
+  // The pages passed: their optional questions left unanswered count as skipped.
+  for (const each of visible.slice(0, visible.indexOf(target))) skipUnanswered(page, each);
+  updateSummary(page);
+  if (!page.preview) keep(page, state, new Map([[AT_PAGE, { bit: String(target.id), epsilon: 0, procedure: "page" }]]));
+  if (!focus) return;
+  const heading = page.form.querySelector(`section.page[data-page="${CSS.escape(target.id)}"] .page-title`);
+  heading?.focus();
+  heading?.scrollIntoView({ block: "start" });
+}
+
+/** Next (+1) or Back (−1). */
+function move(page, state, step) {
+  const { visible, index } = refresh(page, state);
+  if (step > 0) {
+    const next = document.getElementById("page-next");
+    if (next.disabled) return;
+  }
+  show(page, state, Math.max(0, index + step), true);
+  return visible;
+}
+
+/** Tick "Skip this question" for each optional question of `each` neither spun nor skipped. */
+function skipUnanswered(page, each) {
+  for (const question of page.config.questions) {
+    if (!each.questions.includes(question.sentAs ?? question.id) || page.hidden.has(question.id)) continue;
+    if (isDone(page, question) || question.required) continue;
+    const skip = page.views.get(question.id)?.skip;
+    if (!skip || skip.checked) continue;
+    skip.checked = true;
+    skip.dispatchEvent(new Event("change", { bubbles: false }));
+  }
+}
+
+/** Keep a direct question's answer beside the reports, for a reload to find. */
+function keepPlainAnswer(page, state, questionId, value) {
+  if (page.preview) return;
+  keep(page, state, new Map([[plainItem(questionId), { bit: value, epsilon: 0, procedure: "plain" }]]));
+}
+
+function keep(page, state, entries) {
+  const { config } = page;
+  return page.lock(async () => {
+    const stored = await page.mirror();
+    commitReported(stored, config.slug, config.revision, entries, state.newId);
+    await page.share(stored.value);
+  });
+}
+
+/** Check again the direct answers this browser kept. */
+function restorePlainAnswers(page, memo) {
+  if (!memo) return;
+  for (const question of page.config.questions) {
+    const kept = memo.reported.get(plainItem(question.id));
+    if (!kept || question.items.length) continue;
+    const input = [...page.form.querySelectorAll(`input[name="${CSS.escape(`direct-${question.id}`)}"]`)].find((each) => each.value === kept.bit);
+    if (input) input.checked = true;
+  }
+}

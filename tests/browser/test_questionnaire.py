@@ -1,0 +1,177 @@
+"""A four-page questionnaire on a phone: forward and back, a reload on page 3, display logic that
+hides a question and a page, and the orders drawn once and sent with the reports."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.axe import phone_problems
+from tests.web.core.test_flow import STUDY
+
+pytestmark = pytest.mark.browser
+
+FOUR_PAGES = copy.deepcopy(STUDY) | {"slug": "four-pages", "languages": ["en", "ko"]}
+FOUR_PAGES["title"] = {"en": "Campus life", "ko": "캠퍼스 생활"}
+FOUR_PAGES["pages"] = [
+    {"id": "about", "title": {"en": "About you", "ko": "응답자 정보"}, "questions": ["student", "year"]},
+    {"id": "sensitive", "title": {"en": "Exams", "ko": "시험"}, "questions": ["s1", "s2", "s3"],
+     "randomize": True, "show_if": {"question": "student", "in": ["yes"]}},
+    {"id": "habits", "title": {"en": "Habits", "ko": "습관"}, "questions": ["drugs"]},
+    {"id": "last", "title": {"en": "Last page", "ko": "마지막"}, "questions": ["again", "feedback"]},
+]  # fmt: skip
+
+
+def _bilingual(value):
+    """Every text of the file in both languages (the Korean marked as such)."""
+    if isinstance(value, dict):
+        return {
+            key: {"en": item, "ko": f"{item} (ko)"} if key == "text" and isinstance(item, str)
+            else _bilingual(item)
+            for key, item in value.items()
+        }  # fmt: skip
+    if isinstance(value, list):
+        return [_bilingual(item) for item in value]
+    return value
+
+
+def _direct(key, shown_if=None):
+    question = {
+        "id": key,
+        "type": "direct",
+        "text": f"{key.title()}?",
+        "options": [{"id": "yes", "text": "Yes"}, {"id": "no", "text": "No"}],
+    }
+    return question | ({"show_if": shown_if} if shown_if else {})
+
+
+FOUR_PAGES["questions"] = _bilingual(
+    [
+        *FOUR_PAGES["questions"],
+        _direct("again", {"question": "year", "in": ["first"]}),
+        _direct("feedback"),
+    ]
+)
+FOUR_PAGES["questions"][5]["shuffle_options"] = True  # drugs
+
+
+def questionnaire(browser, live_server, import_survey, locale="en-US"):
+    """The survey imported and open on a 390 px phone; the page, and every body it submits."""
+    slug = import_survey(FOUR_PAGES)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale=locale, reduced_motion="reduce",
+        bypass_csp=True,
+    )  # fmt: skip
+    page = context.new_page()
+    sent = []
+    page.on(
+        "request",
+        lambda request: (
+            sent.append(json.loads(request.post_data))
+            if request.method == "POST" and request.url.endswith("/responses")
+            else None
+        ),
+    )
+    page.goto(f"{live_server}/s/{slug}")
+    expect(page.locator("#page-nav")).to_be_visible(timeout=60_000)
+    return page, sent
+
+
+def shown_order(page, selector: str) -> list[str]:
+    return page.locator(selector).evaluate_all(
+        "(nodes) => nodes.map((node) => node.dataset.question ?? node.dataset.option)"
+    )
+
+
+def spin_and_wait(page, question: str, item: str | None = None):
+    section = page.locator(f"section[data-question='{question}']")
+    if section.locator("input[value='1']").count():
+        section.locator("input[value='1']").check()
+    section.locator(".spin-button").click()
+    expect(page.locator(f"[data-item='{item or question}'][data-state='done']")).to_have_count(
+        1, timeout=60_000
+    )
+
+
+def test_four_pages_forward_back_and_reloaded_on_page_three(browser, live_server, import_survey):
+    page, sent = questionnaire(browser, live_server, import_survey)
+    count = page.locator("#page-count")
+    # The exams page waits for "student = yes": three pages until then.
+    expect(count).to_have_text("Page 1 of 3")
+    expect(page.locator("#page-next")).to_be_disabled()  # "student" is required
+    expect(page.locator("section[data-question='year']")).to_be_hidden()
+    page.check("input[name='direct-student'][value='yes']")
+    expect(count).to_have_text("Page 1 of 4")
+    expect(page.locator("#page-back")).to_be_hidden()
+    # "None of these" keeps its place; the other options are in their drawn order.
+    options = shown_order(page, "section[data-question='year'] [data-option]")
+    assert options[2] == "none" and sorted(options) == ["first", "none", "second"]
+    page.check("input[name='direct-year'][value='second']")
+    assert phone_problems(page, 390) == []
+    page.click("#page-next")
+
+    expect(count).to_have_text("Page 2 of 4")
+    expect(page.locator("section.page[data-page='sensitive']")).to_be_visible()
+    expect(page.locator("section.page[data-page='about']")).to_be_hidden()
+    exams = shown_order(page, "section.page[data-page='sensitive'] section[data-question]")
+    assert sorted(exams) == ["s1", "s2", "s3"]
+    numbers = page.locator("section.page[data-page='sensitive'] .number").all_inner_texts()
+    assert numbers == ["3.", "4.", "5."]  # numbered as shown
+    for question in exams:
+        spin_and_wait(page, question)
+    assert phone_problems(page, 390) == []
+    page.click("#page-next")
+
+    expect(count).to_have_text("Page 3 of 4")
+    drugs = shown_order(page, "section[data-question='drugs'] [data-option]")
+    spin_and_wait(page, "drugs", f"drugs.{drugs[0]}")
+    page.reload()
+    expect(count).to_have_text("Page 3 of 4", timeout=60_000)
+    expect(page.locator("[data-item='drugs.alcohol'][data-state='done']")).to_have_count(1)
+    assert shown_order(page, "section[data-question='drugs'] [data-option]") == drugs
+    page.click("#page-back")
+    expect(count).to_have_text("Page 2 of 4")
+    # The same order, the same draws: nothing is spun again.
+    assert shown_order(page, "section.page[data-page='sensitive'] section[data-question]") == exams
+    for question in exams:
+        expect(page.locator(f"section[data-question='{question}'] .spin-button")).to_be_disabled()
+    page.click("#page-back")
+    expect(count).to_have_text("Page 1 of 4")
+    expect(page.locator("input[name='direct-year'][value='second']")).to_be_checked()
+    page.click("#page-next")
+    page.click("#page-next")
+    page.click("#page-next")
+
+    expect(count).to_have_text("Page 4 of 4")
+    expect(page.locator("section[data-question='again']")).to_be_hidden()  # year is not "first"
+    expect(page.locator("#page-next")).to_be_hidden()
+    expect(page.locator("#submit-button")).to_be_enabled()
+    assert phone_problems(page, 390) == []
+    page.click("#submit-button")
+    page.wait_for_url("**/thanks", timeout=60_000)
+    (body,) = sent
+    assert "again" not in body["answers"]
+    assert body["answers"]["year"] == "second" and body["answers"]["feedback"] is None
+    assert body["order"] == {"sensitive": exams, "year": options, "drugs": drugs}
+    page.context.close()
+
+
+def test_a_hidden_page_is_never_shown_nor_sent(browser, live_server, import_survey):
+    page, sent = questionnaire(browser, live_server, import_survey, locale="ko-KR")
+    count = page.locator("#page-count")
+    page.check("input[name='direct-student'][value='no']")
+    expect(count).to_have_text("3쪽 중 1쪽")
+    page.click("#page-next")
+    expect(page.locator("section.page[data-page='habits']")).to_be_visible()
+    assert phone_problems(page, 390) == []
+    spin_and_wait(page, "drugs", "drugs.alcohol")
+    page.click("#page-next")
+    page.click("#submit-button")
+    page.wait_for_url("**/thanks", timeout=60_000)
+    (body,) = sent
+    assert set(body["answers"]) == {"student", "drugs", "feedback"}
+    assert set(body["order"]) == {"drugs"}
+    page.context.close()
