@@ -246,8 +246,8 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     form["survey"][2] += [None, ". > 0", "Think of this week", None, "no"]
     form["survey"][3] += [None, None, None, "pills.png", None]
     form["survey"] += [
-        ["begin group", "page", "Page", "Page", None, None],
-        ["end group", None, None, None, None, None],
+        ["begin repeat", "page", "Page", "Page", None, None],
+        ["end repeat", None, None, None, None, None],
         ["text", "comment", "Anything else?", "기타?", None, None],
         ["calculate", "total", None, None, None, None],
     ]
@@ -257,13 +257,12 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     with app.test_request_context():
         problems = refusal(workbook(form))
     expected = [
-        "survey row 2, column relevant",
         "survey row 3, column constraint",
         "survey row 3, column hint::en",
         "survey row 3, column choice_filter",
         "survey row 4, column image",
-        "survey row 7: groups and repeats are not supported",
-        "survey row 8: groups and repeats are not supported",
+        "survey row 7: repeats are not supported",
+        "survey row 8: repeats are not supported",
         "survey row 9: type 'text' cannot be randomized",
         "survey row 10: type 'calculate' cannot be randomized",
     ]
@@ -386,3 +385,109 @@ def test_an_experiments_rows_must_share_their_wording(app):
     with app.test_request_context():
         problems = refusal(buffer.getvalue())
     assert any("survey row 3" in problem and "share its wording" in problem for problem in problems)
+
+
+@no_database
+def test_pages_logic_and_orders_round_trip_and_pyxform_converts_them(app):
+    from tests.web.core.test_flow import STUDY
+
+    with app.test_request_context():
+        spec = parse_survey(STUDY)
+        exported = survey_xlsform(spec)
+        again = load_xlsform(exported)
+        assert again == spec
+        assert cells(survey_xlsform(again)) == cells(exported)
+    sheets = cells(exported)
+    header = sheets["survey"][0]
+    rows = [dict(zip(header, row, strict=True)) for row in sheets["survey"][1:]]
+    assert [row["type"] for row in rows if "group" in row["type"]] == [
+        "begin group",
+        "end group",
+    ] * 3
+    sensitive = next(row for row in rows if row["name"] == "sensitive")
+    assert sensitive["parameters"] == "randomize=true" and sensitive["appearance"] == "field-list"
+    assert sensitive["relevant"] == "${student} = 'yes'"
+    year = next(row for row in rows if row["name"] == "year")
+    assert year["parameters"] == "randomize=true" and year["relevant"] == "${student} = 'yes'"
+    assert ("year", "none", "None of these", "yes") in sheets["choices"]
+    xform = convert(xlsform=io.BytesIO(exported), file_type=".xlsx", validate=False).xform
+    # The rules as relevant on the group and the question, the options' order drawn by the form.
+    assert '<bind nodeset="/data/sensitive" relevant=" /data/about/student  = \'yes\'"/>' in xform
+    assert 'nodeset="/data/about/year" type="string" relevant=" /data/about/student ' in xform
+    assert "randomize(instance('year')" in xform and "/data/sensitive/s1" in xform
+    # The app's columns are left out, but for rr_fixed, which pyxform keeps as a property of its
+    # choice (as it keeps every extra column of the choices sheet), and a form ignores.
+    assert xform.count("rr_") == 2 and "<rr_fixed>yes</rr_fixed>" in xform
+
+
+@no_database
+@pytest.mark.parametrize(
+    ("relevant", "rule"),
+    [
+        ("${student} = 'yes'", {"question": "student", "in": ["yes"]}),
+        ("selected(${student}, 'yes')", {"question": "student", "in": ["yes"]}),
+        ("${student} = 'yes' or ${student} = 'no'", {"question": "student", "in": ["yes", "no"]}),
+        ("${ok} = '1'", {"question": "ok", "in": ["yes"]}),
+        ("${age} >= 18 and (${student} = 'no' or ${ok} = '0')",
+         {"all": [{"question": "age", "at_least": 18},
+                  {"any": [{"question": "student", "in": ["no"]}, {"question": "ok", "in": ["no"]}]}]}),
+        ("${age} <= 25", {"question": "age", "at_most": 25}),
+    ],
+)  # fmt: skip
+def test_relevant_is_read_as_a_display_rule(app, relevant, rule):
+    from web.core.surveys.xlsform_flow import rule_from_relevant
+
+    with app.test_request_context():
+        assert rule_from_relevant(relevant, {"ok"}) == rule
+
+
+@no_database
+@pytest.mark.parametrize(
+    "relevant",
+    [
+        "${student} != 'yes'",
+        "${age} > 18",
+        "count(${x}) > 1",
+        "${student} = 'yes' and",
+        "once(${x})",
+    ],
+)
+def test_a_relevant_this_app_cannot_read_is_refused_by_row(app, relevant):
+    from tests.web.core.test_flow import STUDY
+
+    with app.test_request_context():
+        spec = parse_survey(STUDY)
+        sheets = cells(survey_xlsform(spec))
+        column = sheets["survey"][0].index("relevant")
+        row = next(i for i, cells_ in enumerate(sheets["survey"]) if cells_[1] == "year")
+        sheets["survey"][row] = tuple(
+            relevant if index == column else value
+            for index, value in enumerate(sheets["survey"][row])
+        )
+        problems = refusal(
+            workbook({name: [list(r) for r in rows] for name, rows in sheets.items()})
+        )
+    assert problems == [
+        f"survey row {row + 1}, column relevant: relevant reads ${{question}} = 'answer', "
+        "selected(${question}, 'answer'), ${question} >= number or <= number, joined with and, "
+        "or and parentheses"
+    ]
+
+
+@no_database
+def test_a_relevant_that_reads_a_randomized_row_is_refused_by_row(app):
+    from tests.web.core.test_flow import STUDY
+
+    with app.test_request_context():
+        sheets = cells(survey_xlsform(parse_survey(STUDY)))
+        column = sheets["survey"][0].index("relevant")
+        row = next(i for i, cells_ in enumerate(sheets["survey"]) if cells_[1] == "drugs")
+        sheets["survey"][row] = tuple(
+            "${s1} = '1'" if index == column else value
+            for index, value in enumerate(sheets["survey"][row])
+        )
+        problems = refusal(
+            workbook({name: [list(r) for r in rows] for name, rows in sheets.items()})
+        )
+    assert len(problems) == 1
+    assert problems[0].startswith(f"survey row {row + 1}.show_if.question: 's1' is randomized")

@@ -32,13 +32,20 @@ survey sheet column        meaning
 ``parameters``             a number question's range: its type is ``range`` (as in ODK) with
                            ``start=0 end=30 step=1``
 ``rr_unit::<L> (t)``       a number question's unit per language
+``relevant``               a question's (or a group's) display rule, ``show_if``
+                           (:mod:`web.core.surveys.xlsform_flow`: ``${q} = 'x'``,
+                           ``selected(${q}, 'x')``, ``${q} >= 18``, ``and``, ``or``)
+``parameters``             on a select, ``randomize=true``: its options' order is drawn
+``begin group``            a page (appearance ``field-list``; ``randomize=true`` in its
+                           parameters draws its questions' order), up to ``end group``
 ``rr_condition``           an experiment's condition the row asks in, with ``rr_question``
                            (the question's id), ``rr_known_prevalence`` and ``rr_correct``
                            (:mod:`web.core.surveys.xlsform_conditions`; ``rr_conditions`` in
                            the settings sheet)
 =========================  =================================================================
 
-The ``choices`` sheet has ``list_name`` (or ``list name``), ``name`` and a label per language.
+The ``choices`` sheet has ``list_name`` (or ``list name``), ``name``, a label per language and
+``rr_fixed`` (``yes``: the option keeps its place when its question's options are shuffled).
 The ``settings`` sheet has ``form_id`` (the slug), ``form_title`` (one plain cell, the default
 language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``; a
 ``form_title::…`` column is read too), ``default_language`` and this app's own
@@ -54,10 +61,11 @@ the one validator; its mistakes are named by sheet and row. Select types are rea
 spelling the specification gives (``select_one LIST``, ``select one LIST``, ``select one from
 LIST``, likewise multiple, ``select all that apply from LIST``). What the app cannot honour is
 refused, never dropped: every other question type (text, integer, date, note, calculate,
-metadata such as ``start``) and groups and repeats by row, and every filled cell of a column it
-does not read (``relevant``, ``constraint``, ``choice_filter``, ``hint``, media, …) by row and
-column. Workbooks are read within fixed bounds (:mod:`web.core.surveys.workbook`), and every text
-is written inert (:mod:`web.core.infrastructure.formula_guard`).
+metadata such as ``start``), repeats, nested and ``table-list`` groups by row, a ``relevant``
+it cannot read by row, and every filled cell of a column it does not read (``constraint``,
+``choice_filter``, ``hint``, media, …) by row and column. Workbooks are read within fixed
+bounds (:mod:`web.core.surveys.workbook`), and every text is written inert
+(:mod:`web.core.infrastructure.formula_guard`).
 """
 
 from __future__ import annotations
@@ -96,6 +104,7 @@ SETTINGS_TEXTS = ("description", "consent", "thanks")
 SHARE_COLUMNS = tuple(f"rr_{name}" for name in SHARE_NAMES if name != "prevalence")
 DESIGN_COLUMNS = (*SHARE_COLUMNS, "rr_prevalence", "rr_randomizer", "rr_arms")
 QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\](?:\.options\[(\d+)\])?")
+PAGE_PLACE = re.compile(r"\Apages\[(\d+)\]")
 # The spellings of a select type the XLSForm documentation and pyxform accept.
 SELECT_TYPE = re.compile(
     r"\A(?:select[ _](?P<kind>one|multiple)(?:[ _]from)?|select all that apply(?: from)?)"
@@ -106,9 +115,9 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", "required", *DESIGN_COLUMNS, *CONDITION_COLUMNS)
+     "rr_innocuous", "rr_unit", "required", "relevant", *DESIGN_COLUMNS, *CONDITION_COLUMNS)
 )  # fmt: skip
-CHOICE_COLUMNS = frozenset(("list_name", "name", "label"))
+CHOICE_COLUMNS = frozenset(("list_name", "name", "label", "rr_fixed"))
 SETTINGS_COLUMNS = frozenset(
     ("form_id", "form_title", "default_language", "version", "rr_title", "rr_conditions",
      *(f"rr_{name}" for name in (*SETTINGS_TEXTS, *SURVEY_SETTINGS)))
@@ -116,7 +125,6 @@ SETTINGS_COLUMNS = frozenset(
 # What the columns that XLSForm has and this app cannot honour would ask for.
 UNSUPPORTED = {
     "choice_filter": lazy_gettext("cascading selects (choice_filter) are not supported"),
-    "relevant": lazy_gettext("skip logic (relevant) is not supported: every question is asked"),
     "constraint": lazy_gettext("constraints are not supported"),
     "constraint_message": lazy_gettext("constraints are not supported"),
     "calculation": lazy_gettext("calculations are not supported"),

@@ -27,6 +27,7 @@ from web.core.surveys.xlsform import (
     CHOICE_COLUMNS,
     HEADER_ALIASES,
     LANGUAGE_HEADER,
+    PAGE_PLACE,
     QUESTION_PLACE,
     RANGE,
     SELECT_TYPE,
@@ -42,6 +43,12 @@ from web.core.surveys.xlsform_conditions import (
     conditions_from_cell,
     experiment_fields,
     grouped_questions,
+)
+from web.core.surveys.xlsform_flow import (
+    GROUP_APPEARANCES,
+    RelevantError,
+    randomized,
+    rule_from_relevant,
 )
 
 
@@ -72,7 +79,7 @@ def load_xlsform(raw: bytes, filename: str = "") -> SurveySpec:
     settings_rows = _rows(sheets["settings"], "settings") if "settings" in sheets else []
     settings = settings_rows[1][1] if len(settings_rows) > 1 else {}
     problems = [
-        *_unsupported(survey_rows, "survey", SURVEY_COLUMNS),
+        *_unsupported(_without_page_cells(survey_rows), "survey", SURVEY_COLUMNS),
         *_unsupported(choice_rows, "choices", CHOICE_COLUMNS),
         *_unsupported(settings_rows[:2], "settings", SETTINGS_COLUMNS),
     ]
@@ -86,6 +93,16 @@ def load_xlsform(raw: bytes, filename: str = "") -> SurveySpec:
         return parse_survey(data)
     except SurveyFileError as error:
         raise SurveyFileError([_by_row(problem, rows) for problem in error.problems]) from None
+
+
+def _without_page_cells(rows):
+    """The survey sheet's rows with a group's own cells (its appearance, read as a page) left
+    out of the check of columns."""
+    return [
+        (number, {name: value for name, value in cells.items() if name != "appearance"})
+        if is_group_row(cells) else (number, cells)
+        for number, cells in rows
+    ]  # fmt: skip
 
 
 def _rows(sheet, name: str) -> list[tuple[int, dict[str, Any]]]:
@@ -208,10 +225,23 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
             continue
         choices.setdefault(list_name, []).append(
             {"id": str(cells["name"]), "text": _text(cells, "label", languages)}
+            | ({"fixed": True} if _true(cells.get("rr_fixed")) else {})
         )
+    yes_no = {
+        str(cells.get("name"))
+        for _, cells in survey_rows[1:]
+        if (found := SELECT_TYPE.match(" ".join(str(cells.get("type", "")).split())))
+        and found["list"] == YES_NO_LIST
+    }
+    pages = PageRows(any(is_group_row(cells) for _, cells in survey_rows[1:]), languages)
     questions, rows, cells_of = [], [], []
     for number, cells in survey_rows[1:]:
+        if is_group_row(cells):
+            problems += pages.group_row(number, cells, yes_no)
+            continue
         question, problem = _question(number, cells, choices, languages)
+        if problem is None:
+            question, problem = _flow_fields(number, cells, question, yes_no)
         if problem:
             problems.append(problem)
         else:
@@ -220,6 +250,8 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
             questions.append(question | required | experiment_fields(cells))
             rows.append(number)
             cells_of.append(cells)
+            pages.question(str(question.get("id")))
+    problems += pages.finish()
     questions, rows, disagreeing = grouped_questions(questions, rows, cells_of)
     problems += disagreeing
     stem = PurePath(filename).stem.strip()
@@ -230,6 +262,8 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     }
     if languages:
         data["languages"] = languages
+    if pages.pages:
+        data["pages"] = pages.pages
     for name in SETTINGS_TEXTS:
         text = _text(settings, f"rr_{name}", languages)
         if text is not None:
@@ -244,7 +278,85 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
             problems.append(_("settings: %(problem)s", problem=conditions))
         else:
             data["conditions"] = conditions
-    return data, rows, problems
+    return data, (rows, pages.rows), problems
+
+
+def _flow_fields(number: int, cells: dict, question: dict, yes_no: set[str]):
+    """A question row's ``relevant`` as its ``show_if``, and ``randomize=true`` in a select's
+    parameters as its shuffled options; or why the relevant cannot be read."""
+    if cells.get("relevant") is not None:
+        try:
+            question = question | {"show_if": rule_from_relevant(cells["relevant"], yes_no)}
+        except RelevantError as error:
+            return None, _(
+                "survey row %(row)d, column relevant: %(reason)s", row=number, reason=str(error)
+            )
+    if "options" in question and randomized(cells.get("parameters")):
+        question = question | {"shuffle_options": True}
+    return question, None
+
+
+class PageRows:
+    """The pages of a form with groups, gathered row by row: each group one page, the questions
+    between groups a page of their own."""
+
+    def __init__(self, grouped: bool, languages: list[str]):
+        self.grouped, self.languages = grouped, languages
+        self.pages: list[dict] = []
+        self.rows: list[int] = []
+        self.open: dict | None = None
+        self.loose: dict | None = None
+
+    def group_row(self, number: int, cells: dict, yes_no: set[str]) -> list[str]:
+        """A ``begin group`` or ``end group`` row; the mistakes in it."""
+        if " ".join(str(cells["type"]).lower().replace("_", " ").split()) == "end group":
+            if self.open is None:
+                return [_("survey row %(row)d: end group without begin group", row=number)]
+            self.open = None
+            return []
+        if self.open is not None:
+            return [_("survey row %(row)d: a group inside a group is not supported: each group "
+                      "is a page", row=number)]  # fmt: skip
+        appearance = str(cells.get("appearance", "")).strip()
+        if appearance not in GROUP_APPEARANCES:
+            return [_("survey row %(row)d, column appearance: a group is a page (field-list); "
+                      "%(appearance)r is not supported", row=number, appearance=appearance)]  # fmt: skip
+        page: dict[str, Any] = {"id": cells.get("name"), "questions": []}
+        title = _text(cells, "label", self.languages)
+        if title is not None:
+            page["title"] = title
+        if randomized(cells.get("parameters")):
+            page["randomize"] = True
+        if cells.get("relevant") is not None:
+            try:
+                page["show_if"] = rule_from_relevant(cells["relevant"], yes_no)
+            except RelevantError as error:
+                return [_("survey row %(row)d, column relevant: %(reason)s", row=number,
+                          reason=str(error))]  # fmt: skip
+        self.open, self.loose = page, None
+        self.pages.append(page)
+        self.rows.append(number)
+        return []
+
+    def question(self, name: str) -> None:
+        if not self.grouped:
+            return
+        if self.open is None and self.loose is None:
+            self.loose = {"id": f"page_{len(self.pages) + 1}", "questions": []}
+            self.pages.append(self.loose)
+            self.rows.append(0)
+        page = self.open or self.loose
+        if page is not None and name not in page["questions"]:
+            page["questions"].append(name)
+
+    def finish(self) -> list[str]:
+        return [_("survey: a group is not closed (end group)")] if self.open is not None else []
+
+
+def is_group_row(cells: dict) -> bool:
+    """Whether a survey row begins or ends a group."""
+    written = " ".join(str(cells.get("type", "")).lower().replace("_", " ").split())
+    return written in ("begin group", "end group")
 
 
 def _title(settings: dict, languages: list[str], fallback: Any) -> Any:
@@ -277,10 +389,9 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     select = SELECT_TYPE.match(written)
     kind = f"select_{select['kind'] or 'multiple'}" if select else written
     list_name = select["list"] if select else ""
-    if written.startswith(("begin", "end")) and ("group" in written or "repeat" in written):
+    if written.startswith(("begin", "end")) and "repeat" in written:
         return None, _(
-            "survey row %(row)d: groups and repeats are not supported; every question is asked "
-            "on its own, in order",
+            "survey row %(row)d: repeats are not supported; every question is asked once",
             row=number,
         )
     if not select:
@@ -411,8 +522,15 @@ def _whole(value: Any) -> Any:
     return value
 
 
-def _by_row(problem: str, rows: list[int]) -> str:
-    """A validator's mistake with ``questions[2]`` named as the survey sheet's row."""
+def _by_row(problem: str, places: tuple[list[int], list[int]]) -> str:
+    """A validator's mistake with ``questions[2]`` (or ``pages[1]``, a group) named as the survey
+    sheet's row."""
+    rows, page_rows = places
+    page = PAGE_PLACE.match(problem)
+    if page:
+        group = page_rows[int(page[1])] if int(page[1]) < len(page_rows) else 0
+        at = _("survey row %(row)d", row=group) if group else "survey"
+        return at + problem[page.end() :]
     match = QUESTION_PLACE.match(problem)
     if not match:
         return f"settings: {problem}"

@@ -27,6 +27,24 @@ from web.core.surveys.xlsform_conditions import (
     conditions_cell,
     row_name,
 )
+from web.core.surveys.xlsform_flow import relevant_from_rule
+
+
+def _row(columns: list[str], cells: dict) -> list:
+    """A row of the survey sheet with only ``cells`` filled."""
+    return [cells.get(column) for column in columns]
+
+
+def _group_cells(page, headers: list[str], languages: list[str], yes_no: set[str]) -> dict:
+    """A page's ``begin group`` row: its id, title, appearance, rule and drawn order."""
+    cells: dict[str, Any] = {"type": "begin group", "name": page.key, "appearance": "field-list"}
+    for header, code in zip(headers, languages, strict=True):
+        cells[header] = page.title.get(code) or None
+    if page.show_if is not None:
+        cells["relevant"] = relevant_from_rule(page.show_if, yes_no)
+    if page.randomize:
+        cells["parameters"] = "randomize=true"
+    return cells
 
 
 def _range_cells(scale, languages: list[str]) -> list:
@@ -70,10 +88,19 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
     design_headers = [*SHARE_COLUMNS, *innocuous, *DESIGN_COLUMNS[len(SHARE_COLUMNS) :]]
     design_headers = design_headers if designed else []
-    # The range columns only where a question is a number.
+    # The range columns only where a question is a number; parameters also where an order is drawn.
     numbered = any(question.design.scale is not None for question in spec.questions)
+    ordered = any(page.randomize for page in spec.pages) or any(
+        question.shuffle_options for question in spec.questions
+    )
     units = [f"rr_unit::{header.split('::', 1)[1]}" for header in headers]
-    range_headers = ["parameters", *units] if numbered else []
+    range_headers = ["parameters", *units] if numbered else ["parameters"] if ordered else []
+    # Display logic and pages only where the survey has them.
+    yes_no = {q.key for q in spec.questions if q.type.xlsform_list == YES_NO_LIST}
+    ruled = any(question.show_if for question in spec.questions) or any(
+        page.show_if for page in spec.pages
+    )
+    flow_headers = ["relevant"] * ruled + ["appearance"] * bool(spec.pages)
     # The bound over a series' waves only where a question keeps one.
     kept = any(question.epsilon_permanent is not None for question in spec.questions)
     permanent_header = ["rr_epsilon_permanent"] if kept else []
@@ -84,10 +111,14 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     append_row(
         survey,
         ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
-         *permanent_header, *design_headers, *range_headers, *experiment_headers],
+         *permanent_header, *design_headers, *range_headers, *experiment_headers, *flow_headers],
     )  # fmt: skip
+    columns = ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
+               *permanent_header, *design_headers, *range_headers, *experiment_headers,
+               *flow_headers]  # fmt: skip
     choices = book.create_sheet("choices")
-    append_row(choices, ["list_name", "name", *headers])
+    fixed = any(option.fixed for question in spec.questions for option in question.options)
+    append_row(choices, ["list_name", "name", *headers, *["rr_fixed"] * fixed])
     if any(question.type.xlsform_list == YES_NO_LIST for question in spec.questions):
         for name, index in (("1", 0), ("0", 1)):
             append_row(
@@ -98,7 +129,15 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
                     *(YES_NO_LABELS.get(code, YES_NO_LABELS["en"])[index] for code in languages),
                 ],
             )
+    page_of = {name: page for page in spec.pages for name in page.questions}
+    opened = None
     for question in spec.questions:
+        page = page_of.get(question.key)
+        if page is not opened:
+            if opened is not None:
+                append_row(survey, _row(columns, {"type": "end group"}))
+            append_row(survey, _row(columns, _group_cells(page, headers, languages, yes_no)))
+            opened = page
         kind = question.type
         wording = [question.text.get(code, "") for code in languages]
         procedure = question.procedure
@@ -124,14 +163,25 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
                 if design.arms
                 else None
             ]
-        if numbered:
-            cells += _range_cells(scale, languages)
+        if range_headers:
+            ranged = _range_cells(scale, languages)[: len(range_headers)]
+            if question.shuffle_options:
+                ranged[0] = "randomize=true"
+            cells += ranged
         if experiment_headers:
             cells += condition_cells(question)
+        if ruled:
+            cells.append(relevant_from_rule(question.show_if, yes_no) if question.show_if else None)
+        if spec.pages:
+            cells.append(None)
         append_row(survey, cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)
-            append_row(choices, [list_name, option.key, *texts])
+            append_row(
+                choices, [list_name, option.key, *texts, *["yes" if option.fixed else None] * fixed]
+            )
+    if opened is not None:
+        append_row(survey, _row(columns, {"type": "end group"}))
     settings = book.create_sheet("settings")
     file = spec.to_dict()
     # XLSForm keeps the title in one plain cell (the default language's); the others go in
