@@ -5,6 +5,7 @@ running tallies and cells), then published as one batch if they make one."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,8 +15,11 @@ from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.models.publication import publish_in_session
 from web.core.results.cells import cell_key, direct_questions
+from web.core.surveys.conditions import question_id
+from web.core.surveys.flow import OPTION_ORDER, PAGE_ORDER, Flow, survey_flow
 from web.core.surveys.questions import Tallied
-from web.respondent.storing import TALLY_TABLES
+from web.respondent.plan import Plan
+from web.respondent.storing import TALLY_TABLES, Counts
 from web.respondent.submissions import submissions
 
 BULK_CHUNK = 20_000
@@ -95,6 +99,10 @@ def _simulate_rows(
     cells = CellCounter(direct)
     sql = submissions().statements
     connection = db.session.connection()
+    flow = survey_flow(survey)
+    # A survey with display logic or drawn orders: each response as its page would send it, counted
+    # as the submission path counts it (a hidden question adds to no tally and no cell).
+    followed = None if flow.simple else _FlowFollower(survey, questions, flow, rng)
     for start in range(0, n, BULK_CHUNK):
         size = min(BULK_CHUNK, n - start)
         answers, shares = _direct_answers(direct, size, true_proportion, by, rng)
@@ -123,12 +131,17 @@ def _simulate_rows(
                 if question not in direct:
                     cells.add(spin, cell, column, weights)
             columns.extend(column.tolist() for column in kind.template_values(reported, options))
-        rows = list(zip(*columns, strict=True))
+        rows = [template % tuple(row) for row in zip(*columns, strict=True)]
+        if followed is not None:
+            rows = followed.chunk(rows)
         keys = all_keys[start : start + size].tolist()
         connection.exec_driver_sql(
             sql["insert_published" if published else "insert"],
-            [(key, survey.id, template % tuple(row)) for key, row in zip(keys, rows, strict=True)],
+            [(key, survey.id, row) for key, row in zip(keys, rows, strict=True)],
         )
+    counted: CellCounter | _CountedCells = cells
+    if followed is not None:
+        totals, counted = followed.totals, followed.cells
     connection.exec_driver_sql(sql["count"], (n, survey.id))
     for table in TALLY_TABLES:
         counts = [(n, yes, item) for (name, item), (n, yes) in totals.items() if name == table]
@@ -136,13 +149,89 @@ def _simulate_rows(
             connection.exec_driver_sql(sql[table], counts)
     entries = [
         value
-        for (kind, item), cell, count, yes in cells.entries()
+        for (kind, item), cell, count, yes in counted.entries()
         for value in (survey.id, kind, item, cell, count, yes)
     ]
     for start in range(0, len(entries), 6 * CELLS_PER_STATEMENT):
         chunk = tuple(entries[start : start + 6 * CELLS_PER_STATEMENT])
         statement = many_rows(sql["cells"], sql["mark"], 6, len(chunk) // 6)
         connection.exec_driver_sql(statement, chunk)
+
+
+class _FlowFollower:
+    """Simulated responses made to follow a survey's flow: a question its display logic hides from
+    a respondent stored as null, the orders the page would draw added, and the tallies and cells
+    counted from the responses as stored (:class:`web.respondent.storing.Counts`)."""
+
+    def __init__(self, survey: Survey, questions, flow: Flow, rng):
+        self.flow, self.rng = flow, rng
+        self.plain = [question for question in questions if not question.asked_with.protects]
+        self.asked = [question.question_id for question in questions]
+        spins = [Tallied.of(question, option) for question, option in survey.spins()]
+        mine = {question.key for question in questions}
+        direct = tuple(question.key for question in direct_questions(questions))
+        self.plan = Plan(survey.id, survey.revision, (),
+                         tuple(spin for spin in spins if spin.question_key in mine), direct)  # fmt: skip
+        self.totals: dict[tuple[str, int], list[int]] = {spin.key: [0, 0] for spin in spins}
+        self.cells = _CountedCells()
+
+    def chunk(self, rows: list[str]) -> list[str]:
+        answers = [self.respond(json.loads(row)) for row in rows]
+        counts = Counts(self.plan, answers)
+        for row, (n, yes, arm_n, arm_yes) in counts.questions.items():
+            self._add(("question", row), n, yes)
+            self._add(("arm", row), arm_n, arm_yes)
+        for row, (n, yes) in counts.options.items():
+            self._add(("option", row), n, yes)
+        self.cells.add(counts.cells)
+        return [json.dumps(response, separators=(",", ":")) for response in answers]
+
+    def _add(self, spin, n: int, yes: int) -> None:
+        if spin in self.totals:
+            self.totals[spin][0] += n
+            self.totals[spin][1] += yes
+
+    def respond(self, response: dict) -> dict:
+        """One response as its page would send it."""
+        plain = {
+            question.question_id: question.type.plain_value(response.get(question.key))
+            for question in self.plain
+            if response.get(question.key) is not None
+        }
+        shown = self.flow.shown(plain)
+        for key in list(response):
+            if question_id(key) not in shown.questions:
+                response[key] = None
+        for page in self.flow.pages:
+            items = [name for name in page.questions if name in self.asked]
+            if page.randomize and any(name in shown.questions for name in items):
+                response[f"{PAGE_ORDER}{page.key}"] = self.rng.permutation(items).tolist()
+        for each in self.flow.shuffled:
+            if each.question in shown.questions and each.question in self.asked:
+                moving = [o for o, kept in zip(each.options, each.fixed, strict=True) if not kept]
+                drawn = iter(self.rng.permutation(moving).tolist())
+                response[f"{OPTION_ORDER}{each.question}"] = [
+                    option if kept else next(drawn)
+                    for option, kept in zip(each.options, each.fixed, strict=True)
+                ]
+        return response
+
+
+class _CountedCells:
+    """The cells of responses counted by the submission path, in the form the bulk writer writes."""
+
+    def __init__(self):
+        self.counts: dict[tuple, list[int]] = {}
+
+    def add(self, cells: dict) -> None:
+        for key, (n, yes) in cells.items():
+            counts = self.counts.setdefault(key, [0, 0])
+            counts[0] += n
+            counts[1] += yes
+
+    def entries(self):
+        for (kind, item, cell), (n, yes) in self.counts.items():
+            yield (kind, item), cell, n, yes
 
 
 def _value_shares(question, size: int, values: Sequence[float], rng) -> np.ndarray:

@@ -105,3 +105,21 @@ def test_editing_a_question_keeps_its_rule_and_order(app, import_survey):
         year = next(question for question in find_survey(slug).questions if question.key == "year")
         assert year.display_rule == {"question": "student", "in": ["yes"]}
         assert year.shuffle_options and year.options[2].fixed
+
+
+def test_simulated_responses_follow_the_flow(app, import_in_batches, seed_responses):
+    slug = import_in_batches(STUDY)
+    seed_responses(slug, 200, seed=5)
+    with app.app_context():
+        survey = find_survey(slug)
+        rows = list(csv.DictReader(io.StringIO("".join(responses_csv(survey, 2)))))
+        n_of = {question.key: question.response_count for question in survey.questions}
+    students = [row for row in rows if row["student"] == "yes"]
+    others = [row for row in rows if row["student"] == "no"]
+    assert len(students) + len(others) == 200 and students and others
+    # A non-student was shown neither the year nor the exams page, and drew no order for them.
+    assert all(row["s1"] == row["year"] == row["order_sensitive"] == "" for row in others)
+    assert all(sorted(row["order_sensitive"].split()) == ["s1", "s2", "s3"] for row in students)
+    assert all(row["options_year"].split()[2] == "none" for row in students)
+    # Each item's n counts those it was shown to.
+    assert n_of["s1"] == n_of["year"] == len(students) and n_of["drugs"] == 200

@@ -23,8 +23,8 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.surveys.conditions import question_id
-from web.core.surveys.display import AllOf, Readable, Rule, rule_problems
-from web.core.surveys.pages import PageSpec, in_page_order, page_problems
+from web.core.surveys.display import AllOf, Readable, Rule, rule_problems, stored_rule
+from web.core.surveys.pages import PageSpec, in_page_order, page_problems, stored_pages
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import AnswerError
 
@@ -175,10 +175,25 @@ class Flow:
         return stored
 
 
+@dataclass(frozen=True)
+class _StoredRow:
+    """What the flow reads of a question's row (its rule read from the row's JSON)."""
+
+    key: str
+    show_if: Rule | None
+    shuffle_options: bool
+    options: tuple
+
+
 def survey_flow(survey) -> Flow:
-    """The flow of a stored survey (anything with ``to_spec``: its questions and pages)."""
-    spec = survey.to_spec()
-    return Flow.of(spec.questions, spec.pages)
+    """The flow of a stored survey (a :class:`web.core.models.Survey`: its questions' rows and its
+    pages). Reads only their columns, so a survey a streamed export holds outside its session
+    still answers."""
+    rows = [
+        _StoredRow(row.key, stored_rule(row.display_rule), row.shuffle_options, tuple(row.options))
+        for row in survey.questions
+    ]
+    return Flow.of(rows, stored_pages(survey.pages))
 
 
 def flow_problems(
