@@ -124,6 +124,25 @@ survey_paths = st.sampled_from(
         ("questions", 0, "options"),
     ]
 )
+# The same, of a survey of pages with display logic and drawn orders.
+flow_paths = st.sampled_from(
+    [
+        ("pages",),
+        ("pages", 0),
+        ("pages", 0, "questions"),
+        ("pages", 0, "questions", 0),
+        ("pages", 1, "id"),
+        ("pages", 1, "randomize"),
+        ("pages", 1, "show_if"),
+        ("pages", 1, "show_if", "in"),
+        ("pages", 1, "show_if", "question"),
+        ("questions", 2, "show_if"),
+        ("questions", 2, "show_if", "in", 0),
+        ("questions", 2, "shuffle_options"),
+        ("questions", 2, "options", 2, "fixed"),
+        ("questions", 1, "id"),
+    ]
+)
 
 
 @no_database  # pure functions: no database reads or writes them
@@ -131,6 +150,21 @@ survey_paths = st.sampled_from(
 @given(path=survey_paths, value=json_values, data=st.data())
 def test_survey_parser_raises_only_survey_file_errors(path, value, data):
     mutated = mutate(copy.deepcopy(SAMPLE_SURVEY), path, value)
+    try:
+        spec = parse_survey(mutated)
+    except SurveyFileError as error:
+        assert error.problems and all(":" in problem for problem in error.problems)
+    else:
+        assert parse_survey(json.loads(spec.to_json())) == spec
+
+
+@no_database  # pure functions: no database reads or writes them
+@settings(max_examples=300, deadline=None)
+@given(path=flow_paths, value=json_values)
+def test_the_flow_checks_raise_only_survey_file_errors(path, value):
+    from tests.web.core.test_flow import STUDY
+
+    mutated = mutate(copy.deepcopy(STUDY), path, value)
     try:
         spec = parse_survey(mutated)
     except SurveyFileError as error:

@@ -207,7 +207,8 @@ def flow_problems(
     """Mistakes in a survey's pages, display rules and shuffled options (``questions`` the rows
     as specs, ``places`` where each is in the file). The rules and shuffles are read only once
     the questions themselves are right (``questions_valid``): they ask each one's type."""
-    ids = list(dict.fromkeys(question.key for question in questions))
+    # An id that is not text is named by the question's own checks.
+    ids = list(dict.fromkeys(q.key for q in questions if isinstance(q.key, str)))
     problems = page_problems(pages, ids, languages, complete)
     if not questions_valid:
         return problems
