@@ -3,17 +3,16 @@
  * orders drawn per respondent. Loaded only where a survey has pages, display rules or drawn orders
  * (`config.flow`).
  *
- * Before any page shows, the orders are drawn and committed to the memo (order.js) and applied to
+ * Before any page shows, the orders are drawn and committed to the memo (flow.js) and applied to
  * the page's sections and options. What is shown is decided from the answers given plainly
- * (display.js), again whenever one changes; a hidden question is not asked and not sent. The page
+ * (flow.js), again whenever one changes; a hidden question is not asked and not sent. The page
  * the respondent is on, and their plain answers, are kept in the memo beside the reports, so a
  * reload or a second tab comes back to the same page with the same answers and draws. A page left
  * with Next counts its optional questions not answered as skipped (Back can take that back).
  * @module pages
  */
-import { shownOf } from "./display.js";
+import { chooseOrders, shownOf } from "./flow.js";
 import { PLAIN_ITEM, commitReported, loadMemo } from "./memo.js";
-import { chooseOrders } from "./order.js";
 import { clearTruth, isDone, updateSummary } from "./view.js";
 
 const AT_PAGE = "@page";
@@ -21,8 +20,8 @@ const plainItem = (id) => `${PLAIN_ITEM}${id}`;
 
 /**
  * @typedef {object} Flow
- * @property {import("./display.js").FlowPage[]} pages
- * @property {Record<string, import("./display.js").Rule>} rules
+ * @property {import("./flow.js").FlowPage[]} pages
+ * @property {Record<string, import("./flow.js").Rule>} rules
  * @property {{question: string, options: string[], fixed: boolean[]}[]} shuffled
  */
 

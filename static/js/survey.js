@@ -112,7 +112,9 @@ async function start(page) {
   }
   const dies = form.querySelector(".die") ? await import("./die.js") : null;
   // A remembered draw or a direct answer is put in words at once; else the words come with the draw.
-  if (memo.reported.size || config.questions.some((question) => !question.items.length)) await loadAnswers(page);
+  // A survey of pages shows its summary on the last page only: its words wait for it (view.js).
+  const words = memo.reported.size || config.questions.some((question) => !question.items.length);
+  if (words && !config.flow) await loadAnswers(page);
   if (!preview) setUpDelivery(page, marks.outboxWaiting || memo.submitted);
   showSeriesLedger(page);
   if (memo.submitted) return showAnswered(page, memo);

@@ -80,8 +80,10 @@ export function rememberedFor(page, question, memo, item) {
  * @param {import("./memo.js").Memo} memo
  */
 export async function showRemembered(page, memo) {
-  if (memo.reported.size) await loadAnswers(page);
-  for (const question of memo.reported.size ? page.config.questions : []) {
+  // Only a question's own draws (the memo also keeps a condition, orders, the page).
+  const drawn = page.config.questions.some((question) => question.items.some((item) => memo.reported.has(item)));
+  if (drawn) await loadAnswers(page);
+  for (const question of drawn ? page.config.questions : []) {
     const view = page.views.get(question.id);
     if (!view || page.settled.has(question.id)) continue;
     const bits = question.items.map((item) => rememberedFor(page, question, memo, item));
@@ -133,12 +135,19 @@ export function updateSummary(page) {
   const done = allSpun(page);
   form.querySelector(".summary .pending").hidden = done;
   document.getElementById("submit-button").disabled = !done;
+  // The words wait until the summary shows (a survey of pages: its last page) and their module is
+  // there; a page that needs them loads it.
+  const described = config.questions.filter((question) => isDone(page, question) && !page.hidden?.has(question.id));
+  if (form.querySelector(".summary").hidden) return;
+  if (described.length && !page.answerOf) {
+    loadAnswers(page).then(() => updateSummary(page));
+    return;
+  }
   // In the order the questions are shown (a randomized page's drawn order).
   const shownOrder = [...form.querySelectorAll("section[data-question]")].map((root) => root.dataset.question);
   const position = (question) => shownOrder.indexOf(question.id);
   document.getElementById("report-summary").replaceChildren(
-    ...config.questions
-      .filter((question) => isDone(page, question) && !page.hidden?.has(question.id))
+    ...described
       .sort((first, second) => position(first) - position(second))
       .map((question) => {
         const entry = document.createElement("li");

@@ -198,3 +198,26 @@ def test_a_spin_whose_code_cannot_load_says_so_and_draws_nothing(
     assert page.is_checked("input[name='truth-cheated'][value='1']")
     assert page.evaluate("() => Object.keys(localStorage)") == []
     context.close()
+
+
+def test_a_survey_of_pages_loads_within_the_same_budget(browser, live_server, import_survey):
+    """Its pages, logic and orders come with the first load (the orders are drawn before anything
+    is shown); the draw and the submission still wait for the first answer and spin."""
+    from tests.web.core.test_flow import STUDY
+
+    slug = import_survey(STUDY)
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{slug}", wait_until="load")
+    page.wait_for_selector("#page-nav:not([hidden])", timeout=60_000)
+    page.wait_for_load_state("networkidle", timeout=60_000)
+    entries = page.evaluate(TRANSFERRED)
+    assert sum(entry["transferred"] for entry in entries) <= BUDGET_BYTES, entries
+    names = " ".join(entry["name"].rsplit("/", 1)[1] for entry in entries)
+    assert len(entries) <= BUDGET_REQUESTS, names
+    loaded = {entry["name"].rsplit("/", 1)[1] for entry in entries if entry["name"].endswith(".js")}
+    assert {"pages.js", "flow.js"} <= loaded
+    # The summary's words come with the last page, the draw with the first answer.
+    not_yet = {"answers.js", "procedure.js", "draw.js", "send.js", "courier.js"}
+    assert not loaded & (not_yet | {"condition.js", "die.js"}), loaded
+    context.close()

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { holds, shownOf } from "../../static/js/display.js";
+import { holds, shownOf } from "../../static/js/flow.js";
 
 const cases = JSON.parse(readFileSync(new URL("../cases/display.json", import.meta.url), "utf8"));
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { chooseOrders, keptOrder, orderItem, permutation } from "../../static/js/order.js";
+import { chooseOrders, keptOrder, orderItem, permutation } from "../../static/js/flow.js";
 import { seeded } from "./seeded.js";
 
 test("a permutation keeps every item once and each fixed item in its place", () => {
