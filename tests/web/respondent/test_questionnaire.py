@@ -123,3 +123,54 @@ def test_simulated_responses_follow_the_flow(app, import_in_batches, seed_respon
     assert all(row["options_year"].split()[2] == "none" for row in students)
     # Each item's n counts those it was shown to.
     assert n_of["s1"] == n_of["year"] == len(students) and n_of["drugs"] == 200
+
+
+def test_the_builders_edits_keep_the_pages_in_step(app, import_survey):
+    from web.core.surveys.editing import (
+        EditError,
+        add_question,
+        delete_question,
+        reorder_questions,
+        update_question,
+    )
+    from web.core.surveys.specs import QuestionSpec
+    from web.core.surveys.texts import Texts
+
+    slug = import_survey(STUDY)
+    with app.app_context():
+        survey = find_survey(slug)
+        by_key = {question.key: question for question in survey.questions}
+        # A question a rule reads cannot go: the rules would hide their questions for ever.
+        try:
+            delete_question(survey, by_key["student"])
+        except EditError as refused:
+            assert "'student' decides who is shown 'year', 'sensitive'" in str(refused.problems)
+        else:
+            raise AssertionError("deleting a question a rule reads was not refused")
+        db.session.rollback()
+        survey = find_survey(slug)
+        by_key = {question.key: question for question in survey.questions}
+        delete_question(survey, by_key["drugs"])  # the last page's only question: the page goes
+        spec = QuestionSpec("extra", "yesno", Texts.one("en", "Extra?"), 1.0, "spinner_coin")
+        add_question(survey, spec)  # onto the last page
+        # Year's rule reads student: it cannot come first.
+        try:
+            reorder_questions(survey, ["year", "student", "s3", "s2", "s1", "extra"])
+        except EditError as refused:
+            assert "Not in this order: 'student' is not a question asked directly before" in str(
+                refused.problems
+            )
+        else:
+            raise AssertionError("an order in which a rule reads a later question was taken")
+        reorder_questions(survey, ["student", "year", "s3", "s2", "extra", "s1"])
+        year = next(question for question in survey.questions if question.key == "year")
+        update_question(
+            survey, year, next(q for q in survey.to_spec().questions if q.key == "year")
+        )
+        db.session.commit()
+        survey = find_survey(slug)
+        assert [page["id"] for page in survey.pages] == ["about", "sensitive"]
+        assert survey.pages[0]["questions"] == ["student", "year"]
+        assert survey.pages[1]["questions"] == ["s3", "s2", "extra", "s1"]
+        year = next(question for question in survey.questions if question.key == "year")
+        assert [option.fixed for option in year.options] == [False, False, True]

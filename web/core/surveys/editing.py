@@ -28,9 +28,12 @@ from web.core.models import (
     Survey,
 )
 from web.core.models.publication import publish_in_session
+from web.core.surveys.conditions import question_id, row_key
 from web.core.surveys.fielding import Fielding
+from web.core.surveys.flow import flow_problems, survey_flow
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS
+from web.core.surveys.pages import pages_in_order, pages_with, pages_without, stored_pages
 from web.core.surveys.problems import Problem
 from web.core.surveys.question_checks import question_problems
 from web.core.surveys.series import (
@@ -42,6 +45,7 @@ from web.core.surveys.series import (
 from web.core.surveys.specs import OptionSpec, QuestionSpec
 from web.core.surveys.survey_checks import (
     fielding_text_problems,
+    file_places,
     language_problems,
     question_count_problems,
     series_problems,
@@ -264,6 +268,8 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
         raise EditError(problems)
     question = Question.from_spec(spec, len(survey.questions), list(languages))
     survey.questions.append(question)
+    # On a survey of pages, a new question goes on the last page.
+    survey.pages = pages_with(survey.pages, spec.key)
     survey.revision += 1
     survey.edits += 1
     return question
@@ -353,26 +359,40 @@ def _other_rows(survey: Survey, question: Question) -> list[Question]:
 def _set_options(question: Question, options: tuple[OptionSpec, ...], languages: list[str]) -> None:
     """Update option rows in place by position, then add or drop the rest; replacing them all at
     once would insert new rows before the old ones with the same ids are gone."""
+    # An option kept in place where the options are shuffled keeps that by its id (the builder
+    # does not state it).
+    fixed = {option.key for option in question.options if option.fixed}
     for index, spec in enumerate(options):
         text, translations = spec.text.to_store(languages)
+        kept = spec.fixed or spec.key in fixed
         if index < len(question.options):
             option = question.options[index]
             option.key, option.text, option.translations = spec.key, text, translations
+            option.fixed = kept
         else:
             question.options.append(
-                Option(key=spec.key, position=index, text=text, translations=translations)
-            )
+                Option(key=spec.key, position=index, text=text, translations=translations,
+                       fixed=kept)
+            )  # fmt: skip
     for extra in question.options[len(options) :]:
         question.options.remove(extra)
         db.session.delete(extra)
 
 
 def delete_question(survey: Survey, question: Question) -> None:
-    """Remove a question that has no responses."""
+    """Remove a question that has no responses and that no display rule reads; it leaves its
+    page (and a page it leaves empty goes)."""
     new_revision(survey)
     if has_responses(question):
         raise EditError([Problem("question", _("A question with responses cannot be deleted."))])
+    readers = survey_flow(survey).readers_of(question.question_id)
+    if readers:
+        raise EditError([Problem("question", _(
+            "%(id)r decides who is shown %(readers)s (show_if): change those rules in the survey "
+            "file first", id=question.question_id, readers=", ".join(map(repr, readers))))])  # fmt: skip
     survey.questions.remove(question)
+    if not _other_rows(survey, question):
+        survey.pages = pages_without(survey.pages, question.question_id)
     for position, remaining in enumerate(survey.questions):
         remaining.position = position
     survey.edits += 1
@@ -390,11 +410,28 @@ def reorder_questions(survey: Survey, keys: list[str]) -> None:
         )
     if keys == [question.key for question in survey.questions]:
         return
+    _check_rules_in_order(survey, keys)
     for position, key in enumerate(keys):
         current[key].position = position
     survey.questions.sort(key=lambda question: question.position)
+    # Each question stays on its page, in the new order among the page's others.
+    survey.pages = pages_in_order(survey.pages, [current[key].question_id for key in keys])
     survey.revision += 1
     survey.edits += 1
+
+
+def _check_rules_in_order(survey: Survey, keys: list[str]) -> None:
+    """Refuse an order in which a display rule would read a question after it."""
+    spec = survey.to_spec()
+    rows = {row_key(question.key, question.condition): question for question in spec.questions}
+    questions = tuple(rows[key] for key in keys)
+    pages = stored_pages(pages_in_order(survey.pages, [question_id(key) for key in keys]))
+    problems = flow_problems(
+        questions, file_places(questions), pages, spec.languages, complete=False
+    )
+    if problems:
+        raise EditError([Problem("question", _(
+            "Not in this order: %(problem)s", problem=problems[0].message))])  # fmt: skip
 
 
 def moved(keys: list[str], key: str, offset: int) -> list[str]:

@@ -102,6 +102,11 @@ class Flow:
         """Whether the page draws an order: a randomized page, or a question's options."""
         return bool(self.shuffled) or any(page.randomize for page in self.pages)
 
+    def readers_of(self, question: str) -> list[str]:
+        """The questions and pages whose display rule reads ``question``."""
+        rules = [*self.rules, *((page.key, page.show_if) for page in self.pages if page.show_if)]
+        return [str(name) for name, rule in rules if question in rule.reads()]
+
     def shown_if_words(self, question: str) -> str | None:
         """To whom a question is shown, in words (its page's rule, then its own), or None where
         every respondent is."""

@@ -200,3 +200,38 @@ def in_asked_order(questions: Sequence[Q], pages: Sequence[PageSpec]) -> tuple[Q
     them, a question's rows together; assumes checked pages."""
     position = {name: index for index, name in enumerate(in_page_order([], pages))}
     return tuple(sorted(questions, key=lambda row: position.get(row.key, -1)))
+
+
+# A survey's stored pages ([{"id", "questions", …}]) kept in step with the builder's edits.
+
+
+def pages_with(stored: list[dict] | None, question: str) -> list[dict] | None:
+    """The pages with a new question at the end of the last (none stay none)."""
+    if not stored:
+        return stored
+    *before, last = stored
+    return [*before, {**last, "questions": [*last["questions"], question]}]
+
+
+def pages_without(stored: list[dict] | None, question: str) -> list[dict] | None:
+    """The pages without a deleted question; a page it leaves empty goes too (none if none is
+    left)."""
+    if not stored:
+        return stored
+    kept = [
+        {**page, "questions": [name for name in page["questions"] if name != question]}
+        for page in stored
+    ]
+    return [page for page in kept if page["questions"]] or None
+
+
+def pages_in_order(stored: list[dict] | None, order: Sequence[str]) -> list[dict] | None:
+    """The pages with each one's questions in ``order`` (every question id once); a question
+    stays on its page."""
+    if not stored:
+        return stored
+    position = {name: index for index, name in enumerate(order)}
+    return [
+        {**page, "questions": sorted(page["questions"], key=lambda name: position.get(name, -1))}
+        for page in stored
+    ]
