@@ -44,6 +44,7 @@ from web.respondent.page_question import page_pages
 from web.respondent.privacy_note import PrivacyNote
 from web.respondent.views import page_config
 from web.workspace.access import require_login, researcher_survey
+from web.workspace.flow_notes import flow_notes
 from web.workspace.forms import (
     FieldingForm,
     ImportForm,
@@ -117,6 +118,7 @@ def edit(slug: str):
         languages_form=languages_form(survey),
         missing=missing,
         question_gaps=question_gaps(missing),
+        flow_notes=flow_notes(survey),
     )
 
 

@@ -174,3 +174,11 @@ def test_the_builders_edits_keep_the_pages_in_step(app, import_survey):
         assert survey.pages[1]["questions"] == ["s3", "s2", "extra", "s1"]
         year = next(question for question in survey.questions if question.key == "year")
         assert [option.fixed for option in year.options] == [False, False, True]
+
+
+def test_the_builder_says_each_questions_page_rule_and_order(import_survey, make_researcher):
+    slug = import_survey(STUDY)
+    page = make_researcher("ada@example.org").client.get(f"/surveys/{slug}/edit")
+    text = page.get_data(as_text=True)
+    assert "year · page “About you” · shown if student = yes · options in a drawn order" in text
+    assert "s1 · page “sensitive” (its order drawn) · shown if student = yes" in text
