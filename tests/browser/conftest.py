@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, chromium keeps trying to reach Google's hosts on a machine with no network.
@@ -21,11 +21,41 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Deadlines for a machine whose two cores the whole suite keeps busy: Playwright's own (30 s for
+# an action or a wait, 5 s for expect()) were passed there by pages doing nothing wrong (a student's
+# Submit on the projector's class, the lab's form posting a computation). A passing wait ends as
+# soon as its condition holds, so only a failure waits this long.
+WAIT_MS = 120_000
+expect.set_options(timeout=WAIT_MS)
+
+
+class PatientBrowser:
+    """The browser, whose every new profile and page waits up to WAIT_MS by default."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
+        return context
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(WAIT_MS)
+        page.set_default_navigation_timeout(WAIT_MS)
+        return page
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
+        yield PatientBrowser(browser)
         browser.close()
 
 

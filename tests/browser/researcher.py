@@ -93,7 +93,7 @@ def draw_every_chart(page) -> None:
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     page.wait_for_function(
         "() => [...document.querySelectorAll('.plot')].every((chart) => chart.querySelector('svg'))",
-        timeout=30_000,
+        timeout=120_000,
     )
 
 

@@ -111,7 +111,7 @@ def test_lab_computes_and_draws(browser, live_server):
         ("#noise-chart", "svg path.line"),
     ):
         page.locator(box).scroll_into_view_if_needed()
-        page.wait_for_selector(f"{box} {drawn}", timeout=15_000)
+        page.wait_for_selector(f"{box} {drawn}", timeout=120_000)
     expect(page.locator("#class-grid .person")).to_have_count(30)
     # The chart held its place while it waited: nothing below it moved when it was drawn.
     assert page.locator("#noise-chart").bounding_box()["height"] == pytest.approx(
@@ -219,7 +219,7 @@ def test_lab_runs_a_single_choice_class_with_both_procedures(browser, live_serve
     page.locator("#choice-panels").scroll_into_view_if_needed()
     for procedure in ("spinner_coin", "spinner"):
         page.wait_for_selector(
-            f".choice-panel[data-procedure='{procedure}'] svg rect.bar", timeout=15_000
+            f".choice-panel[data-procedure='{procedure}'] svg rect.bar", timeout=120_000
         )
         expect(page.locator(f".choice-panel[data-procedure='{procedure}'] rect.bar")).to_have_count(
             4
@@ -387,7 +387,7 @@ def test_lab_runs_a_number_class_against_laplace_and_gaussian(browser, live_serv
     page = context.new_page()
     page.goto(f"{live_server}/lab")
     page.locator("#number-chart").scroll_into_view_if_needed()
-    page.wait_for_selector("#number-chart svg path.line.laplace", timeout=15_000)
+    page.wait_for_selector("#number-chart svg path.line.laplace", timeout=120_000)
     expect(page.locator("#number-chart path.line")).to_have_count(3)
     expect(page.locator("#number-chart path.band")).to_have_count(1)
     summary = page.inner_text("#number-summary")
@@ -419,7 +419,7 @@ def test_lab_draws_the_reports_trace_plots(browser, live_server, bounds):
     assert page.locator("#report-traces svg").count() < 6  # drawn as they near the viewport
     for index in range(plots.count()):
         plots.nth(index).scroll_into_view_if_needed()
-        expect(plots.nth(index).locator("svg path.line")).to_have_count(1, timeout=15_000)
+        expect(plots.nth(index).locator("svg path.line")).to_have_count(1, timeout=120_000)
     expect(page.locator("#report-traces svg")).to_have_count(6)
     expect(page.locator("#report-traces line.rule")).to_have_count(6)  # the end of burn-in
     expect(page.locator("#report-overlap tbody tr")).to_have_count(3)
@@ -468,7 +468,7 @@ def test_the_lab_shows_the_averaging_attack_stopped_by_a_permanent_answer(
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server}/lab#averaging")
-    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
+    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=120_000)
     expect(page.locator("#averaging-chart svg path.line")).to_have_count(2)
     expected = rr.averaging_attack(1.0, 2.0, 50)
     summary = page.inner_text("#averaging-summary")
@@ -495,7 +495,7 @@ def test_the_projectors_averaging_chart_holds_its_place_while_its_numbers_come(
     expect(page.locator("#averaging-chart svg")).to_have_count(0)
     waiting = page.locator("#averaging-chart").bounding_box()
     held.release()
-    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
+    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=120_000)
     drawn = page.locator("#averaging-chart").bounding_box()
     assert drawn["height"] == pytest.approx(waiting["height"], abs=8)
     assert drawn["width"] == pytest.approx(waiting["width"], abs=1)
@@ -515,7 +515,7 @@ def test_the_averaging_attack_on_the_projector(browser, live_server, locale, wid
     page.goto(f"{live_server}/lab/averaging")
     expect(page.locator("body.present")).to_have_count(1)
     page.locator("#averaging-chart").scroll_into_view_if_needed()
-    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=15_000)
+    page.wait_for_selector("#averaging-chart svg path.line.laplace", timeout=120_000)
     expect(page.locator("#averaging-chart svg path.line")).to_have_count(2)
     assert violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
