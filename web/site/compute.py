@@ -39,10 +39,10 @@ class Busy(Exception):
     """Every worker is busy and the queue is full, or the result did not come in time."""
 
 
-def _start_worker() -> None:
+def _start_worker(niceness: int) -> None:
     """In each worker, at start: yield the processor to the web process, and end with the process
     that started it."""
-    os.nice(NICENESS)
+    os.nice(niceness)
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
 
@@ -65,8 +65,8 @@ class ComputePool:
     ``spawn``: a fork of a threaded server could copy a lock held by another thread.
     """
 
-    def __init__(self, processes: int, queue: int, timeout: float):
-        self.processes, self.timeout = processes, timeout
+    def __init__(self, processes: int, queue: int, timeout: float, niceness: int = NICENESS):
+        self.processes, self.timeout, self.niceness = processes, timeout, niceness
         self._slots = threading.BoundedSemaphore(max(processes, 1) + queue)
         self._executor: ProcessPoolExecutor | None = None
         self._starting = threading.Lock()
@@ -100,6 +100,7 @@ class ComputePool:
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
+                    initargs=(self.niceness,),
                 )
             try:
                 return self._executor.submit(function, *args)
