@@ -9,7 +9,8 @@ first when both want the processor.
 
 Settings: ``COMPUTE_PROCESSES`` (default 1; 0 runs each computation in the request's own thread,
 still behind the bound: what the tests use), ``COMPUTE_QUEUE`` (waiting computations beyond the
-running ones, default 2) and ``COMPUTE_TIMEOUT`` (seconds a request waits for its result, 55: inside gunicorn's 60).
+running ones, default 2), ``COMPUTE_TIMEOUT`` (seconds a request waits for its result, 55: inside
+gunicorn's 60) and ``COMPUTE_NICENESS`` (how far the workers step back, default 10).
 """
 
 from __future__ import annotations
@@ -120,10 +121,12 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPUTE_PROCESSES", 1)
     app.config.setdefault("COMPUTE_QUEUE", 2)
     app.config.setdefault("COMPUTE_TIMEOUT", 55)
+    app.config.setdefault("COMPUTE_NICENESS", NICENESS)
     app.extensions["compute"] = ComputePool(
         int(app.config["COMPUTE_PROCESSES"]),
         int(app.config["COMPUTE_QUEUE"]),
         float(app.config["COMPUTE_TIMEOUT"]),
+        int(app.config["COMPUTE_NICENESS"]),
     )
 
 

@@ -4,6 +4,7 @@ a bounded queue, and a request that finds it full is answered at once with 503 a
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 
@@ -17,8 +18,9 @@ PLAN = "/api/plan/change?procedure=spinner_coin&epsilon=1&n=300&baseline=0.2&cha
 
 @pytest.fixture
 def pooled(app_like):
-    """The app with one worker process, as served."""
-    served = app_like(COMPUTE_PROCESSES=1, COMPUTE_QUEUE=1)
+    """The app with one worker process, as served (not niced: on a machine busy with the rest of
+    the suite a niced worker may wait past the request's deadline)."""
+    served = app_like(COMPUTE_PROCESSES=1, COMPUTE_QUEUE=1, COMPUTE_NICENESS=0)
     yield served
     served.extensions["compute"].shutdown()
 
@@ -111,6 +113,14 @@ def test_a_late_result_is_busy_and_frees_its_slot_when_done():
         pool.timeout = 120
         _wait_for_free_slot(pool)
         assert pool.run(math.sqrt, 4.0) == 2.0
+    finally:
+        pool.shutdown()
+
+
+def test_the_workers_step_back_for_the_web_process():
+    pool = ComputePool(1, 0, timeout=120)
+    try:
+        assert pool.run(os.nice, 0) == os.nice(0) + 10
     finally:
         pool.shutdown()
 

@@ -49,6 +49,7 @@ def served(tmp_path):
         log,
         DATABASE_URL=f"sqlite:///{tmp_path / 'served.sqlite3'}",
         FLASK_COMPUTE_PROCESSES="1",
+        FLASK_COMPUTE_NICENESS="0",
         FLASK_RATELIMIT_ENABLED="false",
         XDG_RUNTIME_DIR=str(tmp_path),
     )
