@@ -16,7 +16,7 @@ from web.core.models import Survey
 from web.core.models.publication import publish_in_session
 from web.core.results.cells import cell_key, direct_questions
 from web.core.surveys.conditions import question_id
-from web.core.surveys.flow import OPTION_ORDER, PAGE_ORDER, Flow, survey_flow
+from web.core.surveys.flow import Flow, survey_flow
 from web.core.surveys.questions import Tallied
 from web.respondent.plan import Plan
 from web.respondent.storing import TALLY_TABLES, Counts
@@ -202,18 +202,8 @@ class _FlowFollower:
         for key in list(response):
             if question_id(key) not in shown.questions:
                 response[key] = None
-        for page in self.flow.pages:
-            items = [name for name in page.questions if name in self.asked]
-            if page.randomize and any(name in shown.questions for name in items):
-                response[f"{PAGE_ORDER}{page.key}"] = self.rng.permutation(items).tolist()
-        for each in self.flow.shuffled:
-            if each.question in shown.questions and each.question in self.asked:
-                moving = [o for o, kept in zip(each.options, each.fixed, strict=True) if not kept]
-                drawn = iter(self.rng.permutation(moving).tolist())
-                response[f"{OPTION_ORDER}{each.question}"] = [
-                    option if kept else next(drawn)
-                    for option, kept in zip(each.options, each.fixed, strict=True)
-                ]
+        for key, drawn in self.flow.expected_orders(shown, self.asked).items():
+            response[drawn.prefix + key] = drawn.draw(self.rng)
         return response
 
 

@@ -7,7 +7,7 @@ import json
 
 from web.core.infrastructure.i18n import shown
 from web.core.models import Question
-from web.core.surveys.flow import survey_flow
+from web.core.surveys.flow import Flow
 from web.core.surveys.pages import PageSpec, stored_pages
 from web.core.surveys.scales import Scale
 from web.core.surveys.series import page_light, permanent_report
@@ -88,19 +88,18 @@ def _scale_numbers(scale: Scale | None) -> dict | None:
     return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
 
 
-def page_pages(survey) -> tuple[PageSpec, ...] | None:
+def page_pages(survey, flow: Flow) -> tuple[PageSpec, ...] | None:
     """The pages the survey's page draws one at a time, or None for one page with every question
-    in the file's order (no pages, display rules or drawn orders)."""
-    if survey_flow(survey).simple:
+    in the file's order (no pages, display rules or drawn orders); ``flow`` is the survey's."""
+    if flow.simple:
         return None
     ids = tuple(dict.fromkeys(question.question_id for question in survey.questions))
     return stored_pages(survey.pages) or (PageSpec("", Texts(), ids),)
 
 
-def page_flow(survey) -> dict | None:
+def page_flow(flow: Flow) -> dict | None:
     """What the page's script needs to show the pages, decide what is shown and draw the orders
     (static/js/pages.js), or None where there is nothing to decide."""
-    flow = survey_flow(survey)
     if flow.simple:
         return None
     return {

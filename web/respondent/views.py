@@ -7,6 +7,7 @@ from flask_login import current_user
 
 from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
+from web.core.surveys.flow import Flow, survey_flow
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.schedule import close_if_due, not_yet_open
 from web.core.surveys.series import wave_costs
@@ -48,12 +49,20 @@ def render_survey(slug: str) -> str:
     survey = survey_or_404(slug, public=True)
     return render_template(
         "respond/survey.html",
-        survey=survey,
-        config=page_config(survey),
-        flow=page_pages(survey),
-        privacy=PrivacyNote.of(survey),
+        **page_context(survey),
         waiting=survey.status == "open" and not_yet_open(survey.opens_at),
     )
+
+
+def page_context(survey, preview: bool = False) -> dict:
+    """What the survey's page is drawn from (its flow read once, for the pages and the script)."""
+    flow = survey_flow(survey)
+    return {
+        "survey": survey,
+        "config": page_config(survey, flow, preview),
+        "flow": page_pages(survey, flow),
+        "privacy": PrivacyNote.of(survey),
+    }
 
 
 def may_preview(survey) -> bool:
@@ -79,7 +88,7 @@ def thanks(slug: str):
     )
 
 
-def page_config(survey, preview: bool = False) -> dict:
+def page_config(survey, flow: Flow, preview: bool = False) -> dict:
     """What the page's script needs, passed as JSON rather than written into JavaScript; a
     preview's script sends nothing and remembers nothing."""
     return {
@@ -107,7 +116,7 @@ def page_config(survey, preview: bool = False) -> dict:
         "conditions": [condition.to_dict() for condition in survey.condition_list],
         "questions": [page_question(question) for question in survey.questions],
         # Pages, display rules and drawn orders, where the survey has them (static/js/pages.js).
-        "flow": page_flow(survey),
+        "flow": page_flow(flow),
     }
 
 

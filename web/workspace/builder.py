@@ -40,9 +40,7 @@ from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
-from web.respondent.page_question import page_pages
-from web.respondent.privacy_note import PrivacyNote
-from web.respondent.views import page_config
+from web.respondent.views import page_context
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.flow_notes import flow_notes
 from web.workspace.forms import (
@@ -315,10 +313,7 @@ def preview(slug: str):
     survey = researcher_survey(slug)
     page = render_template(
         "respond/survey.html",
-        survey=survey,
-        config=page_config(survey, preview=True),
-        flow=page_pages(survey),
-        privacy=PrivacyNote.of(survey),
+        **page_context(survey, preview=True),
         preview=True,
     )
     return page, 200, {"Cache-Control": "no-store"}

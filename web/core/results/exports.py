@@ -23,7 +23,7 @@ from web.core.results.figures import (
 )
 from web.core.surveys.conditions import condition_markers, response_condition
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
-from web.core.surveys.flow import OPTION_ORDER, PAGE_ORDER, survey_flow
+from web.core.surveys.flow import OPTION_ORDER, PAGE_ORDER, Flow, survey_flow
 from web.core.surveys.pages import stored_pages
 from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts
@@ -65,7 +65,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     start with their ``condition``, and leave the other conditions' columns empty."""
     columns = response_columns(survey)
     markers = condition_markers(survey.questions)
-    orders = order_columns(survey)
+    orders = order_columns(survey_flow(survey))
     header = [key if option is None else f"{key}.{option}" for key, option in columns]
     header += [name for name, _ in orders]
     yield _line(["condition", *header] if markers else header)
@@ -91,11 +91,10 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     yield "".join(buffer)
 
 
-def order_columns(survey: Survey) -> list[tuple[str, str]]:
+def order_columns(flow: Flow) -> list[tuple[str, str]]:
     """(CSV column, stored key) of each order drawn per respondent: ``order_<page>`` for a
     randomized page, ``options_<question>`` for shuffled options; each cell the ids as shown,
     separated by spaces, or empty where the page or question was not shown."""
-    flow = survey_flow(survey)
     pages = [
         (f"order_{page.key}", f"{PAGE_ORDER}{page.key}") for page in flow.pages if page.randomize
     ]
@@ -214,7 +213,7 @@ def trend_csv(trend) -> str:
 def codebook(survey: Survey, results: SurveyResults) -> dict:
     """Everything needed to recompute each estimate with rr from the responses CSV, with the
     published snapshot's counts (withheld below the minimum n)."""
-    languages = survey.language_list
+    languages, flow = survey.language_list, survey_flow(survey)
     return {
         "survey": {
             "slug": survey.slug,
@@ -263,7 +262,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         "min + (max - min) * pi_hat, its interval mapped the same way (clipped to [min, max]).",
         **({"trend": _trend_entry(survey)} if survey.series else {}),
         **({"experiment": experiment_entry(survey)} if survey.condition_list else {}),
-        **({} if survey_flow(survey).simple else {"flow": _flow_entry(survey, languages)}),
+        **({} if flow.simple else {"flow": _flow_entry(survey, flow, languages)}),
         "questions": [
             {**_question_entry(question, languages), **_published_counts(entry)}
             for question, entry in zip(survey.questions, results.questions, strict=True)
@@ -292,11 +291,11 @@ def _trend_entry(survey: Survey) -> dict:
     }
 
 
-def _flow_entry(survey: Survey, languages: list[str]) -> dict:
+def _flow_entry(survey: Survey, flow: Flow, languages: list[str]) -> dict:
     """The pages, display rules and drawn orders, and how the responses CSV records them."""
     return {
         "pages": [page.to_dict(languages) for page in stored_pages(survey.pages)],
-        "order_columns": [name for name, _ in order_columns(survey)],
+        "order_columns": [name for name, _ in order_columns(flow)],
         "note": "Questions are asked page by page in the order listed. A question or page with "
         "show_if is shown only to respondents whose answers to questions asked directly meet "
         "it (never a randomized answer); a question not shown has an empty cell and is not "

@@ -84,48 +84,32 @@ class AnswerBetween:
 
 
 @dataclass(frozen=True)
-class AllOf:
-    """Every one of ``rules`` holds."""
+class Joined:
+    """``rules`` joined by ``joiner``: every one holds (``"all"``) or at least one (``"any"``)."""
 
+    joiner: str
     rules: tuple[Rule, ...]
 
     def holds(self, plain: Mapping[str, Any]) -> bool:
-        return all(rule.holds(plain) for rule in self.rules)
+        test = all if self.joiner == "all" else any
+        return test(rule.holds(plain) for rule in self.rules)
 
     def reads(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(name for rule in self.rules for name in rule.reads()))
 
     def to_dict(self) -> dict:
-        return {"all": [rule.to_dict() for rule in self.rules]}
+        return {self.joiner: [rule.to_dict() for rule in self.rules]}
 
     def words(self) -> str:
-        return _(" and ").join(_grouped(rule) for rule in self.rules)
+        joiner = _(" and ") if self.joiner == "all" else _(" or ")
+        return joiner.join(_grouped(rule) for rule in self.rules)
 
 
-@dataclass(frozen=True)
-class AnyOf:
-    """At least one of ``rules`` holds."""
-
-    rules: tuple[Rule, ...]
-
-    def holds(self, plain: Mapping[str, Any]) -> bool:
-        return any(rule.holds(plain) for rule in self.rules)
-
-    def reads(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(name for rule in self.rules for name in rule.reads()))
-
-    def to_dict(self) -> dict:
-        return {"any": [rule.to_dict() for rule in self.rules]}
-
-    def words(self) -> str:
-        return _(" or ").join(_grouped(rule) for rule in self.rules)
-
-
-Rule = AnswerIn | AnswerBetween | AllOf | AnyOf
+Rule = AnswerIn | AnswerBetween | Joined
 
 
 def _grouped(rule: Rule) -> str:
-    return f"({rule.words()})" if isinstance(rule, (AllOf, AnyOf)) else rule.words()
+    return f"({rule.words()})" if isinstance(rule, Joined) else rule.words()
 
 
 def _number(value: float) -> str:
@@ -172,7 +156,7 @@ def _read(value: Any, place: str, depth: int, counter: list[int], problems: list
             _read(item, f"{place}.{joined}[{index}]", depth + 1, counter, problems)
             for index, item in enumerate(items[: MAX_CONDITIONS + 1])
         )
-        return (AllOf if joined == "all" else AnyOf)(rules)
+        return Joined(joined, rules)
     counter[0] += 1
     return _read_condition(value, place, problems)
 
@@ -249,7 +233,11 @@ def rule_problems(
                 "earlier on a page whose order is not drawn)", id=name)))  # fmt: skip
             continue
         found = readable[name]
-        if isinstance(leaf, AnswerBetween) and not found.numeric:
+        if not found.values and not found.numeric:
+            problems.append(Problem(f"{where}.question", _(
+                "%(id)r is an open answer: a rule reads an answer chosen from a list, or a "
+                "number", id=name)))  # fmt: skip
+        elif isinstance(leaf, AnswerBetween) and not found.numeric:
             problems.append(Problem(where, _(
                 "%(id)r is not a number: use “in” with its answers (%(values)s)",
                 id=name, values=", ".join(found.values))))  # fmt: skip
@@ -268,9 +256,8 @@ def rule_problems(
 
 def _leaves(rule: Rule, place: str):
     """Each condition of ``rule`` with where it is."""
-    if isinstance(rule, (AllOf, AnyOf)):
-        joined = "all" if isinstance(rule, AllOf) else "any"
+    if isinstance(rule, Joined):
         for index, inner in enumerate(rule.rules):
-            yield from _leaves(inner, f"{place}.{joined}[{index}]")
+            yield from _leaves(inner, f"{place}.{rule.joiner}[{index}]")
     else:
         yield rule, place

@@ -23,7 +23,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.surveys.conditions import question_id
-from web.core.surveys.display import AllOf, Readable, Rule, rule_problems, stored_rule
+from web.core.surveys.display import Joined, Readable, Rule, rule_problems, stored_rule
 from web.core.surveys.pages import PageSpec, in_page_order, page_problems, stored_pages
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import AnswerError
@@ -58,6 +58,25 @@ class Shown:
 
     pages: frozenset[str | None]
     questions: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """An order a response carries: how it is stored (``prefix`` + id), what it orders, and which
+    of those keep their place."""
+
+    prefix: str
+    items: tuple[str, ...]
+    fixed: tuple[bool, ...]
+
+    def draw(self, rng) -> list[str]:
+        """An order drawn by ``rng`` (a numpy Generator): the fixed items in place, the rest
+        shuffled (as static/js/order.js draws it on the page)."""
+        moving = [item for item, kept in zip(self.items, self.fixed, strict=True) if not kept]
+        drawn = iter(rng.permutation(moving).tolist())
+        return [
+            item if kept else next(drawn) for item, kept in zip(self.items, self.fixed, strict=True)
+        ]
 
 
 @dataclass(frozen=True)
@@ -111,10 +130,11 @@ class Flow:
         """To whom a question is shown, in words (its page's rule, then its own), or None where
         every respondent is."""
         page = next(page for page in self.pages if question in page.questions)
-        rules = [rule for rule in (page.show_if, dict(self.rules).get(question)) if rule]
+        own = next((rule for name, rule in self.rules if name == question), None)
+        rules = [rule for rule in (page.show_if, own) if rule]
         if not rules:
             return None
-        return rules[0].words() if len(rules) == 1 else AllOf(tuple(rules)).words()
+        return rules[0].words() if len(rules) == 1 else Joined("all", tuple(rules)).words()
 
     def shown(self, plain: Mapping[str, Any]) -> Shown:
         """The pages and questions shown to a respondent whose plain answers are ``plain`` (by
@@ -136,25 +156,31 @@ class Flow:
                         seen[name] = plain[name]
         return Shown(frozenset(pages), frozenset(questions))
 
-    def checked_order(self, order: Any, shown: Shown, asked: Iterable[str]) -> dict[str, list]:
-        """The drawn orders a submission sends (``{"<page or question id>": [ids, …]}``), as
-        stored; raises :class:`AnswerError` unless there is one for each randomized page and each
-        shuffled question shown, each a permutation of what it orders, and nothing else.
-        ``asked`` are the ids of the questions of the respondent's condition."""
-        if order is None:
-            order = {}
-        if not isinstance(order, dict):
-            raise AnswerError("'order' must be an object of orders by page or question id")
+    def expected_orders(self, shown: Shown, asked: Iterable[str]) -> dict[str, Drawn]:
+        """The orders a response carries, by page or question id: one for each randomized page
+        and each shuffled question shown. ``asked`` are the ids of the questions of the
+        respondent's condition (a page orders only those; a question of another is not shown)."""
         asked = set(asked)
-        expected: dict[str, tuple[str, tuple[str, ...], tuple[bool, ...]]] = {}
+        expected: dict[str, Drawn] = {}
         for page in self.pages:
             items = tuple(name for name in page.questions if name in asked)
             # A page is shown where one of its questions is.
             if page.randomize and any(name in shown.questions for name in items):
-                expected[str(page.key)] = (PAGE_ORDER, items, (False,) * len(items))
+                expected[str(page.key)] = Drawn(PAGE_ORDER, items, (False,) * len(items))
         for question in self.shuffled:
-            if question.question in shown.questions:
-                expected[question.question] = (OPTION_ORDER, question.options, question.fixed)
+            if question.question in shown.questions and question.question in asked:
+                expected[question.question] = Drawn(OPTION_ORDER, question.options, question.fixed)
+        return expected
+
+    def checked_order(self, order: Any, shown: Shown, asked: Iterable[str]) -> dict[str, list]:
+        """The drawn orders a submission sends (``{"<page or question id>": [ids, …]}``), as
+        stored; raises :class:`AnswerError` unless there is one for each of
+        :meth:`expected_orders`, each a permutation of what it orders, and nothing else."""
+        if order is None:
+            order = {}
+        if not isinstance(order, dict):
+            raise AnswerError("'order' must be an object of orders by page or question id")
+        expected = self.expected_orders(shown, asked)
         unknown = sorted(set(order) - set(expected))
         if unknown:
             raise AnswerError(
@@ -162,21 +188,23 @@ class Flow:
                 "question with shuffled options that was shown"
             )
         stored = {}
-        for key, (prefix, items, fixed) in expected.items():
+        for key, drawn in expected.items():
             sent = order.get(key)
             if (
                 not isinstance(sent, list)
                 or not all(isinstance(item, str) for item in sent)
-                or sorted(sent) != sorted(items)
+                or sorted(sent) != sorted(drawn.items)
             ):
-                raise AnswerError(f"'order' must give {key!r} as a permutation of {list(items)!r}")
+                raise AnswerError(
+                    f"'order' must give {key!r} as a permutation of {list(drawn.items)!r}"
+                )
             moved = [
-                item for item, kept in zip(items, fixed, strict=True) if kept
-                if sent.index(item) != items.index(item)
+                item for item, kept in zip(drawn.items, drawn.fixed, strict=True) if kept
+                if sent.index(item) != drawn.items.index(item)
             ]  # fmt: skip
             if moved:
                 raise AnswerError(f"'order' of {key!r} moves {moved[0]!r}, which keeps its place")
-            stored[prefix + key] = list(sent)
+            stored[drawn.prefix + key] = list(sent)
         return stored
 
 

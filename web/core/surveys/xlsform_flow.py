@@ -24,7 +24,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from web.core.surveys.display import AllOf, AnswerIn, AnyOf, Rule
+from web.core.surveys.display import AnswerIn, Joined, Rule
 
 TOKEN = re.compile(
     r"\s*(?:\$\{(?P<ref>[A-Za-z0-9_-]+)\}|'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\""
@@ -53,8 +53,8 @@ def rule_from_relevant(text: str, yes_no: set[str]) -> dict:
 def relevant_from_rule(rule: Rule, yes_no: set[str]) -> str:
     """A display rule as the ``relevant`` expression XLSForm writes (read back by
     :func:`rule_from_relevant` as the same rule)."""
-    if isinstance(rule, (AllOf, AnyOf)):
-        joined = " and " if isinstance(rule, AllOf) else " or "
+    if isinstance(rule, Joined):
+        joined = " and " if rule.joiner == "all" else " or "
         return joined.join(_grouped(inner, yes_no) for inner in rule.rules)
     reference = f"${{{rule.question}}}"
     if isinstance(rule, AnswerIn):
@@ -73,9 +73,7 @@ def randomized(parameters: Any) -> bool:
 
 def _grouped(rule: Rule, yes_no: set[str]) -> str:
     written = relevant_from_rule(rule, yes_no)
-    several = isinstance(rule, (AllOf, AnyOf)) or (
-        isinstance(rule, AnswerIn) and len(rule.values) > 1
-    )
+    several = isinstance(rule, Joined) or (isinstance(rule, AnswerIn) and len(rule.values) > 1)
     return f"({written})" if several else written
 
 
