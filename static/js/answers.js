@@ -147,7 +147,14 @@ const direct = {
   sent: (question, { chosen }) => chosen,
 };
 
-const ANSWERS = { bit, bits, number, option, arm, direct };
+/** An open answer: the respondent's own words, sent as written (blank is no answer). @type {Answer} */
+const text = {
+  ...direct,
+  words: (question, value, words) => value ?? words.notWritten,
+  summary: (question, { chosen, text: words }) => [`${text.words(question, chosen, words)} (${words.sentAsChosen})`],
+};
+
+const ANSWERS = { bit, bits, number, option, arm, direct, text };
 
 /**
  * The answer kind of `question` (its `answer` field).

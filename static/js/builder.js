@@ -202,6 +202,7 @@ function start() {
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
     const number = config.rangedTypes.includes(kind);
     out("number-range")?.toggleAttribute("hidden", !number);
+    out("answer-length")?.toggleAttribute("hidden", !config.writtenTypes.includes(kind));
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();
     showChangePlan(direct ? null : new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value }));

@@ -13,7 +13,7 @@
  */
 import { chooseOrders, shownOf } from "./flow.js";
 import { PLAIN_ITEM, commitReported, loadMemo } from "./memo.js";
-import { clearTruth, isDone, updateSummary } from "./view.js";
+import { clearTruth, isDone, plainAnswer, restorePlainAnswer, updateSummary } from "./view.js";
 
 const AT_PAGE = "@page";
 const plainItem = (id) => `${PLAIN_ITEM}${id}`;
@@ -105,8 +105,8 @@ export function plainAnswers(page) {
     if (!question.plain || page.skipped.has(question.id)) continue;
     const id = question.sentAs ?? question.id;
     if (!question.items.length) {
-      const chosen = page.form.querySelector(`input[name="${CSS.escape(`direct-${question.id}`)}"]:checked`);
-      if (chosen?.value) plain.set(id, chosen.value);
+      const given = plainAnswer(page.form, question);
+      if (given !== null) plain.set(id, given);
     } else if (page.reported.has(question.id)) {
       plain.set(id, page.reported.get(question.id) === 1 ? "yes" : "no");
     }
@@ -235,7 +235,6 @@ function restorePlainAnswers(page, memo) {
   for (const question of page.config.questions) {
     const kept = memo.reported.get(plainItem(question.id));
     if (!kept || question.items.length) continue;
-    const input = [...page.form.querySelectorAll(`input[name="${CSS.escape(`direct-${question.id}`)}"]`)].find((each) => each.value === kept.bit);
-    if (input) input.checked = true;
+    if (typeof kept.bit === "string") restorePlainAnswer(page.form, question, kept.bit);
   }
 }

@@ -101,14 +101,29 @@ export async function showRemembered(page, memo) {
 
 /** What the answer kinds read of the page: the reports shown, a direct answer, the words. */
 export function contextOf(page, question) {
-  const chosen = page.answerOf(question).randomized ? null : directAnswer(page.form, question);
+  const chosen = page.answerOf(question).randomized ? null : plainAnswer(page.form, question);
   return { reportedOf: (item) => page.reported.get(item), chosen, text: page.text };
 }
 
-/** A direct question's chosen option id, or null for "prefer not to say". */
-function directAnswer(form, question) {
-  const chosen = form.querySelector(`input[name="${CSS.escape(`direct-${question.id}`)}"]:checked`);
-  return chosen?.value ? chosen.value : null;
+/** The fields of a question asked plainly: its options' radio buttons, or its text box. */
+const plainFields = (form, question) => [...form.querySelectorAll(`[name="${CSS.escape(`direct-${question.id}`)}"]`)];
+
+/**
+ * A question asked plainly, as its form holds it: the chosen option's id or the words written, or
+ * null for none ("prefer not to say", a blank box).
+ * @returns {string | null}
+ */
+export function plainAnswer(form, question) {
+  const field = plainFields(form, question).find((input) => input.type !== "radio" || input.checked);
+  return field?.value.trim() || null;
+}
+
+/** Put a kept plain answer back in its form: check its option, or fill its box. */
+export function restorePlainAnswer(form, question, value) {
+  for (const field of plainFields(form, question)) {
+    if (field.type !== "radio") field.value = value;
+    else if (field.value === value) field.checked = true;
+  }
 }
 
 /**
@@ -118,7 +133,7 @@ function directAnswer(form, question) {
  */
 export function isDone(page, question) {
   if (page.skipped.has(question.id) || page.hidden?.has(question.id)) return true;
-  if (!question.items.length) return !question.required || directAnswer(page.form, question) !== null;
+  if (!question.items.length) return !question.required || plainAnswer(page.form, question) !== null;
   return question.items.every((item) => page.reported.has(item));
 }
 

@@ -21,7 +21,8 @@ FOUR_PAGES["pages"] = [
     {"id": "sensitive", "title": {"en": "Exams", "ko": "시험"}, "questions": ["s1", "s2", "s3"],
      "randomize": True, "show_if": {"question": "student", "in": ["yes"]}},
     {"id": "habits", "title": {"en": "Habits", "ko": "습관"}, "questions": ["drugs"]},
-    {"id": "last", "title": {"en": "Last page", "ko": "마지막"}, "questions": ["again", "feedback"]},
+    {"id": "last", "title": {"en": "Last page", "ko": "마지막"},
+     "questions": ["again", "feedback", "comment"]},
 ]  # fmt: skip
 
 
@@ -53,6 +54,13 @@ FOUR_PAGES["questions"] = _bilingual(
         *FOUR_PAGES["questions"],
         _direct("again", {"question": "year", "in": ["first"]}),
         _direct("feedback"),
+        {
+            "id": "comment",
+            "type": "text",
+            "text": "Anything else?",
+            "max_length": 60,
+            "required": True,
+        },
     ]
 )
 FOUR_PAGES["questions"][5]["shuffle_options"] = True  # drugs
@@ -148,6 +156,15 @@ def test_four_pages_forward_back_and_reloaded_on_page_three(browser, live_server
     expect(count).to_have_text("Page 4 of 4")
     expect(page.locator("section[data-question='again']")).to_be_hidden()  # year is not "first"
     expect(page.locator("#page-next")).to_be_hidden()
+    # The open answer is required: Submit waits for words, and has them as they are typed.
+    expect(page.locator("#submit-button")).to_be_disabled()
+    box = page.locator("textarea[name='direct-comment']")
+    box.press_sequentially("  the exams were hard ")
+    expect(page.locator("#submit-button")).to_be_enabled()
+    box.press("Tab")  # leaving the box keeps its words on this device, for a reload
+    page.reload()
+    expect(count).to_have_text("Page 4 of 4", timeout=60_000)
+    expect(box).to_have_value("  the exams were hard ")
     expect(page.locator("#submit-button")).to_be_enabled()
     assert phone_problems(page, 390) == []
     page.click("#submit-button")
@@ -155,6 +172,7 @@ def test_four_pages_forward_back_and_reloaded_on_page_three(browser, live_server
     (body,) = sent
     assert "again" not in body["answers"]
     assert body["answers"]["year"] == "second" and body["answers"]["feedback"] is None
+    assert body["answers"]["comment"] == "the exams were hard"
     assert body["order"] == {"sensitive": exams, "year": options, "drugs": drugs}
     page.context.close()
 
@@ -169,9 +187,11 @@ def test_a_hidden_page_is_never_shown_nor_sent(browser, live_server, import_surv
     assert phone_problems(page, 390) == []
     spin_and_wait(page, "drugs", "drugs.alcohol")
     page.click("#page-next")
+    page.fill("textarea[name='direct-comment']", "시험이 어려웠어요")
     page.click("#submit-button")
     page.wait_for_url("**/thanks", timeout=60_000)
     (body,) = sent
-    assert set(body["answers"]) == {"student", "drugs", "feedback"}
+    assert set(body["answers"]) == {"student", "drugs", "feedback", "comment"}
+    assert body["answers"]["comment"] == "시험이 어려웠어요"
     assert set(body["order"]) == {"drugs"}
     page.context.close()

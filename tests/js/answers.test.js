@@ -8,7 +8,7 @@ const OPTIONS = [
   { id: "once", text: "Once" },
   { id: "more", text: "More" },
 ];
-const TEXT = { notSaid: "Prefer not to say", sentAsChosen: "sent as chosen" };
+const TEXT = { notSaid: "Prefer not to say", notWritten: "Nothing written", sentAsChosen: "sent as chosen" };
 const base = { id: "q", sectors: [], armSectors: [], dark: "coin", lightFraction: 0.5, reportWords: ["No", "Yes"] };
 
 /** Fake form inputs: checked radio values by name, and checkbox states by name. */
@@ -89,5 +89,15 @@ describe("answerOf", () => {
     assert.throws(() => answer.draw(question, 0), /never drawn/);
     assert.equal(answer.sent(question, context({}, "once")), "once");
     assert.deepEqual(answer.summary(question, context({}, null)), ["Prefer not to say (sent as chosen)"]);
+  });
+
+  it("sends an open answer's words as written, never draws them, and says when none were written", () => {
+    const question = { ...base, answer: "text", options: [] };
+    const answer = answerOf(question);
+    assert.equal(answer.randomized, false);
+    assert.throws(() => answer.draw(question, 0), /never drawn/);
+    assert.equal(answer.sent(question, context({}, "the exam was hard")), "the exam was hard");
+    assert.deepEqual(answer.summary(question, context({}, "the exam was hard")), ["the exam was hard (sent as chosen)"]);
+    assert.deepEqual(answer.summary(question, context({}, null)), ["Nothing written (sent as chosen)"]);
   });
 });

@@ -141,13 +141,15 @@ def test_only_a_design_s_own_module_names_it(path):
 )
 def test_only_a_type_s_own_module_names_it(path):
     # The design "direct" shares its name with the type; the i18n module's "number" is a Jinja
-    # filter, and the OpenAPI document's is JSON Schema's type of a number.
+    # filter, and the OpenAPI document's is JSON Schema's type of a number. "text" is every
+    # file's word for a wording as well as the open question's type, which no module asks for
+    # by name (the type says it is ``written``).
     exempt = {
         ROOT / "web" / "core" / "surveys" / "designs" / "direct.py": {"direct"},
         ROOT / "web" / "core" / "infrastructure" / "i18n.py": {"number"},
-    }.get(path, set())
+    }.get(path, set()) | {"text"}
     if path.parent == ROOT / "web" / "api" / "openapi":
-        exempt = {"number"}
+        exempt |= {"number"}
     own = path.parent == ROOT / "web" / "core" / "surveys" / "questions" and path.stem
     named = sorted(
         {
@@ -336,14 +338,15 @@ def test_reading_results_never_closes_a_survey():
 
 
 def test_few_modules_ask_whether_a_kind_is_randomized():
-    """Which questions are direct is asked where it is owned (``results/cells.py``, and the
-    direct design's page for a direct question of options); every other module asks the kind
-    what it fixes (``fixed_fields``) or the design whether it protects. ``lab.html`` reads an rr
-    split ballot's randomized condition, which is another thing."""
+    """Whether a kind is randomized is asked where it is owned (the direct design's page, for a
+    question whose kind is never randomized); which questions make groups is ``splits_groups``
+    (``results/cells.py``); every other module asks the kind what it fixes (``fixed_fields``) or
+    the design whether it protects. ``lab.html`` reads an rr split ballot's randomized
+    condition, which is another thing."""
     readers = [
         str(path.relative_to(ROOT))
         for path in SOURCES
         if path.suffix != ".js" and re.search(r"\.randomized\b", path.read_text(encoding="utf-8"))
     ]
     assert len(readers) <= 8, readers
-    assert "web/core/results/cells.py" in readers
+    assert "web/core/surveys/designs/direct.py" in readers

@@ -10,11 +10,13 @@ from web.core.models import Survey
 @dataclass(frozen=True)
 class PrivacyNote:
     """How often each question that states it sends the true answer; whether any protected
-    question is drawn with the respondent's own randomizer; whether any is answered directly."""
+    question is drawn with the respondent's own randomizer; whether any is answered directly, and
+    whether any in the respondent's own words."""
 
     chances: tuple[float, ...]
     own_draw: bool
     direct: bool
+    written: bool = False
 
     @classmethod
     def of(cls, survey: Survey) -> PrivacyNote:
@@ -30,4 +32,5 @@ class PrivacyNote:
                 for question, design in asked
             ),
             direct=any(not design.protects for _, design in asked),
+            written=any(question.type.written for question, _ in asked),
         )

@@ -143,6 +143,7 @@ def messages() -> dict:
         "willReport": _("You will report:"),
         "remembered": _("Already spun in this browser."),
         "notSaid": _("Prefer not to say"),
+        "notWritten": _("Nothing written"),
         "skipped": _("Skipped: nothing is sent for this question"),
         "sentAsChosen": _("answered directly, sent as chosen"),
         "dieLabel": _("Die: {count} equal sectors, one per option, numbered as the options"),

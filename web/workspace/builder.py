@@ -234,7 +234,7 @@ def edit_question(slug: str, key: str):
         "required": question.required,
         "option_ids": "\n".join(option.key for option in question.options),
         **design_data(question.design),
-        **scale_data(question.design.scale),
+        **scale_data(question.design),
     }
     data |= texts_data("text", question.texts, languages)
     data |= texts_data("innocuous", question.design.innocuous_text, languages)
@@ -359,6 +359,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         single_choice_types=[name for name, kind in QUESTION_TYPES.items() if kind.sums_to_one],
         direct_types=[name for name, kind in QUESTION_TYPES.items() if kind.fixed_fields()],
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
+        written_types=[name for name, kind in QUESTION_TYPES.items() if kind.written],
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),
         arm_shares=list(ARM_FIELDS),

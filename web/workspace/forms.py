@@ -44,7 +44,9 @@ from web.core.surveys.designs import (
     registered,
 )
 from web.core.surveys.limits import (
+    DEFAULT_ANSWER_LENGTH,
     DEFAULT_RESULTS_BATCH,
+    MAX_ANSWER_LENGTH,
     MAX_RESULTS_BATCH,
     MAX_TEXT,
     MAX_TITLE,
@@ -342,6 +344,13 @@ class QuestionForm(FlaskForm):
         description=_l("Every answer is the smallest plus a whole number of steps."),
     )
     unit = StringField(_l("Unit (optional)"), description=_l("e.g. drinks, hours, days"))
+    # An open question's longest answer: checked by the shared rules.
+    max_length = IntegerField(
+        _l("Longest answer (characters)"),
+        validators=[Optional()],
+        default=DEFAULT_ANSWER_LENGTH,
+        description=_l("The box takes no more; at most %(limit)s.", limit=f"{MAX_ANSWER_LENGTH:,}"),
+    )
     required = BooleanField(
         _l("Required: respondents cannot skip it"),
         description=_l(

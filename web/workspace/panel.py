@@ -15,6 +15,7 @@ from web.core.results.cache import Built, results_cache, results_version
 from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
+from web.core.results.open_answers import OpenAnswers, open_answers
 from web.core.surveys.scales import Scale
 from web.workspace.experiment_panel import ExperimentItem, experiment_items
 
@@ -64,6 +65,8 @@ class Panel:
     # items side by side (web/workspace/experiment_panel.py).
     experiment: dict | None = None
     experiment_items: tuple[ExperimentItem, ...] = ()
+    # The open questions' answers, for the researcher's dashboard only (never the projector).
+    open_answers: tuple[OpenAnswers, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -92,8 +95,9 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
+    written = listed_answers(survey, min_n)
     if not survey.condition_list:
-        return Panel(results, tuple(entries), min_n, bayes)
+        return Panel(results, tuple(entries), min_n, bayes, open_answers=written)
     # Kept per published version with the API's own (a survey with comprehension checks reads
     # its published rows for it): the dashboard and the projector refresh every few seconds.
     experiment = (
@@ -108,7 +112,18 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
         .document
     )
     items = tuple(experiment_items(survey, experiment))
-    return Panel(results, tuple(entries), min_n, bayes, experiment, items)
+    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written)
+
+
+def listed_answers(survey: Survey, min_n: int) -> tuple[OpenAnswers, ...]:
+    """The open questions' answers, read once per published version (the dashboard refreshes
+    its panel every few seconds while the survey is open)."""
+    version = results_version(survey)
+
+    def build() -> Built:
+        return Built(version, survey.response_count, open_answers(survey, min_n))
+
+    return results_cache().published(version, ("open answers", min_n), build).document
 
 
 def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:

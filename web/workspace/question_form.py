@@ -53,12 +53,20 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         epsilon,
         procedure,
         options,
-        scale_from_form(form, languages)
-        if kind.has_range
-        else design_from_form(form, procedure, languages),
+        parameters_from_form(form, kind, procedure, languages),
         fixed.get("epsilon_permanent", form.epsilon_permanent.data),
         required=bool(form.required.data),
     )
+
+
+def parameters_from_form(form, kind, procedure: str, languages: list[str]) -> DesignParameters:
+    """What the question states besides ε: a number's range, an open answer's length, or the
+    chosen design's parameters."""
+    if kind.has_range:
+        return scale_from_form(form, languages)
+    if kind.written:
+        return DesignParameters(max_length=form.max_length.data)
+    return design_from_form(form, procedure, languages)
 
 
 def scale_from_form(form, languages: list[str]) -> DesignParameters:
@@ -77,11 +85,14 @@ def design_data(design: DesignParameters) -> dict:
     return data | {"randomizer": design.randomizer}
 
 
-def scale_data(scale: Scale | None) -> dict:
-    """A number question's range as form data (the defaults stay for other questions)."""
+def scale_data(design: DesignParameters) -> dict:
+    """A number question's range, or an open question's length, as form data (the defaults
+    stay for other questions)."""
+    scale = design.scale
+    data = {} if design.max_length is None else {"max_length": design.max_length}
     if scale is None:
-        return {}
-    return {"value_min": scale.low, "value_max": scale.high, "value_step": scale.step}
+        return data
+    return data | {"value_min": scale.low, "value_max": scale.high, "value_step": scale.step}
 
 
 def design_from_form(form, procedure: str, languages: list[str]) -> DesignParameters:
@@ -106,6 +117,7 @@ FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"
 FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
 FORM_FIELDS |= {name: name for name in (*builder_share_fields(), "randomizer")}
 FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
+FORM_FIELDS |= {"max_length": "max_length"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 

@@ -226,7 +226,7 @@ def test_questions_that_cannot_be_randomized_are_refused_with_their_rows(app):
             HEADER,
             ("start", "start", None, None, None, None),
             ("select_one yes_no", "cheated", "Cheated?", "베꼈습니까?", "spinner_coin", 1),
-            ("text", "name", "Your name?", "이름?", None, None),
+            ("geopoint", "where", "Where are you?", "어디?", None, None),
             ("select_one yes_no", "skipped", "Skipped?", "빠졌습니까?", None, 1),
             ("select_one yes_no", "late", "Late?", "", "spinner", 20),
         ]
@@ -234,8 +234,8 @@ def test_questions_that_cannot_be_randomized_are_refused_with_their_rows(app):
     with app.app_context(), pytest.raises(SurveyFileError) as refused:
         load_xlsform(raw)
     problems = refused.value.problems
-    assert problems[0].startswith("survey row 2: type 'start' cannot be randomized")
-    assert problems[1].startswith("survey row 4: type 'text' cannot be randomized")
+    assert problems[0].startswith("survey row 2: type 'start' is not a question this app asks")
+    assert problems[1].startswith("survey row 4: type 'geopoint' is not a question this app asks")
     assert problems[2].startswith("survey row 5: rr_procedure must say how it is asked")
     assert len(problems) == 3  # the validator's mistakes come once the rows can be read
     fixed = workbook([HEADER, ("select_one yes_no", "late", "Late?", "", "spinner", 20)])

@@ -66,6 +66,8 @@ EVERYTHING = {
         {"id": "nights", "type": "number", "text": both("+How many nights?", "며칠?"),
          "epsilon": 1.0, "procedure": "spinner", "min": 0, "max": 20, "step": 1,
          "unit": both("nights", "밤")},
+        {"id": "comment", "type": "text", "text": both("=Anything else?", "더 하실 말씀?"),
+         "max_length": 300},
     ],
 }  # fmt: skip
 
@@ -257,14 +259,13 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     with app.test_request_context():
         problems = refusal(workbook(form))
     expected = [
-        "survey row 3, column constraint",
+        "survey row 3: a constraint is read only on a text row",
         "survey row 3, column hint::en",
         "survey row 3, column choice_filter",
         "survey row 4, column image",
         "survey row 7: repeats are not supported",
         "survey row 8: repeats are not supported",
-        "survey row 9: type 'text' cannot be randomized",
-        "survey row 10: type 'calculate' cannot be randomized",
+        "survey row 10: type 'calculate' is not a question this app asks",
     ]
     for start in expected:
         assert any(problem.startswith(start) for problem in problems), (start, problems)

@@ -73,7 +73,13 @@ def schemas() -> dict:
             "properties": {
                 "slug": ref("Slug"),
                 "title": string_or_texts,
-                "questions": {"type": "array", "items": OBJECT},
+                "questions": {
+                    "type": "array",
+                    "items": OBJECT,
+                    "description": "Each {id, type, text, …}: yesno, multi, choice, number "
+                    "(randomized), direct (options, asked plainly) or text (an open answer "
+                    "asked plainly, with max_length, default 500).",
+                },
                 "pages": {
                     "type": "array",
                     "items": OBJECT,
@@ -92,7 +98,9 @@ def schemas() -> dict:
                 "answers": {
                     "type": "object",
                     "description": "Each answered question's reports by question id; a skipped "
-                    "question is left out or null.",
+                    "question is left out or null. A question asked directly sends its answer "
+                    "as given: an option id, or an open question's words (text, not blank, at "
+                    "most its max_length characters).",
                 },
                 "condition": {"type": "string", "description": "An experiment's drawn condition."},
                 "order": {
@@ -148,7 +156,13 @@ def schemas() -> dict:
                 "min_n": {"type": "integer"},
                 "withheld": {"type": "boolean"},
                 "epsilon_total": {"type": "number"},
-                "questions": {"type": "array", "items": OBJECT},
+                "questions": {
+                    "type": "array",
+                    "items": OBJECT,
+                    "description": "Each estimated question's figures; open questions are not "
+                    "here (their words are for the researcher: the dashboard and the responses "
+                    "CSV).",
+                },
             },
         },
         "Trend": {

@@ -132,6 +132,7 @@ class Survey(Model):
                 question.condition,
                 question.required,
                 not question.asked_with.protects,
+                question.design.max_length,
             )
             for question in self.questions
         ]

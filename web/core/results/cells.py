@@ -42,7 +42,7 @@ def group_cells(survey: Survey, min_n: int) -> GroupCells | None:
 def is_direct(question) -> bool:
     """Whether ``question`` is a direct question: its kind is never randomized, its answers are
     stored as given, and they split the respondents into groups."""
-    return not question.type.randomized
+    return question.type.splits_groups
 
 
 def direct_questions(questions: Iterable[Question]) -> list[Question]:
@@ -65,7 +65,7 @@ def layout(rows) -> tuple[list[str], list[Tallied]]:
     direct: list[str] = []
     tallies: list[Tallied] = []
     for question_id, (key, kind, options) in questions.items():
-        if not kind.randomized:
+        if kind.splits_groups:
             direct.append(key)
             continue
         for option in kind.spun(options):

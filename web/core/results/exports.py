@@ -214,6 +214,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
     """Everything needed to recompute each estimate with rr from the responses CSV, with the
     published snapshot's counts (withheld below the minimum n)."""
     languages, flow = survey.language_list, survey_flow(survey)
+    estimated = {entry.key: entry for entry in results.questions}
     return {
         "survey": {
             "slug": survey.slug,
@@ -264,8 +265,11 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
         **({"experiment": experiment_entry(survey)} if survey.condition_list else {}),
         **({} if flow.simple else {"flow": _flow_entry(survey, flow, languages)}),
         "questions": [
-            {**_question_entry(question, languages), **_published_counts(entry)}
-            for question, entry in zip(survey.questions, results.questions, strict=True)
+            {
+                **_question_entry(question, languages),
+                **_published_counts(estimated.get(question.key)),
+            }
+            for question in survey.questions
         ],
     }
 
@@ -309,7 +313,10 @@ def _flow_entry(survey: Survey, flow: Flow, languages: list[str]) -> dict:
 
 
 def _published_counts(result) -> dict:
-    """A question's published n per tally (itself, or each option), or that it is withheld."""
+    """A question's published n per tally (itself, or each option), or that it is withheld; none
+    for an open question, which is listed, not estimated."""
+    if result is None:
+        return {}
     if not result.visible:
         return {"withheld": True}
     return {"withheld": False, "n": [item.n for item in result.items]}

@@ -35,6 +35,8 @@ class Shape:
     required: bool = False
     # Whether it is asked plainly (its answer is what a display rule reads).
     plain: bool = False
+    # An open answer's longest length in characters (None for an answer that is not text).
+    max_length: int | None = None
 
     @property
     def type(self) -> QuestionType:
@@ -96,10 +98,25 @@ def check_answers(
             # Kept as null, so the response still names every row its condition asked.
             checked[shape.key] = None
             continue
-        checked[shape.key] = shape.type.check_answer(answers[sent_as], sent_as, shape.option_keys)
+        checked[shape.key] = _checked(shape, answers[sent_as])
     if shown is not None and flow is not None and flow.draws_orders:
         asked = [shape.sent_as for shape in shapes]
         checked |= flow.checked_order(body.get("order"), shown, asked)
+    return checked
+
+
+def _checked(shape: Shape, value):
+    """One answer as stored (its type's check, and an open answer's length)."""
+    checked = shape.type.check_answer(value, shape.sent_as, shape.option_keys)
+    if (
+        shape.max_length is not None
+        and isinstance(checked, str)
+        and len(checked) > shape.max_length
+    ):
+        raise AnswerError(
+            f"question {shape.sent_as!r} takes at most {shape.max_length} characters, "
+            f"got {len(checked)}"
+        )
     return checked
 
 

@@ -18,6 +18,9 @@ MAX_QUESTIONS = 100
 MAX_OPTIONS = 30
 MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
+# An open answer's length in characters: a file's "max_length", else the default.
+DEFAULT_ANSWER_LENGTH = 500
+MAX_ANSWER_LENGTH = 5000
 # Published results move only when this many new responses are in (per survey, from 2), so that
 # no single response can be read off a change; see web.core.models.publication.
 DEFAULT_RESULTS_BATCH = 5
@@ -58,4 +61,5 @@ def page_limits() -> dict:
         "maxEpsilon": MAX_EPSILON,
         "maxOptions": MAX_OPTIONS,
         "maxText": MAX_TEXT,
+        "maxAnswerLength": MAX_ANSWER_LENGTH,
     }

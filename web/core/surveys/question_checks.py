@@ -15,6 +15,7 @@ from web.core.surveys.designs import (
 )
 from web.core.surveys.field_checks import key_problems, number_or_value, texts_problems
 from web.core.surveys.limits import (
+    MAX_ANSWER_LENGTH,
     MAX_EPSILON,
     MAX_TEXT,
     MIN_EPSILON,
@@ -28,6 +29,7 @@ from web.core.surveys.texts import Texts
 
 # The types asked on a range, as a file's problems name them.
 RANGED = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.has_range)
+WRITTEN = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.written)
 
 
 def question_problems(
@@ -74,6 +76,7 @@ def question_problems(
     if "epsilon_permanent" not in fixed:
         problems += _permanent_problems(spec, kind, where, in_series)
     problems += _scale_problems(spec, where, languages, complete)
+    problems += _length_problems(spec, where)
     problems += _known_prevalence_problems(spec, kind, where)
     problems += _correct_problems(spec, kind, where)
     if not isinstance(spec.required, bool):
@@ -251,6 +254,27 @@ def _scale_problems(spec: QuestionSpec, where: str, languages, complete: bool) -
         problems += texts_problems(scale.unit, f"{where}.unit", MAX_UNIT, languages,
                                    complete=complete)  # fmt: skip
     return problems
+
+
+def _length_problems(spec: QuestionSpec, where: str) -> list[Problem]:
+    """An open answer's ``max_length`` (a whole number up to the limit), and none on any other
+    type."""
+    length = spec.design.max_length
+    kind = QUESTION_TYPES.get(spec.kind) if isinstance(spec.kind, str) else None
+    if kind is None or not kind.written:
+        if length is None:
+            return []
+        return [Problem(f"{where}.max_length", _("only a %(kinds)s question has %(name)r",
+                                                 kinds=WRITTEN, name="max_length"))]  # fmt: skip
+    if (
+        isinstance(length, bool)
+        or not isinstance(length, int)
+        or not 1 <= length <= MAX_ANSWER_LENGTH
+    ):
+        return [Problem(f"{where}.max_length", _(
+            "must be a whole number of characters from 1 to %(limit)d, got %(value)r",
+            limit=MAX_ANSWER_LENGTH, value=length))]  # fmt: skip
+    return []
 
 
 def _fixed_problems(spec: QuestionSpec, fixed: FixedFields, where: str) -> list[Problem]:

@@ -142,6 +142,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
     asked |= question.asked_with.fields.for_file(question.design, languages)
     if question.design.scale is not None:
         asked |= question.design.scale.for_file(languages)
+    if question.design.max_length is not None:
+        asked["max_length"] = question.design.max_length
     fixed = question.type.fixed_fields()  # what its type fixes, the file leaves out
     data |= {name: value for name, value in asked.items() if name not in fixed}
     if question.known_prevalence is not None:

@@ -43,6 +43,7 @@ from web.core.surveys.designs import (
 from web.core.surveys.display import read_rule
 from web.core.surveys.fielding import Fielding, parse_moment
 from web.core.surveys.limits import (
+    DEFAULT_ANSWER_LENGTH,
     DEFAULT_RESULTS_BATCH,
     MAX_QUESTIONS,
 )
@@ -60,6 +61,7 @@ SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "condit
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
     *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required", "show_if", "shuffle_options",
+    "max_length",
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text", "fixed"}
 
@@ -273,7 +275,14 @@ class _Reader:
             randomizer=item.get("randomizer", "page"),
             arms=self.arms(item, where),
             scale=self.scale(item, where),
+            max_length=self.max_length(item),
         )
+
+    def max_length(self, item: dict):
+        """An open answer's longest length as written; the default where its type takes one."""
+        kind = item.get("type")
+        written = isinstance(kind, str) and kind in QUESTION_TYPES and QUESTION_TYPES[kind].written
+        return item.get("max_length", DEFAULT_ANSWER_LENGTH if written else None)
 
     def scale(self, item: dict, where: str) -> Scale | None:
         """A number question's range as written; none when no field of it is."""

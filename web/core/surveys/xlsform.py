@@ -84,6 +84,16 @@ from web.core.surveys.xlsform_conditions import (
 
 YES_NO_LIST = "yes_no"
 RANGE = "range"  # ODK's type for a number in a range: a number question
+# The one constraint read: an open answer's longest length.
+LENGTH_CONSTRAINT = re.compile(r"\A\s*string-length\(\s*\.\s*\)\s*<=\s*(\d+)\s*\Z")
+
+
+def length_constraint(length: int) -> str:
+    """An open answer's ``max_length`` as XLSForm's ``constraint`` (read back by
+    :data:`LENGTH_CONSTRAINT`)."""
+    return f"string-length(.) <= {length}"
+
+
 YES_NO_LABELS = {"en": ("Yes", "No"), "ko": ("예", "아니요")}
 LANGUAGE_HEADER = re.compile(
     r"\A(?P<name>[^:]+)::\s*(?:(?P<label>[^(]*?)\s*\((?P<tag>[^)]+)\)|(?P<bare>\S+))\s*\Z"
@@ -115,7 +125,8 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", "required", "relevant", *DESIGN_COLUMNS, *CONDITION_COLUMNS)
+     "rr_innocuous", "rr_unit", "required", "relevant", "constraint", *DESIGN_COLUMNS,
+     *CONDITION_COLUMNS)
 )  # fmt: skip
 CHOICE_COLUMNS = frozenset(("list_name", "name", "label", "rr_fixed"))
 SETTINGS_COLUMNS = frozenset(
@@ -125,8 +136,7 @@ SETTINGS_COLUMNS = frozenset(
 # What the columns that XLSForm has and this app cannot honour would ask for.
 UNSUPPORTED = {
     "choice_filter": lazy_gettext("cascading selects (choice_filter) are not supported"),
-    "constraint": lazy_gettext("constraints are not supported"),
-    "constraint_message": lazy_gettext("constraints are not supported"),
+    "constraint_message": lazy_gettext("constraint messages are not supported"),
     "calculation": lazy_gettext("calculations are not supported"),
     "default": lazy_gettext("default answers are not supported"),
     "read_only": lazy_gettext("read-only questions are not supported"),

@@ -27,6 +27,7 @@ from web.core.surveys.xlsform import (
     CHOICE_COLUMNS,
     HEADER_ALIASES,
     LANGUAGE_HEADER,
+    LENGTH_CONSTRAINT,
     PAGE_PLACE,
     QUESTION_PLACE,
     RANGE,
@@ -386,6 +387,15 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     procedure = cells.get("rr_procedure")
     if written == RANGE:
         return _range_question(number, cells, languages, procedure)
+    open_kind = next((kind for kind in QUESTION_TYPES.values() if kind.written), None)
+    if open_kind is not None and written == open_kind.xlsform_select:
+        return _open_question(number, cells, languages, open_kind)
+    if cells.get("constraint") not in (None, ""):
+        return None, _(
+            "survey row %(row)d: a constraint is read only on a text row, as "
+            "string-length(.) <= a number of characters",
+            row=number,
+        )
     select = SELECT_TYPE.match(written)
     kind = f"select_{select['kind'] or 'multiple'}" if select else written
     list_name = select["list"] if select else ""
@@ -396,8 +406,8 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         )
     if not select:
         return None, _(
-            "survey row %(row)d: type %(type)r cannot be randomized; this app asks select_one "
-            "and select_multiple questions only",
+            "survey row %(row)d: type %(type)r is not a question this app asks: select_one and "
+            "select_multiple (randomized or direct), range, and text (an open answer)",
             row=number,
             type=cells.get("type", ""),
         )
@@ -445,6 +455,32 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
             question["epsilon_permanent"] = permanent
         if design_named(procedure).derived:
             question |= _design(cells, procedure, languages)
+    return question, None
+
+
+def _open_question(number: int, cells: dict, languages: list[str], kind):
+    """A ``text`` row as an open question, asked directly; its ``constraint``
+    ``string-length(.) <= N`` is its longest answer."""
+    procedure = cells.get("rr_procedure")
+    if procedure not in (None, "", ASKED_PLAINLY.name):
+        return None, _(
+            "survey row %(row)d: a text row is asked directly (rr_procedure %(direct)s or empty), "
+            "got %(value)r",
+            row=number, direct=ASKED_PLAINLY.name, value=procedure,
+        )  # fmt: skip
+    question: dict[str, Any] = {
+        "id": cells.get("name"), "type": kind.name, "text": _text(cells, "label", languages),
+    }  # fmt: skip
+    constraint = cells.get("constraint")
+    if constraint not in (None, ""):
+        found = LENGTH_CONSTRAINT.match(str(constraint))
+        if found is None:
+            return None, _(
+                "survey row %(row)d: the constraint of a text row must be "
+                "string-length(.) <= a number of characters, got %(value)r",
+                row=number, value=constraint,
+            )  # fmt: skip
+        question["max_length"] = int(found[1])
     return question, None
 
 

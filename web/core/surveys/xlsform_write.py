@@ -20,6 +20,7 @@ from web.core.surveys.xlsform import (
     YES_NO_LABELS,
     YES_NO_LIST,
     derived,
+    length_constraint,
 )
 from web.core.surveys.xlsform_conditions import (
     CONDITION_COLUMNS,
@@ -108,14 +109,17 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     experiment_headers = list(CONDITION_COLUMNS) if spec.conditions else []
     # XLSForm's own column, only where a question must be answered.
     required_header = ["required"] if any(question.required for question in spec.questions) else []
+    # An open answer's length as XLSForm's own constraint, only where a question is open.
+    constraint_header = ["constraint"] if any(q.type.written for q in spec.questions) else []
     append_row(
         survey,
         ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
-         *permanent_header, *design_headers, *range_headers, *experiment_headers, *flow_headers],
+         *permanent_header, *design_headers, *range_headers, *experiment_headers, *flow_headers,
+         *constraint_header],
     )  # fmt: skip
     columns = ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
                *permanent_header, *design_headers, *range_headers, *experiment_headers,
-               *flow_headers]  # fmt: skip
+               *flow_headers, *constraint_header]  # fmt: skip
     choices = book.create_sheet("choices")
     fixed = any(option.fixed for question in spec.questions for option in question.options)
     append_row(choices, ["list_name", "name", *headers, *["rr_fixed"] * fixed])
@@ -147,7 +151,11 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         design = question.design
         randomizer = design.randomizer if design.randomizer != "page" else None
         scale = design.scale
-        kind_cell = RANGE if scale is not None else f"{kind.xlsform_select} {list_name}"
+        kind_cell = (
+            RANGE if scale is not None
+            else kind.xlsform_select if kind.written
+            else f"{kind.xlsform_select} {list_name}"
+        )  # fmt: skip
         cells: list[Any] = [kind_cell, name, *wording]
         if required_header:
             cells.append("yes" if question.required else None)
@@ -174,6 +182,9 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             cells.append(relevant_from_rule(question.show_if, yes_no) if question.show_if else None)
         if spec.pages:
             cells.append(None)
+        if constraint_header:
+            length = design.max_length
+            cells.append(None if length is None else length_constraint(length))
         append_row(survey, cells)
         for option in question.options:
             texts = (option.text.get(code, "") for code in languages)

@@ -17,7 +17,7 @@ RANDOMIZERS = ("page", "own")
 # The shares in the order a respondent's memo keys a draw by (``DesignParameters.numbers``):
 # memos already kept in browsers must keep matching, so later shares only ever go after these.
 FIRST_SHARES = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
-_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale")
+_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale", "max_length")
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class DesignParameters:
     arms: Any = None
     # A number question's range (web/core/surveys/scales.py): its estimates are read through it.
     scale: Scale | None = None
+    # An open answer's longest length in characters (a question whose answer is text).
+    max_length: Any = None
 
     def __post_init__(self):
         # One order whatever order they were stated in, so that equal parameters are equal.
@@ -60,7 +62,9 @@ class DesignParameters:
         first = tuple(stated.pop(name, None) for name in FIRST_SHARES)
         scale = self.scale.numbers() if self.scale is not None else None
         later = tuple(sorted(stated.items()))
-        return (*first, self.randomizer, self.arms, scale, *((later,) if later else ()))
+        # After every earlier number, and only where stated, so that kept memos keep matching.
+        length = () if self.max_length is None else (("max_length", self.max_length),)
+        return (*first, self.randomizer, self.arms, scale, *((later,) if later else ()), *length)
 
     # In the database: one JSON object, the innocuous question's text by language.
 
@@ -74,6 +78,8 @@ class DesignParameters:
             stored["arms"] = [list(arm) for arm in self.arms]
         if self.scale is not None:
             stored["scale"] = self.scale.to_store()
+        if self.max_length is not None:
+            stored["max_length"] = self.max_length
         return stored
 
     @classmethod
@@ -85,6 +91,7 @@ class DesignParameters:
             data.get("randomizer", "page"),
             tuple(tuple(arm) for arm in data["arms"]) if data.get("arms") else None,
             Scale.stored(data["scale"]) if data.get("scale") else None,
+            data.get("max_length"),
         )
 
 

@@ -70,6 +70,11 @@ class QuestionType:
     sums_to_one: ClassVar[bool] = False
     # Whether answers go through a spinner (and cost ε); a direct question's are sent as given.
     randomized: ClassVar[bool] = True
+    # Whether its answers split the respondents into groups, by which every randomized answer is
+    # estimated (a direct question of options).
+    splits_groups: ClassVar[bool] = False
+    # Whether its answer is text the respondent writes, at most ``max_length`` characters.
+    written: ClassVar[bool] = False
     # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its
     # estimate is a mean in the range's units.
     has_range: ClassVar[bool] = False

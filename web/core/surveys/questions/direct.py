@@ -5,18 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-import rr
 from rr.estimate import clopper_pearson
-from web.core.surveys.designs import ASKED_PLAINLY, NO_PARAMETERS, DesignParameters
-from web.core.surveys.questions.base import AnswerError, Figures, FixedFields, register
+from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
+from web.core.surveys.questions.base import AnswerError, Figures, register
 from web.core.surveys.questions.one_option import OneOption
+from web.core.surveys.questions.plain import AskedPlainly
 
 
 @register
-class Direct(OneOption):
+class Direct(AskedPlainly, OneOption):
     """One answer among listed options (year of study, group), asked plainly and stored as given,
     or null when the respondent prefers not to say. Not randomized: no ε protects it; the minimum
     n and the batches guard it. Its tallies count the respondents choosing each option, and let
@@ -27,40 +26,8 @@ class Direct(OneOption):
     label = _l("Direct (not randomized)")
     answer_shape = "direct"
     respond_template = "respond/_direct.html"
-    randomized = False
+    splits_groups = True
     interval_words = _l("exact (Clopper–Pearson) on the share choosing each option")
-
-    def spin_count(self, option_count: int) -> int:
-        return 0
-
-    def fixed_fields(self) -> FixedFields:
-        """Asked plainly, always: no ε, no procedure of its own, no permanent report."""
-        return {
-            "epsilon": ASKED_PLAINLY.epsilon_of(None, NO_PARAMETERS),
-            "procedure": ASKED_PLAINLY.name,
-            "epsilon_permanent": None,
-        }
-
-    def light_fraction(self, epsilon: float, procedure: str, option_count: int) -> float:
-        return 1.0  # every answer is sent as given
-
-    def truth_probability(self, epsilon: float, option_count: int) -> float:
-        return 1.0
-
-    def noise_line(self, epsilon: float, option_count: int) -> tuple[float, float]:
-        return 0.0, 1.0
-
-    def item_design(
-        self,
-        epsilon: float,
-        procedure: str,
-        option_count: int,
-        design: DesignParameters = NO_PARAMETERS,
-    ) -> rr.Design:
-        raise ValueError("a direct question is asked plainly: it has no randomized design")
-
-    def page_items(self, key: str, option_keys: Sequence[str]) -> list[str]:
-        return []  # nothing is drawn or remembered: the choice is sent as made
 
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
         if value is not None and (not isinstance(value, str) or value not in option_keys):
@@ -101,9 +68,6 @@ class Direct(OneOption):
     ) -> np.ndarray:
         """Answers spread evenly over the options."""
         return np.eye(option_count, dtype=np.uint8)[rng.integers(0, option_count, size=size)]
-
-    def dark_words(self, spinner) -> str:
-        return _("answered directly: sent exactly as you choose")
 
     def codebook(self, spinner, question) -> dict:
         return {
