@@ -207,7 +207,7 @@ function start() {
     if (showDesign(direct)) return showDesignPreview();
     showChangePlan(direct ? null : new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value }));
     if (direct) {
-      out("preview-light").textContent = config.messages.directQuestion;
+      out("preview-light").textContent = config.writtenTypes.includes(kind) ? config.messages.openQuestion : config.messages.directQuestion;
       for (const id of ["preview-cost", "preview-total", "preview-margin", "preview-compare"]) out(id).textContent = "";
       out("preview-spinner").replaceChildren();
       return;

@@ -497,3 +497,24 @@ def test_the_builder_makes_a_question_required_and_optional_again_even_once_answ
     assert "required" not in exported["questions"][1]
     researcher.post(f"/surveys/{answered}/questions/did", data=YESNO)
     assert not required()
+
+
+def test_an_open_question_is_built_with_its_length_and_edited(app, researcher, draft):
+    # The hidden fields still hold their values, as a browser sends them.
+    words = dict(YESNO, text="Anything else?", key="comment", kind="text", max_length="120")
+    response = researcher.post(f"/surveys/{draft}/questions/new", data=words)
+    assert response.status_code == 302
+    assert load(app, draft)["questions"] == [
+        ("comment", "text", 0.0, "direct", "Anything else?", [])
+    ]
+    form = researcher.get(f"/surveys/{draft}/questions/comment").get_data(as_text=True)
+    assert re.search(r'id="max_length"[^>]*value="120"', form)
+    too_long = researcher.post(
+        f"/surveys/{draft}/questions/comment", data=dict(words, max_length="9000")
+    )
+    page = too_long.get_data(as_text=True)
+    assert too_long.status_code == 200 and "from 1 to 5000, got 9000" in page
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.questions[0].design.max_length == 120
+        assert survey.epsilon_total == 0.0
