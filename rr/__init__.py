@@ -28,6 +28,7 @@ from .choice import (
     simulate_choice_coverage,
 )
 from .coverage import Coverage, exact_coverage, simulate_coverage
+from .describe import ValueSummary, describe_values
 from .design import (
     Design,
     asked_directly,
@@ -83,6 +84,8 @@ from .split_ballot import SplitBallot, split_ballot
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "ValueSummary",
+    "describe_values",
     "AveragingAttack",
     "PermanentResponse",
     "averaging_attack",

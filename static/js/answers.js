@@ -154,7 +154,15 @@ const text = {
   summary: (question, { chosen, text: words }) => [`${text.words(question, chosen, words)} (${words.sentAsChosen})`],
 };
 
-const ANSWERS = { bit, bits, number, option, arm, direct, text };
+/** A number asked directly: typed in its range, sent as a number. @type {Answer} */
+const value = {
+  ...text,
+  words: (question, given, words) => (given === null ? words.notSaid : `${given}${question.scale?.unit ? ` ${question.scale.unit}` : ""}`),
+  summary: (question, { chosen, text: words }) => [`${value.words(question, chosen, words)} (${words.sentAsChosen})`],
+  sent: (question, { chosen }) => (chosen === null ? null : Number(chosen)),
+};
+
+const ANSWERS = { bit, bits, number, option, arm, direct, text, value };
 
 /**
  * The answer kind of `question` (its `answer` field).

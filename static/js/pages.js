@@ -106,7 +106,8 @@ export function plainAnswers(page) {
     const id = question.sentAs ?? question.id;
     if (!question.items.length) {
       const given = plainAnswer(page.form, question);
-      if (given !== null) plain.set(id, given);
+      // A number asked directly is read as a number (at_least, at_most).
+      if (given !== null) plain.set(id, question.scale ? Number(given) : given);
     } else if (page.reported.has(question.id)) {
       plain.set(id, page.reported.get(question.id) === 1 ? "yes" : "no");
     }

@@ -151,13 +151,14 @@ async function begin(page, memo, dies) {
     if (question.items.length) page.views.set(question.id, setUpQuestion(page, question, dies));
   }
   form.addEventListener("input", () => loadDraw().catch(() => {}), { once: true });
-  // A direct answer is sent as chosen: the summary shows it as soon as it changes; words as they
-  // are typed (a required answer unlocks Next without leaving its box), and not again when the
-  // box loses focus: the summary redrawn then, under a click on Submit, moved the button away.
+  // A direct answer is sent as chosen: the summary shows it as soon as it changes; words and
+  // numbers as they are typed (a required answer unlocks Next without leaving its box), and not
+  // again when the box loses focus: the summary redrawn then, under a click on Submit, moved the
+  // button away.
   for (const type of ["change", "input"]) {
     form.addEventListener(type, (event) => {
-      const written = event.target.tagName === "TEXTAREA";
-      if (event.target.name?.startsWith("direct-") && written === (type === "input")) updateSummary(page);
+      const typed = event.target.type !== "radio";
+      if (event.target.name?.startsWith("direct-") && typed === (type === "input")) updateSummary(page);
     });
   }
   form.addEventListener("submit", (event) => {

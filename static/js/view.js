@@ -133,7 +133,11 @@ export function restorePlainAnswer(form, question, value) {
  */
 export function isDone(page, question) {
   if (page.skipped.has(question.id) || page.hidden?.has(question.id)) return true;
-  if (!question.items.length) return !question.required || plainAnswer(page.form, question) !== null;
+  if (!question.items.length) {
+    // A number outside its range, or off its steps, is not an answer yet.
+    const valid = plainFields(page.form, question).every((field) => field.checkValidity());
+    return valid && (!question.required || plainAnswer(page.form, question) !== null);
+  }
   return question.items.every((item) => page.reported.has(item));
 }
 

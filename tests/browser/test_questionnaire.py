@@ -195,3 +195,47 @@ def test_a_hidden_page_is_never_shown_nor_sent(browser, live_server, import_surv
     assert body["answers"]["comment"] == "시험이 어려웠어요"
     assert set(body["order"]) == {"drugs"}
     page.context.close()
+
+
+def test_a_number_asked_directly_waits_for_its_range_and_shows_what_it_unlocks(
+    browser, live_server, import_survey
+):
+    from tests.web.test_plain_numbers import AGES
+
+    slug = import_survey(AGES)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce",
+        bypass_csp=True,  # for the accessibility walk's script
+    )  # fmt: skip
+    page = context.new_page()
+    sent = []
+    page.on(
+        "request",
+        lambda request: (
+            sent.append(json.loads(request.post_data))
+            if request.method == "POST" and request.url.endswith("/responses")
+            else None
+        ),
+    )
+    page.goto(f"{live_server}/s/{slug}")
+    age = page.locator("#direct-age")
+    cheat = page.locator("section[data-question='cheat']")
+    expect(age).to_be_visible(timeout=60_000)
+    expect(cheat).to_be_hidden()  # shown from 18
+    age.fill("15")  # below the range: not an answer yet
+    expect(page.locator("#submit-button")).to_be_disabled()
+    age.fill("21")
+    expect(cheat).to_be_visible()
+    expect(page.locator("#submit-button")).to_be_disabled()  # the spin is still to come
+    spin_and_wait(page, "cheat")
+    page.fill("#direct-hours", "7.25")  # off its steps of 0.5
+    expect(page.locator("#submit-button")).to_be_disabled()
+    page.fill("#direct-hours", "7.5")
+    expect(page.locator("#submit-button")).to_be_enabled()
+    assert phone_problems(page, 390) == []
+    page.click("#submit-button")
+    page.wait_for_url("**/thanks", timeout=60_000)
+    (body,) = sent
+    assert body["answers"]["age"] == 21 and body["answers"]["hours"] == 7.5
+    assert body["answers"]["cheat"] in (0, 1)
+    context.close()

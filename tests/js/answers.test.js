@@ -91,7 +91,16 @@ describe("answerOf", () => {
     assert.deepEqual(answer.summary(question, context({}, null)), ["Prefer not to say (sent as chosen)"]);
   });
 
-  it("sends an open answer's words as written, never draws them, and says when none were written", () => {
+  it("sends a number asked directly as a number, with its unit in words", () => {
+    const question = { ...base, answer: "value", options: [], scale: { min: 16, max: 99, step: 1, unit: "years" } };
+    const answer = answerOf(question);
+    assert.equal(answer.randomized, false);
+    assert.equal(answer.sent(question, context({}, "21")), 21);
+    assert.equal(answer.sent(question, context({}, null)), null);
+    assert.deepEqual(answer.summary(question, context({}, "21")), ["21 years (sent as chosen)"]);
+  });
+
+    it("sends an open answer's words as written, never draws them, and says when none were written", () => {
     const question = { ...base, answer: "text", options: [] };
     const answer = answerOf(question);
     assert.equal(answer.randomized, false);

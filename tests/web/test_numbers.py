@@ -152,7 +152,8 @@ def test_a_number_question_costs_its_epsilon_in_the_ledger(app, amounts, client)
     assert "never yours" in page
     config = json.loads(page.split('id="survey-config">')[1].split("</script>")[0])
     drinks = next(q for q in config["questions"] if q["id"] == "drinks")
-    assert drinks["answer"] == "number" and drinks["scale"] == {"min": 0, "max": 30, "step": 1}
+    assert drinks["answer"] == "number"
+    assert drinks["scale"] == {"min": 0, "max": 30, "step": 1, "unit": "drinks"}
     assert drinks["drawnUnder"].startswith("spinner_coin:")
     assert config["epsilonTotal"] == pytest.approx(3.0)
 

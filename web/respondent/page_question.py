@@ -84,8 +84,12 @@ def _permanent_numbers(question: Question) -> dict | None:
 
 
 def _scale_numbers(scale: Scale | None) -> dict | None:
-    """A number question's min, max and step (None for other types)."""
-    return None if scale is None else {"min": scale.low, "max": scale.high, "step": scale.step}
+    """A number question's min, max, step and unit in the page's language (None for other
+    types)."""
+    if scale is None:
+        return None
+    unit = shown(scale.unit).text if scale.unit else ""
+    return {"min": scale.low, "max": scale.high, "step": scale.step, "unit": unit}
 
 
 def page_pages(survey, flow: Flow) -> tuple[PageSpec, ...] | None:

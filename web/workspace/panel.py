@@ -16,6 +16,7 @@ from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.results.open_answers import OpenAnswers, open_answers
+from web.core.results.plain_numbers import PlainNumber, plain_numbers
 from web.core.surveys.scales import Scale
 from web.workspace.experiment_panel import ExperimentItem, experiment_items
 
@@ -67,6 +68,8 @@ class Panel:
     experiment_items: tuple[ExperimentItem, ...] = ()
     # The open questions' answers, for the researcher's dashboard only (never the projector).
     open_answers: tuple[OpenAnswers, ...] = ()
+    # The numbers asked directly, summarised.
+    plain_numbers: tuple[PlainNumber, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -95,9 +98,10 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
-    written = listed_answers(survey, min_n)
+    written, given = read_as_given(survey, min_n)
     if not survey.condition_list:
-        return Panel(results, tuple(entries), min_n, bayes, open_answers=written)
+        return Panel(results, tuple(entries), min_n, bayes, open_answers=written,
+                     plain_numbers=given)  # fmt: skip
     # Kept per published version with the API's own (a survey with comprehension checks reads
     # its published rows for it): the dashboard and the projector refresh every few seconds.
     experiment = (
@@ -112,18 +116,21 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
         .document
     )
     items = tuple(experiment_items(survey, experiment))
-    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written)
+    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given)
 
 
-def listed_answers(survey: Survey, min_n: int) -> tuple[OpenAnswers, ...]:
-    """The open questions' answers, read once per published version (the dashboard refreshes
-    its panel every few seconds while the survey is open)."""
+def read_as_given(
+    survey: Survey, min_n: int
+) -> tuple[tuple[OpenAnswers, ...], tuple[PlainNumber, ...]]:
+    """The open questions' answers and the numbers asked directly, read once per published
+    version (the dashboard refreshes its panel every few seconds while the survey is open)."""
     version = results_version(survey)
 
     def build() -> Built:
-        return Built(version, survey.response_count, open_answers(survey, min_n))
+        document = (open_answers(survey, min_n), plain_numbers(survey, min_n))
+        return Built(version, survey.response_count, document)
 
-    return results_cache().published(version, ("open answers", min_n), build).document
+    return results_cache().published(version, ("as given", min_n), build).document
 
 
 def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:

@@ -77,8 +77,9 @@ def schemas() -> dict:
                     "type": "array",
                     "items": OBJECT,
                     "description": "Each {id, type, text, …}: yesno, multi, choice, number "
-                    "(randomized), direct (options, asked plainly) or text (an open answer "
-                    "asked plainly, with max_length, default 500).",
+                    "(randomized; with procedure direct, asked plainly), direct (options, asked "
+                    "plainly) or text (an open answer asked plainly, with max_length, default "
+                    "500).",
                 },
                 "pages": {
                     "type": "array",
@@ -99,8 +100,9 @@ def schemas() -> dict:
                     "type": "object",
                     "description": "Each answered question's reports by question id; a skipped "
                     "question is left out or null. A question asked directly sends its answer "
-                    "as given: an option id, or an open question's words (text, not blank, at "
-                    "most its max_length characters).",
+                    "as given: an option id, a number asked directly (in its range, on its "
+                    "steps), or an open question's words (text, not blank, at most its "
+                    "max_length characters).",
                 },
                 "condition": {"type": "string", "description": "An experiment's drawn condition."},
                 "order": {
@@ -159,9 +161,9 @@ def schemas() -> dict:
                 "questions": {
                     "type": "array",
                     "items": OBJECT,
-                    "description": "Each estimated question's figures; open questions are not "
-                    "here (their words are for the researcher: the dashboard and the responses "
-                    "CSV).",
+                    "description": "Each estimated question's figures; open questions and "
+                    "numbers asked directly are not here (the dashboard and the responses CSV "
+                    "have them).",
                 },
             },
         },

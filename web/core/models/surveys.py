@@ -132,7 +132,7 @@ class Survey(Model):
                 question.condition,
                 question.required,
                 not question.asked_with.protects,
-                question.design.max_length,
+                question.design,
             )
             for question in self.questions
         ]

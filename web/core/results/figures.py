@@ -295,8 +295,9 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
                 shown_if=flow.shown_if_words(question.question_id),
             )
             for question in survey.questions
-            # Open answers are listed for the researcher, not estimated (open_answers.py).
-            if not question.type.written
+            # Open answers and numbers asked directly are read as given, not estimated
+            # (open_answers.py, plain_numbers.py).
+            if question.type.estimated
         ),
         tuple(survey.language_list),
         survey.series,

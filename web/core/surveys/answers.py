@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from web.core.surveys.conditions import question_id
+from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
 from web.core.surveys.flow import Flow
 from web.core.surveys.questions import AnswerError, QuestionType, question_type
 
@@ -35,8 +36,8 @@ class Shape:
     required: bool = False
     # Whether it is asked plainly (its answer is what a display rule reads).
     plain: bool = False
-    # An open answer's longest length in characters (None for an answer that is not text).
-    max_length: int | None = None
+    # Its design's parameters: what its own limits read (an open answer's length, a range).
+    design: DesignParameters = NO_PARAMETERS
 
     @property
     def type(self) -> QuestionType:
@@ -106,17 +107,9 @@ def check_answers(
 
 
 def _checked(shape: Shape, value):
-    """One answer as stored (its type's check, and an open answer's length)."""
+    """One answer as stored: its type's check, then its question's own limits."""
     checked = shape.type.check_answer(value, shape.sent_as, shape.option_keys)
-    if (
-        shape.max_length is not None
-        and isinstance(checked, str)
-        and len(checked) > shape.max_length
-    ):
-        raise AnswerError(
-            f"question {shape.sent_as!r} takes at most {shape.max_length} characters, "
-            f"got {len(checked)}"
-        )
+    shape.type.check_limits(checked, shape.sent_as, shape.design)
     return checked
 
 
@@ -129,7 +122,7 @@ def _plain_answers(answers: dict, shapes: list[Shape]) -> dict:
         if not shape.plain or value is None:
             continue
         try:
-            stored = shape.type.check_answer(value, shape.sent_as, shape.option_keys)
+            stored = _checked(shape, value)
         except AnswerError:
             continue
         plain[shape.sent_as] = shape.type.plain_value(stored)

@@ -254,7 +254,10 @@ def flow_problems(
         rows.setdefault(question.key, []).append(question)
         place_of.setdefault(question.key, place)
     plain = {
-        name: Readable(found[0].type.plain_answers([option.key for option in found[0].options]))
+        name: Readable(
+            found[0].type.plain_answers([option.key for option in found[0].options]),
+            found[0].type.numeric_answer,
+        )
         for name, found in rows.items()
         if all(not row.asked_with.protects for row in found)
     }

@@ -127,9 +127,10 @@ class SurveyDesign:
     keeps_permanent: ClassVar[bool] = False
     # Whether anything protects the answer (ε); not where it is asked directly.
     protects: ClassVar[bool] = True
-    # The variant of a yes/no question it makes, when its reports carry more than one bit
-    # (:data:`web.core.surveys.questions.VARIANTS`); None for one bit.
-    yesno_variant: ClassVar[str | None] = None
+    # The variant of a question type it makes, where a type asked with it reports otherwise
+    # (:data:`web.core.surveys.questions.VARIANTS`): cheating detection's arm with each bit, a
+    # number asked directly; None where every type reports as it does.
+    variant: ClassVar[str | None] = None
     # Its own words for rr's refusals (by :data:`rr.errors.REASONS`) where the general ones of
     # :data:`REFUSALS` would say less; ``%(value)`` in them is the value refused.
     refusals: ClassVar[dict[str, Any]] = {}

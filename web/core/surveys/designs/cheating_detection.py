@@ -49,7 +49,7 @@ class CheatingDetection(SurveyDesign):
     label = _l("Cheating detection: two forced-response arms (yes/no only)")
     literature = _l("the cheating-detection model (Clark & Desharnais 1998)")
     fields = DesignFields(("arms",))
-    yesno_variant = "arms"  # each report goes with its arm
+    variant = "arms"  # each report goes with its arm
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         raise ValueError(

@@ -38,7 +38,11 @@ class AskedDirectlyPage(PageDraw):
         return OwnDraw(_("Nothing is drawn for this question: your answer is sent as you give it."))
 
     def template(self, question) -> str:
-        return question.type.respond_template if _of_options(question) else "respond/_plain.html"
+        return (
+            question.type.respond_template
+            if _kind_asks_plainly(question)
+            else "respond/_plain.html"
+        )
 
     def respondent_words(self, question) -> str:
         return _("Asked directly: your answer is sent exactly as you give it, with no spinner")
@@ -49,9 +53,13 @@ class AskedDirectly(SurveyDesign):
     name = "direct"
     Page = AskedDirectlyPage
     listed = 90
-    label = _l("Asked directly: no randomizing and no ε (yes/no only; a split ballot's baseline)")
+    label = _l(
+        "Asked directly: no randomizing and no ε (a yes/no question, a split ballot's baseline; "
+        "or a number)"
+    )
     literature = _l("asked directly, with no randomizing")
     protects = False
+    variant = "plain"  # a number asked directly sends its value (questions/plain_number.py)
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         return rr.asked_directly()
@@ -65,7 +73,7 @@ class AskedDirectly(SurveyDesign):
         return [("epsilon", _("a question asked directly has no epsilon: nothing protects it"))]
 
     def light_fraction(self, question) -> float:
-        if _of_options(question):
+        if _kind_asks_plainly(question):
             return question.type.light_fraction(question.epsilon, self.name, len(question.options))
         return 0.0
 
@@ -73,7 +81,7 @@ class AskedDirectly(SurveyDesign):
         return _("Asked directly (no randomizing, no ε)")
 
     def codebook(self, question) -> dict:
-        if _of_options(question):
+        if _kind_asks_plainly(question):
             return question.type.codebook(self, question)
         return {
             "design": self.name,
@@ -100,7 +108,8 @@ class AskedDirectly(SurveyDesign):
         }
 
 
-def _of_options(question) -> bool:
-    """Whether ``question`` is a direct question of options (its kind is never randomized), not a
-    yes/no question asked directly."""
+def _kind_asks_plainly(question) -> bool:
+    """Whether ``question``'s own type asks it plainly, with its own page part and codebook entry
+    (a direct question of options, an open answer, a number asked directly), rather than a yes/no
+    question asked directly."""
     return not question.type.randomized

@@ -57,8 +57,8 @@ class QuestionType:
     name: ClassVar[str]
     # Its place in the builder's list of types.
     listed: ClassVar[int] = 0
-    # A yes/no question's behaviour when its design reports more than one bit (the design's
-    # ``yesno_variant``); None for a type of its own.
+    # A type's behaviour when its design makes it report otherwise (the design's ``variant``:
+    # a yes/no question's arms, a number asked directly); None for a type of its own.
     variant: ClassVar[str | None] = None
     label: ClassVar[object]  # a lazily translated name for the builder
     has_options: ClassVar[bool]
@@ -75,6 +75,11 @@ class QuestionType:
     splits_groups: ClassVar[bool] = False
     # Whether its answer is text the respondent writes, at most ``max_length`` characters.
     written: ClassVar[bool] = False
+    # Whether its results are estimates from tallies; else its answers are read from the
+    # published responses as given (an open answer's words, a number asked directly).
+    estimated: ClassVar[bool] = True
+    # Whether a display rule reads its plain answer as a number (``at_least``, ``at_most``).
+    numeric_answer: ClassVar[bool] = False
     # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its
     # estimate is a mean in the range's units.
     has_range: ClassVar[bool] = False
@@ -252,6 +257,10 @@ class QuestionType:
         """The reported bits of one question as stored, or raise :class:`AnswerError`."""
         raise NotImplementedError
 
+    def check_limits(self, answer, key: str, parameters: DesignParameters) -> None:
+        """Raise :class:`AnswerError` where a checked answer passes its question's own limits
+        (an open answer's length, a number's range); none here."""
+
     def bit(self, answer, option_key: str | None) -> int:
         """The bit a stored answer reports for one of the tallies :meth:`spun` names."""
         raise NotImplementedError
@@ -320,7 +329,7 @@ class Tallied:
 
 
 QUESTION_TYPES: dict[str, QuestionType] = {}
-# Yes/no questions whose design reports more than one bit, by the design's ``yesno_variant``.
+# Types that report otherwise under a design, by the design's ``variant``.
 VARIANTS: dict[str, QuestionType] = {}
 
 
@@ -336,11 +345,11 @@ def register(cls: type[Q]) -> type[Q]:
 
 
 def question_type(kind: str, procedure: str | None = None) -> QuestionType:
-    """The type a question behaves as: its kind's, but a yes/no question whose design reports
-    more than one bit behaves as that design's variant (cheating detection's :class:`Cheating`
-    reports an arm with its bit)."""
+    """The type a question behaves as: its kind's, but under a design with a variant of its kind,
+    that variant (cheating detection's :class:`Cheating` reports an arm with its bit; a number
+    asked directly sends its value)."""
     design = find_design(procedure) if procedure is not None else None
-    variant = None if design is None else VARIANTS.get(design.yesno_variant or "")
+    variant = None if design is None else VARIANTS.get(design.variant or "")
     if variant is not None and variant.name == kind:
         return variant
     return QUESTION_TYPES[kind]

@@ -37,7 +37,7 @@ class Cheating(QuestionType):
     label = YesNo.label
     has_options = False
     variant = "arms"
-    procedures = tuple(design.name for design in registered() if design.yesno_variant == "arms")
+    procedures = tuple(design.name for design in registered() if design.variant == "arms")
     answer_shape = "arm"
     respond_template = "respond/_cheating.html"
     interval_words = _l(

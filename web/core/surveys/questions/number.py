@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
+from web.core.surveys.designs import ASKED_PLAINLY, NO_PARAMETERS, DesignParameters
 from web.core.surveys.designs.r_code import r_number
 from web.core.surveys.questions.base import Figures, QuestionType, register
 from web.core.surveys.questions.yesno import YesNo
@@ -29,7 +29,8 @@ class Number(YesNo):
     answer_shape = "number"
     permanent_layer = False  # a value on a range is drawn afresh each wave
     respond_template = "respond/_number.html"
-    procedures = QuestionType.procedures  # the spinners only: a design reports one bit of yes/no
+    # The spinners (a design reports one bit of yes/no), or asked directly (plain_number.py).
+    procedures = (*QuestionType.procedures, ASKED_PLAINLY.name)
     has_range = True
     interval_words = _l(
         "exact (Clopper–Pearson) on the share of reports of 1, carried through the design's line "

@@ -33,6 +33,7 @@ class OpenText(AskedPlainly):
     label = _l("Open answer (asked directly, written by the respondent)")
     has_options = False
     written = True
+    estimated = False
     answer_shape = "text"
     respond_template = "respond/_text.html"
     xlsform_select = "text"
@@ -54,8 +55,7 @@ class OpenText(AskedPlainly):
         return [key]  # one column of the responses export: the text
 
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> str | None:
-        """The text as written, without surrounding blanks; its length is checked against the
-        question's ``max_length`` by the caller (:mod:`web.core.surveys.answers`)."""
+        """The text as written, without surrounding blanks (its length: :meth:`check_limits`)."""
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
@@ -65,6 +65,13 @@ class OpenText(AskedPlainly):
         if len(value) > MAX_ANSWER_LENGTH:
             raise AnswerError(f"question {key!r} is longer than {MAX_ANSWER_LENGTH} characters")
         return value.strip()
+
+    def check_limits(self, answer, key: str, parameters: DesignParameters) -> None:
+        if answer is not None and len(answer) > parameters.max_length:
+            raise AnswerError(
+                f"question {key!r} takes at most {parameters.max_length} characters, "
+                f"got {len(answer)}"
+            )
 
     def figures(
         self,
