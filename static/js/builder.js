@@ -192,17 +192,26 @@ function start() {
       .catch(() => {});
   };
 
+  /** The display rule's fields that fit the question it reads: its answers, or a number's bounds. */
+  const showRuleParts = () => {
+    const chosen = form.querySelector("#show_if_question")?.value ?? "";
+    const entry = Object.hasOwn(config.readable, chosen) ? config.readable[chosen] : null;
+    form.querySelector("[data-rule-part='answers']")?.toggleAttribute("hidden", !entry || entry.numeric);
+    form.querySelector("[data-rule-part='numbers']")?.toggleAttribute("hidden", !entry?.numeric);
+  };
+
   const update = () => {
     const kind = field("kind").value;
     const direct = config.directTypes.includes(kind);
     // The options in every language (their fields sit together), and their ids.
-    for (const selector of [".translations:has(#options)", ".field:has(#option_ids)"]) {
+    for (const selector of [".translations:has(#options)", ".field:has(#option_ids)", "#option-order"]) {
       form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(kind));
     }
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
     const number = config.rangedTypes.includes(kind);
     out("number-range")?.toggleAttribute("hidden", !number);
     out("answer-length")?.toggleAttribute("hidden", !config.writtenTypes.includes(kind));
+    showRuleParts();
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();
     showChangePlan(direct ? null : new URLSearchParams({ epsilon: field("epsilon").value, procedure: field("procedure").value }));

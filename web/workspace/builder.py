@@ -10,6 +10,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
+from wtforms import SelectChoice
 
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
@@ -21,6 +22,7 @@ from web.core.surveys.designs import (
     builder_descriptors,
     builder_share_fields,
 )
+from web.core.surveys.display import stored_rule
 from web.core.surveys.editing import (
     EditError,
     add_question,
@@ -38,6 +40,7 @@ from web.core.surveys.fielding import Fielding
 from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
+from web.core.surveys.page_breaks import cut_pages
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_context
@@ -53,7 +56,17 @@ from web.workspace.forms import (
     texts_data,
     translated_form,
 )
-from web.workspace.question_form import design_data, scale_data, show_problems, spec_from_form
+from web.workspace.page_form import page_rows, starts_from_form
+from web.workspace.question_form import (
+    KEPT_RULE,
+    design_data,
+    kept_rule_words,
+    readable_before,
+    rule_data,
+    scale_data,
+    show_problems,
+    spec_from_form,
+)
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -117,6 +130,7 @@ def edit(slug: str):
         missing=missing,
         question_gaps=question_gaps(missing),
         flow_notes=flow_notes(survey),
+        page_rows=page_rows(survey),
     )
 
 
@@ -233,8 +247,11 @@ def edit_question(slug: str, key: str):
         "procedure": question.procedure,
         "required": question.required,
         "option_ids": "\n".join(option.key for option in question.options),
+        "shuffle_options": question.shuffle_options,
+        "fixed_options": "\n".join(option.key for option in question.options if option.fixed),
         **design_data(question.design),
         **scale_data(question.design),
+        **rule_data(stored_rule(question.display_rule)),
     }
     data |= texts_data("text", question.texts, languages)
     data |= texts_data("innocuous", question.design.innocuous_text, languages)
@@ -248,7 +265,8 @@ def edit_question(slug: str, key: str):
     form = translated_form(QuestionForm, languages, data=data)
     if form.validate_on_submit():
         try:
-            spec = spec_from_form(form, question.key, languages, keep=question.options)
+            kept = stored_rule(question.display_rule)
+            spec = spec_from_form(form, question.key, languages, question.options, kept)
             update_question(survey, question, spec)
         except EditError as error:
             db.session.rollback()  # the revision it moved to, and the survey's row lock
@@ -272,6 +290,21 @@ def remove_question(slug: str, key: str):
     else:
         db.session.commit()
     return redirect(url_for("builder.edit", slug=slug))
+
+
+@bp.post("/<slug>/pages")
+def pages(slug: str):
+    """Put the questions on pages: where each page starts, its title, whether its order is drawn."""
+    survey = researcher_survey(slug)
+    problems = cut_pages(survey, starts_from_form(request.form, survey))
+    if problems:
+        db.session.rollback()
+        for problem in problems:
+            flash(str(problem), "error")
+    else:
+        db.session.commit()
+        flash(_("Pages saved."))
+    return redirect(url_for("builder.edit", slug=slug, _anchor="pages"))
 
 
 @bp.post("/<slug>/questions/<key>/move")
@@ -339,7 +372,15 @@ def import_file():
 
 
 def question_page(survey: Survey, form, question: Question | None) -> str:
-    """The question editor, with the limits and types its preview script needs."""
+    """The question editor, with the limits and types its preview script needs, and the answers
+    asked plainly before the question that its display rule may read."""
+    readable = readable_before(survey, question)
+    form.show_if_question.choices = [
+        SelectChoice("", _("Every respondent")),
+        *(SelectChoice(KEPT_RULE, _("As the survey file says: %(rule)s", rule=rule_words))
+          for rule_words in kept_rule_words(question)),
+        *(SelectChoice(name, f"{name}: {entry['text']}") for name, entry in readable.items()),
+    ]  # fmt: skip
     missing: dict[str, list[str]] = {}
     if question is not None:
         for place, codes in missing_by_place(survey).items():
@@ -360,6 +401,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         direct_types=[name for name, kind in QUESTION_TYPES.items() if kind.fixed_fields()],
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
         written_types=[name for name, kind in QUESTION_TYPES.items() if kind.written],
+        readable=readable,
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),
         arm_shares=list(ARM_FIELDS),

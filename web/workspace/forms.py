@@ -361,6 +361,30 @@ class QuestionForm(FlaskForm):
     options = TextAreaField(
         _l("Options, one per line"), description=_l("For a multi-select or single-choice question.")
     )
+    # Who is shown the question: one condition on an answer asked plainly before it (a file may
+    # state more, and the builder then keeps its rule). The choices are the survey's own.
+    show_if_question = SelectField(
+        _l("Shown to"),
+        choices=[SelectChoice("", _l("Every respondent"))],
+        validate_choice=False,
+        default="",
+    )
+    show_if_answers = StringField(
+        _l("…who gave one of these answers (ids, separated by spaces)"),
+    )
+    show_if_at_least = FloatField(_l("…whose number is at least"), validators=[Optional()])
+    show_if_at_most = FloatField(_l("…and at most"), validators=[Optional()])
+    shuffle_options = BooleanField(
+        _l("Shuffle the options: each respondent sees them in an order drawn at random"),
+        description=_l(
+            "The order shown is stored with each response (the responses CSV's options_ "
+            "column), so order effects can be checked."
+        ),
+    )
+    fixed_options = TextAreaField(
+        _l("Options that keep their place (ids, one per line)"),
+        description=_l("e.g. none_of_these or other: shown where they stand, the rest shuffled."),
+    )
     option_ids = TextAreaField(
         _l("Option ids, one per line"),
         description=_l(

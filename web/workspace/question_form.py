@@ -5,9 +5,11 @@ they are about."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from flask_babel import gettext as _
 
+from web.core.infrastructure.i18n import shown
 from web.core.surveys.designs import (
     ARM_FIELDS,
     NO_PARAMETERS,
@@ -15,9 +17,12 @@ from web.core.surveys.designs import (
     builder_share_fields,
     find_design,
 )
+from web.core.surveys.display import Rule, read_rule, stored_rule
 from web.core.surveys.editing import (
+    EditError,
     option_specs,
 )
+from web.core.surveys.problems import Problem
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
 from web.core.surveys.specs import QuestionSpec
@@ -25,10 +30,15 @@ from web.workspace.forms import (
     form_texts,
 )
 
+# The choice of "Shown to" that keeps a rule the builder cannot show as one condition.
+KEPT_RULE = "@kept"
 
-def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionSpec:
+
+def spec_from_form(
+    form, key: str, languages: list[str], keep=None, rule: Rule | None = None
+) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options come one per line, in
-    each language."""
+    each language. ``rule`` is the question's display rule so far, kept where the form keeps it."""
     kind = QUESTION_TYPES[form.kind.data]
     lines = form_texts(form, "options", languages)
     options = (
@@ -36,6 +46,14 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         if kind.has_options
         else ()
     )
+    shuffled = kind.has_options and bool(form.shuffle_options.data)
+    kept = set((form.fixed_options.data or "").split()) if shuffled else set()
+    unknown = sorted(kept - {option.key for option in options})
+    if unknown:
+        raise EditError([Problem("question.fixed", _(
+            "%(id)r is not one of the options' ids (%(ids)s)",
+            id=unknown[0], ids=", ".join(option.key for option in options)))])  # fmt: skip
+    options = tuple(replace(option, fixed=option.key in kept) for option in options)
     # What the type fixes (a direct question's ε and procedure) it keeps, whatever the hidden
     # fields still hold; a design's ε is derived from its parameters.
     fixed = kind.fixed_fields()
@@ -56,7 +74,74 @@ def spec_from_form(form, key: str, languages: list[str], keep=None) -> QuestionS
         parameters_from_form(form, kind, procedure, languages),
         fixed.get("epsilon_permanent", form.epsilon_permanent.data),
         required=bool(form.required.data),
+        show_if=rule_from_form(form, rule),
+        shuffle_options=shuffled,
     )
+
+
+def rule_from_form(form, kept: Rule | None) -> Rule | None:
+    """Who is shown the question: everyone, the rule kept as it was, or one condition on an
+    answer asked plainly (the answers it must be one of, or a number's bounds); a condition that
+    cannot be read is refused on the field."""
+    name = form.show_if_question.data or ""
+    if not name:
+        return None
+    if name == KEPT_RULE:
+        return kept
+    low, high = form.show_if_at_least.data, form.show_if_at_most.data
+    if low is not None or high is not None:
+        written = {"question": name, "at_least": low, "at_most": high}
+        written = {field: value for field, value in written.items() if value is not None}
+    else:
+        written = {"question": name, "in": (form.show_if_answers.data or "").split()}
+    rule, problems = read_rule(written, "question.show_if_question")
+    if problems:
+        raise EditError([Problem("question.show_if_question", problems[0].message)])
+    return rule
+
+
+def readable_before(survey, question) -> dict[str, dict]:
+    """The questions asked plainly before ``question`` (all of them for a new one), by id, that a
+    display rule may read: each one's wording, and its answers or that it is a number."""
+    rows = survey.questions
+    if question is not None:
+        rows = rows[: rows.index(question)]
+    readable: dict[str, dict] = {}
+    for row in rows:
+        kind = row.type
+        answers = kind.plain_answers([option.key for option in row.options])
+        if row.asked_with.protects or not (answers or kind.numeric_answer):
+            continue
+        readable.setdefault(
+            row.question_id,
+            {
+                "text": shown(row.texts).text,
+                "answers": list(answers),
+                "numeric": kind.numeric_answer,
+            },
+        )
+    return readable
+
+
+def kept_rule_words(question) -> list[str]:
+    """A rule of several conditions (from a file), in words: the builder keeps it as it is."""
+    rule = None if question is None else stored_rule(question.display_rule)
+    return [] if rule is None or "question" in rule.to_dict() else [rule.words()]
+
+
+def rule_data(rule: Rule | None) -> dict:
+    """A display rule as form data: one condition in its fields, any other kept as it is."""
+    if rule is None:
+        return {"show_if_question": ""}
+    written = rule.to_dict()
+    if "question" not in written:
+        return {"show_if_question": KEPT_RULE}
+    return {
+        "show_if_question": written["question"],
+        "show_if_answers": " ".join(written.get("in", [])),
+        "show_if_at_least": written.get("at_least"),
+        "show_if_at_most": written.get("at_most"),
+    }
 
 
 def parameters_from_form(form, kind, procedure: str, languages: list[str]) -> DesignParameters:
@@ -117,7 +202,8 @@ FORM_FIELDS = {"id": "key", "type": "kind", "text": "text", "epsilon": "epsilon"
 FORM_FIELDS |= {"procedure": "procedure", "options": "options", "question": "text"}
 FORM_FIELDS |= {name: name for name in (*builder_share_fields(), "randomizer")}
 FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
-FORM_FIELDS |= {"max_length": "max_length"}
+FORM_FIELDS |= {"max_length": "max_length", "shuffle_options": "shuffle_options"}
+FORM_FIELDS |= {"fixed": "fixed_options", "show_if_question": "show_if_question"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 

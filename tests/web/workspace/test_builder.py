@@ -518,3 +518,109 @@ def test_an_open_question_is_built_with_its_length_and_edited(app, researcher, d
         survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
         assert survey.questions[0].design.max_length == 120
         assert survey.epsilon_total == 0.0
+
+
+def test_the_builder_shuffles_options_and_keeps_some_in_place(app, researcher, draft):
+    data = dict(MULTI, kind="direct", key="year", options="First\nSecond\nNone of these\n")
+    data |= {"shuffle_options": "y", "fixed_options": "none_of_these"}
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=data).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        (question,) = survey.questions
+        assert question.shuffle_options
+        assert [(option.key, option.fixed) for option in question.options] == [
+            ("first", False), ("second", False), ("none_of_these", True),
+        ]  # fmt: skip
+        revision = survey.revision
+    form = researcher.get(f"/surveys/{draft}/questions/year").get_data(as_text=True)
+    assert re.search(r'<input[^>]*checked id="shuffle_options"', form)
+    assert "none_of_these</textarea>" in form
+    # Off again: nothing keeps its place, and a page loaded before must not send an order.
+    off = {key: value for key, value in data.items() if key != "shuffle_options"}
+    assert researcher.post(f"/surveys/{draft}/questions/year", data=off).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert not survey.questions[0].shuffle_options
+        assert not any(option.fixed for option in survey.questions[0].options)
+        assert survey.revision > revision
+    bad = dict(data, fixed_options="nothing")
+    page = researcher.post(f"/surveys/{draft}/questions/year", data=bad).get_data(as_text=True)
+    assert (
+        "&#39;nothing&#39; is not one of the options&#39; ids (first, second, none_of_these)"
+        in page
+    )
+
+
+def test_the_builder_shows_a_question_to_some_respondents_only(app, researcher, draft):
+    year = dict(MULTI, kind="direct", key="year", options="First\nLater\n")
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=year).status_code == 302
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=YESNO).status_code == 302
+    form = researcher.get(f"/surveys/{draft}/questions/new").get_data(as_text=True)
+    assert '<option value="year">year: Which?</option>' in form
+    assert 'value="did"' not in form  # randomized: no rule may read it
+    assert "year: first, later" in form
+    shown = dict(YESNO, key="again", show_if_question="year", show_if_answers="first")
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=shown).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.questions[2].display_rule == {"question": "year", "in": ["first"]}
+        revision = survey.revision
+    form = researcher.get(f"/surveys/{draft}/questions/again").get_data(as_text=True)
+    assert '<option selected value="year">' in form and 'value="first"' in form
+    for change, message in [
+        ({"show_if_question": "did", "show_if_answers": "yes"}, "&#39;did&#39; is randomized"),
+        ({"show_if_answers": "second"}, "&#39;second&#39; is not an answer of &#39;year&#39;"),
+        ({"show_if_answers": ""}, "must be a non-empty list"),
+    ]:
+        response = researcher.post(f"/surveys/{draft}/questions/again", data=shown | change)
+        assert response.status_code == 200 and message in response.get_data(as_text=True)
+    everyone = dict(shown, show_if_question="")
+    assert researcher.post(f"/surveys/{draft}/questions/again", data=everyone).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.questions[2].display_rule is None and survey.revision > revision
+
+
+def test_the_builder_puts_questions_on_pages_and_draws_a_page_s_order(app, researcher, draft):
+    for key in ("a", "b", "c"):
+        data = dict(YESNO, key=key, procedure="direct" if key == "a" else "spinner_coin")
+        assert researcher.post(f"/surveys/{draft}/questions/new", data=data).status_code == 302
+    page = researcher.get(f"/surveys/{draft}/edit").get_data(as_text=True)
+    assert 'name="start-b"' in page and 'name="title-a-en"' in page
+    cut = {"start-b": "1", "title-b-en": "Sensitive", "randomize-b": "1"}
+    assert researcher.post(f"/surveys/{draft}/pages", data=cut).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert [(p["questions"], p.get("randomize", False)) for p in survey.pages] == [
+            (["a"], False), (["b", "c"], True),
+        ]  # fmt: skip
+        assert survey.pages[1]["title"] == {"en": "Sensitive"}
+        revision = survey.revision
+    page = researcher.get(f"/surveys/{draft}/edit").get_data(as_text=True)
+    assert 'value="Sensitive"' in page and re.search(r'name="randomize-b" value="1" checked', page)
+    # A new question goes on the last page; one page again is no pages at all.
+    assert (
+        researcher.post(f"/surveys/{draft}/questions/new", data=dict(YESNO, key="d")).status_code
+        == 302
+    )
+    assert researcher.post(f"/surveys/{draft}/pages", data={}).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.pages is None and survey.revision > revision
+
+
+def test_a_page_order_that_would_hide_what_a_rule_reads_is_refused(app, researcher, draft):
+    year = dict(MULTI, kind="direct", key="year", options="First\nLater\n")
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=year).status_code == 302
+    shown = dict(YESNO, key="again", procedure="direct", show_if_question="year",
+                 show_if_answers="first")  # fmt: skip
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=shown).status_code == 302
+    # Both on one page whose order is drawn: "year" might come after the rule that reads it.
+    response = researcher.post(
+        f"/surveys/{draft}/pages", data={"randomize-year": "1"}, follow_redirects=True
+    )
+    assert "&#39;year&#39; is not a question asked directly before this one" in response.get_data(
+        as_text=True
+    )
+    with app.app_context():
+        assert db.session.scalar(db.select(Survey).filter_by(slug=draft)).pages is None

@@ -29,6 +29,7 @@ from web.core.models import (
 )
 from web.core.models.publication import publish_in_session
 from web.core.surveys.conditions import question_id, row_key
+from web.core.surveys.display import stored_rule
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.flow import flow_problems, survey_flow
 from web.core.surveys.joincode import ensure_join_code
@@ -264,6 +265,8 @@ def add_question(survey: Survey, spec: QuestionSpec) -> Question:
                 "question.id", _("The survey already has a question with id %(id)r.", id=spec.key)
             )
         )
+    if not problems and spec.show_if is not None:
+        problems += rule_problems_at(survey, spec, None)
     if problems:
         raise EditError(problems)
     question = Question.from_spec(spec, len(survey.questions), list(languages))
@@ -298,8 +301,16 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
         problems.append(
             Problem("question.id", _("A question's id cannot change; add a new question instead."))
         )
+    rule_changed = spec.show_if != stored_rule(question.display_rule)
+    if not problems and rule_changed:
+        problems += rule_problems_at(survey, spec, survey.questions.index(question))
     if problems:
         raise EditError(problems)
+    if rule_changed:
+        # A page loaded before would show the question to others than the server expects.
+        new_revision(survey)
+        for row in [question, *_other_rows(survey, question)]:
+            row.display_rule = None if spec.show_if is None else spec.show_if.to_dict()
     if spun_parameters(question) != spun_parameters(spec):
         new_revision(survey)
         elsewhere = answered_elsewhere(survey, question.key)
@@ -326,12 +337,17 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
         question.epsilon_permanent = spec.epsilon_permanent
     # The innocuous question's wording may change with the rest of the wording.
     question.design_parameters = spec.design.to_store()
+    if spec.shuffle_options != question.shuffle_options or _fixed(spec) != _fixed(question):
+        # A page loaded before would send the orders the survey no longer draws, or miss them.
+        new_revision(survey)
     _set_options(question, spec.options, languages)
     question.text, question.translations = spec.text.to_store(languages)
     question.required = spec.required
+    question.shuffle_options = spec.shuffle_options
     for sibling in _other_rows(survey, question):
         sibling.text, sibling.translations = question.text, question.translations
         sibling.required = question.required
+        sibling.shuffle_options = question.shuffle_options
         wording = {option.key: option for option in question.options}
         for option in sibling.options:
             if option.key in wording:
@@ -339,7 +355,34 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
                     wording[option.key].text,
                     wording[option.key].translations,
                 )
+                option.fixed = wording[option.key].fixed
     survey.edits += 1
+
+
+def rule_problems_at(survey: Survey, spec: QuestionSpec, position: int | None) -> list[Problem]:
+    """What is wrong with ``spec``'s display rule once it stands at ``position`` of the survey
+    (None: added at the end, on the last page): the rules' checks of a survey file
+    (:func:`flow_problems`), named on the question's own rule."""
+    specs = list(survey.to_spec().questions)
+    pages = survey.pages
+    if position is None:
+        position, pages = len(specs), pages_with(survey.pages, spec.key)
+        specs.append(spec)
+    else:
+        specs[position] = spec
+    places = [f"questions[{index}]" for index in range(len(specs))]
+    found = flow_problems(specs, places, stored_pages(pages), tuple(survey.language_list), False)
+    mine = f"questions[{position}].show_if"
+    return [
+        Problem("question.show_if_question", problem.message)
+        for problem in found
+        if problem.place.startswith(mine)
+    ]
+
+
+def _fixed(question) -> set[str]:
+    """The ids of a question's options (a row's or a spec's) that keep their place."""
+    return {option.key for option in question.options if option.fixed}
 
 
 def _other_rows(survey: Survey, question: Question) -> list[Question]:
@@ -359,12 +402,9 @@ def _other_rows(survey: Survey, question: Question) -> list[Question]:
 def _set_options(question: Question, options: tuple[OptionSpec, ...], languages: list[str]) -> None:
     """Update option rows in place by position, then add or drop the rest; replacing them all at
     once would insert new rows before the old ones with the same ids are gone."""
-    # An option kept in place where the options are shuffled keeps that by its id (the builder
-    # does not state it).
-    fixed = {option.key for option in question.options if option.fixed}
     for index, spec in enumerate(options):
         text, translations = spec.text.to_store(languages)
-        kept = spec.fixed or spec.key in fixed
+        kept = spec.fixed
         if index < len(question.options):
             option = question.options[index]
             option.key, option.text, option.translations = spec.key, text, translations
