@@ -56,6 +56,9 @@ def test_questions_reorder_by_keyboard_and_by_dragging(researcher_page, live_ser
     # The keyboard is back on the question's arrow, now its "up" one (it reached the end).
     page.wait_for_function("() => document.activeElement?.id === 'move-cheated-up'")
 
+    # Both rows in view, as a hand sees them: Back from the move left the page scrolled to its
+    # arrow, with the other row above the window (a drag that scrolls mid-way never starts).
+    page.locator("#question-table").evaluate("(table) => table.scrollIntoView({block: 'center'})")
     with page.expect_navigation():
         page.drag_and_drop(
             "tr[data-question='cheated'] .drag-handle",

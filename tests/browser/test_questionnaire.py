@@ -68,7 +68,13 @@ FOUR_PAGES["questions"][5]["shuffle_options"] = True  # drugs
 
 def questionnaire(browser, live_server, import_survey, locale="en-US"):
     """The survey imported and open on a 390 px phone; the page, and every body it submits."""
-    slug = import_survey(FOUR_PAGES)
+    page, sent = on_a_phone(browser, f"{live_server}/s/{import_survey(FOUR_PAGES)}", locale)
+    expect(page.locator("#page-nav")).to_be_visible(timeout=60_000)
+    return page, sent
+
+
+def on_a_phone(browser, address: str, locale: str = "en-US"):
+    """``address`` open on a 390 px phone; the page, and every body it submits."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale=locale, reduced_motion="reduce",
         bypass_csp=True,
@@ -83,8 +89,7 @@ def questionnaire(browser, live_server, import_survey, locale="en-US"):
             else None
         ),
     )
-    page.goto(f"{live_server}/s/{slug}")
-    expect(page.locator("#page-nav")).to_be_visible(timeout=60_000)
+    page.goto(address)
     return page, sent
 
 
@@ -202,22 +207,7 @@ def test_a_number_asked_directly_waits_for_its_range_and_shows_what_it_unlocks(
 ):
     from tests.web.test_plain_numbers import AGES
 
-    slug = import_survey(AGES)
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce",
-        bypass_csp=True,  # for the accessibility walk's script
-    )  # fmt: skip
-    page = context.new_page()
-    sent = []
-    page.on(
-        "request",
-        lambda request: (
-            sent.append(json.loads(request.post_data))
-            if request.method == "POST" and request.url.endswith("/responses")
-            else None
-        ),
-    )
-    page.goto(f"{live_server}/s/{slug}")
+    page, sent = on_a_phone(browser, f"{live_server}/s/{import_survey(AGES)}")
     age = page.locator("#direct-age")
     cheat = page.locator("section[data-question='cheat']")
     expect(age).to_be_visible(timeout=60_000)
@@ -238,4 +228,4 @@ def test_a_number_asked_directly_waits_for_its_range_and_shows_what_it_unlocks(
     (body,) = sent
     assert body["answers"]["age"] == 21 and body["answers"]["hours"] == 7.5
     assert body["answers"]["cheat"] in (0, 1)
-    context.close()
+    page.context.close()

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 
 import rr
 from web.core.surveys.designs import ASKED_PLAINLY, NO_PARAMETERS, DesignParameters
-from web.core.surveys.questions.base import FixedFields, QuestionType
+from web.core.surveys.questions.base import FixedFields, QuestionType, T
 
 
 class AskedPlainly(QuestionType):
@@ -51,3 +51,25 @@ class AskedPlainly(QuestionType):
 
     def dark_words(self, spinner) -> str:
         return _("answered directly: sent exactly as you choose")
+
+
+class ReadAsGiven(AskedPlainly):
+    """A type asked plainly whose answers feed no tally: its results are read from the published
+    responses as given (an open answer's words, a number asked directly), not estimated."""
+
+    estimated = False
+
+    def spun(self, options: Sequence[T]) -> list[T | None]:
+        return []
+
+    def figures(
+        self,
+        counts: Sequence[tuple[int, int]],
+        epsilon: float,
+        procedure: str,
+        parameters: DesignParameters = NO_PARAMETERS,
+    ):
+        return []  # web/core/results/open_answers.py and plain_numbers.py read them
+
+    def tally_columns(self, reported) -> list:
+        return []

@@ -10,16 +10,16 @@ import numpy as np
 from flask_babel import lazy_gettext as _l
 
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
-from web.core.surveys.questions.base import QUESTION_TYPES, AnswerError, FixedFields, T, register
+from web.core.surveys.questions.base import QUESTION_TYPES, AnswerError, FixedFields, register
 from web.core.surveys.questions.number import Number
-from web.core.surveys.questions.plain import AskedPlainly
+from web.core.surveys.questions.plain import ReadAsGiven
 
 # How far from a step a value may lie and still be on it (a decimal typed on a page of floats).
 ON_STEP = 1e-6
 
 
 @register
-class PlainNumber(AskedPlainly):
+class PlainNumber(ReadAsGiven):
     """A number question asked directly (``"procedure": "direct"``): the respondent types a
     value in the range (``min``, ``max``, ``step``), sent and stored as given. No ε protects it;
     the minimum n and the batches guard it, and a display rule may read it (``at_least``,
@@ -35,7 +35,6 @@ class PlainNumber(AskedPlainly):
     procedures = Number.procedures
     answer_shape = "value"
     respond_template = "respond/_value.html"
-    estimated = False
     numeric_answer = True
     interval_words = _l("Student's t on the values as given, with the quartiles")
 
@@ -50,9 +49,6 @@ class PlainNumber(AskedPlainly):
 
     def plain_value(self, answer):
         return answer
-
-    def spun(self, options: Sequence[T]) -> list[T | None]:
-        return []
 
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> float | int | None:
         """The value as given (its range and steps: :meth:`check_limits`)."""
@@ -77,15 +73,6 @@ class PlainNumber(AskedPlainly):
                 f"of {scale.step:g}, got {answer!r}"
             )
 
-    def figures(
-        self,
-        counts: Sequence[tuple[int, int]],
-        epsilon: float,
-        procedure: str,
-        parameters: DesignParameters = NO_PARAMETERS,
-    ):
-        return []  # read from the published values (web/core/results/plain_numbers.py)
-
     def simulate(
         self,
         size: int,
@@ -101,9 +88,6 @@ class PlainNumber(AskedPlainly):
         scale = parameters.scale
         assert scale is not None, "a number question has its range"
         return (scale.low + scale.step * rng.integers(0, scale.steps + 1, size=size))[:, None]
-
-    def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:
-        return []
 
     def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
         return [np.array([json.dumps(_plain(value)) for value in reported[:, 0]], dtype=object)]

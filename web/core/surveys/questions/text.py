@@ -12,8 +12,8 @@ from flask_babel import lazy_gettext as _l
 
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
 from web.core.surveys.limits import MAX_ANSWER_LENGTH
-from web.core.surveys.questions.base import AnswerError, T, register
-from web.core.surveys.questions.plain import AskedPlainly
+from web.core.surveys.questions.base import AnswerError, register
+from web.core.surveys.questions.plain import ReadAsGiven
 
 # Control characters other than tab and line breaks: nothing a person types, and what would
 # break a spreadsheet's cell or a terminal that shows the export.
@@ -21,7 +21,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @register
-class OpenText(AskedPlainly):
+class OpenText(ReadAsGiven):
     """An answer in the respondent's own words (a comment, "anything else?"), at most
     ``max_length`` characters, or null when left empty. Asked plainly: no ε protects it, and words
     can identify their writer, so the researcher alone reads them, in the published snapshot
@@ -33,7 +33,6 @@ class OpenText(AskedPlainly):
     label = _l("Open answer (asked directly, written by the respondent)")
     has_options = False
     written = True
-    estimated = False
     answer_shape = "text"
     respond_template = "respond/_text.html"
     xlsform_select = "text"
@@ -47,9 +46,6 @@ class OpenText(AskedPlainly):
 
     def plain_value(self, answer):
         return None
-
-    def spun(self, options: Sequence[T]) -> list[T | None]:
-        return []
 
     def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
         return [key]  # one column of the responses export: the text
@@ -72,15 +68,6 @@ class OpenText(AskedPlainly):
                 f"question {key!r} takes at most {parameters.max_length} characters, "
                 f"got {len(answer)}"
             )
-
-    def figures(
-        self,
-        counts: Sequence[tuple[int, int]],
-        epsilon: float,
-        procedure: str,
-        parameters: DesignParameters = NO_PARAMETERS,
-    ):
-        return []  # listed, not estimated
 
     def simulate(
         self,
