@@ -68,6 +68,8 @@ EVERYTHING = {
          "unit": both("nights", "밤")},
         {"id": "comment", "type": "text", "text": both("=Anything else?", "더 하실 말씀?"),
          "max_length": 300},
+        {"id": "age", "type": "number", "procedure": "direct", "text": both("Age?", "나이?"),
+         "min": 16, "max": 99, "step": 1, "unit": both("years", "세")},
     ],
 }  # fmt: skip
 
@@ -192,6 +194,35 @@ def test_forms_as_the_spec_spells_them_import(app):
             "en": "Campus Habits 2026",
             "ko": "Campus Habits 2026",
         }
+
+
+@no_database
+def test_typed_numbers_are_numbers_asked_directly_with_their_bounds(app):
+    form = copy.deepcopy(SPEC_FORM)
+    form["survey"][0] += ["constraint", "parameters"]
+    form["survey"] += [
+        ["integer", "age", "Age?", "나이?", "direct", None, ". >= 16 and . <= 99", None],
+        ["decimal", "sleep", "Sleep?", "수면?", "direct", None, ".>=0 and .<=12", "step=0.5"],
+        ["integer", "spun", "Spun?", "돌림?", "spinner", 1, ". >= 0 and . <= 9", None],
+        ["decimal", "loose", "Loose?", "느슨?", "direct", None, ". >= 0 and . <= 1", None],
+        ["integer", "open", "Open?", "열린?", "direct", None, ". > 3", None],
+    ]
+    with app.test_request_context():
+        problems = refusal(workbook(form))
+        assert problems == [
+            "survey row 9: an integer row is a number asked directly (rr_procedure direct); a "
+            "randomized number is a range row",
+            "survey row 10: a number asked directly needs its bounds as the constraint . >= "
+            "smallest and . <= largest (and a decimal its step in parameters, step=0.5)",
+            "survey row 11: a number asked directly needs its bounds as the constraint . >= "
+            "smallest and . <= largest (and a decimal its step in parameters, step=0.5)",
+        ]
+        del form["survey"][-3:]
+        spec = load_any_survey("form.xlsx", workbook(form))
+    age, sleep = spec.questions[-2:]
+    assert (age.procedure, age.design.scale.numbers()) == ("direct", (16, 99, 1))
+    assert (sleep.procedure, sleep.design.scale.numbers()) == ("direct", (0, 12, 0.5))
+    assert not age.asked_with.protects
 
 
 def respelled(form: dict, spelling: dict[str, str]) -> dict:

@@ -60,10 +60,13 @@ Reading builds a survey file's dictionary and hands it to :func:`web.core.survey
 the one validator; its mistakes are named by sheet and row. Select types are read in every
 spelling the specification gives (``select_one LIST``, ``select one LIST``, ``select one from
 LIST``, likewise multiple, ``select all that apply from LIST``). What the app cannot honour is
-refused, never dropped: every other question type (text, integer, date, note, calculate,
-metadata such as ``start``), repeats, nested and ``table-list`` groups by row, a ``relevant``
-it cannot read by row, and every filled cell of a column it does not read (``constraint``,
-``choice_filter``, ``hint``, media, …) by row and column. Workbooks are read within fixed
+refused, never dropped: every other question type (date, note, calculate, metadata such as
+``start``), repeats, nested and ``table-list`` groups by row, a ``relevant`` or a
+``constraint`` it cannot read by row, and every filled cell of a column it does not read
+(``choice_filter``, ``hint``, media, …) by row and column. A ``text`` row is an open question
+(``constraint`` ``string-length(.) <= N``), an ``integer`` or ``decimal`` row with
+``rr_procedure`` ``direct`` a number asked directly (``constraint`` ``. >= A and . <= B``; a
+decimal's step in ``parameters``, ``step=0.5``). Workbooks are read within fixed
 bounds (:mod:`web.core.surveys.workbook`), and every text is written inert
 (:mod:`web.core.infrastructure.formula_guard`).
 """
@@ -84,8 +87,12 @@ from web.core.surveys.xlsform_conditions import (
 
 YES_NO_LIST = "yes_no"
 RANGE = "range"  # ODK's type for a number in a range: a number question
-# The one constraint read: an open answer's longest length.
+# The constraints read: an open answer's longest length, and a typed number's bounds.
 LENGTH_CONSTRAINT = re.compile(r"\A\s*string-length\(\s*\.\s*\)\s*<=\s*(\d+)\s*\Z")
+_NUMBER = r"(-?\d+(?:\.\d+)?)"
+BOUNDS_CONSTRAINT = re.compile(rf"\A\s*\.\s*>=\s*{_NUMBER}\s+and\s+\.\s*<=\s*{_NUMBER}\s*\Z")
+# XLSForm's typed numbers: read as numbers asked directly (a whole one steps by 1).
+TYPED_NUMBERS = {"integer": 1, "decimal": None}
 
 
 def length_constraint(length: int) -> str:

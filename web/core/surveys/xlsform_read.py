@@ -24,6 +24,7 @@ from web.core.surveys.specs import SurveySpec
 from web.core.surveys.surveyfile import load_survey, parse_survey
 from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
 from web.core.surveys.xlsform import (
+    BOUNDS_CONSTRAINT,
     CHOICE_COLUMNS,
     HEADER_ALIASES,
     LANGUAGE_HEADER,
@@ -36,6 +37,7 @@ from web.core.surveys.xlsform import (
     SETTINGS_TEXTS,
     SURVEY_COLUMNS,
     SURVEY_SETTINGS,
+    TYPED_NUMBERS,
     UNSUPPORTED,
     WHOLE_SETTINGS,
     YES_NO_LIST,
@@ -387,6 +389,8 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
     procedure = cells.get("rr_procedure")
     if written == RANGE:
         return _range_question(number, cells, languages, procedure)
+    if written in TYPED_NUMBERS:
+        return _typed_number(number, cells, languages, written)
     open_kind = next((kind for kind in QUESTION_TYPES.values() if kind.written), None)
     if open_kind is not None and written == open_kind.xlsform_select:
         return _open_question(number, cells, languages, open_kind)
@@ -481,6 +485,38 @@ def _open_question(number: int, cells: dict, languages: list[str], kind):
                 row=number, value=constraint,
             )  # fmt: skip
         question["max_length"] = int(found[1])
+    return question, None
+
+
+def _typed_number(number: int, cells: dict, languages: list[str], written: str):
+    """An ``integer`` or ``decimal`` row as a number asked directly: its bounds from its
+    ``constraint`` (``. >= A and . <= B``), a decimal's step from its ``parameters``."""
+    ranged = next(kind for kind in QUESTION_TYPES.values() if kind.xlsform_select == RANGE)
+    if cells.get("rr_procedure") != ASKED_PLAINLY.name:
+        return None, _(
+            "survey row %(row)d: an %(type)s row is a number asked directly (rr_procedure "
+            "%(direct)s); a randomized number is a range row",
+            row=number, type=written, direct=ASKED_PLAINLY.name,
+        )  # fmt: skip
+    bounds = BOUNDS_CONSTRAINT.match(str(cells.get("constraint") or ""))
+    parameters = dict(
+        part.partition("=")[::2] for part in str(cells.get("parameters", "")).split() if "=" in part
+    )
+    step = TYPED_NUMBERS[written] or _number(parameters.get("step"))
+    if bounds is None or step is None:
+        return None, _(
+            "survey row %(row)d: a number asked directly needs its bounds as the constraint "
+            ". >= smallest and . <= largest (and a decimal its step in parameters, step=0.5)",
+            row=number,
+        )  # fmt: skip
+    question: dict[str, Any] = {
+        "id": cells.get("name"), "type": ranged.name, "text": _text(cells, "label", languages),
+        "procedure": ASKED_PLAINLY.name, "min": _number(bounds[1]), "max": _number(bounds[2]),
+        "step": step,
+    }  # fmt: skip
+    unit = _text(cells, "rr_unit", languages)
+    if unit is not None:
+        question["unit"] = unit
     return question, None
 
 
