@@ -296,7 +296,8 @@ def remove_question(slug: str, key: str):
 def pages(slug: str):
     """Put the questions on pages: where each page starts, its title, whether its order is drawn."""
     survey = researcher_survey(slug)
-    problems = cut_pages(survey, starts_from_form(request.form, survey))
+    starts, problems = starts_from_form(request.form, survey)
+    problems = problems or cut_pages(survey, starts)
     if problems:
         db.session.rollback()
         for problem in problems:

@@ -4,45 +4,89 @@ rows a researcher posted back as page starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from web.core.infrastructure.i18n import shown
+from web.core.surveys.display import one_condition, read_rule
 from web.core.surveys.page_breaks import PageStart, asked_ids, page_starts
+from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts
+from web.workspace.question_form import readable_before
+
+# The choice of a page's "Shown to" that keeps a rule of several conditions (from a file).
+KEPT_RULE = "@kept"
 
 
 @dataclass(frozen=True)
 class PageRow:
-    """One question in the pages form: its id and wording, and the page it starts, if any."""
+    """One question in the pages form: its id and wording, the page it starts, if any, and the
+    answers given directly before it that the page's rule may read."""
 
     question: str
     text: str
     starts: PageStart | None
+    readable: dict
+
+    @property
+    def rule(self) -> dict:
+        """The page's rule as the form shows it: one condition in its fields, any other kept
+        (``kept`` holds it in words)."""
+        rule = self.starts.show_if if self.starts else None
+        if rule is None:
+            return {"question": ""}
+        written = rule.to_dict()
+        if "question" not in written:
+            return {"question": KEPT_RULE, "kept": rule.words()}
+        return written
 
 
 def page_rows(survey) -> list[PageRow]:
     """Every question in the order asked, each with the page it starts."""
     starts = {start.question: start for start in page_starts(survey)}
-    wording: dict[str, str] = {}
+    first_rows: dict[str, Any] = {}
     for question in survey.questions:
-        wording.setdefault(question.question_id, shown(question.texts).text)
-    return [PageRow(name, wording[name], starts.get(name)) for name in asked_ids(survey)]
-
-
-def starts_from_form(form, survey) -> list[PageStart]:
-    """The page starts posted (``start-<id>``, ``title-<id>-<language>``, ``randomize-<id>``);
-    the first question always starts the first page."""
-    languages = survey.language_list
-    ids = asked_ids(survey)
+        first_rows.setdefault(question.question_id, question)
     return [
-        PageStart(
-            name,
-            Texts(
-                (language, form.get(f"title-{name}-{language}", "").strip())
-                for language in languages
-                if form.get(f"title-{name}-{language}", "").strip()
-            ),
-            form.get(f"randomize-{name}") == "1",
+        PageRow(name, shown(first_rows[name].texts).text, starts.get(name),
+                readable_before(survey, first_rows[name]) if name in starts else {})
+        for name in asked_ids(survey)
+    ]  # fmt: skip
+
+
+def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
+    """The page starts posted (``start-<id>``, ``title-<id>-<language>``, ``randomize-<id>``,
+    and the rule: ``show-<id>``, ``answers-<id>``, ``at-least-<id>``, ``at-most-<id>``); the
+    first question always starts the first page. A rule that cannot be read is a problem."""
+    languages = survey.language_list
+    starts: list[PageStart] = []
+    problems: list[Problem] = []
+    for index, name in enumerate(asked_ids(survey)):
+        if index and form.get(f"start-{name}") != "1":
+            continue
+        title = Texts(
+            (language, form.get(f"title-{name}-{language}", "").strip())
+            for language in languages
+            if form.get(f"title-{name}-{language}", "").strip()
         )
-        for index, name in enumerate(ids)
-        if index == 0 or form.get(f"start-{name}") == "1"
-    ]
+        chosen = form.get(f"show-{name}", KEPT_RULE)
+        rule = None
+        if chosen not in ("", KEPT_RULE):
+            bounds = [_number(form.get(f"{side}-{name}", "")) for side in ("at-least", "at-most")]
+            written = one_condition(chosen, form.get(f"answers-{name}", "").split(), *bounds)
+            rule, found = read_rule(written, f"pages[{len(starts)}].show_if")
+            problems += found
+        starts.append(PageStart(name, title, form.get(f"randomize-{name}") == "1", rule,
+                                keep_rule=chosen == KEPT_RULE))  # fmt: skip
+    return starts, problems
+
+
+def _number(text: str):
+    """A bound as typed: a number, none when empty, the text itself when it is not one (the
+    rule's check names it)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return text

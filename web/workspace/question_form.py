@@ -17,7 +17,7 @@ from web.core.surveys.designs import (
     builder_share_fields,
     find_design,
 )
-from web.core.surveys.display import Rule, read_rule, stored_rule
+from web.core.surveys.display import Rule, one_condition, read_rule, stored_rule
 from web.core.surveys.editing import (
     EditError,
     option_specs,
@@ -88,12 +88,8 @@ def rule_from_form(form, kept: Rule | None) -> Rule | None:
         return None
     if name == KEPT_RULE:
         return kept
-    low, high = form.show_if_at_least.data, form.show_if_at_most.data
-    if low is not None or high is not None:
-        written = {"question": name, "at_least": low, "at_most": high}
-        written = {field: value for field, value in written.items() if value is not None}
-    else:
-        written = {"question": name, "in": (form.show_if_answers.data or "").split()}
+    written = one_condition(name, (form.show_if_answers.data or "").split(),
+                            form.show_if_at_least.data, form.show_if_at_most.data)  # fmt: skip
     rule, problems = read_rule(written, "question.show_if_question")
     if problems:
         raise EditError([Problem("question.show_if_question", problems[0].message)])

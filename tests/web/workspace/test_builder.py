@@ -624,3 +624,25 @@ def test_a_page_order_that_would_hide_what_a_rule_reads_is_refused(app, research
     )
     with app.app_context():
         assert db.session.scalar(db.select(Survey).filter_by(slug=draft)).pages is None
+
+
+def test_the_builder_shows_a_page_to_some_respondents_only(app, researcher, draft):
+    year = dict(MULTI, kind="direct", key="year", options="First\nLater\n")
+    for data in (year, dict(YESNO, key="s1"), dict(YESNO, key="s2")):
+        assert researcher.post(f"/surveys/{draft}/questions/new", data=data).status_code == 302
+    cut = {"start-s1": "1", "show-s1": "year", "answers-s1": "later"}
+    assert researcher.post(f"/surveys/{draft}/pages", data=cut).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.pages[1]["show_if"] == {"question": "year", "in": ["later"]}
+    page = researcher.get(f"/surveys/{draft}/edit").get_data(as_text=True)
+    assert '<option value="year" selected>' in page and 'value="later"' in page
+    # Saved again without touching it, the rule stays; a wrong answer is refused by its page.
+    again = {"start-s1": "1", "show-s1": "year", "answers-s1": "later"}
+    assert researcher.post(f"/surveys/{draft}/pages", data=again).status_code == 302
+    wrong = dict(again, **{"answers-s1": "third"})
+    response = researcher.post(f"/surveys/{draft}/pages", data=wrong, follow_redirects=True)
+    assert "&#39;third&#39; is not an answer of &#39;year&#39;" in response.get_data(as_text=True)
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.pages[1]["show_if"] == {"question": "year", "in": ["later"]}

@@ -21,7 +21,7 @@ to its option id, ``"yes"``/``"no"``, or a number), the same way on the server a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +114,16 @@ def _grouped(rule: Rule) -> str:
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(value)
+
+
+def one_condition(question: str, answers: Sequence[str], at_least=None, at_most=None) -> dict:
+    """A rule of one condition as a file writes it (what the builder asks for): a number's
+    bounds where either is given, else the answers the question's must be one of; read it with
+    :func:`read_rule`."""
+    if at_least is not None or at_most is not None:
+        bounds = {"at_least": at_least, "at_most": at_most}
+        return {"question": question} | {k: v for k, v in bounds.items() if v is not None}
+    return {"question": question, "in": list(answers)}
 
 
 def stored_rule(value: dict | None) -> Rule | None:

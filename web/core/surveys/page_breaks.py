@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from web.core.models import Survey
+from web.core.surveys.display import Rule
 from web.core.surveys.flow import flow_problems
 from web.core.surveys.pages import PageSpec, in_page_order, stored_pages
 from web.core.surveys.problems import Problem
@@ -17,12 +18,15 @@ from web.core.surveys.texts import Texts
 
 @dataclass(frozen=True)
 class PageStart:
-    """A page as the builder states it: the id of its first question, its title, and whether its
-    questions' order is drawn per respondent."""
+    """A page as the builder states it: the id of its first question, its title, whether its
+    questions' order is drawn per respondent, and who is shown it (``keep_rule``: the rule of
+    the page that starts there so far)."""
 
     question: str
     title: Texts = Texts()
     randomize: bool = False
+    show_if: Rule | None = None
+    keep_rule: bool = False
 
 
 def asked_ids(survey: Survey) -> list[str]:
@@ -35,7 +39,9 @@ def page_starts(survey: Survey) -> list[PageStart]:
     """The survey's pages as page starts (one page, untitled, where it has none)."""
     pages = stored_pages(survey.pages)
     if pages:
-        return [PageStart(page.questions[0], page.title, page.randomize) for page in pages]
+        return [
+            PageStart(page.questions[0], page.title, page.randomize, page.show_if) for page in pages
+        ]
     ids = asked_ids(survey)
     return [PageStart(ids[0])] if ids else []
 
@@ -63,7 +69,7 @@ def cut_pages(survey: Survey, starts: list[PageStart]) -> list[Problem]:
         key = kept.key if kept is not None else _free_key(number, taken)
         taken.add(key)
         questions = tuple(ids[positions[start.question] : end])
-        rule = kept.show_if if kept is not None else None
+        rule = (kept.show_if if kept is not None else None) if start.keep_rule else start.show_if
         pages.append(PageSpec(key, start.title, questions, start.randomize, rule))
     if len(pages) == 1 and not (pages[0].title or pages[0].randomize or pages[0].show_if):
         pages = []
