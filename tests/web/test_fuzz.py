@@ -14,7 +14,11 @@ from tests.conftest import SAMPLE_SURVEY, no_database, stored_count
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.answers import AnswerError, Shape, check_answers
+from web.core.surveys.designs import DesignParameters
+from web.core.surveys.display import AnswerBetween
+from web.core.surveys.flow import Flow, FlowPage
 from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.scales import Scale
 from web.core.surveys.surveyfile import load_survey, parse_survey
 
 FIXTURES_OK = settings(
@@ -33,7 +37,9 @@ json_values = st.recursive(
     ),
     max_leaves=25,
 )
-keys = st.sampled_from(["cheated", "substances", "alcohol", "tobacco", "answers", "truth", "", "x"])
+keys = st.sampled_from(
+    ["cheated", "substances", "alcohol", "tobacco", "answers", "truth", "", "x", "comment", "age"]
+)
 near_valid = st.fixed_dictionaries(
     {"answers": st.dictionaries(keys, json_values | st.dictionaries(keys, json_values), max_size=4)}
 )
@@ -88,9 +94,23 @@ def test_submission_api_survives_any_bytes(app, survey, raw, content_type):
 @given(body=json_values | near_valid)
 def test_answer_checker_raises_only_answer_errors(body):
     with contextlib.suppress(AnswerError):
-        check_answers(
-            body, [Shape("cheated", "yesno"), Shape("substances", "multi", ("alcohol", "tobacco"))]
-        )
+        check_answers(body, SHAPES, flow=FLOW)
+
+
+# Every kind of answer: reported bits, and answers given directly (an option, words, a number
+# that a display rule reads).
+SHAPES = [
+    Shape("cheated", "yesno"),
+    Shape("substances", "multi", ("alcohol", "tobacco")),
+    Shape("comment", "text", procedure="direct", plain=True,
+          design=DesignParameters(max_length=20)),
+    Shape("age", "number", procedure="direct", plain=True,
+          design=DesignParameters(scale=Scale(16, 99, 1))),
+]  # fmt: skip
+FLOW = Flow(
+    (FlowPage(None, ("age", "cheated", "substances", "comment")),),
+    (("cheated", AnswerBetween("age", 18, None)),),
+)
 
 
 def mutate(data, path, value):
