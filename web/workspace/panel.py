@@ -16,6 +16,7 @@ from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.results.open_answers import OpenAnswers, open_answers
+from web.core.results.order_effects import ItemByPosition, order_effects
 from web.core.results.plain_numbers import PlainNumber, plain_numbers
 from web.core.surveys.scales import Scale
 from web.workspace.experiment_panel import ExperimentItem, experiment_items
@@ -70,6 +71,8 @@ class Panel:
     open_answers: tuple[OpenAnswers, ...] = ()
     # The numbers asked directly, summarised.
     plain_numbers: tuple[PlainNumber, ...] = ()
+    # Each yes/no item of a randomized page by the position it was shown in.
+    order_effects: tuple[ItemByPosition, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -98,10 +101,10 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
-    written, given = read_as_given(survey, min_n)
+    written, given, ordered = read_from_responses(survey, min_n)
     if not survey.condition_list:
         return Panel(results, tuple(entries), min_n, bayes, open_answers=written,
-                     plain_numbers=given)  # fmt: skip
+                     plain_numbers=given, order_effects=ordered)  # fmt: skip
     # Kept per published version with the API's own (a survey with comprehension checks reads
     # its published rows for it): the dashboard and the projector refresh every few seconds.
     experiment = (
@@ -116,21 +119,24 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
         .document
     )
     items = tuple(experiment_items(survey, experiment))
-    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given)
+    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given, ordered)
 
 
-def read_as_given(
-    survey: Survey, min_n: int
-) -> tuple[tuple[OpenAnswers, ...], tuple[PlainNumber, ...]]:
-    """The open questions' answers and the numbers asked directly, read once per published
-    version (the dashboard refreshes its panel every few seconds while the survey is open)."""
+def read_from_responses(survey: Survey, min_n: int) -> tuple:
+    """What is read from the published responses rather than from tallies (the open answers,
+    the numbers asked directly, the items by position), once per published version: the
+    dashboard refreshes its panel every few seconds while the survey is open."""
     version = results_version(survey)
 
     def build() -> Built:
-        document = (open_answers(survey, min_n), plain_numbers(survey, min_n))
+        document = (
+            open_answers(survey, min_n),
+            plain_numbers(survey, min_n),
+            order_effects(survey, min_n),
+        )
         return Built(version, survey.response_count, document)
 
-    return results_cache().published(version, ("as given", min_n), build).document
+    return results_cache().published(version, ("from responses", min_n), build).document
 
 
 def chart_bars(question: QuestionResult) -> tuple[list[Bar], Callable[[float], str]]:

@@ -1,0 +1,47 @@
+"""Order effects: a randomized page's yes/no items estimated by the position they were shown in,
+from the published responses, withheld below the minimum n, on the researcher's dashboard."""
+
+from __future__ import annotations
+
+from tests.web.core.test_flow import STUDY
+from web.core.results.order_effects import order_effects
+from web.core.surveys.lookup import find_survey
+
+
+def test_each_item_is_estimated_by_its_position(app, runner, import_survey, researcher):
+    slug = import_survey(STUDY)
+    result = runner.invoke(args=["simulate-responses", slug, "--n", "1200", "--seed", "8",
+                                 "--true-proportion", "0.3"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    app.config["RESULTS_MIN_N"] = 10
+    with app.app_context():
+        survey = find_survey(slug)
+        found = order_effects(survey, 10)
+        shown_to = next(q for q in survey.questions if q.key == "s1").n
+    assert [item.key for item in found] == ["s1", "s2", "s3"]
+    s1 = found[0]
+    assert [at.position for at in s1.positions] == [1, 2, 3]
+    # Every respondent shown the page saw s1 at one position: the three groups add up to its n.
+    assert sum(at.n for at in s1.positions) == shown_to
+    for at in s1.positions:
+        # The order is drawn evenly: a third each, within four binomial standard deviations.
+        assert abs(at.n - shown_to / 3) <= 4 * (shown_to * (1 / 3) * (2 / 3)) ** 0.5
+        # No order effect was simulated: each estimate within four standard errors of the truth.
+        assert at.estimate is not None
+        assert abs(at.estimate.estimate - 0.3) <= 4 * at.estimate.std_error
+    gap = s1.first_minus_last
+    assert gap is not None and abs(gap.estimate) <= 4 * (gap.ci_high - gap.ci_low) / (2 * 1.96)
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    assert 'id="order-effects"' in page and "First minus last position" in page
+
+
+def test_positions_below_the_minimum_n_show_nothing(app, runner, import_survey):
+    slug = import_survey(STUDY)
+    assert (
+        runner.invoke(args=["simulate-responses", slug, "--n", "40", "--seed", "2"]).exit_code == 0
+    )
+    with app.app_context():
+        survey = find_survey(slug)
+        assert order_effects(survey, 100) == ()  # fewer published than the minimum n
+        (s1, *_rest) = order_effects(survey, 30)
+    assert all(at.estimate is None for at in s1.positions) and s1.first_minus_last is None
