@@ -238,11 +238,11 @@ def test_cli_imports_and_exports_both_formats_as_the_same_survey(app, runner, tm
     original = runner.invoke(args=["export-survey", "cli-json"]).output
     assert json.loads(as_json) | {"slug": ""} == json.loads(original) | {"slug": ""}
     bad = tmp_path / "bad.xlsx"
-    book["survey"]["A2"].value = "integer"
+    book["survey"]["A2"].value = "date"
     book.save(bad)
     refused = runner.invoke(args=["import-survey", str(bad)])
     assert refused.exit_code == 1
-    assert refused.output.splitlines()[1].strip().startswith("survey row 2: type 'integer'")
+    assert refused.output.splitlines()[1].strip().startswith("survey row 2: type 'date'")
 
 
 def test_exports_carry_every_language(app, runner, researcher, import_survey, seed_responses):
