@@ -12,12 +12,13 @@
  * A question of a series with a bound over all waves (ε∞) spins on the permanent report this
  * device keeps for the true value (permanent.js), drawn once per series and item, for every
  * value, under the series' lock and committed before the wave's draw. A question asked directly
- * (`plain`) is answered as given and kept nowhere but the page.
+ * (`plain`) is answered as given and kept nowhere but the page, or on a survey of pages as a
+ * direct answer is, until submitting.
  * @module draw
  */
 import { answerOf } from "./answers.js";
 import { createCoin } from "./coin.js";
-import { commitReported, loadMemo, sharedGet, sharedPut, withLock } from "./memo.js";
+import { PLAIN_ITEM, commitReported, loadMemo, sharedGet, sharedPut, withLock } from "./memo.js";
 import { spinTo } from "./motion.js";
 import { checkedValue } from "./procedure.js";
 import { newSubmissionId } from "./random.js";
@@ -118,9 +119,14 @@ async function drawOnce(page, question, truth) {
     if (known === undefined) draws.set(item, drawItem(question, kept ? kept.get(item)[value] : value));
     else remembered.set(item, known);
   }
-  // A question asked directly has nothing drawn to keep: its answer stays on the page alone.
   if (!question.plain) {
     const entries = [...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }]);
+    commitReported(mirror, config.slug, config.revision, new Map(entries), newSubmissionId);
+  } else if (config.flow && !page.preview) {
+    // A question asked directly has nothing drawn to keep. On a survey of pages its answer is
+    // kept as a direct answer is, until the survey is submitted, so that a reload on a later
+    // page still knows what it decides (pages.js); a page of its own keeps nothing.
+    const entries = [...draws].map(([item, result]) => [`${PLAIN_ITEM}${item}`, { bit: reportOf(question, result), epsilon: 0, procedure: "plain" }]);
     commitReported(mirror, config.slug, config.revision, new Map(entries), newSubmissionId);
   }
   // In the same task as the commit: once the report is stored, the true answer leaves the screen.

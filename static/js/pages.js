@@ -13,7 +13,7 @@
  */
 import { chooseOrders, shownOf } from "./flow.js";
 import { PLAIN_ITEM, commitReported, loadMemo } from "./memo.js";
-import { clearTruth, isDone, plainAnswer, restorePlainAnswer, updateSummary } from "./view.js";
+import { clearTruth, isDone, loadAnswers, plainAnswer, restorePlainAnswer, showItem, updateSummary } from "./view.js";
 
 const AT_PAGE = "@page";
 const plainItem = (id) => `${PLAIN_ITEM}${id}`;
@@ -47,7 +47,7 @@ export async function setUpPages(page, newId) {
   for (const each of pages) if (each.randomize) each.questions = page.orders.get(each.id);
   applyOrders(page, pages);
   const memo = preview ? null : loadMemo(await page.mirror(), config.slug, config.revision);
-  restorePlainAnswers(page, memo);
+  await restorePlainAnswers(page, memo);
   const state = { pages, flow, current: 0, newId };
   const nav = document.getElementById("page-nav");
   document.getElementById("page-next").addEventListener("click", () => move(page, state, 1));
@@ -230,12 +230,25 @@ function keep(page, state, entries) {
   });
 }
 
-/** Check again the direct answers this browser kept. */
-function restorePlainAnswers(page, memo) {
+/** Check again the direct answers this browser kept, and show again a yes/no asked directly. */
+async function restorePlainAnswers(page, memo) {
   if (!memo) return;
   for (const question of page.config.questions) {
-    const kept = memo.reported.get(plainItem(question.id));
-    if (!kept || question.items.length) continue;
-    if (typeof kept.bit === "string") restorePlainAnswer(page.form, question, kept.bit);
+    if (!question.items.length) {
+      const kept = memo.reported.get(plainItem(question.id));
+      if (typeof kept?.bit === "string") restorePlainAnswer(page.form, question, kept.bit);
+      continue;
+    }
+    const bits = question.plain ? question.items.map((item) => memo.reported.get(plainItem(item))?.bit) : [];
+    if (!bits.length || !bits.every((bit) => bit === 0 || bit === 1) || page.settled.has(question.id)) continue;
+    await loadAnswers(page);
+    const view = page.views.get(question.id);
+    page.settled.add(question.id);
+    page.skipped.delete(question.id);
+    clearTruth(view, true);
+    question.items.forEach((item, index) => {
+      showItem(page, question, view.items.get(item).box, bits[index], page.text.sentAsGiven);
+      page.reported.set(item, bits[index]);
+    });
   }
 }

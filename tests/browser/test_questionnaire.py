@@ -229,3 +229,53 @@ def test_a_number_asked_directly_waits_for_its_range_and_shows_what_it_unlocks(
     assert body["answers"]["age"] == 21 and body["answers"]["hours"] == 7.5
     assert body["answers"]["cheat"] in (0, 1)
     page.context.close()
+
+
+KEPT_PLAIN = {
+    "slug": "kept-plain",
+    "title": "Kept",
+    "description": "",
+    "pages": [
+        {"id": "first", "questions": ["student"]},
+        {"id": "second", "questions": ["s1"], "show_if": {"question": "student", "in": ["yes"]}},
+    ],
+    "questions": [
+        {"id": "student", "type": "yesno", "procedure": "direct", "text": "Student?"},
+        {
+            "id": "s1",
+            "type": "yesno",
+            "text": "Cheated?",
+            "epsilon": 1,
+            "procedure": "spinner_coin",
+        },
+    ],
+}
+
+
+def test_a_yes_no_asked_directly_still_decides_the_pages_after_a_reload(
+    browser, live_server, import_survey
+):
+    page, sent = on_a_phone(browser, f"{live_server}/s/{import_survey(KEPT_PLAIN)}")
+    count = page.locator("#page-count")
+    expect(count).to_have_text("Page 1 of 1", timeout=60_000)
+    spin_and_wait(page, "student")  # "yes", recorded as given
+    expect(count).to_have_text("Page 1 of 2")
+    page.click("#page-next")
+    expect(count).to_have_text("Page 2 of 2")
+    page.reload()
+    # The kept answer still shows the page it decides, and is not asked again.
+    expect(count).to_have_text("Page 2 of 2", timeout=60_000)
+    expect(page.locator("section[data-question='s1']")).to_be_visible()
+    spin_and_wait(page, "s1")
+    page.click("#page-back")
+    expect(page.locator("[data-item='student'][data-state='done']")).to_have_count(1)
+    expect(page.locator("section[data-question='student'] .spin-button")).to_be_disabled()
+    page.click("#page-next")
+    page.click("#submit-button")
+    page.wait_for_url("**/thanks", timeout=60_000)
+    (body,) = sent
+    assert body["answers"]["student"] == 1 and body["answers"]["s1"] in (0, 1)
+    # Submitted: the kept answer is gone from this device.
+    kept = page.evaluate("() => JSON.stringify(Object.entries(localStorage))")
+    assert "@plain:" not in kept
+    page.context.close()
