@@ -13,7 +13,7 @@
  */
 import { chooseOrders, shownOf } from "./flow.js";
 import { PLAIN_ITEM, commitReported, loadMemo } from "./memo.js";
-import { clearTruth, isDone, loadAnswers, plainAnswer, restorePlainAnswer, showItem, updateSummary } from "./view.js";
+import { clearTruth, isDone, loadAnswers, plainAnswer, restorePlainAnswer, showSettled, updateSummary } from "./view.js";
 
 const AT_PAGE = "@page";
 const plainItem = (id) => `${PLAIN_ITEM}${id}`;
@@ -242,13 +242,6 @@ async function restorePlainAnswers(page, memo) {
     const bits = question.plain ? question.items.map((item) => memo.reported.get(plainItem(item))?.bit) : [];
     if (!bits.length || !bits.every((bit) => bit === 0 || bit === 1) || page.settled.has(question.id)) continue;
     await loadAnswers(page);
-    const view = page.views.get(question.id);
-    page.settled.add(question.id);
-    page.skipped.delete(question.id);
-    clearTruth(view, true);
-    question.items.forEach((item, index) => {
-      showItem(page, question, view.items.get(item).box, bits[index], page.text.sentAsGiven);
-      page.reported.set(item, bits[index]);
-    });
+    showSettled(page, question, bits, page.text.sentAsGiven);
   }
 }

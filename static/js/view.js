@@ -88,15 +88,24 @@ export async function showRemembered(page, memo) {
     if (!view || page.settled.has(question.id)) continue;
     const bits = question.items.map((item) => rememberedFor(page, question, memo, item));
     if (bits.some((bit) => bit === undefined)) continue;
-    page.settled.add(question.id);
-    page.skipped.delete(question.id);
-    clearTruth(view, true);
-    question.items.forEach((item, index) => {
-      showItem(page, question, view.items.get(item).box, bits[index], page.text.remembered);
-      page.reported.set(item, bits[index]);
-    });
+    showSettled(page, question, bits, page.text.remembered);
   }
   updateSummary(page);
+}
+
+/**
+ * Show `question` answered, never to be asked again: each item's report (`bits`, in the order of
+ * its items) with why it is there (remembered, or kept as given).
+ */
+export function showSettled(page, question, bits, why) {
+  const view = page.views.get(question.id);
+  page.settled.add(question.id);
+  page.skipped.delete(question.id);
+  clearTruth(view, true);
+  question.items.forEach((item, index) => {
+    showItem(page, question, view.items.get(item).box, bits[index], why);
+    page.reported.set(item, bits[index]);
+  });
 }
 
 /** What the answer kinds read of the page: the reports shown, a direct answer, the words. */
