@@ -143,7 +143,10 @@ const direct = {
     throw new Error("a direct question is never drawn");
   },
   words: (question, value, text) => (value === null ? text.notSaid : optionText(question, value)),
-  summary: (question, { chosen, text }) => [`${direct.words(question, chosen, text)} (${text.sentAsChosen})`],
+  // The kinds that spread this one (words, numbers) put their own words here.
+  summary(question, { chosen, text }) {
+    return [`${this.words(question, chosen, text)} (${text.sentAsChosen})`];
+  },
   sent: (question, { chosen }) => chosen,
 };
 
@@ -151,14 +154,12 @@ const direct = {
 const text = {
   ...direct,
   words: (question, value, words) => value ?? words.notWritten,
-  summary: (question, { chosen, text: words }) => [`${text.words(question, chosen, words)} (${words.sentAsChosen})`],
 };
 
 /** A number asked directly: typed in its range, sent as a number. @type {Answer} */
 const value = {
   ...text,
   words: (question, given, words) => (given === null ? words.notSaid : `${given}${question.scale?.unit ? ` ${question.scale.unit}` : ""}`),
-  summary: (question, { chosen, text: words }) => [`${value.words(question, chosen, words)} (${words.sentAsChosen})`],
   sent: (question, { chosen }) => (chosen === null ? null : Number(chosen)),
 };
 

@@ -11,10 +11,7 @@ from web.core.surveys.display import one_condition, read_rule
 from web.core.surveys.page_breaks import PageStart, asked_ids, page_starts
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts
-from web.workspace.question_form import readable_before
-
-# The choice of a page's "Shown to" that keeps a rule of several conditions (from a file).
-KEPT_RULE = "@kept"
+from web.workspace.question_form import KEPT_RULE, condition_fields, readable_before
 
 
 @dataclass(frozen=True)
@@ -29,15 +26,8 @@ class PageRow:
 
     @property
     def rule(self) -> dict:
-        """The page's rule as the form shows it: one condition in its fields, any other kept
-        (``kept`` holds it in words)."""
-        rule = self.starts.show_if if self.starts else None
-        if rule is None:
-            return {"question": ""}
-        written = rule.to_dict()
-        if "question" not in written:
-            return {"question": KEPT_RULE, "kept": rule.words()}
-        return written
+        """The page's rule as the form shows it (:func:`condition_fields`)."""
+        return condition_fields(self.starts.show_if if self.starts else None)
 
 
 def page_rows(survey) -> list[PageRow]:

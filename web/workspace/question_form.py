@@ -22,6 +22,7 @@ from web.core.surveys.editing import (
     EditError,
     option_specs,
 )
+from web.core.surveys.flow import plain_reading
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
@@ -30,7 +31,8 @@ from web.workspace.forms import (
     form_texts,
 )
 
-# The choice of "Shown to" that keeps a rule the builder cannot show as one condition.
+# The choice of "Shown to" (a question's or a page's) that keeps a rule the builder cannot show
+# as one condition.
 KEPT_RULE = "@kept"
 
 
@@ -104,39 +106,47 @@ def readable_before(survey, question) -> dict[str, dict]:
         rows = rows[: rows.index(question)]
     readable: dict[str, dict] = {}
     for row in rows:
-        kind = row.type
-        answers = kind.plain_answers([option.key for option in row.options])
-        if row.asked_with.protects or not (answers or kind.numeric_answer):
-            continue
+        found = plain_reading(row)
+        if found is None or not (found.values or found.numeric):
+            continue  # randomized, or words
         readable.setdefault(
             row.question_id,
             {
                 "text": shown(row.texts).text,
-                "answers": list(answers),
-                "numeric": kind.numeric_answer,
+                "answers": list(found.values),
+                "numeric": found.numeric,
             },
         )
     return readable
 
 
+def condition_fields(rule: Rule | None) -> dict:
+    """A display rule as the builder shows it (a question's or a page's): one condition as a file
+    writes it (``question``, and ``in`` or ``at_least``/``at_most``); any other rule kept as it
+    is (``question`` :data:`KEPT_RULE`, and ``kept``, the rule in words); none, ``question`` ""."""
+    if rule is None:
+        return {"question": ""}
+    written = rule.to_dict()
+    if "question" not in written:
+        return {"question": KEPT_RULE, "kept": rule.words()}
+    return written
+
+
 def kept_rule_words(question) -> list[str]:
     """A rule of several conditions (from a file), in words: the builder keeps it as it is."""
     rule = None if question is None else stored_rule(question.display_rule)
-    return [] if rule is None or "question" in rule.to_dict() else [rule.words()]
+    fields = condition_fields(rule)
+    return [fields["kept"]] if "kept" in fields else []
 
 
 def rule_data(rule: Rule | None) -> dict:
     """A display rule as form data: one condition in its fields, any other kept as it is."""
-    if rule is None:
-        return {"show_if_question": ""}
-    written = rule.to_dict()
-    if "question" not in written:
-        return {"show_if_question": KEPT_RULE}
+    fields = condition_fields(rule)
     return {
-        "show_if_question": written["question"],
-        "show_if_answers": " ".join(written.get("in", [])),
-        "show_if_at_least": written.get("at_least"),
-        "show_if_at_most": written.get("at_most"),
+        "show_if_question": fields["question"],
+        "show_if_answers": " ".join(fields.get("in", [])),
+        "show_if_at_least": fields.get("at_least"),
+        "show_if_at_most": fields.get("at_most"),
     }
 
 

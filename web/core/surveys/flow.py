@@ -253,14 +253,12 @@ def flow_problems(
     for question, place in zip(questions, places, strict=True):
         rows.setdefault(question.key, []).append(question)
         place_of.setdefault(question.key, place)
-    plain = {
-        name: Readable(
-            found[0].type.plain_answers([option.key for option in found[0].options]),
-            found[0].type.numeric_answer,
-        )
-        for name, found in rows.items()
-        if all(not row.asked_with.protects for row in found)
-    }
+    # A question asked by condition is read only where every condition asks it plainly.
+    plain: dict[str, Readable] = {}
+    for name, found in rows.items():
+        reading = plain_reading(found[0])
+        if reading is not None and all(not row.asked_with.protects for row in found):
+            plain[name] = reading
     randomized = set(rows) - set(plain)
     flow = Flow.of(questions, pages)
     page_index = {name: index for index, page in enumerate(flow.pages) for name in page.questions}
@@ -284,6 +282,16 @@ def flow_problems(
         readable = {other: plain[other] for other in plain if page_index[other] < index}
         problems += rule_problems(page.show_if, f"pages[{index}].show_if", readable, randomized)
     return problems
+
+
+def plain_reading(row) -> Readable | None:
+    """What a display rule may read of a question (a spec or a stored row): the answers its
+    ``in`` may name, or that it is a number; None where a design protects it (a report is noise,
+    and the true answer behind it must not steer the page)."""
+    if row.asked_with.protects:
+        return None
+    kind = row.type
+    return Readable(kind.plain_answers([option.key for option in row.options]), kind.numeric_answer)
 
 
 def _shuffle_problems(questions: Sequence, places: Sequence[str]) -> list[Problem]:

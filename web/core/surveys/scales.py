@@ -19,6 +19,9 @@ import rr
 from web.core.surveys.texts import Texts
 
 MAX_STEPS = 1_000_000
+# How far from a step a value may lie and still be on it (a decimal typed on a page of floats;
+# static/js/procedure.js's checkedValue allows the same).
+ON_STEP = 1e-6
 MAX_UNIT = 40
 # The fields a number question writes in a survey file, beside ε and the procedure.
 SCALE_FIELDS = ("min", "max", "step", "unit")
@@ -41,6 +44,12 @@ class Scale:
     def steps(self) -> int:
         """How many steps the range holds; assumes a checked scale."""
         return round((self.high - self.low) / self.step)
+
+    def takes(self, value: float) -> bool:
+        """Whether ``value`` lies in the range on one of its steps (as the page's
+        ``checkedValue`` says: within ``ON_STEP`` of a step); assumes a checked scale."""
+        steps = (value - self.low) / self.step
+        return self.low <= value <= self.high and abs(steps - round(steps)) <= ON_STEP
 
     def mean(self, epsilon: float, procedure: str) -> rr.BoundedMean:
         """The one-bit mean its reports estimate; assumes a checked scale."""

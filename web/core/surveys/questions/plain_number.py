@@ -14,9 +14,6 @@ from web.core.surveys.questions.base import QUESTION_TYPES, AnswerError, FixedFi
 from web.core.surveys.questions.number import Number
 from web.core.surveys.questions.plain import ReadAsGiven
 
-# How far from a step a value may lie and still be on it (a decimal typed on a page of floats).
-ON_STEP = 1e-6
-
 
 @register
 class PlainNumber(ReadAsGiven):
@@ -47,9 +44,6 @@ class PlainNumber(ReadAsGiven):
     def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
         return ()  # read as a number, with at_least and at_most
 
-    def plain_value(self, answer):
-        return answer
-
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> float | int | None:
         """The value as given (its range and steps: :meth:`check_limits`)."""
         if value is None:
@@ -66,8 +60,7 @@ class PlainNumber(ReadAsGiven):
         scale = parameters.scale
         if answer is None or scale is None:
             return
-        steps = (answer - scale.low) / scale.step
-        if not scale.low <= answer <= scale.high or abs(steps - round(steps)) > ON_STEP:
+        if not scale.takes(answer):
             raise AnswerError(
                 f"question {key!r} takes a number from {scale.low:g} to {scale.high:g} in steps "
                 f"of {scale.step:g}, got {answer!r}"
