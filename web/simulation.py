@@ -130,7 +130,10 @@ def _simulate_rows(
                 totals[spin][1] += int(column.sum())
                 if question not in direct:
                     cells.add(spin, cell, column, weights)
-            columns.extend(column.tolist() for column in kind.template_values(reported, options))
+            columns.extend(
+                column.tolist()
+                for column in kind.template_values(reported, options, question.design)
+            )
         rows = [template % tuple(row) for row in zip(*columns, strict=True)]
         if followed is not None:
             rows = followed.chunk(rows)

@@ -163,7 +163,14 @@ const value = {
   sent: (question, { chosen }) => (chosen === null ? null : Number(chosen)),
 };
 
-const ANSWERS = { bit, bits, number, option, arm, direct, text, value };
+/** A grid: each row answered on the shared options, sent as `{row: option}` (null: no row answered). @type {Answer} */
+const grid = {
+  ...direct,
+  words: (question, given, text) =>
+    question.rows.map((row) => `${row.text}: ${given?.[row.id] ? optionText(question, given[row.id]) : text.notSaid}`).join("; "),
+};
+
+const ANSWERS = { bit, bits, number, option, arm, direct, text, value, grid };
 
 /**
  * The answer kind of `question` (its `answer` field).

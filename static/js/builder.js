@@ -204,9 +204,13 @@ function start() {
     const kind = field("kind").value;
     const direct = config.directTypes.includes(kind);
     // The options in every language (their fields sit together), and their ids.
+    const grid = config.gridTypes.includes(kind);
     for (const selector of [".translations:has(#options)", ".field:has(#option_ids)", "#option-order"]) {
       form.querySelector(selector)?.toggleAttribute("hidden", !config.typesWithOptions.includes(kind));
     }
+    // A grid's rows; its options are one scale for every row, never shuffled.
+    out("grid-rows")?.toggleAttribute("hidden", !grid);
+    if (grid) out("option-order")?.setAttribute("hidden", "");
     for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
     const number = config.rangedTypes.includes(kind);
     out("number-range")?.toggleAttribute("hidden", !number);

@@ -105,7 +105,7 @@ export function plainAnswers(page) {
     if (!question.plain || page.skipped.has(question.id)) continue;
     const id = question.sentAs ?? question.id;
     if (!question.items.length) {
-      const given = plainAnswer(page.form, question);
+      const given = question.rows ? null : plainAnswer(page.form, question); // no rule reads a grid
       // A number asked directly is read as a number (at_least, at_most).
       if (given !== null) plain.set(id, question.scale ? Number(given) : given);
     } else if (page.reported.has(question.id)) {
@@ -235,8 +235,11 @@ async function restorePlainAnswers(page, memo) {
   if (!memo) return;
   for (const question of page.config.questions) {
     if (!question.items.length) {
-      const kept = memo.reported.get(plainItem(question.id));
-      if (typeof kept?.bit === "string") restorePlainAnswer(page.form, question, kept.bit);
+      // A grid's rows are kept one by one, each under its own field's name.
+      for (const row of question.rows ?? [null]) {
+        const kept = memo.reported.get(plainItem(row ? `${question.id}.${row.id}` : question.id));
+        if (typeof kept?.bit === "string") restorePlainAnswer(page.form, question, kept.bit, row);
+      }
       continue;
     }
     const bits = question.plain ? question.items.map((item) => memo.reported.get(plainItem(item))?.bit) : [];

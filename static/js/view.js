@@ -114,26 +114,42 @@ export function contextOf(page, question) {
   return { reportedOf: (item) => page.reported.get(item), chosen, text: page.text };
 }
 
-/** The fields of a question asked plainly: its options' radio buttons, or its text box. */
-const plainFields = (form, question) => [...form.querySelectorAll(`[name="${CSS.escape(`direct-${question.id}`)}"]`)];
+/** The name of a question's plain fields; each row of a grid has its own. */
+const fieldName = (question, row) => `direct-${question.id}${row ? `.${row.id}` : ""}`;
 
-/**
- * A question asked plainly, as its form holds it: the chosen option's id or the words written, or
- * null for none ("prefer not to say", a blank box).
- * @returns {string | null}
- */
-export function plainAnswer(form, question) {
-  const field = plainFields(form, question).find((input) => input.type !== "radio" || input.checked);
+/** The fields of a question asked plainly (or of one row of a grid): radio buttons, or a box. */
+const plainFields = (form, question, row = null) => [...form.querySelectorAll(`[name="${CSS.escape(fieldName(question, row))}"]`)];
+
+/** The value a group of plain fields holds: the chosen option's id or the words written. */
+function fieldsValue(fields) {
+  const field = fields.find((input) => input.type !== "radio" || input.checked);
   return field?.value.trim() || null;
 }
 
-/** Put a kept plain answer back in its form: check its option, or fill its box. */
-export function restorePlainAnswer(form, question, value) {
-  for (const field of plainFields(form, question)) {
+/**
+ * A question asked plainly, as its form holds it: the chosen option's id or the words written, or
+ * null for none ("prefer not to say", a blank box); for a grid, each answered row's option id by
+ * row id, or null when no row is answered.
+ * @returns {string | Record<string, string> | null}
+ */
+export function plainAnswer(form, question) {
+  if (!question.rows) return fieldsValue(plainFields(form, question));
+  const answered = Object.fromEntries(
+    question.rows.map((row) => [row.id, fieldsValue(plainFields(form, question, row))]).filter(([, value]) => value !== null),
+  );
+  return Object.keys(answered).length ? answered : null;
+}
+
+/** Put a kept plain answer back in its form (a grid's: one `row` at a time): check its option, or fill its box. */
+export function restorePlainAnswer(form, question, value, row = null) {
+  for (const field of plainFields(form, question, row)) {
     if (field.type !== "radio") field.value = value;
     else if (field.value === value) field.checked = true;
   }
 }
+
+/** Whether a plain answer is whole: given, and for a grid given on every row. */
+const isWhole = (question, answer) => answer !== null && (!question.rows || question.rows.every((row) => Object.hasOwn(answer, row.id)));
 
 /**
  * Whether a question is ready to send: skipped or not shown (display logic), or every item
@@ -144,8 +160,8 @@ export function isDone(page, question) {
   if (page.skipped.has(question.id) || page.hidden?.has(question.id)) return true;
   if (!question.items.length) {
     // A number outside its range, or off its steps, is not an answer yet.
-    const valid = plainFields(page.form, question).every((field) => field.checkValidity());
-    return valid && (!question.required || plainAnswer(page.form, question) !== null);
+    const fields = (question.rows ?? [null]).flatMap((row) => plainFields(page.form, question, row));
+    return fields.every((field) => field.checkValidity()) && (!question.required || isWhole(question, plainAnswer(page.form, question)));
   }
   return question.items.every((item) => page.reported.has(item));
 }

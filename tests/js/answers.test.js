@@ -100,7 +100,7 @@ describe("answerOf", () => {
     assert.deepEqual(answer.summary(question, context({}, "21")), ["21 years (sent as chosen)"]);
   });
 
-    it("sends an open answer's words as written, never draws them, and says when none were written", () => {
+  it("sends an open answer's words as written, never draws them, and says when none were written", () => {
     const question = { ...base, answer: "text", options: [] };
     const answer = answerOf(question);
     assert.equal(answer.randomized, false);
@@ -108,5 +108,16 @@ describe("answerOf", () => {
     assert.equal(answer.sent(question, context({}, "the exam was hard")), "the exam was hard");
     assert.deepEqual(answer.summary(question, context({}, "the exam was hard")), ["the exam was hard (sent as chosen)"]);
     assert.deepEqual(answer.summary(question, context({}, null)), ["Nothing written (sent as chosen)"]);
+  });
+
+  it("sends a grid's rows as chosen, each in words, a row left unanswered said so", () => {
+    const rows = [{ id: "fair", text: "It is fair" }, { id: "clear", text: "It is clear" }];
+    const question = { ...base, answer: "grid", options: OPTIONS, rows };
+    const answer = answerOf(question);
+    assert.equal(answer.randomized, false);
+    assert.throws(() => answer.draw(question, 0), /never drawn/);
+    assert.deepEqual(answer.sent(question, context({}, { fair: "once" })), { fair: "once" });
+    assert.equal(answer.sent(question, context({}, null)), null);
+    assert.deepEqual(answer.summary(question, context({}, { fair: "once" })), ["It is fair: Once; It is clear: Prefer not to say (sent as chosen)"]);
   });
 });

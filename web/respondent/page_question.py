@@ -55,6 +55,16 @@ def page_question(question: Question) -> dict:
         "options": [
             {"id": option.key, "text": shown(option.texts).text} for option in question.options
         ],
+        # A grid's rows, each answered on the options.
+        **(
+            {
+                "rows": [
+                    {"id": row.key, "text": shown(row.text).text} for row in question.design.rows
+                ]
+            }
+            if question.design.rows is not None
+            else {}
+        ),
     }
 
 

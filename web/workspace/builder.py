@@ -247,6 +247,7 @@ def edit_question(slug: str, key: str):
         "procedure": question.procedure,
         "required": question.required,
         "option_ids": "\n".join(option.key for option in question.options),
+        "row_ids": "\n".join(row.key for row in question.design.rows or ()),
         "shuffle_options": question.shuffle_options,
         "fixed_options": "\n".join(option.key for option in question.options if option.fixed),
         **design_data(question.design),
@@ -257,16 +258,17 @@ def edit_question(slug: str, key: str):
     data |= texts_data("innocuous", question.design.innocuous_text, languages)
     if question.design.scale is not None:
         data |= texts_data("unit", question.design.scale.unit, languages)
-    option_lines = Texts(
-        (language, "\n".join(option.texts.get(language, "") for option in question.options))
-        for language in languages
-    )
-    data |= texts_data("options", option_lines, languages)
+    options = [option.texts for option in question.options]
+    data |= texts_data("options", lines_of(options, languages), languages)
+    rows = [row.text for row in question.design.rows or ()]
+    data |= texts_data("rows", lines_of(rows, languages), languages)
     form = translated_form(QuestionForm, languages, data=data)
     if form.validate_on_submit():
         try:
             kept = stored_rule(question.display_rule)
-            spec = spec_from_form(form, question.key, languages, question.options, kept)
+            spec = spec_from_form(
+                form, question.key, languages, question.options, kept, question.design.rows or ()
+            )
             update_question(survey, question, spec)
         except EditError as error:
             db.session.rollback()  # the revision it moved to, and the survey's row lock
@@ -402,6 +404,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         direct_types=[name for name, kind in QUESTION_TYPES.items() if kind.fixed_fields()],
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
         written_types=[name for name, kind in QUESTION_TYPES.items() if kind.written],
+        grid_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_rows],
         readable=readable,
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),
@@ -411,6 +414,13 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
 
 
 # Which form field each part of a question is entered in.
+def lines_of(texts: list[Texts], languages: list[str]) -> Texts:
+    """Texts (options, a grid's rows) as the form's fields hold them: one per line, by language."""
+    return Texts(
+        (language, "\n".join(text.get(language, "") for text in texts)) for language in languages
+    )
+
+
 def question_or_404(survey: Survey, key: str) -> Question:
     question = next((question for question in survey.questions if question.key == key), None)
     if question is None:

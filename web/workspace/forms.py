@@ -189,7 +189,7 @@ class FieldingForm(SurveyForm):
 # The texts typed once per language: the default language's in the plain field (so a survey in
 # one language is built as before), each other language's in ``<name>_<tag>``.
 TRANSLATED = (
-    "title", "description", "consent", "thanks", "text", "options", "innocuous", "unit",
+    "title", "description", "consent", "thanks", "text", "options", "innocuous", "unit", "rows",
 )  # fmt: skip
 
 
@@ -360,6 +360,17 @@ class QuestionForm(FlaskForm):
     )
     options = TextAreaField(
         _l("Options, one per line"), description=_l("For a multi-select or single-choice question.")
+    )
+    rows = TextAreaField(
+        _l("Rows, one per line"),
+        description=_l("For a grid: each row is a statement answered on the options."),
+    )
+    row_ids = TextAreaField(
+        _l("Row ids, one per line"),
+        description=_l(
+            "Name each row in exports (the responses CSV's <grid>_<row> columns), in the order "
+            "of the rows. Leave a line empty to make the id from the row's text."
+        ),
     )
     # Who is shown the question: one condition on an answer asked plainly before it (a file may
     # state more, and the builder then keeps its rule). The choices are the survey's own.

@@ -15,11 +15,13 @@ from web.core.results.cache import Built, results_cache, results_version
 from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
+from web.core.results.grids import grid_results
 from web.core.results.open_answers import OpenAnswers, open_answers
 from web.core.results.order_effects import ItemByPosition, order_effects
 from web.core.results.plain_numbers import PlainNumber, plain_numbers
 from web.core.surveys.scales import Scale
 from web.workspace.experiment_panel import ExperimentItem, experiment_items
+from web.workspace.grid_panel import GridPanel, grid_panel
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ class Panel:
     plain_numbers: tuple[PlainNumber, ...] = ()
     # Each yes/no item of a randomized page by the position it was shown in.
     order_effects: tuple[ItemByPosition, ...] = ()
+    # The grids, a stacked bar per row.
+    grids: tuple[GridPanel, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -101,10 +105,11 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
-    written, given, ordered = read_from_responses(survey, min_n)
+    written, given, ordered, counted = read_from_responses(survey, min_n)
+    grids = tuple(grid_panel(grid, f"grid-{index}") for index, grid in enumerate(counted))
     if not survey.condition_list:
         return Panel(results, tuple(entries), min_n, bayes, open_answers=written,
-                     plain_numbers=given, order_effects=ordered)  # fmt: skip
+                     plain_numbers=given, order_effects=ordered, grids=grids)  # fmt: skip
     # Kept per published version with the API's own (a survey with comprehension checks reads
     # its published rows for it): the dashboard and the projector refresh every few seconds.
     experiment = (
@@ -119,12 +124,13 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
         .document
     )
     items = tuple(experiment_items(survey, experiment))
-    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given, ordered)
+    return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given, ordered,
+                 grids)  # fmt: skip
 
 
 def read_from_responses(survey: Survey, min_n: int) -> tuple:
     """What is read from the published responses rather than from tallies (the open answers,
-    the numbers asked directly, the items by position), once per published version: the
+    the numbers asked directly, the items by position, the grids' rows), once per published version: the
     dashboard refreshes its panel every few seconds while the survey is open."""
     version = results_version(survey)
 
@@ -133,6 +139,7 @@ def read_from_responses(survey: Survey, min_n: int) -> tuple:
             open_answers(survey, min_n),
             plain_numbers(survey, min_n),
             order_effects(survey, min_n),
+            grid_results(survey, min_n),
         )
         return Built(version, survey.response_count, document)
 

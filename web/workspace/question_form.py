@@ -14,6 +14,7 @@ from web.core.surveys.designs import (
     ARM_FIELDS,
     NO_PARAMETERS,
     DesignParameters,
+    GridRow,
     builder_share_fields,
     find_design,
 )
@@ -37,10 +38,12 @@ KEPT_RULE = "@kept"
 
 
 def spec_from_form(
-    form, key: str, languages: list[str], keep=None, rule: Rule | None = None
+    form, key: str, languages: list[str], keep=None, rule: Rule | None = None, kept_rows=()
 ) -> QuestionSpec:
-    """A question spec from the form; a multi-select question's options come one per line, in
-    each language. ``rule`` is the question's display rule so far, kept where the form keeps it."""
+    """A question spec from the form; a multi-select question's options (and a grid's rows)
+    come one per line, in each language; ``keep`` and ``kept_rows`` are the question's options
+    and rows so far, whose ids stay by position. ``rule`` is the question's display rule so far,
+    kept where the form keeps it."""
     kind = QUESTION_TYPES[form.kind.data]
     lines = form_texts(form, "options", languages)
     options = (
@@ -73,7 +76,7 @@ def spec_from_form(
         epsilon,
         procedure,
         options,
-        parameters_from_form(form, kind, procedure, languages),
+        parameters_from_form(form, kind, procedure, languages, kept_rows),
         fixed.get("epsilon_permanent", form.epsilon_permanent.data),
         required=bool(form.required.data),
         show_if=rule_from_form(form, rule),
@@ -150,9 +153,15 @@ def rule_data(rule: Rule | None) -> dict:
     }
 
 
-def parameters_from_form(form, kind, procedure: str, languages: list[str]) -> DesignParameters:
-    """What the question states besides ε: a number's range, an open answer's length, or the
-    chosen design's parameters."""
+def parameters_from_form(
+    form, kind, procedure: str, languages: list[str], kept_rows=()
+) -> DesignParameters:
+    """What the question states besides ε: a number's range, an open answer's length, a grid's
+    rows, or the chosen design's parameters."""
+    if kind.has_rows:
+        lines = dict(form_texts(form, "rows", languages))
+        rows = option_specs(lines, languages, list(kept_rows), form.row_ids.data or "")
+        return DesignParameters(rows=tuple(GridRow(row.key, row.text) for row in rows))
     if kind.has_range:
         return scale_from_form(form, languages)
     if kind.written:
@@ -210,7 +219,9 @@ FORM_FIELDS |= {name: name for name in (*builder_share_fields(), "randomizer")}
 FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
 FORM_FIELDS |= {"max_length": "max_length", "shuffle_options": "shuffle_options"}
 FORM_FIELDS |= {"fixed": "fixed_options", "show_if_question": "show_if_question"}
+FORM_FIELDS |= {"rows": "rows"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
+ROW_PLACE = re.compile(r"\.rows\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 
 
@@ -219,10 +230,15 @@ def show_problems(form, problems, languages: list[str]) -> None:
     options, by number."""
     for problem in problems:
         option = OPTION_PLACE.search(problem.place)
+        row = ROW_PLACE.search(problem.place)
         if option:
             number = int(option.group(1)) + 1
             name = "option_ids" if problem.field == "id" else "options"
             message = _("Option %(number)d: %(message)s", number=number, message=problem.message)
+        elif row:
+            number = int(row.group(1)) + 1
+            name = "row_ids" if problem.field == "id" else "rows"
+            message = _("Row %(number)d: %(message)s", number=number, message=problem.message)
         else:
             name, message = (
                 _design_field(problem.place) or FORM_FIELDS.get(problem.field, problem.field),

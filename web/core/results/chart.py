@@ -169,3 +169,60 @@ def trend_chart(
         ]
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One stacked bar: its label and its segments' shares in order, each with its class (the
+    option's place in the legend, or ``withheld``)."""
+
+    label: str
+    segments: tuple[tuple[str, float], ...]
+
+
+def stacked_chart(stacks: list[Stack], title: str, description: str, chart_id: str) -> Markup:
+    """An SVG chart of stacked bars across 0–100%: one per row of a grid, its segments in the
+    options' order (a legend beside the chart names them), each wide enough segment with its
+    share written in it, and a <title>/<desc> so that it reads without sight."""
+    labels = [_wrap(stack.label) for stack in stacks]
+    height = TOP + sum(ROW_HEIGHT + LINE_HEIGHT * (len(lines) - 1) for lines in labels) + 8
+    width = LABEL_WIDTH + PLOT_WIDTH + 20
+    parts = [
+        f'<svg class="chart stacked-chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-labelledby="{chart_id}-t {chart_id}-d" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{chart_id}-t">{escape(title)}</title>',
+        f'<desc id="{chart_id}-d">{escape(description)}</desc>',
+    ]
+    for tick in range(0, 101, 25):
+        x = _x(tick / 100)
+        parts.append(
+            f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{tick}%</text>'
+        )
+    top = TOP
+    for stack, lines in zip(stacks, labels, strict=True):
+        extra = LINE_HEIGHT * (len(lines) - 1)
+        y = top + extra / 2
+        label = "".join(
+            f'<tspan x="{LABEL_WIDTH - 8}" dy="{LINE_HEIGHT if number else 0}">'
+            f"{escape(line)}</tspan>"
+            for number, line in enumerate(lines)
+        )
+        parts.append(
+            f'<text class="label" x="{LABEL_WIDTH - 8}" y="{top + 21}" text-anchor="end">{label}</text>'
+        )
+        start = 0.0
+        for kind, share in stack.segments:
+            end = min(start + max(share, 0.0), 1.0)
+            parts.append(
+                f'<rect class="segment {kind}" x="{_x(start):.1f}" y="{y + 5}" '
+                f'width="{_x(end) - _x(start):.1f}" height="22"/>'
+            )
+            if end - start >= 0.08:  # room for its share
+                parts.append(
+                    f'<text class="segment-value" x="{(_x(start) + _x(end)) / 2:.1f}" '
+                    f'y="{y + 21}" text-anchor="middle">{round(share * 100):d}%</text>'
+                )
+            start = end
+        top += ROW_HEIGHT + extra
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -46,15 +46,15 @@ ESTIMATE_COLUMNS = (
 )
 
 
-def response_columns(survey: Survey) -> list[tuple[str, str | None]]:
-    """One column per spin: a yes/no question's bit, each option's bit of a multi-select
-    question, the reported option id of a single-choice question."""
+def response_columns(survey: Survey) -> list[tuple[str, str, str | None]]:
+    """(header, question key, part) of each column: a yes/no question's bit, each option's bit
+    of a multi-select question, the reported option id of a single-choice question, each row of
+    a grid (its part the row)."""
     return [
-        (question.key, option or None)
+        (question.type.column(item), question.key, part or None)
         for question in survey.questions
-        for question_key, _, option in (
-            item.partition(".") for item in question.type.items_of(question)
-        )
+        for item in question.type.items_of(question)
+        for _key, _dot, part in (item.partition("."),)
     ]
 
 
@@ -66,7 +66,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     columns = response_columns(survey)
     markers = condition_markers(survey.questions)
     orders = order_columns(survey_flow(survey))
-    header = [key if option is None else f"{key}.{option}" for key, option in columns]
+    header = [name for name, _key, _part in columns]
     header += [name for name, _ in orders]
     yield _line(["condition", *header] if markers else header)
     if survey.published_count < max(min_n, 1):
@@ -80,7 +80,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     buffer = []
     for (bits,) in rows:
         answers = json.loads(bits)
-        cells = [_cell(answers, key, option) for key, option in columns]
+        cells = [_cell(answers, key, part) for _name, key, part in columns]
         cells += [" ".join(answers.get(stored) or ()) for _, stored in orders]
         if markers:
             cells.insert(0, response_condition(answers, markers) or "")
@@ -337,7 +337,7 @@ def _question_entry(question, languages: list[str]) -> dict:
         "truth_probability": question.asked_with.truth_probability(question),
         "noise_offset": offset,
         "noise_slope": slope,
-        "columns": question.type.items_of(question),
+        "columns": [question.type.column(item) for item in question.type.items_of(question)],
         **question.asked_with.codebook(question),
     }
     if question.design.scale is not None:

@@ -100,6 +100,8 @@ def check_answers(
             checked[shape.key] = None
             continue
         checked[shape.key] = _checked(shape, answers[sent_as])
+        if shape.required:
+            shape.type.check_complete(checked[shape.key], sent_as, shape.design)
     if shown is not None and flow is not None and flow.draws_orders:
         asked = [shape.sent_as for shape in shapes]
         checked |= flow.checked_order(body.get("order"), shown, asked)

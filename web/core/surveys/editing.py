@@ -239,12 +239,8 @@ def set_languages(survey: Survey, languages: list[str]) -> None:
     for option, texts in options:
         option.text, option.translations = texts.to_store(languages)
     for question in survey.questions:
-        if question.design.innocuous_text:
-            kept = Texts((code, text) for code, text in question.design.innocuous_text.items()
-                         if code in languages)  # fmt: skip
-            question.design_parameters = dataclasses.replace(
-                question.design, innocuous_text=kept
-            ).to_store()
+        if question.design.innocuous_text or question.design.rows:
+            question.design_parameters = question.design.with_languages(languages).to_store()
     survey.edits += 1
 
 

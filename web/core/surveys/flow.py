@@ -304,6 +304,9 @@ def _shuffle_problems(questions: Sequence, places: Sequence[str]) -> list[Proble
         if question.shuffle_options and not question.type.has_options:
             problems.append(Problem(f"{place}.shuffle_options", _(
                 "only a question with options can shuffle them")))  # fmt: skip
+        elif question.shuffle_options and question.type.has_rows:
+            problems.append(Problem(f"{place}.shuffle_options", _(
+                "a grid's options are one scale for every row: their order is kept")))  # fmt: skip
         for index, option in enumerate(question.options):
             if not isinstance(option.fixed, bool):
                 problems.append(Problem(f"{place}.options[{index}].fixed",

@@ -16,6 +16,7 @@ MIN_EPSILON = rr.MIN_EPSILON  # per spin; below it no survey could estimate anyt
 MAX_EPSILON = 10.0  # per spin; e^10 ≈ 22,000: past it the spin protects next to nothing
 MAX_QUESTIONS = 100
 MAX_OPTIONS = 30
+MAX_GRID_ROWS = 30  # a grid's rows, each answered on its shared options
 MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
 # An open answer's length in characters: a file's "max_length", else the default.

@@ -3,6 +3,8 @@ The builder, the command line and every file go through :func:`question_problems
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask_babel import gettext as _
 
 from web.core.surveys.conditions import (
@@ -17,6 +19,7 @@ from web.core.surveys.field_checks import key_problems, number_or_value, texts_p
 from web.core.surveys.limits import (
     MAX_ANSWER_LENGTH,
     MAX_EPSILON,
+    MAX_GRID_ROWS,
     MAX_TEXT,
     MIN_EPSILON,
     valid_epsilon,
@@ -29,6 +32,7 @@ from web.core.surveys.texts import Texts
 
 # The types asked on a range, as a file's problems name them.
 RANGED = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.has_range)
+GRIDDED = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.has_rows)
 WRITTEN = " or ".join(repr(kind.name) for kind in QUESTION_TYPES.values() if kind.written)
 
 
@@ -89,19 +93,50 @@ def question_problems(
         wrong_count = kind.options_problem(len(spec.options))
         if wrong_count is not None:
             problems.append(Problem(f"{where}.options", wrong_count))
-    seen: set[str] = set()
-    for index, option in enumerate(spec.options):
-        place = f"{where}.options[{index}]"
-        problems += key_problems(option.key, f"{place}.id")
-        problems += texts_problems(
-            option.text, f"{place}.text", MAX_TEXT, languages, complete=complete
-        )
-        if not isinstance(option.key, str):
-            continue
-        if option.key in seen:
-            problems.append(Problem(f"{place}.id", _("duplicate option id %(id)r", id=option.key)))
-        seen.add(option.key)
+    problems += _listed_problems(
+        spec.options, f"{where}.options", languages, complete,
+        lambda key: _("duplicate option id %(id)r", id=key),
+    )  # fmt: skip
+    problems += _rows_problems(spec, kind, where, languages, complete)
     return problems
+
+
+def _listed_problems(
+    listed, where: str, languages, complete: bool, duplicate: Callable[[str], str]
+) -> list[Problem]:
+    """Options or a grid's rows: each a valid id, unique among them, with its text."""
+    problems = []
+    seen: set[str] = set()
+    for index, item in enumerate(listed):
+        place = f"{where}[{index}]"
+        problems += key_problems(item.key, f"{place}.id")
+        problems += texts_problems(item.text, f"{place}.text", MAX_TEXT, languages,
+                                   complete=complete)  # fmt: skip
+        if not isinstance(item.key, str):
+            continue
+        if item.key in seen:
+            problems.append(Problem(f"{place}.id", duplicate(item.key)))
+        seen.add(item.key)
+    return problems
+
+
+def _rows_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str, languages, complete: bool
+) -> list[Problem]:
+    """A grid's rows (1 to the limit, each answered on the shared options), and none on any
+    other type."""
+    rows = spec.design.rows
+    if kind is None or not kind.has_rows:
+        if rows is None:
+            return []
+        return [Problem(f"{where}.rows", _("only a %(kinds)s question has %(name)r",
+                                           kinds=GRIDDED, name="rows"))]  # fmt: skip
+    if not rows or len(rows) > MAX_GRID_ROWS:
+        return [Problem(f"{where}.rows", _("a %(kind)r question needs 1 to %(limit)d rows, got "
+                                           "%(count)d", kind=kind.name, limit=MAX_GRID_ROWS,
+                                           count=len(rows or ())))]  # fmt: skip
+    return _listed_problems(rows, f"{where}.rows", languages, complete,
+                            lambda key: _("duplicate row id %(id)r", id=key))  # fmt: skip
 
 
 def _known_prevalence_problems(

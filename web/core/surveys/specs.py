@@ -156,6 +156,10 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         data["show_if"] = question.show_if.to_dict()
     if question.shuffle_options is True:
         data["shuffle_options"] = True
+    if question.design.rows is not None:
+        data["rows"] = [
+            {"id": row.key, "text": row.text.for_file(languages)} for row in question.design.rows
+        ]
     if question.type.has_options:
         data["options"] = [
             {"id": option.key, "text": option.text.for_file(languages)}

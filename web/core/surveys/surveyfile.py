@@ -38,6 +38,7 @@ from web.core.surveys.designs import (
     DESIGN_FIELDS,
     SHARE_NAMES,
     DesignParameters,
+    GridRow,
     default_design,
 )
 from web.core.surveys.display import read_rule
@@ -61,9 +62,10 @@ SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "condit
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
     *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required", "show_if", "shuffle_options",
-    "max_length",
+    "max_length", "rows",
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text", "fixed"}
+ROW_FIELDS = {"id", "text"}
 
 
 # Reading a file: its JSON shape first, then the shared checks.
@@ -276,7 +278,27 @@ class _Reader:
             arms=self.arms(item, where),
             scale=self.scale(item, where),
             max_length=self.max_length(item),
+            rows=self.rows(item, where),
         )
+
+    def rows(self, item: dict, where: str) -> tuple[GridRow, ...] | None:
+        """A grid's rows as written (their ids and texts are checked with the question's)."""
+        rows = item.get("rows")
+        if rows is None:
+            return None
+        if not isinstance(rows, list):
+            self.problems.append(Problem(f"{where}.rows", _("must be a list of rows")))
+            self.bad_places.add(f"{where}.rows")
+            return None
+        read = []
+        for index, row in enumerate(rows):
+            place = f"{where}.rows[{index}]"
+            if not isinstance(row, dict):
+                self.problems.append(Problem(place, _("must be an object")))
+                continue
+            self.problems += _unknown_fields(row, ROW_FIELDS, place)
+            read.append(GridRow(_field(row, "id"), self.texts(row, "text", place)))
+        return tuple(read)
 
     def max_length(self, item: dict):
         """An open answer's longest length as written; the default where its type takes one."""

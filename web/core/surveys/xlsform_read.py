@@ -53,6 +53,7 @@ from web.core.surveys.xlsform_flow import (
     randomized,
     rule_from_relevant,
 )
+from web.core.surveys.xlsform_grid import GridRows, begins_grid
 
 
 def load_any_survey(filename: str, raw: bytes) -> SurveySpec:
@@ -238,7 +239,21 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     }
     pages = PageRows(any(is_group_row(cells) for _, cells in survey_rows[1:]), languages)
     questions, rows, cells_of = [], [], []
+    grid = GridRows(lambda cells, name: _text(cells, name, languages), rule_from_relevant)
     for number, cells in survey_rows[1:]:
+        if grid.open is None and begins_grid(cells):
+            problems += grid.begin(number, cells, yes_no)
+            continue
+        if grid.open is not None and _ends_group(cells):
+            question = grid.end()
+            questions.append(question | experiment_fields(grid.cells))
+            rows.append(grid.number)
+            cells_of.append(grid.cells)
+            pages.question(str(question.get("id")))
+            continue
+        if grid.open is not None:
+            problems += grid.row(number, cells, choices)
+            continue
         if is_group_row(cells):
             problems += pages.group_row(number, cells, yes_no)
             continue
@@ -255,6 +270,8 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
             cells_of.append(cells)
             pages.question(str(question.get("id")))
     problems += pages.finish()
+    if grid.open is not None:
+        problems.append(_("survey: a grid (table-list group) is not closed (end group)"))
     questions, rows, disagreeing = grouped_questions(questions, rows, cells_of)
     problems += disagreeing
     stem = PurePath(filename).stem.strip()
@@ -356,6 +373,10 @@ class PageRows:
         return [_("survey: a group is not closed (end group)")] if self.open is not None else []
 
 
+def _ends_group(cells: dict) -> bool:
+    return " ".join(str(cells.get("type", "")).lower().replace("_", " ").split()) == "end group"
+
+
 def is_group_row(cells: dict) -> bool:
     """Whether a survey row begins or ends a group."""
     written = " ".join(str(cells.get("type", "")).lower().replace("_", " ").split())
@@ -438,6 +459,7 @@ def _question(number: int, cells: dict, choices: dict, languages: list[str]):
         if type_.xlsform_select == kind
         and type_.xlsform_list == fixed
         and ("procedure" in type_.fixed_fields()) == plain
+        and not type_.has_rows  # a grid is a table-list group (xlsform_grid.py)
     ]
     if not matching:
         return None, _(

@@ -29,6 +29,7 @@ from web.core.surveys.xlsform_conditions import (
     row_name,
 )
 from web.core.surveys.xlsform_flow import relevant_from_rule
+from web.core.surveys.xlsform_grid import grid_rows
 
 
 def _row(columns: list[str], cells: dict) -> list:
@@ -46,6 +47,27 @@ def _group_cells(page, headers: list[str], languages: list[str], yes_no: set[str
     if page.randomize:
         cells["parameters"] = "randomize=true"
     return cells
+
+
+def _write_grid(survey, columns, question, headers, languages, yes_no) -> None:
+    """A grid's table-list group (web/core/surveys/xlsform_grid.py)."""
+
+    def column_texts(name: str, texts) -> dict:
+        return {header: texts.get(code) or None for header, code in zip(headers, languages,
+                                                                          strict=True)}  # fmt: skip
+
+    rule = relevant_from_rule(question.show_if, yes_no) if question.show_if else None
+    for cells in grid_rows(question, column_texts, rule):
+        append_row(survey, _row(columns, cells))
+
+
+def _write_choices(choices, list_name: str, options, fixed: bool, languages) -> None:
+    """A question's options in the choices sheet, under its list."""
+    for option in options:
+        texts = (option.text.get(code, "") for code in languages)
+        append_row(
+            choices, [list_name, option.key, *texts, *["yes" if option.fixed else None] * fixed]
+        )
 
 
 def _range_cells(scale, languages: list[str]) -> list:
@@ -101,7 +123,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     ruled = any(question.show_if for question in spec.questions) or any(
         page.show_if for page in spec.pages
     )
-    flow_headers = ["relevant"] * ruled + ["appearance"] * bool(spec.pages)
+    gridded = any(question.type.has_rows for question in spec.questions)
+    flow_headers = ["relevant"] * ruled + ["appearance"] * bool(spec.pages or gridded)
     # The bound over a series' waves only where a question keeps one.
     kept = any(question.epsilon_permanent is not None for question in spec.questions)
     permanent_header = ["rr_epsilon_permanent"] if kept else []
@@ -143,6 +166,10 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             append_row(survey, _row(columns, _group_cells(page, headers, languages, yes_no)))
             opened = page
         kind = question.type
+        if kind.has_rows:
+            _write_grid(survey, columns, question, headers, languages, yes_no)
+            _write_choices(choices, question.key, question.options, fixed, languages)
+            continue
         wording = [question.text.get(code, "") for code in languages]
         procedure = question.procedure
         epsilon = question.derived_epsilon if question.asked_with.protects else None
@@ -180,17 +207,13 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             cells += condition_cells(question)
         if ruled:
             cells.append(relevant_from_rule(question.show_if, yes_no) if question.show_if else None)
-        if spec.pages:
+        if spec.pages or gridded:
             cells.append(None)
         if constraint_header:
             length = design.max_length
             cells.append(None if length is None else length_constraint(length))
         append_row(survey, cells)
-        for option in question.options:
-            texts = (option.text.get(code, "") for code in languages)
-            append_row(
-                choices, [list_name, option.key, *texts, *["yes" if option.fixed else None] * fixed]
-            )
+        _write_choices(choices, list_name, question.options, fixed, languages)
     if opened is not None:
         append_row(survey, _row(columns, {"type": "end group"}))
     settings = book.create_sheet("settings")

@@ -28,6 +28,7 @@ from web.core.surveys.designs.parameters import (
     ARM_FIELDS,
     NO_PARAMETERS,
     DesignParameters,
+    GridRow,
     arms_from_text,
 )
 
@@ -96,6 +97,7 @@ __all__ = [
     "NO_PARAMETERS",
     "SHARE_NAMES",
     "DesignParameters",
+    "GridRow",
     "SurveyDesign",
     "UnknownDesign",
     "builder_descriptors",

@@ -5,7 +5,7 @@ design's own business (its module in this package); this holds any of them."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from web.core.surveys.scales import Scale
@@ -17,7 +17,15 @@ RANDOMIZERS = ("page", "own")
 # The shares in the order a respondent's memo keys a draw by (``DesignParameters.numbers``):
 # memos already kept in browsers must keep matching, so later shares only ever go after these.
 FIRST_SHARES = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
-_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale", "max_length")
+_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale", "max_length", "rows")
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """One row of a grid: its id and its wording in each language."""
+
+    key: str
+    text: Texts
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,8 @@ class DesignParameters:
     scale: Scale | None = None
     # An open answer's longest length in characters (a question whose answer is text).
     max_length: Any = None
+    # A grid's rows, each answered with one of the question's shared options (None: no grid).
+    rows: tuple[GridRow, ...] | None = None
 
     def __post_init__(self):
         # One order whatever order they were stated in, so that equal parameters are equal.
@@ -64,7 +74,24 @@ class DesignParameters:
         later = tuple(sorted(stated.items()))
         # After every earlier number, and only where stated, so that kept memos keep matching.
         length = () if self.max_length is None else (("max_length", self.max_length),)
-        return (*first, self.randomizer, self.arms, scale, *((later,) if later else ()), *length)
+        # A grid's row ids (their wording may change; a row's answers keep their meaning).
+        rows = () if self.rows is None else (("rows", tuple(row.key for row in self.rows)),)
+        return (
+            *first, self.randomizer, self.arms, scale, *((later,) if later else ()), *length,
+            *rows,
+        )  # fmt: skip
+
+    def with_languages(self, languages) -> DesignParameters:
+        """The same parameters with their texts (an innocuous question, a grid's rows) kept only
+        in ``languages``."""
+
+        def kept(texts: Texts) -> Texts:
+            return Texts((code, text) for code, text in texts.items() if code in languages)
+
+        rows = None if self.rows is None else tuple(
+            GridRow(row.key, kept(row.text)) for row in self.rows
+        )  # fmt: skip
+        return replace(self, innocuous_text=kept(self.innocuous_text), rows=rows)
 
     # In the database: one JSON object, the innocuous question's text by language.
 
@@ -80,6 +107,8 @@ class DesignParameters:
             stored["scale"] = self.scale.to_store()
         if self.max_length is not None:
             stored["max_length"] = self.max_length
+        if self.rows is not None:
+            stored["rows"] = [{"id": row.key, "text": dict(row.text)} for row in self.rows]
         return stored
 
     @classmethod
@@ -92,6 +121,9 @@ class DesignParameters:
             tuple(tuple(arm) for arm in data["arms"]) if data.get("arms") else None,
             Scale.stored(data["scale"]) if data.get("scale") else None,
             data.get("max_length"),
+            tuple(GridRow(row["id"], Texts(row["text"])) for row in data["rows"])
+            if data.get("rows") is not None
+            else None,
         )
 
 

@@ -78,6 +78,9 @@ class QuestionType:
     # Whether its results are estimates from tallies; else its answers are read from the
     # published responses as given (an open answer's words, a number asked directly).
     estimated: ClassVar[bool] = True
+    # Whether it asks several rows on its shared options (a grid's ``rows``), each answered on
+    # its own.
+    has_rows: ClassVar[bool] = False
     # Whether a display rule reads its plain answer as a number (``at_least``, ``at_most``).
     numeric_answer: ClassVar[bool] = False
     # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its
@@ -205,6 +208,11 @@ class QuestionType:
         """A question on a range's one-bit mean, read through its range; None for other types."""
         return None
 
+    def column(self, item: str) -> str:
+        """The responses export's column of one of :meth:`items_of`: the item itself
+        (``key`` or ``key.option``)."""
+        return item
+
     def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
         """What a response reports, one item per spin: each drawn with its own spinner on the
         page and a column of the responses export (``key`` or ``key.option``)."""
@@ -241,7 +249,12 @@ class QuestionType:
             return rr.perturb(truth, epsilon, procedure, rng=rng)
         return self.item_design(epsilon, procedure, option_count, parameters).perturb(truth, rng)
 
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+    def template_values(
+        self,
+        reported: np.ndarray,
+        option_keys: Sequence[str],
+        parameters: DesignParameters = NO_PARAMETERS,
+    ) -> list:
         """The columns :meth:`answer_template`'s fields are filled from, per respondent."""
         return list(reported.T)
 
@@ -260,6 +273,10 @@ class QuestionType:
     def check_limits(self, answer, key: str, parameters: DesignParameters) -> None:
         """Raise :class:`AnswerError` where a checked answer passes its question's own limits
         (an open answer's length, a number's range); none here."""
+
+    def check_complete(self, answer, key: str, parameters: DesignParameters) -> None:
+        """Raise :class:`AnswerError` where a required question's answer leaves part of it
+        unanswered (a grid's row); a single answer is whole."""
 
     def bit(self, answer, option_key: str | None) -> int:
         """The bit a stored answer reports for one of the tallies :meth:`spun` names."""

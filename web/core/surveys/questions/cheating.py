@@ -145,7 +145,12 @@ class Cheating(QuestionType):
         report, arm = reported[:, 0], reported[:, 1]
         return [(None, report), (arm, report * arm)]
 
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+    def template_values(
+        self,
+        reported: np.ndarray,
+        option_keys: Sequence[str],
+        parameters: DesignParameters = NO_PARAMETERS,
+    ) -> list:
         return [reported[:, 1], reported[:, 0]]
 
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from flask_babel import gettext as _
 
+from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
 from web.core.surveys.limits import MAX_OPTIONS
 from web.core.surveys.questions.base import QuestionType, T
 
@@ -35,7 +36,12 @@ class OneOption(QuestionType):
     def bit(self, answer, option_key: str | None) -> int:
         return int(answer == option_key)
 
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+    def template_values(
+        self,
+        reported: np.ndarray,
+        option_keys: Sequence[str],
+        parameters: DesignParameters = NO_PARAMETERS,
+    ) -> list:
         quoted = np.array([json.dumps(option) for option in option_keys], dtype=object)
         return [quoted[reported.argmax(axis=1)]]
 

@@ -82,7 +82,12 @@ class PlainNumber(ReadAsGiven):
         assert scale is not None, "a number question has its range"
         return (scale.low + scale.step * rng.integers(0, scale.steps + 1, size=size))[:, None]
 
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+    def template_values(
+        self,
+        reported: np.ndarray,
+        option_keys: Sequence[str],
+        parameters: DesignParameters = NO_PARAMETERS,
+    ) -> list:
         return [np.array([json.dumps(_plain(value)) for value in reported[:, 0]], dtype=object)]
 
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:

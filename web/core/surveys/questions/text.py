@@ -83,7 +83,12 @@ class OpenText(ReadAsGiven):
         """No words are made up: a simulated respondent leaves it empty."""
         return np.zeros((size, 0), dtype=np.uint8)
 
-    def template_values(self, reported: np.ndarray, option_keys: Sequence[str]) -> list:
+    def template_values(
+        self,
+        reported: np.ndarray,
+        option_keys: Sequence[str],
+        parameters: DesignParameters = NO_PARAMETERS,
+    ) -> list:
         return []
 
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:

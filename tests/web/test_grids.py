@@ -1,0 +1,205 @@
+"""Grids end to end on the server: the file, the page, the submissions taken and refused, the
+responses CSV, the codebook, the dashboard's stacked bars, the simulation, languages and XLSForm."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+
+import pytest
+
+from tests.helpers import submit_answers
+from web.core.results.exports import codebook_text, responses_csv
+from web.core.results.grids import grid_results
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.surveyfile import load_survey
+
+OPTIONS = [{"id": "disagree", "text": "Disagree"}, {"id": "neither", "text": "Neither"},
+           {"id": "agree", "text": "Agree"}]  # fmt: skip
+COURSE = {
+    "slug": "course",
+    "title": "The course",
+    "description": "",
+    "questions": [
+        {"id": "views", "type": "grid", "text": "How far do you agree?",
+         "rows": [{"id": "fair", "text": "The exam was fair"},
+                  {"id": "clear", "text": "The lectures were clear"}],
+         "options": OPTIONS},
+        {"id": "cheat", "type": "yesno", "text": "Cheated?", "epsilon": 1,
+         "procedure": "spinner_coin"},
+    ],
+}  # fmt: skip
+
+
+def test_a_grid_is_read_and_written_back():
+    spec = load_survey(json.dumps(COURSE))
+    views = spec.questions[0]
+    assert views.procedure == "direct" and not views.asked_with.protects
+    assert [row.key for row in views.design.rows] == ["fair", "clear"]
+    assert spec.to_dict()["questions"][0] == {
+        "id": "views", "type": "grid", "text": "How far do you agree?",
+        "rows": [{"id": "fair", "text": "The exam was fair"},
+                 {"id": "clear", "text": "The lectures were clear"}],
+        "options": OPTIONS,
+    }  # fmt: skip
+    assert load_survey(spec.to_json()) == spec
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"rows": []}, r"questions\[0\]\.rows: a 'grid' question needs 1 to 30 rows, got 0"),
+        ({"rows": [{"id": "a", "text": "A"}, {"id": "a", "text": "B"}]},
+         r"questions\[0\]\.rows\[1\]\.id: duplicate row id 'a'"),
+        ({"rows": [{"id": "a b", "text": "A"}]}, r"questions\[0\]\.rows\[0\]\.id: 'a b' is not"),
+        ({"rows": [{"id": "a", "text": ""}]}, r"questions\[0\]\.rows\[0\]\.text: must be non-emp"),
+        ({"rows": [{"id": "a", "text": "A", "note": 1}]},
+         r"questions\[0\]\.rows\[0\]: unknown field 'note'"),
+        ({"options": OPTIONS[:1]}, r"questions\[0\]\.options: a 'grid' question needs at least 2"),
+        ({"shuffle_options": True}, r"questions\[0\]\.shuffle_options: a grid's options are one"),
+        ({"epsilon": 1}, r"questions\[0\]\.epsilon: a 'grid' question is not randomized"),
+        ({"type": "direct"}, r"questions\[0\]\.rows: only a 'grid' question has 'rows'"),
+    ],
+)  # fmt: skip
+def test_a_wrong_grid_is_refused_by_place(changes, message):
+    data = copy.deepcopy(COURSE)
+    data["questions"][0].update(changes)
+    with pytest.raises(SurveyFileError, match=message):
+        load_survey(json.dumps(data))
+
+
+def test_no_rule_reads_a_grid():
+    data = copy.deepcopy(COURSE)
+    data["questions"][1]["show_if"] = {"question": "views", "in": ["agree"]}
+    with pytest.raises(SurveyFileError, match=r"questions\[1\]\.show_if"):
+        load_survey(json.dumps(data))
+
+
+def test_the_page_asks_a_fieldset_per_row(client, import_survey):
+    slug = import_survey(COURSE)
+    page = client.get(f"/s/{slug}").get_data(as_text=True)
+    assert page.count('class="truth direct grid-row"') == 2
+    assert "<legend><span>The exam was fair</span></legend>" in page
+    assert page.count('name="direct-views.clear"') == 4  # three options and "Prefer not to say"
+    config = json.loads(page.split('id="survey-config">')[1].split("</script>")[0])
+    views = next(question for question in config["questions"] if question["id"] == "views")
+    assert views["answer"] == "grid" and views["items"] == [] and views["plain"] is True
+    assert views["rows"] == [{"id": "fair", "text": "The exam was fair"},
+                             {"id": "clear", "text": "The lectures were clear"}]  # fmt: skip
+
+
+def test_answers_are_checked_stored_and_exported_by_row(app, import_in_batches):
+    data = copy.deepcopy(COURSE)
+    slug = import_in_batches(data)
+
+    def send(answers):
+        return submit_answers(app.test_client(), slug, {"answers": answers})
+
+    assert send({"views": {"fair": "agree", "clear": "neither"}, "cheat": 1}).status_code == 201
+    assert send({"views": {"fair": "disagree", "clear": None}}).status_code == 201
+    for answers, error in [
+        ({"views": {"fair": "maybe"}}, "row 'fair' must be one of its option ids or null"),
+        ({"views": {"other": "agree"}}, "question 'views' has no row 'other'"),
+        ({"views": ["agree"]}, "must be an object of row ids and option ids"),
+        ({"views": {"fair": 1}}, "row 'fair' must be one of its option ids or null"),
+    ]:
+        refused = send(answers)
+        assert refused.status_code == 400 and error in refused.json["error"], refused.json
+    with app.app_context():
+        survey = find_survey(slug)
+        assert survey.response_count == 2
+        rows = list(csv.DictReader(io.StringIO("".join(responses_csv(survey, 2)))))
+        book = json.loads(codebook_text(survey))
+    assert sorted((row["views_fair"], row["views_clear"]) for row in rows) == [
+        ("agree", "neither"), ("disagree", ""),
+    ]  # fmt: skip
+    views = next(question for question in book["questions"] if question["id"] == "views")
+    assert views["columns"] == ["views_fair", "views_clear"] and views["randomized"] is False
+    assert views["rows"]["fair"] == {"en": "The exam was fair"}
+    assert 'table(d$views_fair, useNA = "ifany")' in views["R"]
+
+
+def test_a_required_grid_needs_every_row(app, import_in_batches):
+    data = copy.deepcopy(COURSE)
+    data["questions"][0]["required"] = True
+    slug = import_in_batches(data)
+    refused = submit_answers(app.test_client(), slug, {"answers": {"views": {"fair": "agree"}}})
+    assert refused.status_code == 400
+    assert "question 'views' is required: row 'clear' is unanswered" in refused.json["error"]
+    whole = {"views": {"fair": "agree", "clear": "agree"}}
+    assert submit_answers(app.test_client(), slug, {"answers": whole}).status_code == 201
+
+
+def test_the_dashboard_stacks_each_row_and_withholds_small_counts(
+    app, import_in_batches, researcher
+):
+    slug = import_in_batches(COURSE, batch=5)
+    app.config["RESULTS_MIN_N"] = 2
+    answers = [("agree", "neither"), ("agree", "neither"), ("agree", "agree"),
+               ("disagree", None), ("neither", None)]  # fmt: skip
+    for fair, clear in answers:
+        sent = {"views": {"fair": fair, "clear": clear}}
+        assert submit_answers(app.test_client(), slug, {"answers": sent}).status_code == 201
+    with app.app_context():
+        (views,) = grid_results(find_survey(slug), 2)
+    fair, clear = views.rows
+    # One chose "disagree" and one "neither" for the first row: fewer than 2, not counted apart.
+    assert (fair.n, fair.counts) == (5, (None, None, 3)) and fair.withheld_share == pytest.approx(
+        0.4
+    )
+    assert (clear.n, clear.counts) == (3, (0, 2, None))
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    block = page.split('class="result grid-result" data-question="views"')[1].split("</article>")[0]
+    assert block.count('class="segment segment-2"') == 2 and 'class="segment withheld"' in block
+    assert "fewer than 2" in block and "60%" in block
+    document = researcher.get(f"/api/surveys/{slug}/results").get_data(as_text=True)
+    assert '"views"' not in document
+
+
+def test_a_row_answered_by_too_few_is_withheld(app, import_in_batches, researcher):
+    slug = import_in_batches(COURSE, batch=2)
+    app.config["RESULTS_MIN_N"] = 2
+    for clear in ("agree", None):
+        sent = {"views": {"fair": "agree", "clear": clear}}
+        assert submit_answers(app.test_client(), slug, {"answers": sent}).status_code == 201
+    with app.app_context():
+        (views,) = grid_results(find_survey(slug), 2)
+    assert [row.key for row in views.rows] == ["fair"] and views.withheld_rows == 1
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    assert "Rows answered by fewer than 2 respondents, withheld: 1." in page
+
+
+def test_simulated_respondents_answer_every_row(app, runner, import_survey):
+    slug = import_survey(COURSE)
+    result = runner.invoke(args=["simulate-responses", slug, "--n", "300", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        rows = list(csv.DictReader(io.StringIO("".join(responses_csv(find_survey(slug), 1)))))
+    assert len(rows) == 300
+    for column in ("views_fair", "views_clear"):
+        seen = [row[column] for row in rows]
+        # Each option drawn evenly: 100 expected, binomial sd about 8.2; 5 sd either side.
+        for option in ("disagree", "neither", "agree"):
+            assert abs(seen.count(option) - 100) < 41
+
+
+def test_a_new_language_keeps_the_rows_and_asks_for_their_translation(app, import_survey):
+    from web.core.surveys.editing import set_languages
+
+    slug = import_survey(COURSE)
+    with app.app_context():
+        from web.core.infrastructure.extensions import db
+
+        survey = find_survey(slug)
+        set_languages(survey, ["en", "ko"])
+        db.session.commit()
+        rows = find_survey(slug).questions[0].design.rows
+        assert [dict(row.text) for row in rows] == [
+            {"en": "The exam was fair"}, {"en": "The lectures were clear"},
+        ]  # fmt: skip
+        set_languages(find_survey(slug), ["ko"])
+        db.session.commit()
+        assert [dict(row.text) for row in find_survey(slug).questions[0].design.rows] == [{}, {}]
