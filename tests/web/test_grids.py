@@ -8,6 +8,7 @@ import csv
 import io
 import json
 
+import openpyxl
 import pytest
 
 from tests.helpers import submit_answers
@@ -203,3 +204,87 @@ def test_a_new_language_keeps_the_rows_and_asks_for_their_translation(app, impor
         set_languages(find_survey(slug), ["ko"])
         db.session.commit()
         assert [dict(row.text) for row in find_survey(slug).questions[0].design.rows] == [{}, {}]
+
+
+def test_a_grid_in_a_page_round_trips_through_xlsform_and_pyxform_converts_it(app):
+    from pyxform.xls2xform import convert
+
+    from web.core.surveys.xlsform_read import load_xlsform
+    from web.core.surveys.xlsform_write import survey_xlsform
+
+    data = copy.deepcopy(COURSE)
+    data["questions"][0]["required"] = True
+    data["questions"].insert(0, {"id": "student", "type": "direct", "text": "Student?",
+                                 "options": [{"id": "y", "text": "Yes"}, {"id": "n", "text": "No"}]})  # fmt: skip
+    data["questions"][1]["show_if"] = {"question": "student", "in": ["y"]}
+    data["pages"] = [{"id": "first", "questions": ["student"]},
+                     {"id": "second", "questions": ["views", "cheat"]}]  # fmt: skip
+    with app.test_request_context():
+        spec = load_survey(json.dumps(data))
+        exported = survey_xlsform(spec)
+        assert load_xlsform(exported) == spec
+    book = openpyxl.load_workbook(io.BytesIO(exported))
+    header, *rows = list(book["survey"].iter_rows(values_only=True))
+    rows = [dict(zip(header, row, strict=True)) for row in rows]
+    grid = next(row for row in rows if row["name"] == "views")
+    assert (grid["type"], grid["appearance"]) == ("begin group", "table-list")
+    assert grid["relevant"] == "${student} = 'y'"
+    assert [(row["type"], row["required"]) for row in rows if row["name"] in
+            ("views_fair", "views_clear")] == [("select_one views", "yes")] * 2  # fmt: skip
+    xform = convert(xlsform=io.BytesIO(exported), file_type=".xlsx", validate=False).xform
+    # pyxform draws a table-list as a field-list group of its rows.
+    assert 'ref="/data/second/views"' in xform and "/data/second/views/views_fair" in xform
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([["select_one agree", "fair", "Fair"], ["select_one other", "clear", "Clear"]],
+         "survey row 4: every row of a grid uses the same list (agree)"),
+        ([["integer", "fair", "Fair"]], "survey row 3: a grid's (table-list) rows are select_one"),
+        ([["select_one agree", "fair", "Fair", "spinner"]],
+         "survey row 3: a grid's rows are asked directly"),
+    ],
+)  # fmt: skip
+def test_a_wrong_table_list_is_refused_by_row(app, rows, message):
+    from web.core.surveys.problems import SurveyFileError
+    from web.core.surveys.xlsform_read import load_xlsform
+
+    book = openpyxl.Workbook()
+    survey = book.active
+    survey.title = "survey"
+    survey.append(["type", "name", "label", "rr_procedure", "appearance"])
+    survey.append(["begin group", "views", "Views?", None, "table-list"])
+    for row in rows:
+        survey.append(row)
+    survey.append(["end group"])
+    choices = book.create_sheet("choices")
+    choices.append(["list_name", "name", "label"])
+    for list_name in ("agree", "other"):
+        choices.append([list_name, "yes", "Yes"])
+        choices.append([list_name, "no", "No"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    with app.test_request_context(), pytest.raises(SurveyFileError) as refused:
+        load_xlsform(buffer.getvalue())
+    assert any(message in problem for problem in refused.value.problems), refused.value.problems
+
+
+def test_the_builder_makes_and_edits_a_grid(app, researcher, import_survey):
+    slug = import_survey(COURSE | {"slug": "built"})
+    # The form's hidden fields (ε, procedure) are sent as a browser sends them; a grid ignores them.
+    form = {"epsilon": "1", "procedure": "spinner_coin", "kind": "grid", "key": "habits", "text": "How often do you…", "options": "Never\nOften",
+            "rows": "Sleep late\nSkip lectures", "row_ids": "late\n"}  # fmt: skip
+    made = researcher.post(f"/surveys/{slug}/questions/new", data=form)
+    assert made.status_code == 302, made.get_data(as_text=True)
+    with app.app_context():
+        habits = find_survey(slug).questions[-1]
+        assert [(row.key, row.text["en"]) for row in habits.design.rows] == [
+            ("late", "Sleep late"), ("skip_lectures", "Skip lectures"),
+        ]  # fmt: skip
+    page = researcher.get(f"/surveys/{slug}/questions/habits").get_data(as_text=True)
+    assert (
+        "Sleep late\nSkip lectures</textarea>" in page and "late\nskip_lectures</textarea>" in page
+    )
+    refused = researcher.post(f"/surveys/{slug}/questions/habits", data=form | {"row_ids": "a\na"})
+    assert "Row 2: duplicate row id" in refused.get_data(as_text=True)

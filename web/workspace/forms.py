@@ -359,7 +359,8 @@ class QuestionForm(FlaskForm):
         ),
     )
     options = TextAreaField(
-        _l("Options, one per line"), description=_l("For a multi-select or single-choice question.")
+        _l("Options, one per line"),
+        description=_l("For a question with options: a grid asks each row on them."),
     )
     rows = TextAreaField(
         _l("Rows, one per line"),

@@ -70,6 +70,10 @@ EVERYTHING = {
          "max_length": 300},
         {"id": "age", "type": "number", "procedure": "direct", "text": both("Age?", "나이?"),
          "min": 16, "max": 99, "step": 1, "unit": both("years", "세")},
+        {"id": "views", "type": "grid", "text": both("How far do you agree?", "얼마나 동의?"),
+         "rows": [{"id": "fair", "text": both("-Fair", "공정")},
+                  {"id": "clear", "text": both("Clear", "명확")}],
+         "options": options("disagree", "agree")},
     ],
 }  # fmt: skip
 

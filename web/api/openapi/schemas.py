@@ -78,8 +78,9 @@ def schemas() -> dict:
                     "items": OBJECT,
                     "description": "Each {id, type, text, …}: yesno, multi, choice, number "
                     "(randomized; with procedure direct, asked plainly), direct (options, asked "
-                    "plainly) or text (an open answer asked plainly, with max_length, default "
-                    "500).",
+                    "plainly), text (an open answer asked plainly, with max_length, default "
+                    "500) or grid (rows, each {id, text}, answered on the shared options, asked "
+                    "plainly).",
                 },
                 "pages": {
                     "type": "array",
@@ -101,8 +102,9 @@ def schemas() -> dict:
                     "description": "Each answered question's reports by question id; a skipped "
                     "question is left out or null. A question asked directly sends its answer "
                     "as given: an option id, a number asked directly (in its range, on its "
-                    "steps), or an open question's words (text, not blank, at most its "
-                    "max_length characters).",
+                    "steps), an open question's words (text, not blank, at most its "
+                    "max_length characters), or a grid's {row id: option id} (a row left out "
+                    "or null is unanswered; a required grid needs every row).",
                 },
                 "condition": {"type": "string", "description": "An experiment's drawn condition."},
                 "order": {

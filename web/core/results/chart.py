@@ -180,49 +180,46 @@ class Stack:
     segments: tuple[tuple[str, float], ...]
 
 
+STACK_WIDTH = 400  # the chart is narrow, so that a phone draws its words at a readable size
+STACK_LABEL_CHARACTERS = 48
+STACK_BAR = 24
+
+
 def stacked_chart(stacks: list[Stack], title: str, description: str, chart_id: str) -> Markup:
-    """An SVG chart of stacked bars across 0–100%: one per row of a grid, its segments in the
-    options' order (a legend beside the chart names them), each wide enough segment with its
-    share written in it, and a <title>/<desc> so that it reads without sight."""
-    labels = [_wrap(stack.label) for stack in stacks]
-    height = TOP + sum(ROW_HEIGHT + LINE_HEIGHT * (len(lines) - 1) for lines in labels) + 8
-    width = LABEL_WIDTH + PLOT_WIDTH + 20
+    """An SVG chart of stacked bars across 0–100%: one per row of a grid, its label above it,
+    its segments in the options' order (a legend beside the chart names them), each wide enough
+    segment with its share written in it, and a <title>/<desc> so that it reads without sight."""
+    labels = [
+        textwrap.wrap(stack.label, STACK_LABEL_CHARACTERS, break_long_words=True)[:2] or [""]
+        for stack in stacks
+    ]
+    height = 8 + sum(LINE_HEIGHT * len(lines) + STACK_BAR + 14 for lines in labels)
     parts = [
-        f'<svg class="chart stacked-chart" viewBox="0 0 {width} {height}" role="img" '
+        f'<svg class="chart stacked-chart" viewBox="0 0 {STACK_WIDTH} {height}" role="img" '
         f'aria-labelledby="{chart_id}-t {chart_id}-d" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{chart_id}-t">{escape(title)}</title>',
         f'<desc id="{chart_id}-d">{escape(description)}</desc>',
     ]
-    for tick in range(0, 101, 25):
-        x = _x(tick / 100)
-        parts.append(
-            f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{tick}%</text>'
-        )
-    top = TOP
+    top = 4
     for stack, lines in zip(stacks, labels, strict=True):
-        extra = LINE_HEIGHT * (len(lines) - 1)
-        y = top + extra / 2
-        label = "".join(
-            f'<tspan x="{LABEL_WIDTH - 8}" dy="{LINE_HEIGHT if number else 0}">'
-            f"{escape(line)}</tspan>"
-            for number, line in enumerate(lines)
-        )
-        parts.append(
-            f'<text class="label" x="{LABEL_WIDTH - 8}" y="{top + 21}" text-anchor="end">{label}</text>'
-        )
+        for line in lines:
+            top += LINE_HEIGHT
+            parts.append(f'<text class="label" x="0" y="{top - 3}">{escape(line)}</text>')
+        top += 3
         start = 0.0
         for kind, share in stack.segments:
             end = min(start + max(share, 0.0), 1.0)
+            x, width = start * STACK_WIDTH, (end - start) * STACK_WIDTH
             parts.append(
-                f'<rect class="segment {kind}" x="{_x(start):.1f}" y="{y + 5}" '
-                f'width="{_x(end) - _x(start):.1f}" height="22"/>'
+                f'<rect class="segment {kind}" x="{x:.1f}" y="{top}" width="{width:.1f}" '
+                f'height="{STACK_BAR}"/>'
             )
             if end - start >= 0.08:  # room for its share
                 parts.append(
-                    f'<text class="segment-value" x="{(_x(start) + _x(end)) / 2:.1f}" '
-                    f'y="{y + 21}" text-anchor="middle">{round(share * 100):d}%</text>'
+                    f'<text class="segment-value" x="{x + width / 2:.1f}" y="{top + 17}" '
+                    f'text-anchor="middle">{round(share * 100):d}%</text>'
                 )
             start = end
-        top += ROW_HEIGHT + extra
+        top += STACK_BAR + 11
     parts.append("</svg>")
     return Markup("".join(parts))

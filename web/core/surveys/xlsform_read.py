@@ -237,7 +237,12 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         if (found := SELECT_TYPE.match(" ".join(str(cells.get("type", "")).split())))
         and found["list"] == YES_NO_LIST
     }
-    pages = PageRows(any(is_group_row(cells) for _, cells in survey_rows[1:]), languages)
+    # A form has pages where it has a group that is no grid (a grid's end is a group row too).
+    paged = any(
+        is_group_row(cells) and not _ends_group(cells) and not begins_grid(cells)
+        for _, cells in survey_rows[1:]
+    )
+    pages = PageRows(paged, languages)
     questions, rows, cells_of = [], [], []
     grid = GridRows(lambda cells, name: _text(cells, name, languages), rule_from_relevant)
     for number, cells in survey_rows[1:]:
