@@ -197,9 +197,12 @@ class _FlowFollower:
     def respond(self, response: dict) -> dict:
         """One response as its page would send it."""
         plain = {
-            question.question_id: question.type.plain_value(response.get(question.key))
+            name: value
             for question in self.plain
             if response.get(question.key) is not None
+            for name, value in question.type.plain_values(
+                question.question_id, response[question.key]
+            ).items()
         }
         shown = self.flow.shown(plain)
         for key in list(response):

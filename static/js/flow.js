@@ -63,7 +63,10 @@ export function shownOf(pages, rules, plain) {
       const rule = Object.hasOwn(rules, id) ? rules[id] : null;
       if (rule && !holds(rule, seen)) continue;
       shown.questions.add(id);
-      if (plain.has(id) && plain.get(id) !== null) seen.set(id, plain.get(id));
+      // What the question gave: its answer, or a grid's rows ("<grid>.<row>"; no id holds a dot).
+      for (const [name, value] of plain) {
+        if ((name === id || name.startsWith(`${id}.`)) && value !== null) seen.set(name, value);
+      }
     }
   }
   return shown;

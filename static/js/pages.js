@@ -95,8 +95,8 @@ function questionRoot(form, id, config) {
 }
 
 /**
- * The answers given plainly, as display rules read them: a direct question's option id, a yes/no
- * asked directly as "yes" or "no".
+ * The answers given plainly, as display rules read them: a direct question's option id (a grid's
+ * per row, as `<grid>.<row>`), a yes/no asked directly as "yes" or "no".
  * @returns {Map<string, string>}
  */
 export function plainAnswers(page) {
@@ -105,9 +105,11 @@ export function plainAnswers(page) {
     if (!question.plain || page.skipped.has(question.id)) continue;
     const id = question.sentAs ?? question.id;
     if (!question.items.length) {
-      const given = question.rows ? null : plainAnswer(page.form, question); // no rule reads a grid
-      // A number asked directly is read as a number (at_least, at_most).
-      if (given !== null) plain.set(id, question.scale ? Number(given) : given);
+      const given = plainAnswer(page.form, question);
+      if (given === null) continue;
+      // A grid's rows are read one by one ("<grid>.<row>"); a number asked directly as a number.
+      if (question.rows) for (const [row, option] of Object.entries(given)) plain.set(`${id}.${row}`, option);
+      else plain.set(id, question.scale ? Number(given) : given);
     } else if (page.reported.has(question.id)) {
       plain.set(id, page.reported.get(question.id) === 1 ? "yes" : "no");
     }

@@ -56,3 +56,24 @@ def test_a_required_grid_waits_for_every_row_and_keeps_them_over_a_reload(
     assert body["answers"]["views"] == {"fair": "agree", "clear": "neither"}
     assert body["answers"]["cheat"] in (0, 1)
     page.context.close()
+
+
+def test_a_row_of_a_grid_shows_the_question_that_reads_it(browser, live_server, import_survey):
+    from tests.web.test_grids import FOLLOW_UP
+
+    page, sent = on_a_phone(browser, f"{live_server}/s/{import_survey(FOLLOW_UP)}")
+    cheat = page.locator("section[data-question='cheat']")
+    fair = page.locator("fieldset[data-row='fair']")
+    expect(fair).to_be_visible(timeout=60_000)
+    expect(cheat).to_be_hidden()
+    fair.get_by_label("Disagree", exact=True).check()
+    expect(cheat).to_be_visible()
+    fair.get_by_label("Agree", exact=True).check()
+    expect(cheat).to_be_hidden()
+    expect(page.locator("#submit-button")).to_be_enabled()
+    page.click("#submit-button")
+    page.wait_for_url("**/thanks", timeout=60_000)
+    (body,) = sent
+    assert body["answers"]["views"] == {"fair": "agree"}
+    assert body["answers"].get("cheat") is None  # hidden: never asked, nothing sent
+    page.context.close()

@@ -72,11 +72,42 @@ def test_a_wrong_grid_is_refused_by_place(changes, message):
         load_survey(json.dumps(data))
 
 
-def test_no_rule_reads_a_grid():
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ({"question": "views", "in": ["agree"]},
+         r"questions\[1\]\.show_if\.question: 'views' is a grid: a rule reads one of its rows "
+         r"\(views\.clear, views\.fair\)"),
+        ({"question": "views.fair", "in": ["maybe"]},
+         r"questions\[1\]\.show_if\.in: 'maybe' is not an answer of 'views\.fair'"),
+        ({"question": "views.other", "in": ["agree"]},
+         r"questions\[1\]\.show_if\.question: 'views\.other' is not a question asked directly"),
+        ({"question": "views.fair", "at_least": 1}, r"'views\.fair' is not a number"),
+    ],
+)  # fmt: skip
+def test_a_rule_reads_a_row_of_a_grid_and_nothing_else_of_it(rule, message):
     data = copy.deepcopy(COURSE)
-    data["questions"][1]["show_if"] = {"question": "views", "in": ["agree"]}
-    with pytest.raises(SurveyFileError, match=r"questions\[1\]\.show_if"):
+    data["questions"][1]["show_if"] = rule
+    with pytest.raises(SurveyFileError, match=message):
         load_survey(json.dumps(data))
+
+
+FOLLOW_UP = copy.deepcopy(COURSE) | {"slug": "follow-up"}
+FOLLOW_UP["questions"][1]["show_if"] = {"question": "views.fair", "in": ["disagree"]}
+
+
+def test_a_hidden_question_by_a_row_is_refused_and_the_shown_one_taken(app, import_in_batches):
+    slug = import_in_batches(FOLLOW_UP)
+
+    def send(answers):
+        return submit_answers(app.test_client(), slug, {"answers": answers})
+
+    refused = send({"views": {"fair": "agree"}, "cheat": 1})
+    assert refused.status_code == 400 and "question 'cheat' was not shown" in refused.json["error"]
+    assert send({"views": {"fair": "disagree"}, "cheat": 1}).status_code == 201
+    assert send({"views": {"clear": "agree"}}).status_code == 201
+    with app.app_context():
+        assert find_survey(slug).response_count == 2
 
 
 def test_the_page_asks_a_fieldset_per_row(client, import_survey):
@@ -217,6 +248,7 @@ def test_a_grid_in_a_page_round_trips_through_xlsform_and_pyxform_converts_it(ap
     data["questions"].insert(0, {"id": "student", "type": "direct", "text": "Student?",
                                  "options": [{"id": "y", "text": "Yes"}, {"id": "n", "text": "No"}]})  # fmt: skip
     data["questions"][1]["show_if"] = {"question": "student", "in": ["y"]}
+    data["questions"][2]["show_if"] = {"question": "views.fair", "in": ["disagree"]}
     data["pages"] = [{"id": "first", "questions": ["student"]},
                      {"id": "second", "questions": ["views", "cheat"]}]  # fmt: skip
     with app.test_request_context():
@@ -229,6 +261,8 @@ def test_a_grid_in_a_page_round_trips_through_xlsform_and_pyxform_converts_it(ap
     grid = next(row for row in rows if row["name"] == "views")
     assert (grid["type"], grid["appearance"]) == ("begin group", "table-list")
     assert grid["relevant"] == "${student} = 'y'"
+    cheat = next(row for row in rows if row["name"] == "cheat")
+    assert cheat["relevant"] == "${views_fair} = 'disagree'"
     assert [(row["type"], row["required"]) for row in rows if row["name"] in
             ("views_fair", "views_clear")] == [("select_one views", "yes")] * 2  # fmt: skip
     xform = convert(xlsform=io.BytesIO(exported), file_type=".xlsx", validate=False).xform
@@ -273,7 +307,8 @@ def test_a_wrong_table_list_is_refused_by_row(app, rows, message):
 def test_the_builder_makes_and_edits_a_grid(app, researcher, import_survey):
     slug = import_survey(COURSE | {"slug": "built"})
     # The form's hidden fields (ε, procedure) are sent as a browser sends them; a grid ignores them.
-    form = {"epsilon": "1", "procedure": "spinner_coin", "kind": "grid", "key": "habits", "text": "How often do you…", "options": "Never\nOften",
+    form = {"epsilon": "1", "procedure": "spinner_coin", "kind": "grid", "key": "habits",
+            "text": "How often do you…", "options": "Never\nOften",
             "rows": "Sleep late\nSkip lectures", "row_ids": "late\n"}  # fmt: skip
     made = researcher.post(f"/surveys/{slug}/questions/new", data=form)
     assert made.status_code == 302, made.get_data(as_text=True)

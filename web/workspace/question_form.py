@@ -23,7 +23,7 @@ from web.core.surveys.editing import (
     EditError,
     option_specs,
 )
-from web.core.surveys.flow import plain_reading
+from web.core.surveys.flow import plain_readings
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
@@ -109,18 +109,23 @@ def readable_before(survey, question) -> dict[str, dict]:
         rows = rows[: rows.index(question)]
     readable: dict[str, dict] = {}
     for row in rows:
-        found = plain_reading(row)
-        if found is None or not (found.values or found.numeric):
-            continue  # randomized, or words
-        readable.setdefault(
-            row.question_id,
-            {
-                "text": shown(row.texts).text,
-                "answers": list(found.values),
-                "numeric": found.numeric,
-            },
-        )
+        for name, found in plain_readings(row).items():
+            if not (found.values or found.numeric):
+                continue  # words
+            readable.setdefault(
+                name.replace(row.key, row.question_id, 1),
+                {"text": _reading_text(row, name), "answers": list(found.values),
+                 "numeric": found.numeric},
+            )  # fmt: skip
     return readable
+
+
+def _reading_text(row, name: str) -> str:
+    """What the builder calls a name a rule reads: the question's wording, and a grid row's."""
+    text = shown(row.texts).text
+    part = name.partition(".")[2]
+    grid_row = next((each for each in row.design.rows or () if each.key == part), None)
+    return text if grid_row is None else f"{text} — {shown(grid_row.text).text}"
 
 
 def condition_fields(rule: Rule | None) -> dict:

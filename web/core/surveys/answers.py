@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from web.core.surveys.conditions import question_id
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
@@ -118,7 +119,7 @@ def _checked(shape: Shape, value):
 def _plain_answers(answers: dict, shapes: list[Shape]) -> dict:
     """The answers asked plainly, as a display rule reads them (an answer that does not fit its
     question reads as none: it is refused when its own question is checked)."""
-    plain = {}
+    plain: dict[str, Any] = {}
     for shape in shapes:
         value = answers.get(shape.sent_as)
         if not shape.plain or value is None:
@@ -127,5 +128,5 @@ def _plain_answers(answers: dict, shapes: list[Shape]) -> dict:
             stored = _checked(shape, value)
         except AnswerError:
             continue
-        plain[shape.sent_as] = shape.type.plain_value(stored)
+        plain |= shape.type.plain_values(shape.sent_as, stored)
     return plain

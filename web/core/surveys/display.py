@@ -116,6 +116,12 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(value)
 
 
+def question_of(name: str) -> str:
+    """The question a rule's name reads: itself, or a grid's for one of its rows
+    (``<grid>.<row>``; no id holds a dot)."""
+    return name.partition(".")[0]
+
+
 def one_condition(question: str, answers: Sequence[str], at_least=None, at_most=None) -> dict:
     """A rule of one condition as a file writes it (what the builder asks for): a number's
     bounds where either is given, else the answers the question's must be one of; read it with
@@ -236,6 +242,12 @@ def rule_problems(
                 "%(id)r is randomized: its report is noise, and a page that branched on it would "
                 "need the true answer behind it. Show or hide by a question asked directly",
                 id=name)))  # fmt: skip
+            continue
+        rows = sorted(other for other in readable if question_of(other) == name != other)
+        if name not in readable and rows:
+            problems.append(Problem(f"{where}.question", _(
+                "%(id)r is a grid: a rule reads one of its rows (%(rows)s)", id=name,
+                rows=", ".join(rows))))  # fmt: skip
             continue
         if name not in readable:
             problems.append(Problem(f"{where}.question", _(

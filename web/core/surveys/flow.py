@@ -23,7 +23,14 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.surveys.conditions import question_id
-from web.core.surveys.display import Joined, Readable, Rule, rule_problems, stored_rule
+from web.core.surveys.display import (
+    Joined,
+    Readable,
+    Rule,
+    question_of,
+    rule_problems,
+    stored_rule,
+)
 from web.core.surveys.pages import PageSpec, in_page_order, page_problems, stored_pages
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import AnswerError
@@ -124,7 +131,11 @@ class Flow:
     def readers_of(self, question: str) -> list[str]:
         """The questions and pages whose display rule reads ``question``."""
         rules = [*self.rules, *((page.key, page.show_if) for page in self.pages if page.show_if)]
-        return [str(name) for name, rule in rules if question in rule.reads()]
+        return [
+            str(name)
+            for name, rule in rules
+            if question in (question_of(read) for read in rule.reads())
+        ]
 
     def shown_if_words(self, question: str) -> str | None:
         """To whom a question is shown, in words (its page's rule, then its own), or None where
@@ -138,7 +149,7 @@ class Flow:
 
     def shown(self, plain: Mapping[str, Any]) -> Shown:
         """The pages and questions shown to a respondent whose plain answers are ``plain`` (by
-        question id, as :meth:`QuestionType.plain_value` gives them). Decided in the order they are
+        the names rules read, as :meth:`QuestionType.plain_values` gives them). Decided in the order they are
         asked: a rule reads only questions before it, and a hidden question's answer is no
         answer."""
         rules = dict(self.rules)
@@ -152,8 +163,11 @@ class Flow:
                 rule = rules.get(name)
                 if rule is None or rule.holds(seen):
                     questions.add(name)
-                    if plain.get(name) is not None:
-                        seen[name] = plain[name]
+                    seen |= {
+                        read: value
+                        for read, value in plain.items()
+                        if question_of(read) == name and value is not None
+                    }
         return Shown(frozenset(pages), frozenset(questions))
 
     def expected_orders(self, shown: Shown, asked: Iterable[str]) -> dict[str, Drawn]:
@@ -255,11 +269,10 @@ def flow_problems(
         place_of.setdefault(question.key, place)
     # A question asked by condition is read only where every condition asks it plainly.
     plain: dict[str, Readable] = {}
-    for name, found in rows.items():
-        reading = plain_reading(found[0])
-        if reading is not None and all(not row.asked_with.protects for row in found):
-            plain[name] = reading
-    randomized = set(rows) - set(plain)
+    for found in rows.values():
+        if all(not row.asked_with.protects for row in found):
+            plain |= plain_readings(found[0])
+    randomized = set(rows) - {question_of(name) for name in plain}
     flow = Flow.of(questions, pages)
     page_index = {name: index for index, page in enumerate(flow.pages) for name in page.questions}
     order = {name: position for position, name in enumerate(in_page_order(ids, pages))}
@@ -270,28 +283,33 @@ def flow_problems(
         page = flow.pages[page_index[name]]
         readable = {
             other: plain[other]
-            for other in plain
-            if page_index[other] < page_index[name]
-            or (not page.randomize and page_index[other] == page_index[name]
-                and order[other] < order[name])
+            for other, asked in ((other, question_of(other)) for other in plain)
+            if page_index[asked] < page_index[name]
+            or (not page.randomize and page_index[asked] == page_index[name]
+                and order[asked] < order[name])
         }  # fmt: skip
         problems += rule_problems(rule, f"{place_of[name]}.show_if", readable, randomized)
     for index, page in enumerate(flow.pages):
         if page.show_if is None:
             continue
-        readable = {other: plain[other] for other in plain if page_index[other] < index}
+        readable = {
+            other: plain[other] for other in plain if page_index[question_of(other)] < index
+        }
         problems += rule_problems(page.show_if, f"pages[{index}].show_if", readable, randomized)
     return problems
 
 
-def plain_reading(row) -> Readable | None:
-    """What a display rule may read of a question (a spec or a stored row): the answers its
-    ``in`` may name, or that it is a number; None where a design protects it (a report is noise,
-    and the true answer behind it must not steer the page)."""
+def plain_readings(row) -> dict[str, Readable]:
+    """What a display rule may read of a question (a spec or a stored row), by the name a rule
+    gives it (its id, or a grid's ``<grid>.<row>``): the answers its ``in`` may name, or that it
+    is a number; nothing where a design protects it (a report is noise, and the true answer
+    behind it must not steer the page)."""
     if row.asked_with.protects:
-        return None
+        return {}
     kind = row.type
-    return Readable(kind.plain_answers([option.key for option in row.options]), kind.numeric_answer)
+    reading = Readable(kind.plain_answers([option.key for option in row.options]),
+                       kind.numeric_answer)  # fmt: skip
+    return dict.fromkeys(kind.rule_names(row.key, row.design), reading)
 
 
 def _shuffle_problems(questions: Sequence, places: Sequence[str]) -> list[Problem]:

@@ -20,6 +20,8 @@ Nothing here touches the database.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from flask_babel import gettext as _
@@ -32,18 +34,20 @@ TOKEN = re.compile(
 )
 YES_NO = {"1": "yes", "0": "no", "yes": "yes", "no": "no"}
 GROUP_APPEARANCES = ("", "field-list")
+EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
 class RelevantError(ValueError):
     """A ``relevant`` this app cannot read; the message says what it reads."""
 
 
-def rule_from_relevant(text: str, yes_no: set[str]) -> dict:
+def rule_from_relevant(text: str, yes_no: set[str], names: Mapping[str, str] = EMPTY) -> dict:
     """A ``relevant`` expression as a survey file's ``show_if``; ``yes_no`` are the ids of the
-    yes/no questions (their ``1`` and ``0`` read as ``yes`` and ``no``). Raises
-    :class:`RelevantError`."""
+    yes/no questions (their ``1`` and ``0`` read as ``yes`` and ``no``), ``names`` the name a
+    rule gives a row that is no question (a grid's row, ``<grid>.<row>``, by its row's name).
+    Raises :class:`RelevantError`."""
     tokens = _tokens(text)
-    parser = _Parser(tokens, yes_no)
+    parser = _Parser(tokens, yes_no, names)
     rule = parser.either()
     if parser.position != len(tokens):
         raise RelevantError(_unsupported())
@@ -56,7 +60,8 @@ def relevant_from_rule(rule: Rule, yes_no: set[str]) -> str:
     if isinstance(rule, Joined):
         joined = " and " if rule.joiner == "all" else " or "
         return joined.join(_grouped(inner, yes_no) for inner in rule.rules)
-    reference = f"${{{rule.question}}}"
+    # A grid's row, <grid>.<row> in a rule, is the row <grid>_<row> of its table-list.
+    reference = f"${{{rule.question.replace('.', '_', 1)}}}"
     if isinstance(rule, AnswerIn):
         values = [_choice(value, rule.question in yes_no) for value in rule.values]
         return " or ".join(f"{reference} = '{value}'" for value in values)
@@ -110,8 +115,8 @@ class _Parser:
     """Recursive descent over the tokens: either := both ('or' both)*; both := one ('and' one)*;
     one := '(' either ')' | selected(${q}, 'x') | ${q} op literal."""
 
-    def __init__(self, tokens: list[tuple[str, str]], yes_no: set[str]):
-        self.tokens, self.position, self.yes_no = tokens, 0, yes_no
+    def __init__(self, tokens: list[tuple[str, str]], yes_no: set[str], names: Mapping[str, str]):
+        self.tokens, self.position, self.yes_no, self.names = tokens, 0, yes_no, names
 
     def peek(self) -> tuple[str, str]:
         return self.tokens[self.position] if self.position < len(self.tokens) else ("", "")
@@ -150,12 +155,12 @@ class _Parser:
         if kind == "word" and value == "selected":
             self.position += 1
             self.take("op", "(")
-            question = self.take("ref")
+            question = self.reference()
             self.take("op", ",")
             answer = self.take("string")
             self.take("op", ")")
             return self.answer_in(question, answer)
-        question = self.take("ref")
+        question = self.reference()
         operator = self.take("op")
         kind, literal = self.peek()
         self.position += 1
@@ -172,6 +177,11 @@ class _Parser:
                 | ({"at_most": high} if high is not None else {})
             )
         raise RelevantError(_unsupported())
+
+    def reference(self) -> str:
+        """A ``${name}``, as a rule names it."""
+        name = self.take("ref")
+        return self.names.get(name, name)
 
     def answer_in(self, question: str, answer: str) -> dict:
         if question in self.yes_no:

@@ -22,9 +22,30 @@ def _type(cells: dict) -> str:
     return " ".join(str(cells.get("type", "")).lower().replace("_", " ").split())
 
 
+def row_key(grid: str, name: str) -> str:
+    """A grid row's id from its XLSForm name: ``<grid>_<row>``, or the row's id alone."""
+    prefix = f"{grid}_"
+    return name[len(prefix) :] if name.startswith(prefix) and len(name) > len(prefix) else name
+
+
 def begins_grid(cells: dict) -> bool:
     """Whether a survey row begins a grid (a ``table-list`` group)."""
     return _type(cells) == "begin group" and str(cells.get("appearance", "")).strip() == TABLE_LIST
+
+
+def grid_row_names(survey_rows) -> dict[str, str]:
+    """Each grid row's XLSForm name, with the name a display rule gives it (``<grid>.<row>``):
+    what a ``relevant`` reads as ``${<grid>_<row>}``."""
+    names: dict[str, str] = {}
+    grid = None
+    for _number, cells in survey_rows:
+        if grid is None and begins_grid(cells):
+            grid = str(cells.get("name", ""))
+        elif grid is not None and _type(cells) == "end group":
+            grid = None
+        elif grid is not None and cells.get("name") is not None:
+            names[str(cells["name"])] = f"{grid}.{row_key(grid, str(cells['name']))}"
+    return names
 
 
 class GridRows:
@@ -73,9 +94,7 @@ class GridRows:
                       row=number, list=self.list_name)]  # fmt: skip
         self.list_name = select["list"]
         self.open["options"] = choices[select["list"]]
-        name = str(cells.get("name", ""))
-        prefix = f"{self.open['id']}_"
-        key = name[len(prefix) :] if name.startswith(prefix) and len(name) > len(prefix) else name
+        key = row_key(str(self.open["id"]), str(cells.get("name", "")))
         self.open["rows"].append({"id": key, "text": self.text(cells, "label")})
         self.required.append(str(cells.get("required", "")).strip().lower() in ("yes", "true",
                                                                                  "true()"))  # fmt: skip

@@ -53,7 +53,7 @@ from web.core.surveys.xlsform_flow import (
     randomized,
     rule_from_relevant,
 )
-from web.core.surveys.xlsform_grid import GridRows, begins_grid
+from web.core.surveys.xlsform_grid import GridRows, begins_grid, grid_row_names
 
 
 def load_any_survey(filename: str, raw: bytes) -> SurveySpec:
@@ -244,7 +244,12 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     )
     pages = PageRows(paged, languages)
     questions, rows, cells_of = [], [], []
-    grid = GridRows(lambda cells, name: _text(cells, name, languages), rule_from_relevant)
+    names = grid_row_names(survey_rows[1:])
+
+    def relevant(text: str, yes_no: set[str]) -> dict:
+        return rule_from_relevant(text, yes_no, names)
+
+    grid = GridRows(lambda cells, name: _text(cells, name, languages), relevant)
     for number, cells in survey_rows[1:]:
         if grid.open is None and begins_grid(cells):
             problems += grid.begin(number, cells, yes_no)
@@ -260,11 +265,11 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
             problems += grid.row(number, cells, choices)
             continue
         if is_group_row(cells):
-            problems += pages.group_row(number, cells, yes_no)
+            problems += pages.group_row(number, cells, yes_no, relevant)
             continue
         question, problem = _question(number, cells, choices, languages)
         if problem is None:
-            question, problem = _flow_fields(number, cells, question, yes_no)
+            question, problem = _flow_fields(number, cells, question, yes_no, relevant)
         if problem:
             problems.append(problem)
         else:
@@ -306,12 +311,12 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     return data, (rows, pages.rows), problems
 
 
-def _flow_fields(number: int, cells: dict, question: dict, yes_no: set[str]):
+def _flow_fields(number: int, cells: dict, question: dict, yes_no: set[str], relevant):
     """A question row's ``relevant`` as its ``show_if``, and ``randomize=true`` in a select's
     parameters as its shuffled options; or why the relevant cannot be read."""
     if cells.get("relevant") is not None:
         try:
-            question = question | {"show_if": rule_from_relevant(cells["relevant"], yes_no)}
+            question = question | {"show_if": relevant(cells["relevant"], yes_no)}
         except RelevantError as error:
             return None, _(
                 "survey row %(row)d, column relevant: %(reason)s", row=number, reason=str(error)
@@ -332,7 +337,7 @@ class PageRows:
         self.open: dict | None = None
         self.loose: dict | None = None
 
-    def group_row(self, number: int, cells: dict, yes_no: set[str]) -> list[str]:
+    def group_row(self, number: int, cells: dict, yes_no: set[str], relevant) -> list[str]:
         """A ``begin group`` or ``end group`` row; the mistakes in it."""
         if " ".join(str(cells["type"]).lower().replace("_", " ").split()) == "end group":
             if self.open is None:
@@ -354,7 +359,7 @@ class PageRows:
             page["randomize"] = True
         if cells.get("relevant") is not None:
             try:
-                page["show_if"] = rule_from_relevant(cells["relevant"], yes_no)
+                page["show_if"] = relevant(cells["relevant"], yes_no)
             except RelevantError as error:
                 return [_("survey row %(row)d, column relevant: %(reason)s", row=number,
                           reason=str(error))]  # fmt: skip

@@ -118,6 +118,15 @@ class QuestionType:
         """A stored answer asked plainly, as a display rule reads it."""
         return answer
 
+    def plain_values(self, key: str, answer) -> dict:
+        """What display rules read of a stored answer asked plainly, by the name a rule gives
+        it (:meth:`rule_names`)."""
+        return {key: self.plain_value(answer)}
+
+    def rule_names(self, key: str, parameters: DesignParameters) -> tuple[str, ...]:
+        """The names a display rule reads a question of this type by: its id."""
+        return (key,)
+
     def spin_count(self, option_count: int) -> int:
         """How many spins (each costing ε) a respondent makes for the question."""
         return 1

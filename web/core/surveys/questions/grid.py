@@ -21,7 +21,7 @@ class Grid(ReadAsGiven):
     "option"}``, a row left unanswered left out, and null when no row is answered. A required
     grid needs every row. No ε protects it; the minimum n and the batches guard it. Its results
     are read from the published responses: each row's shares, drawn as a stacked bar. It feeds
-    no tally, and a display rule does not read it."""
+    no tally; a display rule reads a row as ``<grid>.<row>``."""
 
     name = "grid"
     listed = 52
@@ -33,11 +33,12 @@ class Grid(ReadAsGiven):
     interval_words = _l("none: each row's answers are counted as given")
     options_problem = OneOption.options_problem
 
-    def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
-        return ()  # a display rule reads one answer, not a row of a grid
+    def plain_values(self, key: str, answer) -> dict:
+        """Each answered row's option, as a rule reads it: ``<grid>.<row>``."""
+        return {f"{key}.{row}": option for row, option in (answer or {}).items()}
 
-    def plain_value(self, answer):
-        return None
+    def rule_names(self, key: str, parameters: DesignParameters) -> tuple[str, ...]:
+        return tuple(f"{key}.{row.key}" for row in parameters.rows or ())
 
     def items_of(self, question) -> list[str]:
         """One column per row: ``<grid>.<row>``, each the option chosen (the responses CSV
