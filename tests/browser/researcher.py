@@ -20,6 +20,7 @@ RESEARCHER_PAGES = [
     "/surveys/new",
     "/surveys/{slug}",
     "/surveys/{slug}/edit",
+    "/surveys/{slug}/experiment",
     "/surveys/{slug}/questions/new",
     "/surveys/{slug}/questions/cheated",
     "/surveys/{slug}/present",

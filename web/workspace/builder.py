@@ -17,10 +17,12 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
 from web.core.results.cells import group_cells
+from web.core.surveys.conditions import MAX_CONDITIONS
 from web.core.surveys.designs import (
     ARM_FIELDS,
     builder_descriptors,
     builder_share_fields,
+    registered,
 )
 from web.core.surveys.display import stored_rule
 from web.core.surveys.editing import (
@@ -36,6 +38,7 @@ from web.core.surveys.editing import (
     set_series,
     update_question,
 )
+from web.core.surveys.experiment_edit import set_experiment
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
@@ -45,6 +48,7 @@ from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_context
 from web.workspace.access import require_login, researcher_survey
+from web.workspace.experiment_form import experiment_from_form, experiment_rows
 from web.workspace.flow_notes import flow_notes
 from web.workspace.forms import (
     FieldingForm,
@@ -308,6 +312,30 @@ def pages(slug: str):
         db.session.commit()
         flash(_("Pages saved."))
     return redirect(url_for("builder.edit", slug=slug, _anchor="pages"))
+
+
+@bp.route("/<slug>/experiment", methods=["GET", "POST"])
+def experiment(slug: str):
+    """Declare the split ballot: its conditions with their shares, and how each asks each question."""
+    survey = researcher_survey(slug)
+    problems: list = []
+    if request.method == "POST":
+        conditions, asked = experiment_from_form(request.form, survey)
+        try:
+            set_experiment(survey, conditions, asked)
+        except EditError as error:
+            db.session.rollback()
+            problems = error.problems
+        else:
+            db.session.commit()
+            flash(_("Experiment saved."))
+            return redirect(url_for("builder.edit", slug=slug))
+    return render_template(
+        "surveys/experiment_form.html", survey=survey, rows=experiment_rows(survey),
+        conditions=survey.condition_list, places=range(1, MAX_CONDITIONS + 1), problems=problems,
+        posted=request.form, frozen=survey.response_count > 0,
+        designs={design.name: design.label for design in registered()},
+    )  # fmt: skip
 
 
 @bp.post("/<slug>/questions/<key>/move")

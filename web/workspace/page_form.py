@@ -61,7 +61,9 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
         chosen = form.get(f"show-{name}", KEPT_RULE)
         rule = None
         if chosen not in ("", KEPT_RULE):
-            bounds = [_number(form.get(f"{side}-{name}", "")) for side in ("at-least", "at-most")]
+            bounds = [
+                typed_number(form.get(f"{side}-{name}", "")) for side in ("at-least", "at-most")
+            ]
             written = one_condition(chosen, form.get(f"answers-{name}", "").split(), *bounds)
             rule, found = read_rule(written, f"pages[{len(starts)}].show_if")
             problems += found
@@ -70,7 +72,7 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
     return starts, problems
 
 
-def _number(text: str):
+def typed_number(text: str):
     """A bound as typed: a number, none when empty, the text itself when it is not one (the
     rule's check names it)."""
     text = text.strip()
