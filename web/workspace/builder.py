@@ -48,7 +48,7 @@ from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_context
 from web.workspace.access import require_login, researcher_survey
-from web.workspace.experiment_form import experiment_from_form, experiment_rows
+from web.workspace.experiment_form import experiment_from_form, experiment_rows, takes_epsilon
 from web.workspace.flow_notes import flow_notes
 from web.workspace.forms import (
     FieldingForm,
@@ -335,6 +335,7 @@ def experiment(slug: str):
         conditions=survey.condition_list, places=range(1, MAX_CONDITIONS + 1), problems=problems,
         posted=request.form, frozen=survey.response_count > 0,
         designs={design.name: design.label for design in registered()},
+        takes_epsilon=takes_epsilon,
     )  # fmt: skip
 
 

@@ -31,6 +31,11 @@ class ExperimentRow:
     cells: tuple[tuple[str, str], ...]
 
 
+def takes_epsilon(procedure: str) -> bool:
+    """Whether a condition states ε for ``procedure`` (a spinner's; a design's is its own)."""
+    return not design_named(procedure).derived
+
+
 def procedures_for(kind: QuestionType, asked_now: set[str]) -> tuple[str, ...]:
     """What the builder offers a condition to ask a question of ``kind`` with: its type's own
     procedure where the type fixes one, else each procedure with no parameters of its own (the
@@ -54,7 +59,8 @@ def experiment_rows(survey) -> list[ExperimentRow]:
         cells = []
         for condition in [*conditions, *[""] * (MAX_CONDITIONS - len(conditions))]:
             row = by_condition.get(condition) if by_condition else asked[0]
-            epsilon = "" if row is None or not row.asked_with.protects else f"{row.epsilon:g}"
+            spun = row is not None and row.asked_with.protects and not row.asked_with.derived
+            epsilon = f"{row.epsilon:g}" if spun else ""
             cells.append(("" if row is None else row.procedure, epsilon))
         found.append(ExperimentRow(
             key, shown(asked[0].texts).text,

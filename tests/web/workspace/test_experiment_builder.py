@@ -45,7 +45,7 @@ def test_conditions_are_declared_and_each_asks_its_way(app, researcher, import_s
                                              "spin": {"procedure": "spinner", "epsilon": 1.5}}  # fmt: skip
     # The form shows what was saved, and saving the same again changes nothing.
     form = researcher.get(f"/surveys/{slug}/experiment").get_data(as_text=True)
-    assert 'value="spin"' in form and '<option value="spinner" selected>' in form
+    assert 'value="spin"' in form and '<option value="spinner" selected data-epsilon>' in form
     assert researcher.post(f"/surveys/{slug}/experiment", data=DECLARED).status_code == 302
     with app.app_context():
         assert [q.key for q in find_survey(slug).questions] == [
