@@ -3,6 +3,9 @@ from the published responses, withheld below the minimum n, on the researcher's 
 
 from __future__ import annotations
 
+import csv
+import io
+
 from tests.web.core.test_flow import STUDY
 from web.core.results.order_effects import order_effects
 from web.core.surveys.lookup import find_survey
@@ -45,3 +48,36 @@ def test_positions_below_the_minimum_n_show_nothing(app, runner, import_survey):
         assert order_effects(survey, 100) == ()  # fewer published than the minimum n
         (s1, *_rest) = order_effects(survey, 30)
     assert all(at.estimate is None for at in s1.positions) and s1.first_minus_last is None
+
+
+def test_the_position_groups_like_a_direct_question(app, runner, import_survey, researcher):
+    slug = import_survey(STUDY)
+    result = runner.invoke(args=["simulate-responses", slug, "--n", "600", "--seed", "4",
+                                 "--true-proportion", "0.3"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    app.config["RESULTS_MIN_N"] = 10
+    with app.app_context():
+        (s1, *_rest) = order_effects(find_survey(slug), 10)
+    page = researcher.get(f"/surveys/{slug}/groups?by=position:sensitive&item=s1&a=1&b=3").get_data(
+        as_text=True
+    )
+    assert '<option value="position:sensitive" selected>' in page
+    table = page.split('id="group-table"')[1].split("</table>")[0]
+    assert table.count("Position ") == 3 and f">{s1.positions[0].n:,}<" in table
+    # The difference between the first and the last position is the dashboard's first minus last.
+    difference = page.split('id="difference"')[1].split("</section>")[0]
+    gap = s1.first_minus_last
+    assert f"{gap.estimate * 100:.1f} percentage points" in difference
+    assert "Reference group of the regression" not in page
+    # An item of another page cannot be grouped by this page's positions.
+    other = researcher.get(f"/surveys/{slug}/groups?by=position:sensitive&item=drugs.alcohol")
+    assert "not a yes/no question of that page" in other.get_data(as_text=True)
+    # The estimates CSV (and the results API, through the same by_group) take the grouping.
+    download = researcher.get(f"/surveys/{slug}/estimates.csv?by=position:sensitive")
+    assert "estimates-by-position-sensitive.csv" in download.headers["Content-Disposition"]
+    rows = [row for row in csv.DictReader(io.StringIO(download.get_data(as_text=True)))
+            if row["question"] == "s1"]  # fmt: skip
+    assert [row["group"] for row in rows] == ["1", "2", "3"]
+    assert rows[0]["n"] == str(s1.positions[0].n)
+    refused = researcher.get(f"/surveys/{slug}/estimates.csv?by=position:nowhere")
+    assert refused.status_code == 400

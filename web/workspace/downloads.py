@@ -70,7 +70,9 @@ def estimates(slug: str):
     except GroupingError as error:
         abort(400, str(error))
     return attachment(
-        grouped_estimates_csv(results, groups, by), "text/csv", f"{slug}-estimates-by-{by}.csv"
+        grouped_estimates_csv(results, groups, by),
+        "text/csv",
+        f"{slug}-estimates-by-{by.replace(':', '-')}.csv",
     )
 
 

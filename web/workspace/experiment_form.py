@@ -60,7 +60,7 @@ def experiment_rows(survey) -> list[ExperimentRow]:
         for condition in [*conditions, *[""] * (MAX_CONDITIONS - len(conditions))]:
             row = by_condition.get(condition) if by_condition else asked[0]
             spun = row is not None and row.asked_with.protects and not row.asked_with.derived
-            epsilon = f"{row.epsilon:g}" if spun else ""
+            epsilon = f"{row.epsilon:g}" if row is not None and spun else ""
             cells.append(("" if row is None else row.procedure, epsilon))
         found.append(ExperimentRow(
             key, shown(asked[0].texts).text,

@@ -12,10 +12,39 @@ from web.core.infrastructure.i18n import shown
 from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.by_group import GroupingError, GroupResult, by_group
+from web.core.results.by_position import PositionGrouping, position_groupings
 from web.core.results.cells import direct_questions
 from web.core.results.chart import estimate_chart
 from web.core.surveys.scales import Scale
 from web.workspace.panel import describe, scaled_bars
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """What the page can group by: a direct question's answers, or a randomized page's
+    positions (``positions``), with each group's key and words."""
+
+    key: str
+    label: str
+    options: tuple[tuple[str, str], ...]
+    positions: PositionGrouping | None = None
+
+
+def groupings(survey: Survey, directs: list) -> list[Grouping]:
+    """The direct questions, then each randomized page's positions."""
+    found = [
+        Grouping(d.key, shown(d.texts).text, tuple((o.key, shown(o.texts).text) for o in d.options))
+        for d in directs
+    ]
+    for page in position_groupings(survey):
+        name = shown(page.title).text if page.title else page.page
+        positions = tuple(
+            (str(number), _("Position %(number)d", number=number))
+            for number in range(1, page.count + 1)
+        )
+        found.append(Grouping(page.key, _("Position on the page: %(page)s", page=name),
+                              positions, page))  # fmt: skip
+    return found
 
 
 @dataclass
@@ -24,6 +53,7 @@ class GroupAnalysis:
 
     directs: list
     items: list[tuple[str, str]]  # (item id, label)
+    groupings: list[Grouping] = field(default_factory=list)
     by: str | None = None
     item: str | None = None
     first: str | None = None
@@ -39,10 +69,15 @@ class GroupAnalysis:
     # The item's range when it is a number question: its figures are means in its units.
     scale: Scale | None = None
 
-    def option_text(self, key: str, option: str) -> str:
-        """The words of one option of a direct question."""
-        question = next(d for d in self.directs if d.key == key)
-        return next((shown(o.texts).text for o in question.options if o.key == option), option)
+    def option_text(self, key: str | None, option: str) -> str:
+        """The words of one group: a direct question's option, or a position."""
+        grouping = next(each for each in self.groupings if each.key == key)
+        return dict(grouping.options).get(option, option)
+
+    @property
+    def grouping(self) -> Grouping:
+        """The grouping chosen."""
+        return next(each for each in self.groupings if each.key == self.by)
 
     def group_label(self, group: dict) -> str:
         """A cell of direct answers in words: "First year", or "First year · Women"."""
@@ -68,49 +103,53 @@ def item_choices(survey: Survey) -> list[tuple[str, str]]:
 def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     """The page for the choices in ``args`` (``by``, ``item``, ``a``, ``b``, ``adjust``)."""
     directs = direct_questions(survey.questions)
-    page = GroupAnalysis(directs, item_choices(survey))
-    if not directs or not page.items:
+    page = GroupAnalysis(directs, item_choices(survey), groupings(survey, directs))
+    if not page.groupings or not page.items:
         return page
-    page.by = args.get("by") if args.get("by") in {d.key for d in directs} else directs[0].key
+    keys = [each.key for each in page.groupings]
+    page.by = args.get("by") if args.get("by") in keys else keys[0]
     page.item = args.get("item") if args.get("item") in dict(page.items) else page.items[0][0]
-    grouping = next(d for d in directs if d.key == page.by)
-    keys = [option.key for option in grouping.options]
-    page.first = args.get("a") if args.get("a") in keys else keys[0]
-    page.second = args.get("b") if args.get("b") in keys else keys[1]
-    page.reference = args.get("ref") if args.get("ref") in keys else keys[0]
+    groups = [key for key, _words in page.grouping.options]
+    page.first = args.get("a") if args.get("a") in groups else groups[0]
+    page.second = args.get("b") if args.get("b") in groups else groups[1]
+    page.reference = args.get("ref") if args.get("ref") in groups else groups[0]
     page.adjust = [
         key for key in args.getlist("adjust") if key in {d.key for d in directs} and key != page.by
     ]
     question, option = analysis.randomized_item(survey, page.item)
     page.item_index = question.type.spun(question.options).index(option)
     page.scale = question.design.scale
-    page.groups = by_group(survey, page.by, min_n)[question.key]
+    page.groups = by_group(survey, page.by, min_n).get(question.key, [])
+    positions = page.grouping.positions
+    if positions is not None and not page.groups:
+        page.problems.append(_("This answer is not a yes/no question of that page: choose one "
+                               "of its items to see it by position."))  # fmt: skip
+        return page
     page.chart = _chart(page, dict(page.items)[page.item])
-    for compute, target in (
-        (
-            lambda: analysis.group_difference(
-                survey, page.item, page.by, page.first, page.second, min_n
-            ),
-            "difference",
-        ),
-        (
-            lambda: analysis.regression(
-                survey, page.item, [page.by, *page.adjust], min_n, {page.by: page.reference}
-            ),
-            "regression",
-        ),
-    ):
-        try:
-            setattr(page, target, compute())
-        except GroupingError as error:
-            page.problems.append(str(error))
+    _compare(page, lambda: analysis.group_difference(
+        survey, page.item, page.by, page.first, page.second, min_n), "difference")  # fmt: skip
+    if positions is not None:
+        page.problems.append(_("The regression adjusts for answers given directly; the position "
+                               "is compared between two positions above."))  # fmt: skip
+        return page
+    _compare(page, lambda: analysis.regression(
+        survey, page.item, [page.by, *page.adjust], min_n, {page.by: page.reference}),
+        "regression")  # fmt: skip
     return page
+
+
+def _compare(page: GroupAnalysis, compute, target: str) -> None:
+    """Set ``target`` from ``compute``, or say why it cannot be given."""
+    try:
+        setattr(page, target, compute())
+    except GroupingError as error:
+        page.problems.append(str(error))
 
 
 def _chart(page: GroupAnalysis, title: str) -> Markup | None:
     drawn, show = scaled_bars(
         (
-            (shown(group.text).text, group.items[page.item_index])
+            (page.option_text(page.by, group.option), group.items[page.item_index])
             for group in page.groups
             if not group.withheld
         ),

@@ -27,7 +27,12 @@ def results_paths() -> dict:
                 "posteriors beside with `method=bayes`.",
                 [
                     slug,
-                    parameter("by", text, "A direct question: estimates per group."),
+                    parameter(
+                        "by",
+                        text,
+                        "A direct question (or a randomized page's positions, "
+                        "position:<page>): estimates per group.",
+                    ),
                     parameter(
                         "method",
                         {"type": "string", "enum": ["frequentist", "bayes"]},
@@ -75,7 +80,13 @@ def results_paths() -> dict:
                 [
                     slug,
                     parameter("item", text, "The item.", required=True, example="cheated"),
-                    parameter("by", text, "The direct question.", required=True, example="year"),
+                    parameter(
+                        "by",
+                        text,
+                        "The direct question, or position:<page>.",
+                        required=True,
+                        example="year",
+                    ),
                     parameter(
                         "groups", text, "Two of its options.", required=True, example="first,fourth"
                     ),

@@ -10,6 +10,7 @@ import rr
 from rr.difference import Difference
 from web.core.models import Option, Question, Survey
 from web.core.results.by_group import GroupingError, direct_question, published_cells
+from web.core.results.by_position import PositionError, position_difference, position_grouping
 from web.core.results.cells import direct_questions
 from web.core.results.figures import significant
 from web.core.surveys.questions import ARM, Tallied
@@ -184,7 +185,14 @@ def _prediction(prediction: rr.regression.Prediction) -> dict:
 def group_difference(
     survey: Survey, item: str, by: str, first: str, second: str, min_n: int
 ) -> dict:
-    """π(first) − π(second) of the item between two groups of direct question ``by``."""
+    """π(first) − π(second) of the item between two groups of direct question ``by`` (or two
+    positions of a randomized page, ``position:<page>``)."""
+    try:
+        positions = position_grouping(survey, by)
+        if positions is not None:
+            return position_difference(survey, item, positions, first, second, min_n)
+    except PositionError as error:
+        raise GroupingError(str(error)) from None
     question, option = randomized_item(survey, item)
     grouping = direct_question(survey, by)
     totals = cell_totals(survey, question, option, [by])

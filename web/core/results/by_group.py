@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from web.core.infrastructure.extensions import db
 from web.core.models import GroupTally, Question, Survey
+from web.core.results.by_position import PositionError, position_figures, position_grouping
 from web.core.results.cells import direct_questions
 from web.core.results.figures import (
     ESTIMATE_FIELDS,
@@ -85,7 +86,23 @@ def published_cells(survey: Survey) -> dict[tuple[str, int], list[tuple[dict, in
 
 
 def by_group(survey: Survey, key: str, min_n: int) -> dict[str, list[GroupResult]]:
-    """Per randomized question, its figures in each group of direct question ``key``."""
+    """Per randomized question, its figures in each group of direct question ``key``; or, for
+    ``position:<page>``, per yes/no item of that randomized page, its figures at each position
+    (:mod:`web.core.results.by_position`)."""
+    try:
+        positions = position_grouping(survey, key)
+    except PositionError as error:
+        raise GroupingError(str(error)) from None
+    if positions is not None:
+        languages = survey.language_list
+        return {
+            item: [
+                GroupResult(str(position), Texts((code, str(position)) for code in languages), n,
+                            n < max(min_n, 1), items)
+                for position, n, _yes, items in found
+            ]
+            for item, found in position_figures(survey, positions, min_n).items()
+        }  # fmt: skip
     grouping = direct_question(survey, key)
     cells = published_cells(survey)
     results = {}

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 import rr
 from web.core.models import Survey
-from web.core.results.published import published_answers
-from web.core.surveys.flow import PAGE_ORDER, survey_flow
+from web.core.results.by_position import position_counts, position_groupings, positioned_items
 from web.core.surveys.texts import Texts
 
 
@@ -43,33 +42,15 @@ class ItemByPosition:
 def order_effects(survey: Survey, min_n: int) -> tuple[ItemByPosition, ...]:
     """Every yes/no item of every randomized page by position, from the published responses
     (none while fewer than ``min_n`` are published; a survey asked by condition has none)."""
-    pages = [page for page in survey_flow(survey).pages if page.randomize]
-    items = {
-        question.key: question
-        for question in survey.questions
-        if question.condition is None
-        and question.type.estimated
-        and not question.type.has_range
-        and question.type.spun([]) == [None]  # one bit of its own: a yes/no question
-    }
-    if not pages or not items or survey.published_count < max(min_n, 1):
+    groupings = position_groupings(survey)
+    if not groupings or survey.published_count < max(min_n, 1):
         return ()
-    counts: dict[tuple[str, str, int], list[int]] = {}
-    for answers in published_answers(survey):
-        for page in pages:
-            order = answers.get(f"{PAGE_ORDER}{page.key}")
-            for position, key in enumerate(order if isinstance(order, list) else (), start=1):
-                answer = answers.get(key) if key in items else None
-                if answer is None:
-                    continue
-                tally = counts.setdefault((str(page.key), key, position), [0, 0])
-                tally[0] += 1
-                tally[1] += items[key].type.bit(answer, None)
+    items = positioned_items(survey)
+    counts = position_counts(survey, groupings)
     return tuple(
-        _by_position(str(page.key), items[key], len(page.questions), counts, min_n)
-        for page in pages
-        for key in page.questions
-        if key in items
+        _by_position(grouping.page, items[key], grouping.count, counts, min_n)
+        for grouping in groupings
+        for key in grouping.items
     )
 
 
