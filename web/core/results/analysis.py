@@ -12,7 +12,7 @@ from web.core.models import Option, Question, Survey
 from web.core.results.by_group import GroupingError, direct_question, published_cells
 from web.core.results.by_position import PositionError, position_difference, position_grouping
 from web.core.results.cells import direct_questions
-from web.core.results.figures import significant
+from web.core.results.figures import difference_entry, significant
 from web.core.surveys.questions import ARM, Tallied
 
 
@@ -215,14 +215,4 @@ def group_difference(
         counts[1],
         None if arms is None else [arms.get((g,), [0, 0]) for g in (first, second)],
     )
-    return {
-        "item": item,
-        "by": by,
-        "groups": [first, second],
-        "n": [counts[0][1], counts[1][1]],
-        "difference": significant(result.estimate),
-        "ci_low": significant(result.ci_low),
-        "ci_high": significant(result.ci_high),
-        "p_value": significant(result.p_value),
-        "method": result.method,
-    }
+    return difference_entry(item, by, [first, second], counts, result)

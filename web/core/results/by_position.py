@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from web.core.models import Question, Survey
-from web.core.results.figures import item_results, significant
+from web.core.results.figures import difference_entry, item_results
 from web.core.results.published import published_answers
 from web.core.surveys.flow import PAGE_ORDER, survey_flow
 from web.core.surveys.pages import stored_pages
@@ -131,14 +131,4 @@ def position_difference(
     question = positioned_items(survey)[item]
     design = question.type.line_of(question)
     result = design.difference(*found[0], *found[1])
-    return {
-        "item": item,
-        "by": grouping.key,
-        "groups": [first, second],
-        "n": [found[0][1], found[1][1]],
-        "difference": significant(result.estimate),
-        "ci_low": significant(result.ci_low),
-        "ci_high": significant(result.ci_high),
-        "p_value": significant(result.p_value),
-        "method": result.method,
-    }
+    return difference_entry(item, grouping.key, [first, second], found, result)

@@ -364,3 +364,20 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.condition,
         question.asked_with.protects,
     )
+
+
+def difference_entry(item: str, by: str, groups: list[str], counts: list, result) -> dict:
+    """Two groups' difference of an item as the API and the analysis page give it: the groups,
+    each one's n (``counts``: (reports of 1, n) of each), the difference with its interval,
+    p-value and method (``result``, an :class:`rr.Difference`)."""
+    return {
+        "item": item,
+        "by": by,
+        "groups": groups,
+        "n": [counts[0][1], counts[1][1]],
+        "difference": significant(result.estimate),
+        "ci_low": significant(result.ci_low),
+        "ci_high": significant(result.ci_high),
+        "p_value": significant(result.p_value),
+        "method": result.method,
+    }
