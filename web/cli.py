@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from web.cli_devices import field_device
 from web.cli_experiment import experiment
 from web.cli_lookup import survey_named, user_named
+from web.cli_methods import methods
 from web.cli_power import plan_change
 from web.cli_series import next_wave_command, trend
 from web.core.infrastructure.database import add_unique
@@ -49,6 +50,7 @@ def init_app(app: Flask) -> None:
         reset_password,
         end_sessions,
         results,
+        methods,
         regress,
         joint,
         synthesize,

@@ -1,5 +1,6 @@
 /**
- * "Copy link and code": puts the survey's address and join code on the clipboard and says so.
+ * Copy buttons ("Copy link and code", the methods paragraph's): each puts its text on the
+ * clipboard and says so.
  * @module copy
  */
 
@@ -19,5 +20,6 @@ export function copyButton(button, status, clipboard = globalThis.navigator?.cli
   });
 }
 
-const button = globalThis.document?.querySelector(".copy-link");
-if (button) copyButton(button, button.parentElement.querySelector(".copy-status"));
+for (const button of globalThis.document?.querySelectorAll(".copy-link") ?? []) {
+  copyButton(button, button.parentElement.querySelector(".copy-status"));
+}

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, request
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
@@ -23,6 +24,7 @@ from web.core.results.cache import Built, SurveyStamp, results_cache, results_ve
 from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
+from web.core.results.methods import survey_methods
 from web.core.results.synthetic import (
     MAX_M,
     SyntheticUnavailable,
@@ -178,6 +180,19 @@ def difference(slug: str):
         lambda survey, min_n: analysis.group_difference(
             survey, item, by, groups[0], groups[1], min_n
         ),
+    )
+
+
+@bp.get("/surveys/<slug>/methods")
+def methods(slug: str):
+    """A methods paragraph to paste into a paper, in Markdown and LaTeX, in the language asked
+    for (``?lang=ko``, else the browser's): the designs with their probabilities and ε, the
+    estimator and interval by name, what was published, a split ballot's conditions; and the
+    references."""
+    stamp, _received = readable_stamp(slug)
+    rest = ("methods", current_app.config["RESULTS_MIN_N"], str(get_locale()))
+    return analysed(
+        slug, stamp, rest, lambda survey, min_n: survey_methods(survey, min_n).to_dict()
     )
 
 

@@ -25,6 +25,7 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
 from web.core.models import Survey, owns_a_survey, surveys_readable_by
 from web.core.results.cells import direct_questions
+from web.core.results.methods import survey_methods
 from web.core.surveys.demo import open_demo
 from web.core.surveys.editing import (
     EditError,
@@ -72,8 +73,10 @@ def surveys():
 
 @bp.get("/<slug>")
 def survey(slug: str):
-    """Results, controls and exports of one survey."""
-    return with_panel("surveys/dashboard.html", researcher_survey(slug, one_snapshot=True))
+    """Results, controls, a methods paragraph and exports of one survey."""
+    survey = researcher_survey(slug, one_snapshot=True)
+    methods = survey_methods(survey, current_app.config["RESULTS_MIN_N"])
+    return with_panel("surveys/dashboard.html", survey, methods=methods)
 
 
 @bp.get("/<slug>/groups")
@@ -173,12 +176,12 @@ def versioned(html: str) -> Response:
     return response
 
 
-def with_panel(template: str, survey: Survey) -> str:
+def with_panel(template: str, survey: Survey, **context) -> str:
     """Render a page or fragment that shows the survey's results panel (with the posteriors when
     the researcher chose Bayesian estimates, a choice the session remembers)."""
     bayes = session.get("estimates") == "bayes"
     panel = results_panel(survey, current_app.config["RESULTS_MIN_N"], bayes=bayes)
-    return render_template(template, survey=survey, panel=panel)
+    return render_template(template, survey=survey, panel=panel, **context)
 
 
 @bp.post("/<slug>/estimates")

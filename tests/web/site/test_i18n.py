@@ -50,6 +50,10 @@ LATIN_ALLOWED = {
     "Zou",
     "Donner",
     "MOVER",
+    "Newcombe",
+    # Formats a methods paragraph is copied as.
+    "Markdown",
+    "LaTeX",
     "Var",
     "xlsx",
     "survey",

@@ -96,6 +96,32 @@ def results_paths() -> dict:
                 404,
             )
         },
+        "/api/surveys/{slug}/methods": {
+            "get": read_operation(
+                "Methods paragraph",
+                "A paragraph to paste into a paper's methods section, in Markdown and LaTeX: each "
+                "randomized question's design in the literature's words with its probabilities "
+                "and ε, the survey's total ε, the estimator, the interval's method, what was "
+                "published, a split ballot's conditions; with the references.",
+                [
+                    slug,
+                    parameter(
+                        "lang",
+                        {"type": "string", "enum": ["en", "ko"]},
+                        "The paragraph's language.",
+                    ),
+                ],
+                json_body(
+                    {
+                        "type": "object",
+                        "required": ["markdown", "latex"],
+                        "properties": {"markdown": text, "latex": text},
+                    },
+                    "The paragraph and its references, twice.",
+                ),
+                404,
+            )
+        },
         "/api/surveys/{slug}/joint": {
             "get": read_operation(
                 "Joint distribution of true answers",

@@ -131,6 +131,9 @@ class SurveyDesign:
     # (:data:`web.core.surveys.questions.VARIANTS`): cheating detection's arm with each bit, a
     # number asked directly; None where every type reports as it does.
     variant: ClassVar[str | None] = None
+    # The paper that introduced it, as a methods section's references list it (None: asked
+    # directly).
+    reference: ClassVar[str | None] = None
     # Its own words for rr's refusals (by :data:`rr.errors.REASONS`) where the general ones of
     # :data:`REFUSALS` would say less; ``%(value)`` in them is the value refused.
     refusals: ClassVar[dict[str, Any]] = {}

@@ -48,6 +48,10 @@ class CheatingDetection(SurveyDesign):
     listed = 60
     label = _l("Cheating detection: two forced-response arms (yes/no only)")
     literature = _l("the cheating-detection model (Clark & Desharnais 1998)")
+    reference = (
+        "Clark, S. J., & Desharnais, R. A. (1998). Honest answers to embarrassing questions: "
+        "detecting cheating in the randomized response model. Psychological Methods, 3, 160–168."
+    )
     fields = DesignFields(("arms",))
     variant = "arms"  # each report goes with its arm
 

@@ -62,6 +62,10 @@ class Crosswise(SurveyDesign):
     listed = 50
     label = _l("Crosswise: “are both answers the same?” (yes/no only)")
     literature = _l("the crosswise model (Yu, Tian & Tang 2008)")
+    reference = (
+        "Yu, J.-W., Tian, G.-L., & Tang, M.-L. (2008). Two new models for survey sampling with "
+        "sensitive characteristic: design and analysis. Metrika, 67, 251–263."
+    )
     lab = LabRow(_l("Crosswise: “are both answers the same?”, no spinner"))
     fields = DesignFields(("innocuous",))
 

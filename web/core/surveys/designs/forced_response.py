@@ -83,6 +83,10 @@ class ForcedResponse(SurveyDesign):
     listed = 30
     label = _l("Forced response (yes/no only)")
     literature = _l("the forced-response design (Boruch 1971)")
+    reference = (
+        "Boruch, R. F. (1971). Assuring confidentiality of responses in social research: a note "
+        "on strategies. The American Sociologist, 6, 308–311."
+    )
     lab = LabRow(_l("Forced response, a forced “yes” twice as likely as a forced “no”"))
     refusals = FORCED_REFUSALS
     fields = DesignFields(

@@ -131,6 +131,9 @@ class Kuk(SurveyDesign):
     listed = 55
     label = _l("Kuk's cards: a card from the deck the answer points to (yes/no only)")
     literature = _l("Kuk's card design (Kuk 1990)")
+    reference = (
+        "Kuk, A. Y. C. (1990). Asking sensitive questions indirectly. Biometrika, 77, 436–438."
+    )
     lab = LabRow(_l("Kuk's cards, decks of opposite mixes (Warner's numbers)"), kuk_at_epsilon)
     fields = DesignFields(
         SHARES,

@@ -19,6 +19,10 @@ class Spinner(TypeSpun):
     listed = 10
     label = _l("Spinner only: dark reports the opposite answer")
     literature = _l("Warner's mirrored design (Warner 1965)")
+    reference = (
+        "Warner, S. L. (1965). Randomized response: a survey technique for eliminating evasive "
+        "answer bias. Journal of the American Statistical Association, 60(309), 63–69."
+    )
     short_label = _l("Spinner only")
     choice_label = _l("Spinner only: dark lets a die pick one of the other options")
 

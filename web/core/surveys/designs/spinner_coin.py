@@ -19,6 +19,10 @@ class SpinnerCoin(TypeSpun):
     listed = 20
     label = _l("Spinner and coin: dark lets a coin decide")
     literature = _l("the forced-response design with a fair coin on dark (Boruch 1971)")
+    reference = (
+        "Boruch, R. F. (1971). Assuring confidentiality of responses in social research: a note "
+        "on strategies. The American Sociologist, 6, 308–311."
+    )
     short_label = _l("Spinner and coin")
     choice_label = _l("Spinner and die: dark lets a die pick any option")
     lab = LabRow(_l("Spinner (the same as symmetric forced response)"))

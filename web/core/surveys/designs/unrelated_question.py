@@ -50,6 +50,11 @@ class UnrelatedQuestion(SurveyDesign):
     literature = _l(
         "the unrelated-question design with a known innocuous share (Greenberg et al. 1969)"
     )
+    reference = (
+        "Greenberg, B. G., Abul-Ela, A.-L. A., Simmons, W. R., & Horvitz, D. G. (1969). The "
+        "unrelated question randomized response model: theoretical framework. Journal of the "
+        "American Statistical Association, 64, 520–539."
+    )
     lab = LabRow(_l("Unrelated question, innocuous prevalence 25%"))
     fields = DesignFields(
         ("p_truth", "innocuous"),
