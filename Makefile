@@ -53,8 +53,9 @@ fonts:
 R_PACKAGES ?= ../shared/r-packages
 R_LIB := $(CURDIR)/.r-lib
 
-# httr2: the README scripts a study over the API in R (tests/r runs it against the live app).
-R_DEBS := r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm \
+# httr2: the README scripts a study over the API in R (tests/r runs it against the live app);
+# haven reads the SPSS and Stata files of the responses (tests/r/test_labelled_files_r.py).
+R_DEBS := r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm r-cran-haven \
 	r-cran-magic r-cran-coda r-cran-httr2 liblapack-dev libblas-dev gfortran
 
 $(R_LIB)/rr/DESCRIPTION:

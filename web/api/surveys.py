@@ -10,6 +10,7 @@ from web.api.bearer import bearer_user_id, writing_user_id
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey, User, readable_by, surveys_readable_by
 from web.core.results.exports import codebook_text, responses_csv
+from web.core.results.labelled_files import FORMATS, labelled_file
 from web.core.surveys.editing import EditError, change_status
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
 from web.site.attachment import attachment
@@ -115,6 +116,16 @@ def responses_file(slug: str):
     survey = readable_survey(slug, bearer_user_id(), one_snapshot=True)
     body = stream_with_context(responses_csv(survey, current_app.config["RESULTS_MIN_N"]))
     return attachment(body, "text/csv", f"{slug}-responses.csv")
+
+
+@bp.get("/surveys/<slug>/responses.sav", defaults={"kind": "sav"})
+@bp.get("/surveys/<slug>/responses.dta", defaults={"kind": "dta"})
+def labelled_responses(slug: str, kind: str):
+    """The responses CSV as an SPSS or Stata file (labels, value labels, the designs in its
+    notes), under the same batch rules."""
+    survey = readable_survey(slug, bearer_user_id(), one_snapshot=True)
+    body = labelled_file(survey, current_app.config["RESULTS_MIN_N"], kind)
+    return attachment(body, FORMATS[kind], f"{slug}-responses.{kind}")
 
 
 @bp.get("/surveys/<slug>/codebook.json")

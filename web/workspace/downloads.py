@@ -13,6 +13,7 @@ from web.core.results.exports import (
     responses_csv,
 )
 from web.core.results.figures import published_results
+from web.core.results.labelled_files import FORMATS, labelled_file
 from web.core.results.synthetic import (
     MAX_M,
     SyntheticUnavailable,
@@ -48,6 +49,15 @@ def responses(slug: str):
     survey = researcher_survey(slug, one_snapshot=True)
     body = stream_with_context(responses_csv(survey, current_app.config["RESULTS_MIN_N"]))
     return attachment(body, "text/csv", f"{slug}-responses.csv")
+
+
+@bp.get("/<slug>/responses.sav", defaults={"kind": "sav"})
+@bp.get("/<slug>/responses.dta", defaults={"kind": "dta"})
+def labelled_responses(slug: str, kind: str):
+    """The reported responses as an SPSS or Stata file, under the CSV's batch rules."""
+    survey = researcher_survey(slug, one_snapshot=True)
+    body = labelled_file(survey, current_app.config["RESULTS_MIN_N"], kind)
+    return attachment(body, FORMATS[kind], f"{slug}-responses.{kind}")
 
 
 @bp.get("/<slug>/estimates.csv")

@@ -54,6 +54,11 @@ LATIN_ALLOWED = {
     # Formats a methods paragraph is copied as.
     "Markdown",
     "LaTeX",
+    # Statistics packages the responses are downloaded for, and their files' extensions.
+    "SPSS",
+    "Stata",
+    "sav",
+    "dta",
     "Var",
     "xlsx",
     "survey",

@@ -109,6 +109,42 @@ def survey_paths() -> dict:
                 404,
             )
         },
+        "/api/surveys/{slug}/responses.sav": {
+            "get": read_operation(
+                "Reported responses (SPSS)",
+                "The responses CSV's rows as a SPSS file, under the same batch rules: the "
+                "wording as variable labels (a randomized column labelled as a report with its "
+                "design and epsilon), options coded 1, 2, ... with their texts as value labels"
+                "; each design's probabilities in the file's notes.",
+                [slug_parameter()],
+                {
+                    "description": "A SPSS file.",
+                    "content": {
+                        "application/x-spss-sav": {"schema": {"type": "string", "format": "binary"}}
+                    },
+                },
+                404,
+            )
+        },
+        "/api/surveys/{slug}/responses.dta": {
+            "get": read_operation(
+                "Reported responses (Stata)",
+                "The responses CSV's rows as a Stata file, under the same batch rules: the "
+                "wording as variable labels (a randomized column labelled as a report with its "
+                "design and epsilon), options coded 1, 2, ... with their texts as value labels"
+                ".",
+                [slug_parameter()],
+                {
+                    "description": "A Stata file.",
+                    "content": {
+                        "application/x-stata-dta": {
+                            "schema": {"type": "string", "format": "binary"}
+                        }
+                    },
+                },
+                404,
+            )
+        },
         "/api/surveys/{slug}/codebook.json": {
             "get": read_operation(
                 "Codebook",

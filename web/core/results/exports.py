@@ -69,17 +69,8 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     header = [name for name, _key, _part in columns]
     header += [name for name, _ in orders]
     yield _line(["condition", *header] if markers else header)
-    if survey.published_count < max(min_n, 1):
-        return
-    rows = db.session.execute(
-        db.select(Response.bits)
-        .where(Response.survey_id == survey.id)
-        .order_by(func.random())
-        .execution_options(yield_per=5000)
-    )
     buffer = []
-    for (bits,) in rows:
-        answers = json.loads(bits)
+    for answers in shuffled_answers(survey, min_n):
         cells = [_cell(answers, key, part) for _name, key, part in columns]
         cells += [" ".join(answers.get(stored) or ()) for _, stored in orders]
         if markers:
@@ -89,6 +80,21 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
             yield "".join(buffer)
             buffer = []
     yield "".join(buffer)
+
+
+def shuffled_answers(survey: Survey, min_n: int) -> Iterator[dict]:
+    """Each published response's stored answers in random order (so that the order says nothing
+    about who answered when); none below ``min_n`` published responses."""
+    if survey.published_count < max(min_n, 1):
+        return
+    rows = db.session.execute(
+        db.select(Response.bits)
+        .where(Response.survey_id == survey.id)
+        .order_by(func.random())
+        .execution_options(yield_per=5000)
+    )
+    for (bits,) in rows:
+        yield json.loads(bits)
 
 
 def order_columns(flow: Flow) -> list[tuple[str, str]]:

@@ -1,0 +1,174 @@
+"""The responses as an SPSS (.sav) or Stata (.dta) file, under the responses CSV's rules (the
+published snapshot, in random order, nothing below the minimum n): a variable per column of the
+CSV, named as the CSV names it where the format allows; the question's wording as its label, a
+randomized column's labelled as a report with its design and ε; an option's text as the value
+label of its code; and each design's probabilities in the file's notes (SPSS; Stata's file keeps
+its variable labels only, and the codebook has the rest). pyreadstat writes them."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+import pyreadstat
+
+from web.core.models import Survey
+from web.core.results.exports import order_columns, response_columns, shuffled_answers
+from web.core.surveys.conditions import condition_markers, response_condition
+from web.core.surveys.flow import survey_flow
+
+LABEL_LIMIT = 80  # Stata's longest variable label; SPSS takes it too
+NAME_LIMIT = 32  # Stata's longest variable name
+FORMATS = {"sav": "application/x-spss-sav", "dta": "application/x-stata-dta"}
+
+
+@dataclass
+class Variable:
+    """One column: its name and label, its values per response, and its codes' labels (a column
+    of options, coded 1, 2, … in the options' order)."""
+
+    name: str
+    label: str
+    numeric: bool
+    values: list = field(default_factory=list)
+    codes: dict[str, int] | None = None
+    value_labels: dict[int | float, str] | None = None
+
+    def add(self, value) -> None:
+        if self.codes is not None:
+            self.values.append(self.codes.get(value) if isinstance(value, str) else None)
+        elif self.numeric:
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            self.values.append(value if number else None)
+        else:
+            self.values.append(None if value is None else _text(value))
+
+
+def labelled_file(survey: Survey, min_n: int, kind: str) -> bytes:
+    """The survey's responses as a ``sav`` or ``dta`` file's bytes."""
+    variables, notes = _variables(survey, min_n)
+    frame = pl.DataFrame(
+        {variable.name: variable.values for variable in variables},
+        schema={
+            variable.name: pl.Float64 if variable.numeric else pl.Utf8 for variable in variables
+        },  # fmt: skip
+    )
+    labels: dict[str, str | None] = {variable.name: variable.label for variable in variables}
+    values: dict[str, dict[int | float, str]] = {
+        v.name: v.value_labels for v in variables if v.value_labels
+    }
+    title = _fitted(survey.texts("title").default)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"responses.{kind}"
+        if kind == "sav":
+            # SPSS keeps its notes as lines of at most 80 characters.
+            lines = [line for note in notes for line in textwrap.wrap(note, LABEL_LIMIT)]
+            pyreadstat.write_sav(frame, path, file_label=title, column_labels=labels,
+                                 variable_value_labels=values, note=lines)  # fmt: skip
+        else:
+            pyreadstat.write_dta(frame, path, file_label=title, column_labels=labels,
+                                 variable_value_labels=values)  # fmt: skip
+        return path.read_bytes()
+
+
+def _variables(survey: Survey, min_n: int) -> tuple[list[Variable], list[str]]:
+    """Every column with its values, and the file's notes."""
+    questions = {question.key: question for question in survey.questions}
+    markers = condition_markers(survey.questions)
+    orders = order_columns(survey_flow(survey))
+    taken: set[str] = set()
+    condition = Variable(_name("condition", taken), "condition (split ballot)", False)
+    columns = [(_variable(questions[key], part, name, taken), key, part)
+               for name, key, part in response_columns(survey)]  # fmt: skip
+    drawn = [(Variable(_name(name, taken), f"{name}: ids as shown", False), stored)
+             for name, stored in orders]  # fmt: skip
+    for answers in shuffled_answers(survey, min_n):
+        if markers:
+            condition.add(response_condition(answers, markers))
+        for variable, key, part in columns:
+            value = answers.get(key)
+            variable.add(value.get(part) if part is not None and isinstance(value, dict)
+                         else None if part is not None else value)  # fmt: skip
+        for variable, stored in drawn:
+            variable.add(" ".join(answers.get(stored) or ()) or None)
+    variables = [*([condition] if markers else []), *(v for v, _key, _part in columns),
+                 *(v for v, _stored in drawn)]  # fmt: skip
+    return variables, _notes(survey, min_n)
+
+
+def _variable(question, part: str | None, name: str, taken: set[str]) -> Variable:
+    """A column's variable: an option coded where the column holds one, else its values as
+    numbers or text."""
+    wording = question.texts.default
+    if part is not None:
+        named = next((o.texts for o in question.options if o.key == part), None)
+        row = next((r.text for r in question.design.rows or () if r.key == part), None)
+        texts = named or row
+        wording += f" [{texts.default if texts else part}]"
+    if question.asked_with.protects:
+        wording += f" (report: {question.procedure}, epsilon {question.epsilon:.4g})"
+    # Every report's bit, an arm, a number asked directly is a number; words are text.
+    variable = Variable(_name(name, taken), _fitted(wording), not question.type.written)
+    if question.type.has_options and (part is None or question.type.has_rows):
+        variable.numeric = True
+        variable.codes = {option.key: place for place, option in
+                          enumerate(question.options, start=1)}  # fmt: skip
+        variable.value_labels = {place: _fitted(f"{option.key}: {option.texts.default}")
+                                 for place, option in enumerate(question.options, start=1)}  # fmt: skip
+    return variable
+
+
+def _notes(survey: Survey, min_n: int) -> list[str]:
+    """The file's notes: how it was made, and each randomized question's design."""
+    notes = [
+        f"Randomized response survey {survey.slug}: {survey.published_count} published "
+        f"responses in random order (none below {min_n}); each report was randomized on the "
+        "respondent's device. Estimate each prevalence through its design's line: "
+        "pi = (share reporting 1 - P0) / (P1 - P0). The codebook gives every parameter.",
+        f"Total epsilon of the survey: {survey.epsilon_total:.4g}.",
+    ]
+    for question in survey.questions:
+        if not question.asked_with.protects:
+            continue
+        design = question.asked_with
+        try:
+            line = question.type.line_of(question)
+        except ValueError:  # arms of their own: the codebook has each
+            notes.append(f"{question.key}: {design.name}, epsilon {question.epsilon:.4g}; "
+                         "each arm's probabilities are in the codebook.")  # fmt: skip
+            continue
+        notes.append(
+            f"{question.key}: {design.name}; P1 = P(report 1 | true yes) = "
+            f"{line.yes_given_yes:.6g}, P0 = P(report 1 | true no) = {line.yes_given_no:.6g}; "
+            f"epsilon {question.epsilon:.4g} per spin."
+        )
+    return notes
+
+
+def _name(name: str, taken: set[str]) -> str:
+    """A variable name both formats take: letters, digits and _, starting with a letter, at most
+    32 characters, unique."""
+    base = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not base[:1].isalpha():
+        base = f"v_{base}"
+    base = base[:NAME_LIMIT]
+    found, number = base, 2
+    while found.lower() in taken:
+        suffix = f"_{number}"
+        found, number = base[: NAME_LIMIT - len(suffix)] + suffix, number + 1
+    taken.add(found.lower())
+    return found
+
+
+def _fitted(text: str) -> str:
+    """A label within the formats' limit."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else str(value)
