@@ -51,9 +51,10 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1") if 
 control_socket_disable = True
 timeout = 60
 graceful_timeout = 20
-# No client address, user agent or referrer in the access log: only what was asked and answered.
+# No client address, user agent or referrer in the access log: only what was asked and answered;
+# and no query string, which may carry a panel's id for the respondent (web/core/surveys/panel.py).
 accesslog = os.environ.get("ACCESS_LOG", "-")
-access_log_format = '"%(r)s" %(s)s %(b)s %(M)sms'
+access_log_format = '"%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
 # ...and no line at all for a stored response, which would give it a time (web/site/logs.py).
 logger_class = "web.site.logs.GunicornLogger"
 # Served over HTTPS in production: cookies only travel encrypted. Set these to false to serve a

@@ -109,6 +109,8 @@ def stamp_unversioned(connection):
                 made_by = "0015"
             if made_by == "0015" and "pages" in columns:
                 made_by = "0016"
+            if made_by == "0016" and "panel" in columns:
+                made_by = "0017"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

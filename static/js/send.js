@@ -59,10 +59,11 @@ export async function submit(page) {
   // Stored, or kept on this device to be sent: either way this respondent is done.
   await markSubmitted(page, entry.id);
   if (page.field) return page.fieldwork.showHandback();
-  // A panel provider's address (https, checked by the server) or the thank-you page, which shows
-  // the completion code.
-  if (sent.verdict === "stored") window.location.assign(sent.reply?.completion_url ?? config.thanksUrl);
-  else showSaved(false);
+  if (sent.verdict !== "stored") return showSaved(false);
+  // The panel's address with its parameters from this device, a panel provider's address (https,
+  // checked by the server) or the thank-you page, which shows the completion code.
+  const panelLink = page.panel ? page.panel.takePanelLink(config.panel, config.slug, page.storage) : null;
+  window.location.assign(panelLink ?? sent.reply?.completion_url ?? config.thanksUrl);
 }
 
 /** The body to send. Object.fromEntries defines own keys, so no id can reach a prototype. */

@@ -61,6 +61,8 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  *   not asked and not sent.
  * @property {Map<string, string[]>} orders The orders drawn for randomized pages and shuffled
  *   questions, by page or question id (pages.js); sent with the answers.
+ * @property {typeof import("./panel.js") | null} panel The panel's module, where the survey is
+ *   fielded on one.
  * @property {(() => void) | null} layout Decides again which pages and questions are shown
  *   (pages.js, where the survey has them); run before every update of the summary.
  * @property {<T>(task: () => T | Promise<T>) => Promise<T>} lock Runs `task` under the survey's
@@ -94,6 +96,7 @@ function pageOf(form) {
     hidden: new Set(),
     orders: new Map(),
     layout: null,
+    panel: null,
     lock: (task) => withLock(memoKey(config.slug), task),
     mirror: () => mirrorMemo(storage, config.slug, preview),
     share: async (value) => {
@@ -104,6 +107,11 @@ function pageOf(form) {
 
 async function start(page) {
   const { config, preview, storage } = page;
+  // A panel's parameters: kept on this device, out of the address bar, never sent (panel.js).
+  if (config.panel && storage) {
+    page.panel = await import("./panel.js");
+    page.panel.keepPanelParameters(config.panel, config.slug, window.location, storage, window.history);
+  }
   const memo = openMemo(storage, config.slug, config.revision);
   const marks = preview ? { fieldDevice: false, outboxWaiting: false } : storedMarks(storage, config.slug);
   if (marks.fieldDevice) {

@@ -1,6 +1,15 @@
 """The respondent's pages: the survey with its spinners, and the thank-you page."""
 
-from flask import Blueprint, abort, current_app, redirect, render_template, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -9,6 +18,7 @@ from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.surveys.flow import Flow, survey_flow
 from web.core.surveys.lookup import find_survey
+from web.core.surveys.panel import Panel
 from web.core.surveys.schedule import close_if_due, not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
@@ -51,6 +61,9 @@ def render_survey(slug: str) -> str:
         "respond/survey.html",
         **page_context(survey),
         waiting=survey.status == "open" and not_yet_open(survey.opens_at),
+        # A panel's parameters stay out of every link the page writes (the language switch's):
+        # the page keeps them on the device (static/js/panel.js).
+        language_next=request.path if survey.panel else None,
     )
 
 
@@ -117,7 +130,16 @@ def page_config(survey, flow: Flow, preview: bool = False) -> dict:
         "questions": [page_question(question) for question in survey.questions],
         # Pages, display rules and drawn orders, where the survey has them (static/js/pages.js).
         "flow": page_flow(flow),
+        # An online panel's parameter names and completion address (static/js/panel.js): the
+        # page keeps the parameters on the device and never sends them.
+        "panel": panel_config(survey.panel),
     }
+
+
+def panel_config(stored: dict | None) -> dict | None:
+    """The page's part of the survey's panel (its parameters' names, the completion address)."""
+    panel = Panel.stored(stored)
+    return None if panel is None else panel.page_config()
 
 
 def series_ledger(survey) -> dict | None:

@@ -1,4 +1,5 @@
-"""What the request logs may say: no client address, and no line for a stored response.
+"""What the request logs may say: no client address, no query string (a panel's id may ride in
+one), and no line for a stored response.
 
 A line per stored response, written as it happens, would give each response a time (the log
 collector stamps every line), and the k-th such line would point at the k-th row. Submissions
@@ -54,10 +55,23 @@ class _NoStoredSubmissions(logging.Filter):
         return True
 
 
+class _NoQueries(logging.Filter):
+    """Drop the query string from the development server's request line: it may carry a panel's
+    id for the respondent (web/core/surveys/panel.py), which no log may hold."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args and isinstance(record.args[0], str):
+            record.args = (QUERY.sub("", record.args[0]), *record.args[1:])
+        return True
+
+
+QUERY = re.compile(r"\?[^\s\"]*")
+
+
 def quiet_development_log() -> None:
-    """Install both filters on the development server's logger, once."""
+    """Install the filters on the development server's logger, once."""
     werkzeug_log = logging.getLogger("werkzeug")
-    for kind in (_NoAddresses, _NoStoredSubmissions):
+    for kind in (_NoAddresses, _NoStoredSubmissions, _NoQueries):
         if not any(isinstance(existing, kind) for existing in werkzeug_log.filters):
             werkzeug_log.addFilter(kind())
 

@@ -277,6 +277,9 @@ def test_development_server_log_has_no_address_and_no_stored_response(app, surve
                 == 201
             )
             assert post_answers(f"{base}/api/surveys/{survey}/responses", {"cheated": 7}) == 400
+            # A panel's id in the page's address is logged nowhere (web/core/surveys/panel.py).
+            with urllib.request.urlopen(f"{base}/s/{survey}?PROLIFIC_PID=secret-id-123") as page:
+                assert page.status == 200
 
             def logged():
                 return [
@@ -292,6 +295,9 @@ def test_development_server_log_has_no_address_and_no_stored_response(app, surve
         server.shutdown()
     assert len(logged()) == 1 and '" 400 ' in logged()[0]
     assert not any("127.0.0.1" in line for line in logged())
+    wait_for(lambda: [r for r in caplog.records if f"/s/{survey}" in r.getMessage()],
+             "the development server logged the page")  # fmt: skip
+    assert not any("secret-id-123" in record.getMessage() for record in caplog.records)
 
 
 @sqlite_only
@@ -335,6 +341,9 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
         )
         with urllib.request.urlopen(claimed, timeout=30) as page:
             assert "Strict-Transport-Security" not in page.headers
+        # A panel's id in the page's address reaches no log (web/core/surveys/panel.py).
+        with urllib.request.urlopen(f"{base}/s/campus-life?PROLIFIC_PID=secret-pid-42", timeout=30):
+            pass
         assert not (tmp_path / "gunicorn.ctl").exists()
     finally:
         server.send_signal(signal.SIGTERM)
@@ -348,6 +357,10 @@ def test_gunicorn_access_log_has_no_address_and_no_stored_response(tmp_path, run
     assert statuses == ["400", "413"]
     assert "GET /s/campus-life" in log
     assert "127.0.0.1" not in log and "ProbeAgent" not in log
+    assert (
+        "secret-pid-42" not in log
+        and "secret-pid-42" not in (tmp_path / "gunicorn.log").read_text()
+    )
     errors = (tmp_path / "gunicorn.log").read_text()
     # The server names its own address once, when it starts listening; no client's appears.
     assert "Invalid request from ip=-" in errors

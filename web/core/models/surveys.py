@@ -25,6 +25,7 @@ from web.core.surveys.display import stored_rule
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
 from web.core.surveys.pages import stored_pages
+from web.core.surveys.panel import Panel
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.texts import Texts, split_languages
 
@@ -107,6 +108,9 @@ class Survey(Model):
     # Its pages ([{"id", "title": {lang: text}, "questions", "randomize", "show_if"}],
     # web/core/surveys/pages.py); none (null) for a survey of one page.
     pages: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
+    # An online panel's parameters and completion address (web/core/surveys/panel.py): what the
+    # page reads from its address and keeps on the device; none for a survey not on a panel.
+    panel: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )
@@ -211,6 +215,7 @@ class Survey(Model):
             wave=spec.wave,
             conditions=[condition.to_dict() for condition in spec.conditions] or None,
             pages=[page.to_store() for page in spec.pages] or None,
+            panel=spec.panel.to_dict() if spec.panel is not None else None,
         )
         survey.set_texts("title", spec.title)
         survey.set_texts("description", spec.description)
@@ -251,6 +256,7 @@ class Survey(Model):
             wave=self.wave,
             conditions=self.condition_list,
             pages=stored_pages(self.pages),
+            panel=Panel.stored(self.panel),
         )
 
     owner: Mapped[User | None] = relationship()

@@ -25,6 +25,7 @@ from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
 )
 from web.core.surveys.pages import PageSpec
+from web.core.surveys.panel import Panel
 from web.core.surveys.questions import QuestionType, question_type
 from web.core.surveys.texts import Texts
 
@@ -96,6 +97,8 @@ class SurveySpec:
     conditions: tuple[Condition, ...] = ()
     # Its pages in order (web/core/surveys/pages.py); none for a survey of one page.
     pages: tuple[PageSpec, ...] = ()
+    # The online panel it is fielded on (web/core/surveys/panel.py), if any.
+    panel: Panel | None = None
 
     def to_dict(self) -> dict:
         """The survey in the file format: texts as strings in a one-language survey, else as
@@ -115,6 +118,7 @@ class SurveySpec:
                 else {}
             ),
             **({"pages": [page.to_dict(languages) for page in self.pages]} if self.pages else {}),
+            **({"panel": self.panel.to_dict()} if self.panel is not None else {}),
             "questions": grouped_for_file(
                 [
                     (question.condition, _question_dict(question, languages))

@@ -26,6 +26,7 @@ from web.core.surveys.limits import (
     MIN_RESULTS_BATCH,
     SLUG,
 )
+from web.core.surveys.panel import panel_problems
 from web.core.surveys.problems import Problem
 from web.core.surveys.question_checks import question_problems
 from web.core.surveys.specs import QuestionSpec, SurveySpec
@@ -46,6 +47,8 @@ def survey_problems(
         return problems  # every text is checked against the languages: they must be right first
     problems = survey_field_problems(spec.slug, spec.title, spec.description, languages, complete)
     problems += fielding_text_problems(spec.fielding, languages, complete)
+    problems += [Problem(*found) for found in panel_problems(spec.panel,
+                                                             spec.fielding.completion_url)]  # fmt: skip
     if count == 0:
         problems.append(Problem("questions", _("must be a non-empty list")))
     problems += question_count_problems(count)

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { keepPanelParameters, panelKey, takePanelLink } from "../../static/js/panel.js";
+
+function memoryStorage() {
+  const items = new Map();
+  return {
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+    items,
+  };
+}
+
+const PANEL = { parameters: ["PROLIFIC_PID", "STUDY_ID"], completeUrl: "https://app.prolific.com/done?cc=C1&pid={PROLIFIC_PID}&s={STUDY_ID}" };
+
+describe("panel parameters", () => {
+  it("keeps the named parameters, takes them out of the address and leaves the rest", () => {
+    const storage = memoryStorage();
+    const replaced = [];
+    const history = { state: null, replaceState: (state, title, url) => replaced.push(url) };
+    keepPanelParameters(PANEL, "exams", { href: "https://rr.example/s/exams?PROLIFIC_PID=5f%20a&lang=ko&OTHER=1#top" }, storage, history);
+    assert.deepEqual(JSON.parse(storage.getItem(panelKey("exams"))), { PROLIFIC_PID: "5f a" });
+    assert.deepEqual(replaced, ["/s/exams?lang=ko&OTHER=1#top"]);
+  });
+
+  it("keeps what an earlier load kept when the address no longer carries them", () => {
+    const storage = memoryStorage();
+    storage.setItem(panelKey("exams"), JSON.stringify({ PROLIFIC_PID: "abc" }));
+    keepPanelParameters(PANEL, "exams", { href: "https://rr.example/s/exams" }, storage, { replaceState: () => assert.fail("nothing to take out") });
+    assert.equal(JSON.parse(storage.getItem(panelKey("exams"))).PROLIFIC_PID, "abc");
+  });
+
+  it("fills the completion address, URL-encoded, once, and forgets the parameters", () => {
+    const storage = memoryStorage();
+    storage.setItem(panelKey("exams"), JSON.stringify({ PROLIFIC_PID: "a&b=c" }));
+    assert.equal(takePanelLink(PANEL, "exams", storage), "https://app.prolific.com/done?cc=C1&pid=a%26b%3Dc&s=");
+    assert.equal(storage.getItem(panelKey("exams")), null);
+    // Nothing kept (another device): the address still goes, without the ids.
+    assert.equal(takePanelLink(PANEL, "exams", storage), "https://app.prolific.com/done?cc=C1&pid=&s=");
+  });
+});
