@@ -86,3 +86,56 @@ def test_nothing_of_the_panel_is_stored_or_accepted_with_the_answers(app, import
     with app.app_context():
         assert find_survey(slug).response_count == 1
         assert "5f0c3a2b1d" not in json.dumps(stored_bits())
+
+
+def test_a_panel_travels_through_xlsform_settings_and_pyxform_converts_the_export(app):
+    import io
+
+    import openpyxl
+    from pyxform.xls2xform import convert
+
+    from web.core.surveys.xlsform_read import load_xlsform
+    from web.core.surveys.xlsform_write import survey_xlsform
+
+    spec = load_survey(json.dumps(ON_A_PANEL))
+    with app.test_request_context():
+        exported = survey_xlsform(spec)
+        assert load_xlsform(exported) == spec
+    settings = list(
+        openpyxl.load_workbook(io.BytesIO(exported))["settings"].iter_rows(values_only=True)
+    )
+    row = dict(zip(settings[0], settings[1], strict=True))
+    assert row["rr_panel_parameters"] == "PROLIFIC_PID STUDY_ID"
+    assert row["rr_panel_complete_url"] == PANEL["complete_url"]
+    xform = convert(xlsform=io.BytesIO(exported), file_type=".xlsx", validate=False).xform
+    assert "PROLIFIC" not in xform  # the app's own settings stay out of the form
+
+
+def test_the_builder_sets_a_panel_refuses_a_wrong_one_beside_its_field_and_clears_it(
+    app, researcher, import_survey
+):
+    slug = import_survey(ON_A_PANEL | {"panel": None} | {"slug": "built-panel"})
+    details = {"title": "Exams", "results_batch": "5"}
+    page = researcher.get(f"/surveys/{slug}/edit").get_data(as_text=True)
+    assert 'name="panel_parameters"' in page and 'name="panel_complete_url"' in page
+    wrong = details | {"panel_parameters": "PROLIFIC_PID",
+                       "panel_complete_url": "https://app.prolific.com/done?x={EMAIL}"}  # fmt: skip
+    html = researcher.post(f"/surveys/{slug}/edit", data=wrong).get_data(as_text=True)
+    assert 'id="panel_complete_url-errors"' in html and "not {EMAIL}" in html
+    right = details | {
+        "panel_parameters": "PROLIFIC_PID STUDY_ID",
+        "panel_complete_url": PANEL["complete_url"],
+    }
+    assert researcher.post(f"/surveys/{slug}/edit", data=right).status_code == 302
+    with app.app_context():
+        assert find_survey(slug).panel == PANEL
+    page = researcher.get(f"/surveys/{slug}/edit").get_data(as_text=True)
+    assert 'value="PROLIFIC_PID STUDY_ID"' in page
+    both = right | {"completion_url": "https://example.org/done"}
+    html = researcher.post(f"/surveys/{slug}/edit", data=both).get_data(as_text=True)
+    assert 'id="completion_url-errors"' in html
+    # Both fields emptied, as a browser sends them: no panel.
+    cleared = details | {"panel_parameters": "", "panel_complete_url": ""}
+    assert researcher.post(f"/surveys/{slug}/edit", data=cleared).status_code == 302
+    with app.app_context():
+        assert find_survey(slug).panel is None

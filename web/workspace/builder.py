@@ -35,6 +35,7 @@ from web.core.surveys.editing import (
     next_question_key,
     reorder_questions,
     set_languages,
+    set_panel,
     set_series,
     update_question,
 )
@@ -44,6 +45,8 @@ from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.page_breaks import cut_pages
+from web.core.surveys.panel import Panel
+from web.core.surveys.problems import Problem
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_context
@@ -114,10 +117,11 @@ def edit(slug: str):
                 form.results_batch.data,
                 fielding_from_form(form, languages),
             )
+            set_panel(survey, panel_from_form(form))
             set_series(survey, form.series.data or None, form.wave.data)
         except EditError as error:
             db.session.rollback()
-            show_problems(form, error.problems, languages)
+            show_problems(form, [on_panel_fields(problem) for problem in error.problems], languages)
         else:
             db.session.commit()
             flash(_("Saved."))
@@ -147,10 +151,29 @@ def details_form(survey: Survey):
         data |= texts_data(name, survey.texts(name), languages)
     for name in ("completion_code", "completion_url", "target_n"):
         data[name] = getattr(survey, name)
+    panel = Panel.stored(survey.panel)
+    if panel is not None:
+        data |= {"panel_parameters": " ".join(map(str, panel.parameters)),
+                 "panel_complete_url": panel.complete_url}  # fmt: skip
     for name in ("opens_at", "closes_at"):
         moment = getattr(survey, name)
         data[name] = moment.astimezone(UTC).replace(tzinfo=None) if moment else None
     return translated_form(FieldingForm, languages, data=data)
+
+
+def panel_from_form(form) -> Panel | None:
+    """The panel as typed: none where both its fields are empty."""
+    names = (form.panel_parameters.data or "").split()
+    address = (form.panel_complete_url.data or "").strip() or None
+    return Panel(tuple(names), address) if names or address else None
+
+
+def on_panel_fields(problem: Problem) -> Problem:
+    """A panel's mistake on the field it is typed in (``panel.parameters[1]`` on the
+    parameters')."""
+    place = problem.place.split("[", 1)[0]
+    fields = {"panel.parameters": "panel_parameters", "panel.complete_url": "panel_complete_url"}
+    return Problem(fields.get(place, problem.place), problem.message)
 
 
 def fielding_from_form(form, languages: list[str]) -> Fielding:

@@ -155,6 +155,23 @@ class FieldingForm(SurveyForm):
             "replaced by the completion code; nothing about the respondent is ever added."
         ),
     )
+    panel_parameters = StringField(
+        _l("Panel parameters (names, separated by spaces)"),
+        validators=[Optional(), Length(max=700)],
+        description=_l(
+            "For an online panel, e.g. PROLIFIC_PID STUDY_ID SESSION_ID: the page reads them from "
+            "its address and keeps them on the respondent's device; this app never receives them."
+        ),
+    )
+    panel_complete_url = StringField(
+        _l("Panel completion address"),
+        validators=[Optional(), Length(max=2000)],
+        description=_l(
+            "https only, with {NAME} where a parameter goes, e.g. "
+            "https://app.prolific.com/submissions/complete?cc=C1ABC&pid={PROLIFIC_PID}. "
+            "Leave the completion address above empty."
+        ),
+    )
     opens_at = DateTimeLocalField(
         _l("Opens at (UTC)"),
         validators=[Optional()],

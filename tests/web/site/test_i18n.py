@@ -54,6 +54,12 @@ LATIN_ALLOWED = {
     # Formats a methods paragraph is copied as.
     "Markdown",
     "LaTeX",
+    # A panel's parameter names, as Prolific writes them, and the placeholder's name.
+    "PROLIFIC",
+    "PID",
+    "STUDY",
+    "SESSION",
+    "NAME",
     # Statistics packages the responses are downloaded for, and their files' extensions.
     "SPSS",
     "Stata",

@@ -35,6 +35,7 @@ from web.core.surveys.flow import flow_problems, survey_flow
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.limits import MAX_TITLE, RESERVED_KEYS
 from web.core.surveys.pages import pages_in_order, pages_with, pages_without, stored_pages
+from web.core.surveys.panel import Panel, panel_problems
 from web.core.surveys.problems import Problem
 from web.core.surveys.question_checks import question_problems
 from web.core.surveys.series import (
@@ -189,6 +190,18 @@ def edit_details(
         survey.set_fielding(fielding)
     survey.results_batch = results_batch or survey.results_batch
     survey.edits += 1
+
+
+def set_panel(survey: Survey, panel: Panel | None) -> None:
+    """Field the survey on an online panel (its parameters' names and completion address), or on
+    none, after the checks a survey file goes through (web/core/surveys/panel.py)."""
+    problems = [Problem(*found) for found in panel_problems(panel, survey.completion_url)]
+    if problems:
+        raise EditError(problems)
+    stored = None if panel is None else panel.to_dict()
+    if stored != survey.panel:
+        survey.panel = stored
+        survey.edits += 1
 
 
 def set_series(survey: Survey, series: str | None, wave: int | None) -> None:

@@ -51,8 +51,9 @@ language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``
 ``form_title::…`` column is read too), ``default_language`` and this app's own
 ``rr_description``, ``rr_consent``, ``rr_thanks`` (per language like the title),
 ``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``, ``rr_opens_at``,
-``rr_closes_at``, ``rr_target_n``, and ``rr_series`` with ``rr_wave`` (the series this survey
-is a wave of). Without a settings sheet (or a ``form_id``), the slug and
+``rr_closes_at``, ``rr_target_n``, ``rr_series`` with ``rr_wave`` (the series this survey
+is a wave of), and an online panel's ``rr_panel_parameters`` (names separated by spaces) with
+``rr_panel_complete_url``. Without a settings sheet (or a ``form_id``), the slug and
 title come from the file's name. The ``rr_`` columns are ignored by XLSForm's converters, so the
 export converts with pyxform as it is.
 
@@ -136,8 +137,12 @@ SURVEY_COLUMNS = frozenset(
      *CONDITION_COLUMNS)
 )  # fmt: skip
 CHOICE_COLUMNS = frozenset(("list_name", "name", "label", "rr_fixed"))
+# An online panel (web/core/surveys/panel.py) in the settings sheet: its parameters' names,
+# separated by spaces, and its completion address.
+PANEL_SETTINGS = ("rr_panel_parameters", "rr_panel_complete_url")
 SETTINGS_COLUMNS = frozenset(
     ("form_id", "form_title", "default_language", "version", "rr_title", "rr_conditions",
+     *PANEL_SETTINGS,
      *(f"rr_{name}" for name in (*SETTINGS_TEXTS, *SURVEY_SETTINGS)))
 )  # fmt: skip
 # What the columns that XLSForm has and this app cannot honour would ask for.

@@ -30,6 +30,7 @@ from web.core.surveys.xlsform import (
     LANGUAGE_HEADER,
     LENGTH_CONSTRAINT,
     PAGE_PLACE,
+    PANEL_SETTINGS,
     QUESTION_PLACE,
     RANGE,
     SELECT_TYPE,
@@ -302,6 +303,9 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         value = settings.get(f"rr_{name}")
         if value is not None:
             data[name] = _whole(value) if name in WHOLE_SETTINGS else str(value)
+    if any(settings.get(name) is not None for name in PANEL_SETTINGS):
+        listed, address = (settings.get(name) for name in PANEL_SETTINGS)
+        data["panel"] = {"parameters": str(listed or "").split(), "complete_url": address}
     if settings.get("rr_conditions") is not None:
         conditions = conditions_from_cell(settings["rr_conditions"])
         if isinstance(conditions, str):

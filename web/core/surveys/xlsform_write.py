@@ -13,6 +13,7 @@ from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.specs import SurveySpec
 from web.core.surveys.xlsform import (
     DESIGN_COLUMNS,
+    PANEL_SETTINGS,
     RANGE,
     SETTINGS_TEXTS,
     SHARE_COLUMNS,
@@ -239,6 +240,10 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             row[f"rr_{name}"] = file[name]
     if spec.conditions:
         row["rr_conditions"] = conditions_cell(spec.conditions)
+    if spec.panel is not None:
+        names, address = PANEL_SETTINGS
+        row[names] = " ".join(map(str, spec.panel.parameters))
+        row[address] = spec.panel.complete_url
     append_row(settings, list(row))
     append_row(settings, list(row.values()))
     buffer = io.BytesIO()
