@@ -167,9 +167,8 @@ class FieldingForm(SurveyForm):
         _l("Panel completion address"),
         validators=[Optional(), Length(max=2000)],
         description=_l(
-            "https only, with {NAME} where a parameter goes, e.g. "
-            "https://app.prolific.com/submissions/complete?cc=C1ABC&pid={PROLIFIC_PID}. "
-            "Leave the completion address above empty."
+            "https only, with {NAME} where a parameter goes (…&pid={PROLIFIC_PID}). Leave the "
+            "completion address above empty."
         ),
     )
     opens_at = DateTimeLocalField(

@@ -60,6 +60,7 @@ LATIN_ALLOWED = {
     "STUDY",
     "SESSION",
     "NAME",
+    "pid",
     # Statistics packages the responses are downloaded for, and their files' extensions.
     "SPSS",
     "Stata",
