@@ -71,7 +71,7 @@ def responses_csv(survey: Survey, min_n: int) -> Iterator[str]:
     yield _line(["condition", *header] if markers else header)
     buffer = []
     for answers in shuffled_answers(survey, min_n):
-        cells = [_cell(answers, key, part) for _name, key, part in columns]
+        cells = [answer_cell(answers, key, part) for _name, key, part in columns]
         cells += [" ".join(answers.get(stored) or ()) for _, stored in orders]
         if markers:
             cells.insert(0, response_condition(answers, markers) or "")
@@ -381,11 +381,13 @@ def _permanent_entry(question) -> dict:
     }
 
 
-def _cell(answers: dict, key: str, option: str | None):
+def answer_cell(answers: dict, key: str, part: str | None):
+    """One column's value in a response's stored answers: the question's answer, or one part of
+    it (a multi-select's option, a grid's row); None where it has none."""
     value = answers.get(key)
-    if option is not None:
-        value = value.get(option) if isinstance(value, dict) else None
-    return "" if value is None else value
+    if part is not None:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
 
 
 def _line(values) -> str:

@@ -17,7 +17,12 @@ import polars as pl
 import pyreadstat
 
 from web.core.models import Survey
-from web.core.results.exports import order_columns, response_columns, shuffled_answers
+from web.core.results.exports import (
+    answer_cell,
+    order_columns,
+    response_columns,
+    shuffled_answers,
+)
 from web.core.surveys.conditions import condition_markers, response_condition
 from web.core.surveys.flow import survey_flow
 
@@ -90,9 +95,7 @@ def _variables(survey: Survey, min_n: int) -> tuple[list[Variable], list[str]]:
         if markers:
             condition.add(response_condition(answers, markers))
         for variable, key, part in columns:
-            value = answers.get(key)
-            variable.add(value.get(part) if part is not None and isinstance(value, dict)
-                         else None if part is not None else value)  # fmt: skip
+            variable.add(answer_cell(answers, key, part))
         for variable, stored in drawn:
             variable.add(" ".join(answers.get(stored) or ()) or None)
     variables = [*([condition] if markers else []), *(v for v, _key, _part in columns),
