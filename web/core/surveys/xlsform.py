@@ -102,6 +102,12 @@ def length_constraint(length: int) -> str:
     return f"string-length(.) <= {length}"
 
 
+def row_type(cells: dict) -> str:
+    """A survey row's ``type`` as one spelling: lower case, single spaces for underscores and
+    runs of blanks (``begin_group`` and ``Begin  group`` are ``begin group``)."""
+    return " ".join(str(cells.get("type", "")).lower().replace("_", " ").split())
+
+
 YES_NO_LABELS = {"en": ("Yes", "No"), "ko": ("예", "아니요")}
 LANGUAGE_HEADER = re.compile(
     r"\A(?P<name>[^:]+)::\s*(?:(?P<label>[^(]*?)\s*\((?P<tag>[^)]+)\)|(?P<bare>\S+))\s*\Z"

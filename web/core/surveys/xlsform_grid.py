@@ -12,14 +12,10 @@ from flask_babel import gettext as _
 
 from web.core.surveys.designs import ASKED_PLAINLY
 from web.core.surveys.questions import QUESTION_TYPES
-from web.core.surveys.xlsform import SELECT_TYPE
+from web.core.surveys.xlsform import SELECT_TYPE, row_type
 
 TABLE_LIST = "table-list"
 GRID_KIND = next(kind.name for kind in QUESTION_TYPES.values() if kind.has_rows)
-
-
-def _type(cells: dict) -> str:
-    return " ".join(str(cells.get("type", "")).lower().replace("_", " ").split())
 
 
 def row_key(grid: str, name: str) -> str:
@@ -30,7 +26,9 @@ def row_key(grid: str, name: str) -> str:
 
 def begins_grid(cells: dict) -> bool:
     """Whether a survey row begins a grid (a ``table-list`` group)."""
-    return _type(cells) == "begin group" and str(cells.get("appearance", "")).strip() == TABLE_LIST
+    return (
+        row_type(cells) == "begin group" and str(cells.get("appearance", "")).strip() == TABLE_LIST
+    )
 
 
 def grid_row_names(survey_rows) -> dict[str, str]:
@@ -41,7 +39,7 @@ def grid_row_names(survey_rows) -> dict[str, str]:
     for _number, cells in survey_rows:
         if grid is None and begins_grid(cells):
             grid = str(cells.get("name", ""))
-        elif grid is not None and _type(cells) == "end group":
+        elif grid is not None and row_type(cells) == "end group":
             grid = None
         elif grid is not None and cells.get("name") is not None:
             names[str(cells["name"])] = f"{grid}.{row_key(grid, str(cells['name']))}"
@@ -76,7 +74,7 @@ class GridRows:
     def row(self, number: int, cells: dict, choices: dict) -> list[str]:
         """One row of the open grid: a ``select_one`` on the grid's list."""
         assert self.open is not None, "a grid is open"
-        if _type(cells) == "begin group":
+        if row_type(cells) == "begin group":
             return [_("survey row %(row)d: a group inside a grid (table-list) is not supported",
                       row=number)]  # fmt: skip
         select = SELECT_TYPE.match(" ".join(str(cells.get("type", "")).split()))

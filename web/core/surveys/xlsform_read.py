@@ -42,6 +42,7 @@ from web.core.surveys.xlsform import (
     UNSUPPORTED,
     WHOLE_SETTINGS,
     YES_NO_LIST,
+    row_type,
 )
 from web.core.surveys.xlsform_conditions import (
     conditions_from_cell,
@@ -343,7 +344,7 @@ class PageRows:
 
     def group_row(self, number: int, cells: dict, yes_no: set[str], relevant) -> list[str]:
         """A ``begin group`` or ``end group`` row; the mistakes in it."""
-        if " ".join(str(cells["type"]).lower().replace("_", " ").split()) == "end group":
+        if row_type(cells) == "end group":
             if self.open is None:
                 return [_("survey row %(row)d: end group without begin group", row=number)]
             self.open = None
@@ -388,13 +389,12 @@ class PageRows:
 
 
 def _ends_group(cells: dict) -> bool:
-    return " ".join(str(cells.get("type", "")).lower().replace("_", " ").split()) == "end group"
+    return row_type(cells) == "end group"
 
 
 def is_group_row(cells: dict) -> bool:
     """Whether a survey row begins or ends a group."""
-    written = " ".join(str(cells.get("type", "")).lower().replace("_", " ").split())
-    return written in ("begin group", "end group")
+    return row_type(cells) in ("begin group", "end group")
 
 
 def _title(settings: dict, languages: list[str], fallback: Any) -> Any:
