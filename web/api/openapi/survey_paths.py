@@ -14,7 +14,11 @@ from web.api.openapi.parts import (
     slug_parameter,
     write_operation,
 )
+from web.core.results.labelled_files import FORMATS
 from web.core.surveys.importing import IMPORT_STATUSES
+
+# The statistics packages the responses are written for (web/core/results/labelled_files.py).
+PACKAGES = {"sav": "SPSS", "dta": "Stata"}
 
 
 def survey_paths() -> dict:
@@ -109,41 +113,9 @@ def survey_paths() -> dict:
                 404,
             )
         },
-        "/api/surveys/{slug}/responses.sav": {
-            "get": read_operation(
-                "Reported responses (SPSS)",
-                "The responses CSV's rows as a SPSS file, under the same batch rules: the "
-                "wording as variable labels (a randomized column labelled as a report with its "
-                "design and epsilon), options coded 1, 2, ... with their texts as value labels"
-                "; each design's probabilities in the file's notes.",
-                [slug_parameter()],
-                {
-                    "description": "A SPSS file.",
-                    "content": {
-                        "application/x-spss-sav": {"schema": {"type": "string", "format": "binary"}}
-                    },
-                },
-                404,
-            )
-        },
-        "/api/surveys/{slug}/responses.dta": {
-            "get": read_operation(
-                "Reported responses (Stata)",
-                "The responses CSV's rows as a Stata file, under the same batch rules: the "
-                "wording as variable labels (a randomized column labelled as a report with its "
-                "design and epsilon), options coded 1, 2, ... with their texts as value labels"
-                ".",
-                [slug_parameter()],
-                {
-                    "description": "A Stata file.",
-                    "content": {
-                        "application/x-stata-dta": {
-                            "schema": {"type": "string", "format": "binary"}
-                        }
-                    },
-                },
-                404,
-            )
+        **{
+            f"/api/surveys/{{slug}}/responses.{kind}": labelled_file_path(kind, mimetype)
+            for kind, mimetype in FORMATS.items()
         },
         "/api/surveys/{slug}/codebook.json": {
             "get": read_operation(
@@ -209,3 +181,24 @@ DEMO_SUBMISSION = {
         "year": "first",
     }
 }
+
+
+def labelled_file_path(kind: str, mimetype: str) -> dict:
+    """The responses as one statistics package's file: the CSV's rows with their labels."""
+    package = PACKAGES[kind]
+    notes = "; each design's probabilities in the file's notes" if kind == "sav" else ""
+    return {
+        "get": read_operation(
+            f"Reported responses ({package})",
+            f"The responses CSV's rows as a {package} file, under the same batch rules: the "
+            "wording as variable labels (a randomized column labelled as a report with its "
+            "design and epsilon), options coded 1, 2, ... with their texts as value labels"
+            f"{notes}.",
+            [slug_parameter()],
+            {
+                "description": f"A {package} file.",
+                "content": {mimetype: {"schema": {"type": "string", "format": "binary"}}},
+            },
+            404,
+        )
+    }
