@@ -48,7 +48,7 @@ export async function setUpPages(page, newId) {
   applyOrders(page, pages);
   const memo = preview ? null : loadMemo(await page.mirror(), config.slug, config.revision);
   await restorePlainAnswers(page, memo);
-  const state = { pages, flow, current: 0, newId };
+  const state = { pages, flow, current: 0, newId, keeping: 0 };
   const nav = document.getElementById("page-nav");
   document.getElementById("page-next").addEventListener("click", () => move(page, state, 1));
   document.getElementById("page-back").addEventListener("click", () => move(page, state, -1));
@@ -223,13 +223,24 @@ function keepPlainAnswer(page, state, questionId, value) {
   keep(page, state, new Map([[plainItem(questionId), { bit: value, epsilon: 0, procedure: "plain" }]]));
 }
 
+/**
+ * Commit `entries` to the memo. While a commit is pending the form carries `data-keeping`, so that
+ * whoever reloads on purpose (a test, a kiosk's reset) can wait for the page and answers to be kept.
+ */
 function keep(page, state, entries) {
-  const { config } = page;
-  return page.lock(async () => {
-    const stored = await page.mirror();
-    commitReported(stored, config.slug, config.revision, entries, state.newId);
-    await page.share(stored.value);
-  });
+  const { config, form } = page;
+  state.keeping += 1;
+  form.dataset.keeping = "";
+  return page
+    .lock(async () => {
+      const stored = await page.mirror();
+      commitReported(stored, config.slug, config.revision, entries, state.newId);
+      await page.share(stored.value);
+    })
+    .finally(() => {
+      state.keeping -= 1;
+      if (!state.keeping) delete form.dataset.keeping;
+    });
 }
 
 /** Check again the direct answers this browser kept, and show again a yes/no asked directly. */

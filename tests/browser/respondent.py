@@ -74,6 +74,13 @@ def shown(page, item):
     }
 
 
+def reload_once_kept(page):
+    """Reload once the page has kept where the respondent is and their plain answers (pages.js
+    marks the form `data-keeping` while a commit to the memo is pending)."""
+    page.wait_for_selector("form[data-keeping]", state="detached", timeout=60_000)
+    page.reload()
+
+
 def memo(page, slug):
     """The survey's memo in the page's local storage, parsed (None when there is none)."""
     raw = page.evaluate("(key) => localStorage.getItem(key)", f"rr-survey:{slug}")

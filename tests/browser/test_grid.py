@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
+from tests.browser.respondent import reload_once_kept
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
 from tests.web.test_grids import COURSE
 
@@ -40,7 +41,7 @@ def test_a_required_grid_waits_for_every_row_and_keeps_them_over_a_reload(
     expect(page.locator("#page-next")).to_be_enabled()
     page.click("#page-next")
     expect(count).to_have_text("Page 2 of 2")
-    page.reload()
+    reload_once_kept(page)
     expect(count).to_have_text("Page 2 of 2", timeout=60_000)
     page.click("#page-back")
     expect(fair.get_by_label("Agree", exact=True)).to_be_checked()

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
+from tests.browser.respondent import reload_once_kept
 from tests.web.core.test_flow import STUDY
 
 pytestmark = pytest.mark.browser
@@ -141,7 +142,7 @@ def test_four_pages_forward_back_and_reloaded_on_page_three(browser, live_server
     expect(count).to_have_text("Page 3 of 4")
     drugs = shown_order(page, "section[data-question='drugs'] [data-option]")
     spin_and_wait(page, "drugs", f"drugs.{drugs[0]}")
-    page.reload()
+    reload_once_kept(page)
     expect(count).to_have_text("Page 3 of 4", timeout=60_000)
     expect(page.locator("[data-item='drugs.alcohol'][data-state='done']")).to_have_count(1)
     assert shown_order(page, "section[data-question='drugs'] [data-option]") == drugs
@@ -167,7 +168,7 @@ def test_four_pages_forward_back_and_reloaded_on_page_three(browser, live_server
     box.press_sequentially("  the exams were hard ")
     expect(page.locator("#submit-button")).to_be_enabled()
     box.press("Tab")  # leaving the box keeps its words on this device, for a reload
-    page.reload()
+    reload_once_kept(page)
     expect(count).to_have_text("Page 4 of 4", timeout=60_000)
     expect(box).to_have_value("  the exams were hard ")
     expect(page.locator("#submit-button")).to_be_enabled()
@@ -262,7 +263,7 @@ def test_a_yes_no_asked_directly_still_decides_the_pages_after_a_reload(
     expect(count).to_have_text("Page 1 of 2")
     page.click("#page-next")
     expect(count).to_have_text("Page 2 of 2")
-    page.reload()
+    reload_once_kept(page)
     # The kept answer still shows the page it decides, and is not asked again.
     expect(count).to_have_text("Page 2 of 2", timeout=60_000)
     expect(page.locator("section[data-question='s1']")).to_be_visible()
