@@ -23,6 +23,8 @@
 const PREFIX = "rr-survey:";
 /** How the memo names a direct answer kept until the survey is submitted (pages.js): `@plain:<id>`. */
 export const PLAIN_ITEM = "@plain:";
+/** Where the memo keeps that the survey ended early for this respondent (static/js/ending.js). */
+export const ENDED_ITEM = "@ended";
 const SUBMISSION_ID = /^[0-9a-f]{32}$/;
 
 /**
@@ -143,6 +145,25 @@ export function rememberSubmitted(storage, slug, revision, spent = null) {
   // Direct answers were kept only for a reload before submitting: once sent, they go.
   for (const item of [...memo.reported.keys()]) if (item.startsWith(PLAIN_ITEM)) memo.reported.delete(item);
   return save(storage, slug, { ...memo, submitted: true, spent: spent ?? memo.spent });
+}
+
+/**
+ * Remember that the survey ended early for this respondent (`why`: screened out, or a full quota),
+ * with a submission id to count it once by; the direct answers kept for a reload go.
+ * @param {Storage | null} storage
+ * @param {string} slug
+ * @param {number} revision
+ * @param {string} why
+ * @param {() => string} newId Draws a submission id.
+ * @returns {string} The submission id.
+ */
+export function rememberEnded(storage, slug, revision, why, newId) {
+  const memo = loadMemo(storage, slug, revision);
+  for (const item of [...memo.reported.keys()]) if (item.startsWith(PLAIN_ITEM)) memo.reported.delete(item);
+  memo.reported.set(ENDED_ITEM, { bit: why, epsilon: 0, procedure: "ended" });
+  memo.submission ??= newId();
+  save(storage, slug, memo);
+  return memo.submission;
 }
 
 /**

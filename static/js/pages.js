@@ -59,6 +59,11 @@ export async function setUpPages(page, newId) {
   });
   // Every change the summary shows (a draw, a skip, a direct answer) may change what is shown.
   page.layout = () => refresh(page, state);
+  // The last page's end comes with Submit (send.js), which asks this first.
+  page.mayFinish = async () => {
+    const visible = visiblePages(page, state);
+    return !(await endsHere(page, state, visible[visible.length - 1]));
+  };
   const kept = memo?.reported.get(AT_PAGE)?.bit;
   const start = Math.max(0, visiblePages(page, state).findIndex((each) => each.id === kept));
   nav.hidden = false;
@@ -194,15 +199,32 @@ function show(page, state, index, focus) {
   heading?.scrollIntoView({ block: "start" });
 }
 
-/** Next (+1) or Back (−1). */
-function move(page, state, step) {
+/** Next (+1) or Back (−1). Next first asks whether the survey ends here for the respondent. */
+async function move(page, state, step) {
   const { visible, index } = refresh(page, state);
   if (step > 0) {
     const next = document.getElementById("page-next");
     if (next.disabled) return;
+    next.disabled = true; // one question to the server at a time
+    const ends = await endsHere(page, state, visible[index]);
+    next.disabled = false;
+    if (ends) return;
   }
   show(page, state, Math.max(0, index + step), true);
   return visible;
+}
+
+/**
+ * Whether the survey ends at the end of `flowPage` (screened out, or a full quota), and if so end
+ * it. Only a page that screens out or decides a quota loads ending.js.
+ */
+async function endsHere(page, state, flowPage) {
+  const decides = flowPage.screenOutIf || page.config.quotas.some((quota) => quota.decidedAt === flowPage.id);
+  if (!decides || page.preview) return false;
+  const ending = await import("./ending.js");
+  const why = await ending.endingAt(page, flowPage, plainAnswers(page));
+  if (why) await ending.endSurvey(page, why, flowPage.id, state.newId);
+  return Boolean(why);
 }
 
 /** Tick "Skip this question" for each optional question of `each` neither spun nor skipped. */

@@ -1,7 +1,8 @@
 /**
  * A survey fielded on an online panel: the panel's parameters (its id for the respondent, the
  * study's) are read from the page's own address, kept on this device, taken out of the address
- * bar, and filled into the panel's completion address once the response is stored. They are never
+ * bar, and filled into the panel's completion address once the response is stored (or into its
+ * screen-out or full-quota address, where the survey ends early for the respondent). They are never
  * sent with the answers: a panel id beside a response would tie every report to a person.
  * @module panel
  */
@@ -29,14 +30,15 @@ export function keepPanelParameters(panel, slug, location, storage, history) {
 }
 
 /**
- * The completion address with the kept parameters filled in (each URL-encoded; one not kept is
- * left empty), or null where this device keeps none; the kept parameters are forgotten.
+ * The panel's `address` (its completion address unless another is given) with the kept parameters
+ * filled in (each URL-encoded; one not kept is left empty); the kept parameters are forgotten.
  * @param {{parameters: string[], completeUrl: string}} panel
  * @param {string} slug
  * @param {Storage} storage
- * @returns {string | null}
+ * @param {string} [address]
+ * @returns {string}
  */
-export function takePanelLink(panel, slug, storage) {
+export function takePanelLink(panel, slug, storage, address = panel.completeUrl) {
   const raw = storage.getItem(panelKey(slug));
   storage.removeItem(panelKey(slug));
   let kept = {};
@@ -45,7 +47,7 @@ export function takePanelLink(panel, slug, storage) {
   } catch {
     kept = {};
   }
-  return panel.completeUrl.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (whole, name) =>
+  return address.replace(/\{([A-Za-z][A-Za-z0-9_]*)\}/g, (whole, name) =>
     panel.parameters.includes(name) ? encodeURIComponent(Object.hasOwn(kept, name) ? String(kept[name]) : "") : whole,
   );
 }

@@ -11,7 +11,7 @@
  * the page and sends nothing: it neither reads nor writes this browser's memo of the real survey.
  * @module survey
  */
-import { browserStorage, loadMemo, memoKey, mirrorMemo, openMemo, shareMemo, spentInSeries, storedMarks, withLock } from "./memo.js";
+import { ENDED_ITEM, browserStorage, loadMemo, memoKey, mirrorMemo, openMemo, shareMemo, spentInSeries, storedMarks, withLock } from "./memo.js";
 import { createSpinner } from "./spinner.js";
 import { pageAsSent } from "./start.js";
 import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } from "./view.js";
@@ -65,6 +65,8 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  *   fielded on one.
  * @property {(() => void) | null} layout Decides again which pages and questions are shown
  *   (pages.js, where the survey has them); run before every update of the summary.
+ * @property {(() => Promise<boolean>) | null} mayFinish Whether the respondent may submit, or the
+ *   survey ends for them at the last page's end (pages.js; ending.js ends it).
  * @property {<T>(task: () => T | Promise<T>) => Promise<T>} lock Runs `task` under the survey's
  *   cross-tab lock.
  * @property {() => ReturnType<typeof mirrorMemo>} mirror The memo as every tab sees it.
@@ -96,6 +98,7 @@ function pageOf(form) {
     hidden: new Set(),
     orders: new Map(),
     layout: null,
+    mayFinish: null,
     panel: null,
     lock: (task) => withLock(memoKey(config.slug), task),
     mirror: () => mirrorMemo(storage, config.slug, preview),
@@ -126,6 +129,7 @@ async function start(page) {
   if (!preview) setUpDelivery(page, marks.outboxWaiting || memo.submitted);
   showSeriesLedger(page);
   if (memo.submitted) return showAnswered(page, memo);
+  if (memo.reported.has(ENDED_ITEM)) return showEndedFrom(page, memo);
   // The signed cookie (config.answered) says so even when this browser's storage was cleared;
   // a field device answers for many people, and no cookie stops it.
   if (config.answered && !page.field) return showNotice("already-answered");
@@ -192,6 +196,11 @@ async function begin(page, memo, dies) {
   page.lock(page.mirror).then((mirror) => catchUp(page, mirror));
 }
 
+/** The survey ended early for this respondent (ending.js), in this tab or another. */
+async function showEndedFrom(page, memo) {
+  (await import("./ending.js")).showEnded(page, memo.reported.get(ENDED_ITEM).bit);
+}
+
 /** Only a survey with pages, display logic or drawn orders loads them. */
 async function setUpFlow(page) {
   const [{ setUpPages }, { newSubmissionId }] = await Promise.all([import("./pages.js"), import("./random.js")]);
@@ -203,6 +212,7 @@ function catchUp(page, source) {
   const { config } = page;
   const memo = loadMemo(source, config.slug, config.revision);
   if (memo.submitted) return showAnswered(page, memo);
+  if (memo.reported.has(ENDED_ITEM)) return showEndedFrom(page, memo);
   if (memo.newer) return showNotice("survey-changed");
   showRemembered(page, memo);
 }

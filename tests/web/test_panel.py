@@ -70,7 +70,8 @@ def test_the_page_knows_the_names_and_the_address_and_says_who_learns_what(
     page = client.get(f"/s/{slug}?PROLIFIC_PID=5f0c3a2b1d&STUDY_ID=s1").get_data(as_text=True)
     config = json.loads(page.split('id="survey-config">')[1].split("</script>")[0])
     assert config["panel"] == {"parameters": ["PROLIFIC_PID", "STUDY_ID"],
-                               "completeUrl": PANEL["complete_url"]}  # fmt: skip
+                               "completeUrl": PANEL["complete_url"],
+                               "screenOutUrl": None, "quotaFullUrl": None}  # fmt: skip
     assert 'id="panel-note"' in page and "the panel learns only that you finished" in page
     # The id is in the address the browser asked for, and nowhere in the page (its links
     # included): the page's script keeps it on the device.

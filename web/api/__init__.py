@@ -1,5 +1,13 @@
 """The JSON API: submissions, results with a bearer token, planning figures."""
 
-from web.api import change_plan, experiment_plan, openapi, series, surveys, views
+from web.api import change_plan, experiment_plan, fieldwork, openapi, series, surveys, views
 
-BLUEPRINTS = (views.bp, change_plan.bp, experiment_plan.bp, series.bp, surveys.bp, openapi.bp)
+BLUEPRINTS = (
+    views.bp,
+    change_plan.bp,
+    experiment_plan.bp,
+    fieldwork.bp,
+    series.bp,
+    surveys.bp,
+    openapi.bp,
+)

@@ -15,7 +15,7 @@ from flask_limiter.util import get_remote_address
 import rr
 from web.api.bearer import bearer_user_id
 from web.api.change_plan import PLANS_PER_MINUTE
-from web.core.infrastructure.extensions import limiter
+from web.core.infrastructure.extensions import db, limiter
 from web.core.models import Survey
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
@@ -34,6 +34,7 @@ from web.core.results.synthetic import (
 )
 from web.core.surveys.designs import SurveyDesign, default_design, find_design, known_designs
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON, valid_epsilon
+from web.core.surveys.panel import Panel
 from web.core.surveys.planned import sample_sizes
 from web.respondent import devices
 from web.respondent.answered import answered_slugs, remember_answered
@@ -86,6 +87,8 @@ def store_submission(slug: str):
     key = request.headers.get("Idempotency-Key")
     outcome = submit(slug, request.get_data(), request.is_json, revision, answered, key)
     if isinstance(outcome, Refused):
+        if outcome.quota is not None:
+            return quota_full_reply(slug, outcome)
         abort(outcome.status, outcome.reason)
     response = current_app.response_class(
         stored_body(outcome.receipt), 201, mimetype="application/json"
@@ -93,6 +96,15 @@ def store_submission(slug: str):
     if device is None:
         remember_answered(response, answered, slug)
     return response
+
+
+def quota_full_reply(slug: str, refused: Refused):
+    """409 for a response into a full quota: the reason, the quota, and where the panel wants
+    such a respondent to go (its placeholders are filled in on the device, never here)."""
+    panel = Panel.stored(db.session.scalar(db.select(Survey.panel).where(Survey.slug == slug)))
+    redirect = panel.quota_full_url if panel is not None else None
+    body = {"error": refused.reason, "quota": refused.quota, "redirect": redirect}
+    return current_app.response_class(json.dumps(body), 409, mimetype="application/json")
 
 
 _limited_submission = limiter.limit(

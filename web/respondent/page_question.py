@@ -7,8 +7,10 @@ import json
 
 from web.core.infrastructure.i18n import shown
 from web.core.models import Question
+from web.core.surveys.display import question_of
 from web.core.surveys.flow import Flow
 from web.core.surveys.pages import PageSpec, stored_pages
+from web.core.surveys.quotas import Quota
 from web.core.surveys.scales import Scale
 from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts
@@ -119,7 +121,8 @@ def page_flow(flow: Flow) -> dict | None:
     return {
         "pages": [
             {"id": page.key or "", "questions": list(page.questions), "randomize": page.randomize,
-             "showIf": None if page.show_if is None else page.show_if.to_dict()}
+             "showIf": None if page.show_if is None else page.show_if.to_dict(),
+             "screenOutIf": None if page.screen_out_if is None else page.screen_out_if.to_dict()}
             for page in flow.pages
         ],
         "rules": {name: rule.to_dict() for name, rule in flow.rules},
@@ -128,3 +131,19 @@ def page_flow(flow: Flow) -> dict | None:
             for each in flow.shuffled
         ],
     }  # fmt: skip
+
+
+def page_quotas(quotas: tuple[Quota, ...], flow: Flow) -> list[dict]:
+    """Each quota with its condition and the page at whose end it is decided (the last that
+    asks a question it reads): the page asks there whether it is full (static/js/ending.js)."""
+    page_of = {name: str(page.key or "") for page in flow.pages for name in page.questions}
+    order = [str(page.key or "") for page in flow.pages]
+    return [
+        {
+            "id": quota.key,
+            "rule": quota.rule.to_dict(),
+            "decidedAt": max((page_of[question_of(name)] for name in quota.rule.reads()),
+                             key=order.index),
+        }
+        for quota in quotas
+    ]  # fmt: skip

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from web.core.infrastructure.driver_sql import many_rows, placeholder
 from web.core.models import (
+    FieldworkCount,
     GroupTally,
     Option,
     PendingResponse,
@@ -91,6 +92,7 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
     )
     claimed = "EXISTS (SELECT FROM claimed)"
     keys = quote(SubmissionKey.__tablename__)
+    counts = quote(FieldworkCount.__tablename__)
     new_keys = f"INSERT INTO {keys} (key_hash, survey_id, reports_hash) "
     return {
         "mark": mark,
@@ -104,6 +106,15 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         "reports_hash) ORDER BY key_hash ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash",
         "stored_keys_array": f"SELECT key_hash, reports_hash FROM {keys} "
         f"WHERE key_hash = ANY({mark}::bytea[])",
+        # A place in a quota, taken only while one is left: the row's lock (PostgreSQL) or the
+        # database's (SQLite) holds every other writer of it until this transaction ends.
+        "quota": f"INSERT INTO {counts} (survey_id, kind, {quote('key')}, count, quota_limit) "
+        f"VALUES ({mark}, 'quota', {mark}, 1, {mark}) "
+        f"ON CONFLICT (survey_id, kind, {quote('key')}) DO UPDATE SET count = {counts}.count + 1 "
+        f"WHERE {counts}.count < {counts}.quota_limit RETURNING count",
+        "screen_out": f"INSERT INTO {counts} (survey_id, kind, {quote('key')}, count) "
+        f"VALUES ({mark}, 'screen_out', {mark}, 1) ON CONFLICT (survey_id, kind, {quote('key')}) "
+        f"DO UPDATE SET count = {counts}.count + 1",
         "receipt": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
         "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
         f"FROM {survey} WHERE slug = {mark}",
@@ -301,6 +312,26 @@ def stored_keys(connection, sql, key_hashes: list[bytes], pipelined: bool) -> di
         cursor.execute(many_rows(sql["stored_keys"], sql["mark"], 1, len(chunk)), chunk)
         found.update((bytes(key), bytes(reports)) for key, reports in cursor.fetchall())
     return found
+
+
+def claim_quotas(
+    connection, sql, survey_id: int, quotas: tuple[tuple[str, int], ...]
+) -> str | None:
+    """Take a place in each of ``quotas`` (id, limit), in id order so that two writers never
+    wait on each other; the id of the first quota with no place left (the caller rolls back), or
+    None when every place was taken. The limit that counts is the row's (the survey's quotas
+    write it); ``limit`` only starts a row that is not there yet."""
+    cursor = connection.cursor()
+    for key, limit in sorted(quotas):
+        cursor.execute(sql["quota"], (survey_id, key, limit))
+        if cursor.fetchone() is None:
+            return key
+    return None
+
+
+def count_screen_out(connection, sql, survey_id: int, page: str) -> None:
+    """Add one to the respondents screened out at ``page``."""
+    connection.cursor().execute(sql["screen_out"], (survey_id, page))
 
 
 def survey_receipt(connection, sql, survey_id: int) -> tuple:

@@ -25,10 +25,11 @@ from web.core.models import Survey
 from web.core.results.cells import direct_questions
 from web.core.surveys.flow import survey_flow
 from web.core.surveys.questions import Tallied
+from web.core.surveys.quotas import stored_quotas
 from web.respondent import storing
 from web.respondent.plan import Plan, SurveyState
 from web.respondent.storing import statements
-from web.respondent.writer import GroupCommit, Receipt, Resent, SubmissionId, receipt
+from web.respondent.writer import GroupCommit, QuotaFull, Receipt, Resent, SubmissionId, receipt
 
 _canonical_json = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 
@@ -77,24 +78,33 @@ class Submissions:
 
     def record(
         self, plan: Plan, bits: dict, submission_id: SubmissionId | None = None
-    ) -> Receipt | Resent | None:
+    ) -> Receipt | Resent | QuotaFull | None:
         """Store one checked response and add it to the tallies if the survey still takes it at
-        the plan's revision (open, inside its schedule, short of its target) and its id was not
-        stored before; its receipt, :class:`Resent` for an id stored before, or None when it was
-        not stored."""
-        return self.writer.submit(plan, bits, submission_id)
+        the plan's revision (open, inside its schedule, short of its target), every quota it
+        counts in has a place, and its id was not stored before; its receipt, :class:`Resent`
+        for an id stored before, :class:`QuotaFull`, or None when it was not stored."""
+        return self.writer.submit(plan, bits, submission_id, plan.quotas_of(bits))
 
     def submission_id(self, plan: Plan, key: str, bits: dict) -> SubmissionId:
         """The kept form of a submission's key: HMAC-SHA-256 under the app's secret of the
         survey and key, and of those with the reports (in a canonical JSON): 128 bits of each."""
-        secret = current_app.secret_key
-        assert isinstance(secret, str | bytes), "the app needs a secret key"
-        secret_bytes = secret.encode() if isinstance(secret, str) else secret
-        scoped = f"{plan.survey_id}\0{key}".encode()
-        reports = _canonical_json(bits).encode()
-        key_hash = _hmac_sha256(secret_bytes, b"submission\0" + scoped)
-        reports_hash = _hmac_sha256(secret_bytes, b"reports\0" + scoped + b"\0" + reports)
-        return SubmissionId(key_hash[:16], reports_hash[:16])
+        return kept_key(plan.survey_id, key, bits)
+
+    def store_screen_out(self, survey_id: int, page: str, key: str) -> bool:
+        """Count a respondent screened out at ``page`` once per submission key (kept as a
+        submission's is, so that the key can never send a response after); whether it counted."""
+        kept = kept_key(survey_id, key, {"screen_out": page})
+        connection = self.engine.raw_connection()
+        try:
+            sql = self.statements
+            rows = [(kept.key_hash, survey_id, kept.reports_hash)]
+            counted = bool(storing.insert_keys(connection, sql, rows, False))
+            if counted:
+                storing.count_screen_out(connection, sql, survey_id, page)
+            connection.commit()
+        finally:
+            connection.close()
+        return counted
 
     def stored_before(self, plan: Plan, submission_id: SubmissionId) -> Resent | None:
         """What a submission with this id was answered when it was stored, if it was."""
@@ -128,7 +138,21 @@ class Submissions:
                 tuple(question.key for question in direct_questions(survey.questions)),
                 tuple(condition.id for condition in survey.condition_list),
                 None if flow.simple else flow,
+                stored_quotas(survey.quotas),
             )
+
+
+def kept_key(survey_id: int, key: str, bits: dict) -> SubmissionId:
+    """HMAC-SHA-256 under the app's secret of the survey and key, and of those with ``bits``
+    (in a canonical JSON): 128 bits of each."""
+    secret = current_app.secret_key
+    assert isinstance(secret, str | bytes), "the app needs a secret key"
+    secret_bytes = secret.encode() if isinstance(secret, str) else secret
+    scoped = f"{survey_id}\0{key}".encode()
+    reports = _canonical_json(bits).encode()
+    key_hash = _hmac_sha256(secret_bytes, b"submission\0" + scoped)
+    reports_hash = _hmac_sha256(secret_bytes, b"reports\0" + scoped + b"\0" + reports)
+    return SubmissionId(key_hash[:16], reports_hash[:16])
 
 
 def _hmac_sha256(secret: bytes, message: bytes) -> bytes:

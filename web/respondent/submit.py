@@ -29,7 +29,7 @@ from web.core.surveys.schedule import (
 )
 from web.respondent.plan import Plan, SurveyState
 from web.respondent.submissions import submissions
-from web.respondent.writer import Receipt, Resent
+from web.respondent.writer import QuotaFull, Receipt, Resent
 
 # A submission's idempotency key: at least 128 bits in base64url (hex, a UUID: any random id).
 KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{22,128}")
@@ -43,10 +43,12 @@ class Stored(NamedTuple):
 
 
 class Refused(NamedTuple):
-    """A submission the survey does not take: the reply's status and reason."""
+    """A submission the survey does not take: the reply's status and reason, and the quota that
+    is full where that is why."""
 
     status: int
     reason: str
+    quota: str | None = None
 
 
 class _Refusal(Exception):
@@ -86,6 +88,8 @@ def submit(
                 return Stored(before.receipt)
             return Refused(409, _("This browser has already answered this survey."))
         outcome = service.record(plan, bits, submission_id)
+        if isinstance(outcome, QuotaFull):
+            return Refused(409, quota_full(), outcome.quota)
         if isinstance(outcome, Resent):
             return Stored(outcome.receipt) if outcome.same else Refused(409, reused_key())
         if outcome is not None:
@@ -151,4 +155,11 @@ def reused_key() -> str:
     return _(
         "This submission id was already used with other answers: nothing was stored. "
         "A new submission needs a new id."
+    )
+
+
+def quota_full() -> str:
+    return _(
+        "Thank you: the survey has all the responses it needs from respondents like you, so "
+        "your answers were not stored."
     )

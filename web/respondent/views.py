@@ -19,10 +19,11 @@ from web.core.results.cache import ResultsCache, survey_stamp
 from web.core.surveys.flow import Flow, survey_flow
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.panel import Panel
+from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.schedule import close_if_due, not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs
-from web.respondent.page_question import page_flow, page_pages, page_question
+from web.respondent.page_question import page_flow, page_pages, page_question, page_quotas
 from web.respondent.privacy_note import PrivacyNote
 from web.site.lookup import survey_or_404
 
@@ -133,6 +134,13 @@ def page_config(survey, flow: Flow, preview: bool = False) -> dict:
         # An online panel's parameter names and completion address (static/js/panel.js): the
         # page keeps the parameters on the device and never sends them.
         "panel": panel_config(survey.panel),
+        # Where a respondent's survey may end early (static/js/ending.js): the quotas, each with
+        # the page that decides it, and where to ask which are full and to count a screen-out.
+        "quotas": page_quotas(stored_quotas(survey.quotas), flow),
+        "endings": {
+            "quotasFullUrl": url_for("fieldwork_api.quotas_full", slug=survey.slug),
+            "screenOutUrl": url_for("fieldwork_api.screen_out", slug=survey.slug),
+        },
     }
 
 

@@ -54,14 +54,38 @@ class Resent(NamedTuple):
     same: bool
 
 
+class QuotaFull(NamedTuple):
+    """A submission not stored: the quota it would count in has taken all its completes."""
+
+    quota: str
+
+
 class _Pending:
     """One submission waiting for the transaction that stores it."""
 
-    __slots__ = ("plan", "bits", "id", "wake", "leads", "receipt", "resent", "error")
+    __slots__ = (
+        "plan",
+        "bits",
+        "id",
+        "quotas",
+        "wake",
+        "leads",
+        "receipt",
+        "resent",
+        "full",
+        "error",
+    )
 
-    def __init__(self, plan: Plan, bits: dict, submission_id: SubmissionId | None):
-        self.plan, self.bits, self.id = plan, bits, submission_id
+    def __init__(
+        self,
+        plan: Plan,
+        bits: dict,
+        submission_id: SubmissionId | None,
+        quotas: tuple[tuple[str, int], ...],
+    ):
+        self.plan, self.bits, self.id, self.quotas = plan, bits, submission_id, quotas
         self.resent: Resent | None = None
+        self.full: QuotaFull | None = None
         # Released once: when the entry is stored or has failed, or when it is handed the lead.
         self.wake = threading.Lock()
         self.wake.acquire()
@@ -110,13 +134,18 @@ class GroupCommit:
         return self._connection is not None
 
     def submit(
-        self, plan, bits: dict, submission_id: SubmissionId | None = None
-    ) -> Receipt | Resent | None:
+        self,
+        plan,
+        bits: dict,
+        submission_id: SubmissionId | None = None,
+        quotas: tuple[tuple[str, int], ...] = (),
+    ) -> Receipt | Resent | QuotaFull | None:
         """Store ``bits`` under ``plan`` (a :class:`web.respondent.plan.Plan`) once per
-        ``submission_id``; its receipt, :class:`Resent` when that id was stored before, or None
-        when it was not stored: the survey is no longer open at the plan's revision, or is
+        ``submission_id``, counting it in ``quotas`` (ids and limits); its receipt, :class:`Resent`
+        when that id was stored before, :class:`QuotaFull` when a quota has no place left, or
+        None when it was not stored: the survey is no longer open at the plan's revision, or is
         outside its schedule, or has met its target."""
-        entry = _Pending(plan, bits, submission_id)
+        entry = _Pending(plan, bits, submission_id, quotas)
         with self._lock:
             self._queue.append(entry)
             entry.leads, self._writing = not self._writing, True
@@ -126,7 +155,7 @@ class GroupCommit:
             self._lead()
         if entry.error is not None:
             raise entry.error
-        return entry.resent or entry.receipt
+        return entry.resent or entry.full or entry.receipt
 
     def _lead(self) -> None:
         with self._lock:
@@ -153,11 +182,17 @@ class GroupCommit:
         that stopped the group."""
         firsts, echoes = _first_of_each_id(group)
         by_plan: dict[Plan, list[_Pending]] = {}
+        # A response that counts in a quota is stored on its own, each quota claimed with it.
+        in_quotas = [entry for entry in firsts if entry.quotas]
         for entry in firsts:
-            by_plan.setdefault(entry.plan, []).append(entry)
+            if not entry.quotas:
+                by_plan.setdefault(entry.plan, []).append(entry)
         decided: set[int] = set()  # entries stored or refused, whatever happens next
         try:
             connection = self._open()
+            for entry in in_quotas:
+                self._store_in_quotas(connection, entry)
+                decided.add(id(entry))
             claims = self._store(connection, list(by_plan.items()))
             for plan, entries in by_plan.items():
                 new = [entry for entry in entries if entry.resent is None]
@@ -218,6 +253,29 @@ class GroupCommit:
             ]
             connection.commit()
         return {row[0]: claimed for row, claimed in zip(rows, claims, strict=True)}
+
+    def _store_in_quotas(self, connection, entry: _Pending) -> None:
+        """Store one response and count it in its quotas, in one committed transaction; where a
+        quota is full, store nothing (``full`` says which quota)."""
+        self._find_resent(connection, [entry])
+        if entry.resent is not None:
+            connection.commit()
+            return
+        full = storing.claim_quotas(connection, self._sql, entry.plan.survey_id, entry.quotas)
+        if full is not None:
+            connection.rollback()  # the submission's key too: it was not stored
+            entry.full = QuotaFull(full)
+            return
+        hashes = [entry.id.key_hash] if entry.id is not None else []
+        claimed = storing.store_stepwise(
+            connection, self._sql, self._publication, entry.plan,
+            response_keys(1), [entry.bits], hashes, int(time.time()),
+        )  # fmt: skip
+        if claimed is None:
+            connection.rollback()  # the quotas' places too: the survey did not take it
+        else:
+            connection.commit()
+        entry.receipt = None if claimed is None else receipt(*claimed)
 
     def _find_resent(self, connection, entries: list[_Pending]) -> None:
         """Insert the ids of ``entries`` (in the transaction that will store them) and mark those

@@ -6,11 +6,11 @@ results O(1).
 - :mod:`.questions`: questions and options;
 - :mod:`.tallies`: the counts behind every estimate;
 - :mod:`.responses`: stored and pending responses;
-- :mod:`.fielding`: submission keys and field devices.
+- :mod:`.fielding`: submission keys, field devices, and quotas' and screen-outs' counts.
 """
 
 from web.core.models.accounts import READ, READ_WRITE, ApiToken, TokenHolder, User
-from web.core.models.fielding import FieldDevice, SubmissionKey
+from web.core.models.fielding import FieldDevice, FieldworkCount, SubmissionKey
 from web.core.models.questions import ArmTally, Option, Question
 from web.core.models.responses import PendingResponse, Response
 from web.core.models.surveys import (
@@ -30,6 +30,7 @@ __all__ = [
     "ApiToken",
     "ArmTally",
     "FieldDevice",
+    "FieldworkCount",
     "GroupTally",
     "Option",
     "PendingResponse",

@@ -68,3 +68,21 @@ class FieldDevice(Model):
         one read in the driver's own SQL, as every submission from a device asks it."""
         row = token_row(cls.__tablename__, "survey_id", cls.digest(token))
         return None if row is None else (row[0], bool(row[1]))
+
+
+class FieldworkCount(Model):
+    """A count the fieldwork keeps per survey, apart from any response: the completes in a quota
+    (``kind`` "quota", its id), or the respondents screened out at a page (``kind``
+    "screen_out", the page's id). A screened-out respondent leaves nothing else; a quota's count
+    is claimed in the transaction that stores the response it counts (web/respondent/storing.py),
+    so that two hosts never both take the last place, against the limit on the row (set with the
+    survey's quotas, so that a raised limit holds at once for every page already loaded). No time
+    is kept."""
+
+    __tablename__ = "fieldwork_count"
+    survey_id: Mapped[int] = mapped_column(ForeignKey("survey.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    count: Mapped[int] = mapped_column(default=0)
+    # A quota's limit; none for a screen-out's count.
+    quota_limit: Mapped[int | None]

@@ -26,6 +26,7 @@ from web.core.surveys.fielding import Fielding
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
 from web.core.surveys.pages import stored_pages
 from web.core.surveys.panel import Panel
+from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.texts import Texts, split_languages
 
@@ -111,6 +112,9 @@ class Survey(Model):
     # An online panel's parameters and completion address (web/core/surveys/panel.py): what the
     # page reads from its address and keeps on the device; none for a survey not on a panel.
     panel: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # Its quotas ([{"id", <condition>, "limit"}], web/core/surveys/quotas.py); none (null) for a
+    # survey that takes anyone. Their counts are in fieldwork_count.
+    quotas: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     questions: Mapped[list[Question]] = relationship(
         back_populates="survey", cascade="all, delete-orphan", order_by="Question.position"
     )
@@ -216,6 +220,7 @@ class Survey(Model):
             conditions=[condition.to_dict() for condition in spec.conditions] or None,
             pages=[page.to_store() for page in spec.pages] or None,
             panel=spec.panel.to_dict() if spec.panel is not None else None,
+            quotas=[quota.to_dict() for quota in spec.quotas] or None,
         )
         survey.set_texts("title", spec.title)
         survey.set_texts("description", spec.description)
@@ -257,6 +262,7 @@ class Survey(Model):
             conditions=self.condition_list,
             pages=stored_pages(self.pages),
             panel=Panel.stored(self.panel),
+            quotas=stored_quotas(self.quotas),
         )
 
     owner: Mapped[User | None] = relationship()

@@ -116,6 +116,17 @@ def _checked(shape: Shape, value):
     return checked
 
 
+def stored_plain_answers(checked: dict, shapes: Sequence[Shape]) -> dict:
+    """The plain answers of a checked response (as :func:`check_answers` returns it), as a
+    display rule or a quota reads them."""
+    plain: dict[str, Any] = {}
+    for shape in shapes:
+        value = checked.get(shape.key)
+        if shape.plain and value is not None:
+            plain |= shape.type.plain_values(shape.sent_as, value)
+    return plain
+
+
 def _plain_answers(answers: dict, shapes: list[Shape]) -> dict:
     """The answers asked plainly, as a display rule reads them (an answer that does not fit its
     question reads as none: it is refused when its own question is checked)."""

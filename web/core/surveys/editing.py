@@ -19,6 +19,7 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS
 from web.core.models import (
     FieldDevice,
+    FieldworkCount,
     GroupTally,
     Option,
     PendingResponse,
@@ -134,7 +135,14 @@ def set_archived(survey: Survey, archived: bool) -> None:
 def delete_survey(survey: Survey) -> int:
     """Delete the survey, its questions and every response to it; how many responses went."""
     responses = survey.response_count
-    for table in (Response, PendingResponse, GroupTally, SubmissionKey, FieldDevice):
+    for table in (
+        Response,
+        PendingResponse,
+        GroupTally,
+        SubmissionKey,
+        FieldDevice,
+        FieldworkCount,
+    ):
         db.session.execute(db.delete(table).where(table.survey_id == survey.id))
     db.session.delete(survey)
     return responses

@@ -34,6 +34,7 @@ from web.core.surveys.display import (
 from web.core.surveys.pages import PageSpec, in_page_order, page_problems, stored_pages
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import AnswerError
+from web.core.surveys.quotas import Quota, quota_problems
 
 # How a stored response names each drawn order: no question id has a colon.
 PAGE_ORDER, OPTION_ORDER = "order:", "options:"
@@ -42,12 +43,13 @@ PAGE_ORDER, OPTION_ORDER = "order:", "options:"
 @dataclass(frozen=True)
 class FlowPage:
     """A page as the flow reads it: its id (None for a survey of one page), its questions' ids,
-    whether their order is drawn, and the rule that shows it."""
+    whether their order is drawn, the rule that shows it and the one that screens out at its end."""
 
     key: str | None
     questions: tuple[str, ...]
     randomize: bool = False
     show_if: Rule | None = None
+    screen_out_if: Rule | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,8 @@ class Flow:
         for question in questions:
             first.setdefault(question_id(question.key), question)
         flow_pages = tuple(
-            FlowPage(page.key, page.questions, page.randomize, page.show_if) for page in pages
+            FlowPage(page.key, page.questions, page.randomize, page.show_if, page.screen_out_if)
+            for page in pages
         ) or (FlowPage(None, tuple(first)),)
         return cls(
             flow_pages,
@@ -121,7 +124,10 @@ class Flow:
     @property
     def simple(self) -> bool:
         """Whether every respondent sees one page, every question and the file's order."""
-        return len(self.pages) == 1 and not (self.pages[0].randomize or self.rules or self.shuffled)
+        only = self.pages[0]
+        return len(self.pages) == 1 and not (
+            only.randomize or only.screen_out_if or self.rules or self.shuffled
+        )
 
     @property
     def draws_orders(self) -> bool:
@@ -129,8 +135,12 @@ class Flow:
         return bool(self.shuffled) or any(page.randomize for page in self.pages)
 
     def readers_of(self, question: str) -> list[str]:
-        """The questions and pages whose display rule reads ``question``."""
-        rules = [*self.rules, *((page.key, page.show_if) for page in self.pages if page.show_if)]
+        """The questions and pages whose display or screen-out rule reads ``question``."""
+        rules = [
+            *self.rules,
+            *((page.key, rule) for page in self.pages
+              for rule in (page.show_if, page.screen_out_if) if rule),
+        ]  # fmt: skip
         return [
             str(name)
             for name, rule in rules
@@ -250,10 +260,12 @@ def flow_problems(
     languages: tuple[str, ...],
     complete: bool = True,
     questions_valid: bool = True,
+    quotas: Sequence[Quota] = (),
 ) -> list[Problem]:
     """Mistakes in a survey's pages, display rules and shuffled options (``questions`` the rows
     as specs, ``places`` where each is in the file). The rules and shuffles are read only once
-    the questions themselves are right (``questions_valid``): they ask each one's type."""
+    the questions themselves are right (``questions_valid``): they ask each one's type. A
+    quota's condition (``quotas``) may read any question asked plainly."""
     # An id that is not text is named by the question's own checks.
     ids = list(dict.fromkeys(q.key for q in questions if isinstance(q.key, str)))
     problems = page_problems(pages, ids, languages, complete)
@@ -296,7 +308,17 @@ def flow_problems(
             other: plain[other] for other in plain if page_index[question_of(other)] < index
         }
         problems += rule_problems(page.show_if, f"pages[{index}].show_if", readable, randomized)
-    return problems
+    for index, page in enumerate(flow.pages):
+        if page.screen_out_if is None:
+            continue
+        # Read at the page's end: its own questions are answered by then.
+        readable = {
+            other: plain[other] for other in plain if page_index[question_of(other)] <= index
+        }
+        problems += rule_problems(
+            page.screen_out_if, f"pages[{index}].screen_out_if", readable, randomized
+        )
+    return problems + quota_problems(quotas, plain, randomized)
 
 
 def plain_readings(row) -> dict[str, Readable]:

@@ -5,12 +5,16 @@ In a survey file::
 
     "pages": [{"id": "about", "title": "About you", "questions": ["student", "year"]},
               {"id": "sensitive", "title": "...", "questions": ["s1", "s2", "s3"],
-               "randomize": true, "show_if": {"question": "student", "in": ["yes"]}}]
+               "randomize": true, "show_if": {"question": "student", "in": ["yes"]}},
+              {"id": "age", "questions": ["age"], "screen_out_if": {"question": "age", "at_most": 17}}]
 
 Every question is on exactly one page, and the pages come in the order they are listed; the
 questions are then asked page by page. A survey without ``"pages"`` is one page, as it always
-was. A page's title is a text like every other (one per language, and optional). Nothing here
-touches the database or a request.
+was. A page's title is a text like every other (one per language, and optional). A page's
+``screen_out_if`` (a display rule's form, read at the page's end from the answers asked plainly
+on it and before it) ends the survey there for a respondent it holds for: nothing of theirs is
+stored, and a panel's ``screen_out_url`` is where they go. Nothing here touches the database or a
+request.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 from flask_babel import gettext as _
 
-from web.core.surveys.display import Rule, read_rule
+from web.core.surveys.display import Rule, read_rule, stored_rule
 from web.core.surveys.field_checks import key_problems, texts_problems
 from web.core.surveys.limits import MAX_QUESTIONS, MAX_TITLE
 from web.core.surveys.problems import Problem
@@ -36,19 +40,21 @@ class Keyed(Protocol):
 
 
 Q = TypeVar("Q", bound=Keyed)
-PAGE_FIELDS = frozenset({"id", "title", "questions", "randomize", "show_if"})
+PAGE_FIELDS = frozenset({"id", "title", "questions", "randomize", "show_if", "screen_out_if"})
 
 
 @dataclass(frozen=True)
 class PageSpec:
     """One page: its id, title, the ids of its questions in order, whether that order is drawn
-    per respondent, and the rule that shows it (None: shown to everyone)."""
+    per respondent, the rule that shows it (None: shown to everyone) and the rule that screens a
+    respondent out at its end (None: nobody)."""
 
     key: str
     title: Texts
     questions: tuple[str, ...]
     randomize: bool = False
     show_if: Rule | None = None
+    screen_out_if: Rule | None = None
 
     def to_dict(self, languages: list[str]) -> dict:
         """The page as a file writes it."""
@@ -58,8 +64,10 @@ class PageSpec:
         data["questions"] = list(self.questions)
         if self.randomize:
             data["randomize"] = True
-        if self.show_if is not None:
-            data["show_if"] = self.show_if.to_dict()
+        for name in ("show_if", "screen_out_if"):
+            rule = getattr(self, name)
+            if rule is not None:
+                data[name] = rule.to_dict()
         return data
 
     def to_store(self) -> dict:
@@ -72,13 +80,13 @@ class PageSpec:
     @classmethod
     def stored(cls, data: dict) -> PageSpec:
         """A page as :meth:`to_store` kept it (checked when it was stored)."""
-        rule, _problems = (None, []) if "show_if" not in data else read_rule(data["show_if"], "")
         return cls(
             data["id"],
             Texts(data.get("title", {})),
             tuple(data["questions"]),
             bool(data.get("randomize", False)),
-            rule,
+            stored_rule(data.get("show_if")),
+            stored_rule(data.get("screen_out_if")),
         )
 
 
@@ -119,17 +127,19 @@ def read_pages(value: Any, texts_of, problems: list[Problem]) -> tuple[PageSpec,
         randomize = item.get("randomize", False)
         if not isinstance(randomize, bool):
             problems.append(Problem(f"{where}.randomize", _("must be true or false")))
-        rule = None
-        if item.get("show_if") is not None:
-            rule, found = read_rule(item["show_if"], f"{where}.show_if")
-            problems += found
+        rules = {}
+        for name in ("show_if", "screen_out_if"):
+            if item.get(name) is not None:
+                rules[name], found = read_rule(item[name], f"{where}.{name}")
+                problems += found
         pages.append(
             PageSpec(
                 item.get("id"),  # type: ignore[arg-type]  # checked by page_problems
                 texts_of(item, "title", where),
                 tuple(listed),
                 randomize is True,
-                rule,
+                rules.get("show_if"),
+                rules.get("screen_out_if"),
             )
         )
     return tuple(pages)

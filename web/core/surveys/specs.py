@@ -27,6 +27,7 @@ from web.core.surveys.limits import (
 from web.core.surveys.pages import PageSpec
 from web.core.surveys.panel import Panel
 from web.core.surveys.questions import QuestionType, question_type
+from web.core.surveys.quotas import Quota
 from web.core.surveys.texts import Texts
 
 
@@ -99,6 +100,8 @@ class SurveySpec:
     pages: tuple[PageSpec, ...] = ()
     # The online panel it is fielded on (web/core/surveys/panel.py), if any.
     panel: Panel | None = None
+    # Its quotas (web/core/surveys/quotas.py); none for a survey that takes anyone.
+    quotas: tuple[Quota, ...] = ()
 
     def to_dict(self) -> dict:
         """The survey in the file format: texts as strings in a one-language survey, else as
@@ -119,6 +122,7 @@ class SurveySpec:
             ),
             **({"pages": [page.to_dict(languages) for page in self.pages]} if self.pages else {}),
             **({"panel": self.panel.to_dict()} if self.panel is not None else {}),
+            **({"quotas": [quota.to_dict() for quota in self.quotas]} if self.quotas else {}),
             "questions": grouped_for_file(
                 [
                     (question.condition, _question_dict(question, languages))

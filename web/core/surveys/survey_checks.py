@@ -90,7 +90,7 @@ def survey_problems(
     problems += [Problem(*problem) for problem in rows_problems(rows, spec.conditions)]
     questions_valid = not any(problem.place.startswith("questions") for problem in problems)
     problems += flow_problems(
-        spec.questions, places, spec.pages, languages, complete, questions_valid
+        spec.questions, places, spec.pages, languages, complete, questions_valid, spec.quotas
     )
     return problems
 

@@ -52,6 +52,7 @@ from web.core.surveys.pages import in_asked_order, read_pages
 from web.core.surveys.panel import read_panel
 from web.core.surveys.problems import Problem, SurveyFileError
 from web.core.surveys.questions import QUESTION_TYPES, FixedFields
+from web.core.surveys.quotas import read_quotas
 from web.core.surveys.scales import SCALE_FIELDS, Scale
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.survey_checks import language_problems, survey_problems
@@ -60,7 +61,7 @@ from web.core.surveys.texts import Texts, guess_language
 SURVEY_FIELDS = {"slug", "languages", "title", "description", "results_batch", "questions"}
 SURVEY_FIELDS |= {"consent", "thanks", "completion_code", "completion_url"}
 SURVEY_FIELDS |= {"opens_at", "closes_at", "target_n", "series", "wave", "conditions", "pages"}
-SURVEY_FIELDS |= {"panel"}
+SURVEY_FIELDS |= {"panel", "quotas"}
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
     *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required", "show_if", "shuffle_options",
@@ -145,6 +146,8 @@ def parse_survey(data) -> SurveySpec:
             )
     panel, panel_shape = read_panel(data.get("panel"))
     problems += [Problem(*problem) for problem in panel_shape]
+    quotas, quota_shape = read_quotas(data.get("quotas"))
+    problems += quota_shape
     spec = SurveySpec(
         _field(data, "slug"),
         reader.texts(data, "title"),
@@ -158,6 +161,7 @@ def parse_survey(data) -> SurveySpec:
         conditions,
         read_pages(data.get("pages"), reader.texts, problems),
         panel,
+        quotas,
     )
     # Only the first MAX_QUESTIONS + 1 questions are read: enough to refuse the rest by count.
     if not reader.bad_languages:

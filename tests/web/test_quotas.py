@@ -1,0 +1,225 @@
+"""Quotas and screen-outs: the file's checks, the page's configuration, a full quota refused with
+409 and stored nothing (however many submissions arrive at once), a screen-out counted once and
+nothing else of the respondent kept, and the counts published in batches."""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+
+import pytest
+
+from tests.conftest import stored_bits, stored_count
+from tests.helpers import api_get, submit_answers
+from web.core.infrastructure.extensions import db
+from web.core.models import FieldworkCount
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.quota_edit import set_quotas
+from web.core.surveys.surveyfile import load_survey
+
+PANEL = {
+    "parameters": ["PROLIFIC_PID"],
+    "complete_url": "https://app.prolific.com/submissions/complete?cc=DONE",
+    "screen_out_url": "https://app.prolific.com/submissions/complete?cc=SCREEN&p={PROLIFIC_PID}",
+    "quota_full_url": "https://app.prolific.com/submissions/complete?cc=FULL",
+}
+QUOTA_STUDY = {
+    "slug": "quota-study",
+    "title": "Exams",
+    "panel": PANEL,
+    "pages": [
+        {"id": "about", "questions": ["gender", "age"],
+         "screen_out_if": {"question": "age", "at_most": 17}},
+        {"id": "exam", "questions": ["cheated"]},
+    ],
+    "quotas": [
+        {"id": "women", "question": "gender", "in": ["f"], "limit": 2},
+        {"id": "men", "question": "gender", "in": ["m"], "limit": 300},
+    ],
+    "questions": [
+        {"id": "gender", "type": "direct", "text": "Gender", "required": True,
+         "options": [{"id": "f", "text": "Woman"}, {"id": "m", "text": "Man"},
+                     {"id": "o", "text": "Other"}]},
+        {"id": "age", "type": "number", "procedure": "direct", "text": "Age", "min": 10,
+         "max": 99, "step": 1, "required": True},
+        {"id": "cheated", "type": "yesno", "text": "Cheated?", "epsilon": 1,
+         "procedure": "spinner_coin"},
+    ],
+}  # fmt: skip
+
+
+def answers(gender: str, age: int = 30, cheated: int = 1) -> dict:
+    return {"answers": {"gender": gender, "age": age, "cheated": cheated}}
+
+
+def send(app, slug: str, body: dict, **headers):
+    """One respondent's submission, from a browser of its own (no cookie of another's)."""
+    with app.test_client() as client:
+        return client.post(f"/api/surveys/{slug}/responses", json=body, headers=headers)
+
+
+def test_quotas_and_screen_outs_are_read_and_written_back():
+    spec = load_survey(json.dumps(QUOTA_STUDY))
+    assert [quota.key for quota in spec.quotas] == ["women", "men"]
+    assert spec.pages[0].screen_out_if.to_dict() == {"question": "age", "at_most": 17}
+    written = spec.to_dict()
+    assert written["quotas"] == QUOTA_STUDY["quotas"] and written["panel"] == PANEL
+    assert load_survey(spec.to_json()) == spec
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda data: data["quotas"][0].update(question="cheated", **{"in": ["yes"]}),
+         r"quotas\[0\].question: 'cheated' is randomized: its report is noise"),
+        (lambda data: data["quotas"][0].update(limit=0),
+         r"quotas\[0\].limit: must be a whole number of completes from 1"),
+        (lambda data: data["quotas"][1].update(id="women"),
+         r"quotas\[1\].id: duplicate quota id 'women'"),
+        (lambda data: data["quotas"][0].update(**{"in": ["x"]}),
+         r"quotas\[0\].in: 'x' is not an answer of 'gender'"),
+        (lambda data: data.update(quotas=[]), "quotas: must be a non-empty list"),
+        (lambda data: data["pages"][1].update(screen_out_if={"question": "cheated", "in": ["no"]}),
+         r"pages\[1\].screen_out_if.question: 'cheated' is randomized"),
+        (lambda data: data["pages"][0].update(screen_out_if={"question": "nope", "in": ["no"]}),
+         r"pages\[0\].screen_out_if.question: 'nope' is not a question asked directly"),
+        (lambda data: data["panel"].update(quota_full_url="http://x.org/full"),
+         "panel.quota_full_url: must be an https address"),
+        (lambda data: data["panel"].update(screen_out_url="https://x.org/?e={EMAIL}"),
+         r"panel.screen_out_url: fills in only the panel's parameters, not \{EMAIL\}"),
+    ],
+)  # fmt: skip
+def test_a_wrong_quota_or_screen_out_is_refused_by_place(change, message):
+    data = copy.deepcopy(QUOTA_STUDY)
+    change(data)
+    with pytest.raises(SurveyFileError, match=message):
+        load_survey(json.dumps(data))
+
+
+def test_the_page_knows_each_quota_and_where_it_is_decided(client, import_survey):
+    slug = import_survey(QUOTA_STUDY)
+    page = client.get(f"/s/{slug}").get_data(as_text=True)
+    config = json.loads(page.split('id="survey-config">')[1].split("</script>")[0])
+    assert config["quotas"][0] == {"id": "women", "rule": {"question": "gender", "in": ["f"]},
+                                   "decidedAt": "about"}  # fmt: skip
+    assert config["flow"]["pages"][0]["screenOutIf"] == {"question": "age", "at_most": 17}
+    assert config["panel"]["quotaFullUrl"] == PANEL["quota_full_url"]
+    assert 'id="ended"' in page
+
+
+def test_a_full_quota_refuses_with_409_and_stores_nothing(app, client, import_survey):
+    slug = import_survey(QUOTA_STUDY)
+    assert client.get(f"/api/surveys/{slug}/quotas/full").get_json() == {"full": []}
+    for _ in range(2):
+        assert send(app, slug, answers("f")).status_code == 201
+    refused = send(app, slug, answers("f", cheated=0))
+    assert refused.status_code == 409
+    body = refused.get_json()
+    assert body["quota"] == "women" and body["redirect"] == PANEL["quota_full_url"]
+    assert "respondents like you" in body["error"]
+    assert client.get(f"/api/surveys/{slug}/quotas/full").get_json() == {"full": ["women"]}
+    # Another quota still takes its respondents.
+    assert send(app, slug, answers("m")).status_code == 201
+    with app.app_context():
+        assert stored_count() == 3
+        assert sorted(bits["gender"] for bits in stored_bits()) == ["f", "f", "m"]
+
+
+def test_a_raised_limit_holds_at_once_for_pages_already_loaded(app, import_survey):
+    slug = import_survey(QUOTA_STUDY)
+    for _ in range(2):
+        assert send(app, slug, answers("f")).status_code == 201
+    assert send(app, slug, answers("f")).status_code == 409
+    with app.app_context():
+        survey = find_survey(slug)
+        revision = survey.revision
+        set_quotas(survey, [{**QUOTA_STUDY["quotas"][0], "limit": 3}, QUOTA_STUDY["quotas"][1]])
+        db.session.commit()
+        assert find_survey(slug).revision == revision  # a page already loaded still submits
+    assert send(app, slug, answers("f")).status_code == 201
+    assert send(app, slug, answers("f")).status_code == 409
+
+
+def test_sixteen_submissions_into_the_last_place_store_one(app, import_survey):
+    data = copy.deepcopy(QUOTA_STUDY)
+    data["quotas"][0]["limit"] = 1
+    slug = import_survey(data)
+    start = threading.Barrier(16)
+    statuses: list[int] = []
+
+    def one():
+        with app.test_client() as client:
+            start.wait(timeout=30)
+            statuses.append(submit_answers(client, slug, answers("f")).status_code)
+
+    threads = [threading.Thread(target=one) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert sorted(statuses) == [201] + [409] * 15
+    with app.app_context():
+        assert stored_count() == 1 and find_survey(slug).response_count == 1
+        count = db.session.scalar(
+            db.select(FieldworkCount.count).where(FieldworkCount.key == "women")
+        )
+        assert count == 1
+
+
+SCREEN_OUT = {"Idempotency-Key": "k" * 32}
+
+
+def test_a_screen_out_is_counted_once_and_nothing_else_is_kept(app, client, import_survey):
+    slug = import_survey(QUOTA_STUDY)
+    url = f"/api/surveys/{slug}/screen-outs"
+    first = client.post(url, json={"page": "about"}, headers=SCREEN_OUT)
+    assert first.status_code == 201
+    assert first.get_json() == {"counted": True, "redirect": PANEL["screen_out_url"]}
+    again = client.post(url, json={"page": "about"}, headers=SCREEN_OUT)
+    assert again.status_code == 200 and again.get_json()["counted"] is False
+    # The key that screened out can never send a response after.
+    assert send(app, slug, answers("f"), **SCREEN_OUT).status_code == 409
+    with app.app_context():
+        assert stored_count() == 0
+        rows = db.session.execute(db.select(FieldworkCount.kind, FieldworkCount.key,
+                                            FieldworkCount.count)).all()  # fmt: skip
+        assert [tuple(row) for row in rows] == [("screen_out", "about", 1)]
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "status"),
+    [
+        ({"page": "exam"}, SCREEN_OUT, 400),  # a page that screens nobody out
+        ({"page": "about", "age": 12}, SCREEN_OUT, 400),  # nothing but the page
+        ({"page": "about"}, {}, 400),  # no key
+        (["about"], SCREEN_OUT, 400),
+    ],
+)
+def test_a_wrong_screen_out_is_refused_and_counts_nothing(app, client, import_survey, body,
+                                                          headers, status):  # fmt: skip
+    slug = import_survey(QUOTA_STUDY)
+    reply = client.post(f"/api/surveys/{slug}/screen-outs", json=body, headers=headers)
+    assert reply.status_code == status and "error" in reply.get_json()
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(FieldworkCount)) == 0
+
+
+def test_the_counts_are_published_in_batches(app, client, import_survey, token):
+    slug = import_survey(QUOTA_STUDY)
+    app.config["RESULTS_MIN_N"] = 2
+    with app.app_context():
+        find_survey(slug).results_batch = 2
+        db.session.commit()
+    for index in range(3):
+        key = {"Idempotency-Key": f"{index}" * 32}
+        client.post(f"/api/surveys/{slug}/screen-outs", json={"page": "about"}, headers=key)
+    send(app, slug, answers("f"))
+    reply = api_get(client, token, f"surveys/{slug}/fieldwork")
+    counts = reply.get_json()
+    assert reply.status_code == 200, counts
+    assert counts["screen_outs"] == [{"page": "about", "words": "age ≤ 17", "count": 2}]
+    women, men = counts["quotas"]
+    assert (women["count"], women["limit"], women["full"]) == (None, 2, False)  # 1 < min n
+    assert men["count"] is None and men["words"] == "gender = m"
