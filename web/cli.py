@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from web.cli_devices import field_device
 from web.cli_experiment import experiment
+from web.cli_fieldwork import fieldwork
 from web.cli_lookup import survey_named, user_named
 from web.cli_methods import methods
 from web.cli_power import plan_change
@@ -51,6 +52,7 @@ def init_app(app: Flask) -> None:
         end_sessions,
         results,
         methods,
+        fieldwork,
         regress,
         joint,
         synthesize,

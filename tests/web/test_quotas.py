@@ -223,3 +223,26 @@ def test_the_counts_are_published_in_batches(app, client, import_survey, token):
     women, men = counts["quotas"]
     assert (women["count"], women["limit"], women["full"]) == (None, 2, False)  # 1 < min n
     assert men["count"] is None and men["words"] == "gender = m"
+
+
+def test_the_dashboard_and_the_command_line_show_the_counts(app, runner, import_survey,
+                                                           researcher):  # fmt: skip
+    slug = import_survey(QUOTA_STUDY)
+    app.config["RESULTS_MIN_N"] = 1
+    with app.app_context():
+        find_survey(slug).results_batch = 1
+        db.session.commit()
+    for _ in range(2):
+        send(app, slug, answers("f"))
+    send(app, slug, answers("m"))
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    women = page.split('data-quota="women"')[1].split("</tr>")[0]
+    men = page.split('data-quota="men"')[1].split("</tr>")[0]
+    assert "gender = f" in women and "Full" in women
+    assert "at least 1" in men and "300" in men
+    assert 'data-page="about"' in page and "age ≤ 17" in page
+    printed = runner.invoke(args=["fieldwork", slug]).output
+    assert "quota women (gender = f): full of 2" in printed
+    assert "quota men (gender = m): ≥ 1 of 300" in printed
+    assert "screened out at about (age ≤ 17): < 1" in printed  # none yet
+    assert json.loads(runner.invoke(args=["fieldwork", slug, "--json"]).output)["batch"] == 1

@@ -109,11 +109,11 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         # A place in a quota, taken only while one is left: the row's lock (PostgreSQL) or the
         # database's (SQLite) holds every other writer of it until this transaction ends.
         "quota": f"INSERT INTO {counts} (survey_id, kind, {quote('key')}, count, quota_limit) "
-        f"VALUES ({mark}, 'quota', {mark}, 1, {mark}) "
+        f"VALUES ({mark}, '{FieldworkCount.QUOTA}', {mark}, 1, {mark}) "
         f"ON CONFLICT (survey_id, kind, {quote('key')}) DO UPDATE SET count = {counts}.count + 1 "
         f"WHERE {counts}.count < {counts}.quota_limit RETURNING count",
         "screen_out": f"INSERT INTO {counts} (survey_id, kind, {quote('key')}, count) "
-        f"VALUES ({mark}, 'screen_out', {mark}, 1) ON CONFLICT (survey_id, kind, {quote('key')}) "
+        f"VALUES ({mark}, '{FieldworkCount.SCREEN_OUT}', {mark}, 1) ON CONFLICT (survey_id, kind, {quote('key')}) "
         f"DO UPDATE SET count = {counts}.count + 1",
         "receipt": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
         "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "

@@ -25,6 +25,7 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
 from web.core.models import Survey, owns_a_survey, surveys_readable_by
 from web.core.results.cells import direct_questions
+from web.core.results.fieldwork import fieldwork_counts
 from web.core.results.methods import survey_methods
 from web.core.surveys.demo import open_demo
 from web.core.surveys.editing import (
@@ -73,10 +74,12 @@ def surveys():
 
 @bp.get("/<slug>")
 def survey(slug: str):
-    """Results, controls, a methods paragraph and exports of one survey."""
+    """Results, controls, quotas and screen-outs, a methods paragraph and exports of one survey."""
     survey = researcher_survey(slug, one_snapshot=True)
-    methods = survey_methods(survey, current_app.config["RESULTS_MIN_N"])
-    return with_panel("surveys/dashboard.html", survey, methods=methods)
+    min_n = current_app.config["RESULTS_MIN_N"]
+    methods = survey_methods(survey, min_n)
+    fieldwork = fieldwork_counts(survey, min_n)
+    return with_panel("surveys/dashboard.html", survey, methods=methods, fieldwork=fieldwork)
 
 
 @bp.get("/<slug>/groups")

@@ -31,7 +31,7 @@ def test_the_page_has_its_pages_hidden_until_its_script_draws_the_orders(client,
     config = json.loads(page.split('id="survey-config">')[1].split("</script>")[0])
     assert config["flow"]["pages"][1] == {
         "id": "sensitive", "questions": ["s1", "s2", "s3"], "randomize": True,
-        "showIf": {"question": "student", "in": ["yes"]},
+        "showIf": {"question": "student", "in": ["yes"]}, "screenOutIf": None,
     }  # fmt: skip
     assert config["flow"]["shuffled"] == [
         {"question": "year", "options": ["first", "second", "none"], "fixed": [False, False, True]}

@@ -13,6 +13,7 @@ from functools import cache
 from flask import Blueprint
 
 from web.api.openapi.computation_paths import computation_paths
+from web.api.openapi.fieldwork_paths import fieldwork_paths, fieldwork_schemas
 from web.api.openapi.results_paths import results_paths
 from web.api.openapi.schemas import schemas
 from web.api.openapi.survey_paths import survey_paths
@@ -40,7 +41,7 @@ def openapi_document() -> dict:
             "numbers move only in batches and never below the minimum n.",
         },
         "servers": [{"url": "/"}],
-        "paths": survey_paths() | results_paths() | computation_paths(),
+        "paths": survey_paths() | results_paths() | fieldwork_paths() | computation_paths(),
         "components": {
             "securitySchemes": {
                 "bearer": {
@@ -50,6 +51,6 @@ def openapi_document() -> dict:
                     "create-token [--write].",
                 }
             },
-            "schemas": schemas(),
+            "schemas": schemas() | fieldwork_schemas(),
         },
     }

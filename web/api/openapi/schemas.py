@@ -47,6 +47,9 @@ def schemas() -> dict:
             "properties": {
                 "error": {"type": "string"},
                 "problems": {"type": "array", "items": {"type": "string"}},
+                # A response into a full quota (409): which, and the panel's address for it.
+                "quota": {"type": "string"},
+                "redirect": {"type": ["string", "null"]},
             },
         },
         "Slug": {"type": "string", "pattern": "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"},

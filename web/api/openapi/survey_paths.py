@@ -133,7 +133,8 @@ def survey_paths() -> dict:
                 "question exactly once. A question the respondent skipped is left out or sent as "
                 "null and stored as skipped (counted in no n); a question whose file says "
                 '`"required": true` cannot be skipped (400). Stored once per Idempotency-Key '
-                "however often it is sent.",
+                "however often it is sent. A response into a full quota is 409 with the quota "
+                "and the panel's address for it (`redirect`), and is not stored.",
                 [
                     slug_parameter(),
                     parameter(

@@ -71,6 +71,10 @@ class FieldDevice(Model):
 
 
 class FieldworkCount(Model):
+    # The kinds of count.
+    QUOTA = "quota"
+    SCREEN_OUT = "screen_out"
+
     """A count the fieldwork keeps per survey, apart from any response: the completes in a quota
     (``kind`` "quota", its id), or the respondents screened out at a page (``kind``
     "screen_out", the page's id). A screened-out respondent leaves nothing else; a quota's count

@@ -16,7 +16,7 @@ from web.core.models import FieldworkCount, Survey
 from web.core.surveys.pages import stored_pages
 from web.core.surveys.quotas import Quota, stored_quotas
 
-QUOTA, SCREEN_OUT = "quota", "screen_out"
+QUOTA, SCREEN_OUT = FieldworkCount.QUOTA, FieldworkCount.SCREEN_OUT
 
 
 def in_batches(count: int, batch: int, min_n: int) -> int | None:

@@ -10,7 +10,6 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldworkCount, Survey
-from web.core.results.fieldwork import QUOTA
 from web.core.surveys.editing import EditError, new_revision
 from web.core.surveys.flow import flow_problems
 from web.core.surveys.problems import Problem
@@ -48,7 +47,7 @@ def set_quotas(survey: Survey, value: list[dict[str, Any]] | None) -> None:
     for quota in quotas:
         db.session.execute(
             db.update(FieldworkCount)
-            .where(FieldworkCount.survey_id == survey.id, FieldworkCount.kind == QUOTA,
+            .where(FieldworkCount.survey_id == survey.id, FieldworkCount.kind == FieldworkCount.QUOTA,
                    FieldworkCount.key == quota.key)
             .values(quota_limit=quota.limit)
         )  # fmt: skip
@@ -60,7 +59,7 @@ def _counted(survey: Survey) -> dict[str, int]:
     """Each quota's completes so far, by id."""
     rows = db.session.execute(
         db.select(FieldworkCount.key, FieldworkCount.count).where(
-            FieldworkCount.survey_id == survey.id, FieldworkCount.kind == QUOTA
+            FieldworkCount.survey_id == survey.id, FieldworkCount.kind == FieldworkCount.QUOTA
         )
     )
     return {key: count for key, count in rows}
