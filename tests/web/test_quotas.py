@@ -246,3 +246,56 @@ def test_the_dashboard_and_the_command_line_show_the_counts(app, runner, import_
     assert "quota men (gender = m): ≥ 1 of 300" in printed
     assert "screened out at about (age ≤ 17): < 1" in printed  # none yet
     assert json.loads(runner.invoke(args=["fieldwork", slug, "--json"]).output)["batch"] == 1
+
+
+def test_quotas_and_screen_outs_travel_through_xlsform_and_pyxform_converts_the_export(app):
+    import io
+
+    import openpyxl
+    from pyxform.xls2xform import convert
+
+    from web.core.surveys.xlsform_read import load_xlsform
+    from web.core.surveys.xlsform_write import survey_xlsform
+
+    spec = load_survey(json.dumps(QUOTA_STUDY))
+    with app.test_request_context():
+        exported = survey_xlsform(spec)
+        assert load_xlsform(exported) == spec
+    book = openpyxl.load_workbook(io.BytesIO(exported))
+    settings = list(book["settings"].iter_rows(values_only=True))
+    row = dict(zip(settings[0], settings[1], strict=True))
+    assert row["rr_quotas"] == "women (2): ${gender} = 'f'; men (300): ${gender} = 'm'"
+    assert row["rr_panel_screen_out_url"] == PANEL["screen_out_url"]
+    survey = list(book["survey"].iter_rows(values_only=True))
+    group = dict(zip(survey[0], survey[1], strict=True))
+    assert group["type"] == "begin group" and group["rr_screen_out_if"] == "${age} <= 17"
+    convert(xlsform=io.BytesIO(exported), file_type=".xlsx", validate=False)
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ("women: ${gender} = 'f'", "write each quota as id \\(limit\\): expression"),
+        ("women (2): ${gender} ~ 'f'", "settings, column rr_quotas"),
+        ("women (2): ${cheated} = '1'", r"quotas\[0\].question: 'cheated' is randomized"),
+    ],
+)
+def test_a_wrong_quotas_setting_is_refused_with_the_reason(app, cell, message):
+    import io
+
+    import openpyxl
+
+    from web.core.surveys.xlsform_read import load_xlsform
+    from web.core.surveys.xlsform_write import survey_xlsform
+
+    with app.test_request_context():
+        book = openpyxl.load_workbook(
+            io.BytesIO(survey_xlsform(load_survey(json.dumps(QUOTA_STUDY))))
+        )
+        sheet = book["settings"]
+        column = [cell.value for cell in sheet[1]].index("rr_quotas") + 1
+        sheet.cell(row=2, column=column, value=cell)
+        changed = io.BytesIO()
+        book.save(changed)
+        with pytest.raises(SurveyFileError, match=message):
+            load_xlsform(changed.getvalue())

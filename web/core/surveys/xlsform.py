@@ -52,8 +52,9 @@ language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``
 ``rr_description``, ``rr_consent``, ``rr_thanks`` (per language like the title),
 ``rr_results_batch``, ``rr_completion_code``, ``rr_completion_url``, ``rr_opens_at``,
 ``rr_closes_at``, ``rr_target_n``, ``rr_series`` with ``rr_wave`` (the series this survey
-is a wave of), and an online panel's ``rr_panel_parameters`` (names separated by spaces) with
-``rr_panel_complete_url``. Without a settings sheet (or a ``form_id``), the slug and
+is a wave of), an online panel's ``rr_panel_parameters`` (names separated by spaces) with
+``rr_panel_complete_url``, ``rr_panel_screen_out_url`` and ``rr_panel_quota_full_url``, and the
+quotas in ``rr_quotas`` (:mod:`web.core.surveys.xlsform_flow`). Without a settings sheet (or a ``form_id``), the slug and
 title come from the file's name. The ``rr_`` columns are ignored by XLSForm's converters, so the
 export converts with pyxform as it is.
 
@@ -139,16 +140,18 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", "required", "relevant", "constraint", *DESIGN_COLUMNS,
+     "rr_innocuous", "rr_unit", "required", "relevant", "constraint", "rr_screen_out_if",
+     *DESIGN_COLUMNS,
      *CONDITION_COLUMNS)
 )  # fmt: skip
 CHOICE_COLUMNS = frozenset(("list_name", "name", "label", "rr_fixed"))
 # An online panel (web/core/surveys/panel.py) in the settings sheet: its parameters' names,
-# separated by spaces, and its completion address.
-PANEL_SETTINGS = ("rr_panel_parameters", "rr_panel_complete_url")
+# separated by spaces, and its addresses (completion, screen-out, full quota).
+PANEL_SETTINGS = ("rr_panel_parameters", "rr_panel_complete_url", "rr_panel_screen_out_url",
+                  "rr_panel_quota_full_url")  # fmt: skip
 SETTINGS_COLUMNS = frozenset(
     ("form_id", "form_title", "default_language", "version", "rr_title", "rr_conditions",
-     *PANEL_SETTINGS,
+     "rr_quotas", *PANEL_SETTINGS,
      *(f"rr_{name}" for name in (*SETTINGS_TEXTS, *SURVEY_SETTINGS)))
 )  # fmt: skip
 # What the columns that XLSForm has and this app cannot honour would ask for.

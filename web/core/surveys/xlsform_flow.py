@@ -13,6 +13,9 @@ orders (:mod:`web.core.surveys.flow`) in a workbook.
   a randomized question is refused by the one validator, by row.
 - ``randomize=true`` in a select's ``parameters`` shuffles its options; ``rr_fixed`` (``yes``) in
   the choices sheet keeps an option in place.
+- ``rr_screen_out_if`` on a group's row is the page's ``screen_out_if``, written as a
+  ``relevant``; the settings' ``rr_quotas`` holds the quotas, each ``id (limit): expression``,
+  separated by ``;`` or new lines (``women (300): ${gender} = 'f'; young (200): ${age} <= 29``).
 
 Nothing here touches the database.
 """
@@ -52,6 +55,33 @@ def rule_from_relevant(text: str, yes_no: set[str], names: Mapping[str, str] = E
     if parser.position != len(tokens):
         raise RelevantError(_unsupported())
     return rule
+
+
+# Where a quota starts in ``rr_quotas``: its id and limit, then a colon.
+QUOTA_HEAD = re.compile(r"(?:^|[;\n])\s*(?P<id>[A-Za-z][\w-]*)\s*\(\s*(?P<limit>\d+)\s*\)\s*:")
+
+
+def quotas_from_cell(value: Any, read) -> list[dict]:
+    """The settings' ``rr_quotas`` as a file's ``quotas``, each expression read by ``read`` (a
+    ``relevant`` to a rule). Raises :class:`RelevantError`."""
+    text = str(value)
+    heads = list(QUOTA_HEAD.finditer(text))
+    if not heads or text[: heads[0].start()].strip():
+        raise RelevantError(_("write each quota as id (limit): expression, e.g. "
+                              "women (300): ${gender} = 'f'; separate them with ;"))  # fmt: skip
+    quotas = []
+    for head, after in zip(heads, [*heads[1:], None], strict=True):
+        expression = text[head.end() : after.start() if after else len(text)].strip().rstrip(";")
+        rule = read(expression)
+        quotas.append({"id": head["id"], **rule, "limit": int(head["limit"])})
+    return quotas
+
+
+def quotas_cell(quotas, yes_no: set[str]) -> str:
+    """A survey's quotas as the settings' ``rr_quotas`` (read back by :func:`quotas_from_cell`)."""
+    return "; ".join(
+        f"{quota.key} ({quota.limit}): {relevant_from_rule(quota.rule, yes_no)}" for quota in quotas
+    )
 
 
 def relevant_from_rule(rule: Rule, yes_no: set[str]) -> str:

@@ -18,6 +18,7 @@ from web.core.surveys.designs import (
     design_named,
     known_designs,
 )
+from web.core.surveys.panel import ADDRESSES
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.specs import SurveySpec
@@ -52,6 +53,7 @@ from web.core.surveys.xlsform_conditions import (
 from web.core.surveys.xlsform_flow import (
     GROUP_APPEARANCES,
     RelevantError,
+    quotas_from_cell,
     randomized,
     rule_from_relevant,
 )
@@ -305,8 +307,19 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         if value is not None:
             data[name] = _whole(value) if name in WHOLE_SETTINGS else str(value)
     if any(settings.get(name) is not None for name in PANEL_SETTINGS):
-        listed, address = (settings.get(name) for name in PANEL_SETTINGS)
-        data["panel"] = {"parameters": str(listed or "").split(), "complete_url": address}
+        listed, *addresses = (settings.get(name) for name in PANEL_SETTINGS)
+        data["panel"] = {"parameters": str(listed or "").split()} | {
+            name: address
+            for name, address in zip(ADDRESSES, addresses, strict=True)
+            if address is not None or name == "complete_url"
+        }
+    if settings.get("rr_quotas") is not None:
+        try:
+            data["quotas"] = quotas_from_cell(
+                settings["rr_quotas"], lambda text: relevant(text, yes_no)
+            )
+        except RelevantError as error:
+            problems.append(_("settings, column rr_quotas: %(reason)s", reason=str(error)))
     if settings.get("rr_conditions") is not None:
         conditions = conditions_from_cell(settings["rr_conditions"])
         if isinstance(conditions, str):
@@ -362,12 +375,14 @@ class PageRows:
             page["title"] = title
         if randomized(cells.get("parameters")):
             page["randomize"] = True
-        if cells.get("relevant") is not None:
+        for column, field in (("relevant", "show_if"), ("rr_screen_out_if", "screen_out_if")):
+            if cells.get(column) is None:
+                continue
             try:
-                page["show_if"] = relevant(cells["relevant"], yes_no)
+                page[field] = relevant(cells[column], yes_no)
             except RelevantError as error:
-                return [_("survey row %(row)d, column relevant: %(reason)s", row=number,
-                          reason=str(error))]  # fmt: skip
+                return [_("survey row %(row)d, column %(column)s: %(reason)s", row=number,
+                          column=column, reason=str(error))]  # fmt: skip
         self.open, self.loose = page, None
         self.pages.append(page)
         self.rows.append(number)

@@ -10,6 +10,7 @@ from openpyxl import Workbook
 
 from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
+from web.core.surveys.panel import ADDRESSES
 from web.core.surveys.specs import SurveySpec
 from web.core.surveys.xlsform import (
     DESIGN_COLUMNS,
@@ -29,7 +30,7 @@ from web.core.surveys.xlsform_conditions import (
     conditions_cell,
     row_name,
 )
-from web.core.surveys.xlsform_flow import relevant_from_rule
+from web.core.surveys.xlsform_flow import quotas_cell, relevant_from_rule
 from web.core.surveys.xlsform_grid import grid_rows
 
 
@@ -45,6 +46,8 @@ def _group_cells(page, headers: list[str], languages: list[str], yes_no: set[str
         cells[header] = page.title.get(code) or None
     if page.show_if is not None:
         cells["relevant"] = relevant_from_rule(page.show_if, yes_no)
+    if page.screen_out_if is not None:
+        cells["rr_screen_out_if"] = relevant_from_rule(page.screen_out_if, yes_no)
     if page.randomize:
         cells["parameters"] = "randomize=true"
     return cells
@@ -126,6 +129,7 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     )
     gridded = any(question.type.has_rows for question in spec.questions)
     flow_headers = ["relevant"] * ruled + ["appearance"] * bool(spec.pages or gridded)
+    flow_headers += ["rr_screen_out_if"] * any(page.screen_out_if for page in spec.pages)
     # The bound over a series' waves only where a question keeps one.
     kept = any(question.epsilon_permanent is not None for question in spec.questions)
     permanent_header = ["rr_epsilon_permanent"] if kept else []
@@ -241,9 +245,14 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     if spec.conditions:
         row["rr_conditions"] = conditions_cell(spec.conditions)
     if spec.panel is not None:
-        names, address = PANEL_SETTINGS
+        names, *addresses = PANEL_SETTINGS
         row[names] = " ".join(map(str, spec.panel.parameters))
-        row[address] = spec.panel.complete_url
+        for column, field in zip(addresses, ADDRESSES, strict=True):
+            if getattr(spec.panel, field) is not None:
+                row[column] = getattr(spec.panel, field)
+    if spec.quotas:
+        yes_no = {q.key for q in spec.questions if q.type.xlsform_list == YES_NO_LIST}
+        row["rr_quotas"] = quotas_cell(spec.quotas, yes_no)
     append_row(settings, list(row))
     append_row(settings, list(row.values()))
     buffer = io.BytesIO()
