@@ -299,3 +299,57 @@ def test_a_wrong_quotas_setting_is_refused_with_the_reason(app, cell, message):
         book.save(changed)
         with pytest.raises(SurveyFileError, match=message):
             load_xlsform(changed.getvalue())
+
+
+def test_the_builder_sets_quotas_and_addresses_refusing_a_wrong_line_beside_its_field(
+    app, researcher, import_survey
+):
+    data = copy.deepcopy(QUOTA_STUDY)
+    del data["quotas"]
+    slug = import_survey(data)
+    details = {"title": "Exams", "results_batch": "5", "panel_parameters": "PROLIFIC_PID",
+               "panel_complete_url": PANEL["complete_url"]}  # fmt: skip
+    page = researcher.get(f"/surveys/{slug}/edit").get_data(as_text=True)
+    assert 'name="quotas"' in page and 'name="panel_quota_full_url"' in page
+    assert "gender: f, m, o" in page and "age: a number" in page  # what a quota may read
+    wrong = details | {"quotas": "women (2): ${gender} = 'f'\nmen (3): ${cheated} = '1'"}
+    html = researcher.post(f"/surveys/{slug}/edit", data=wrong).get_data(as_text=True)
+    assert 'id="quotas-errors"' in html and "Quota 2: &#39;cheated&#39; is randomized" in html
+    right = details | {
+        "quotas": "women (2): ${gender} = 'f'\nyoung (5): ${age} <= 29",
+        "panel_quota_full_url": PANEL["quota_full_url"],
+    }
+    assert researcher.post(f"/surveys/{slug}/edit", data=right).status_code == 302
+    with app.app_context():
+        survey = find_survey(slug)
+        assert survey.quotas == [
+            {"id": "women", "question": "gender", "in": ["f"], "limit": 2},
+            {"id": "young", "question": "age", "at_most": 29, "limit": 5},
+        ]
+        assert survey.panel["quota_full_url"] == PANEL["quota_full_url"]
+    page = researcher.get(f"/surveys/{slug}/edit").get_data(as_text=True)
+    assert "women (2): ${gender} = &#39;f&#39;\nyoung (5): ${age} &lt;= 29" in page
+    assert (
+        researcher.post(f"/surveys/{slug}/edit", data=details | {"quotas": ""}).status_code == 302
+    )
+    with app.app_context():
+        assert find_survey(slug).quotas is None
+
+
+def test_the_builder_keeps_a_pages_screen_out_and_sets_one(app, researcher, import_survey):
+    slug = import_survey(QUOTA_STUDY)
+    page = researcher.get(f"/surveys/{slug}/edit").get_data(as_text=True)
+    assert 'name="screen-gender"' in page
+    assert 'name="screen-at-most-gender" value="17"' in page
+    pages = {"start-cheated": "1", "screen-gender": "@kept", "show-cheated": ""}
+    assert researcher.post(f"/surveys/{slug}/pages", data=pages).status_code == 302
+    with app.app_context():
+        assert find_survey(slug).pages[0]["screen_out_if"] == {"question": "age", "at_most": 17}
+    changed = pages | {"screen-gender": "gender", "screen-answers-gender": "o"}
+    assert researcher.post(f"/surveys/{slug}/pages", data=changed).status_code == 302
+    with app.app_context():
+        assert find_survey(slug).pages[0]["screen_out_if"] == {"question": "gender", "in": ["o"]}
+    randomized = pages | {"screen-cheated": "cheated", "screen-answers-cheated": "yes"}
+    researcher.post(f"/surveys/{slug}/pages", data=randomized)
+    with app.app_context():
+        assert "screen_out_if" not in find_survey(slug).pages[1]  # refused: nothing changed

@@ -45,9 +45,10 @@ from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.page_breaks import cut_pages
-from web.core.surveys.panel import Panel
+from web.core.surveys.panel import ADDRESSES, Panel
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import QUESTION_TYPES
+from web.core.surveys.quota_edit import set_quotas
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_context
 from web.workspace.access import require_login, researcher_survey
@@ -74,6 +75,7 @@ from web.workspace.question_form import (
     show_problems,
     spec_from_form,
 )
+from web.workspace.quota_form import on_quota_field, quotas_from_text, quotas_text
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -118,10 +120,12 @@ def edit(slug: str):
                 fielding_from_form(form, languages),
             )
             set_panel(survey, panel_from_form(form))
+            set_quotas(survey, quotas_from_text(form.quotas.data or "", survey))
             set_series(survey, form.series.data or None, form.wave.data)
         except EditError as error:
             db.session.rollback()
-            show_problems(form, [on_panel_fields(problem) for problem in error.problems], languages)
+            problems = [on_quota_field(on_panel_fields(problem)) for problem in error.problems]
+            show_problems(form, problems, languages)
         else:
             db.session.commit()
             flash(_("Saved."))
@@ -139,6 +143,7 @@ def edit(slug: str):
         question_gaps=question_gaps(missing),
         flow_notes=flow_notes(survey),
         page_rows=page_rows(survey),
+        quota_readable=readable_before(survey, None),
     )
 
 
@@ -153,8 +158,9 @@ def details_form(survey: Survey):
         data[name] = getattr(survey, name)
     panel = Panel.stored(survey.panel)
     if panel is not None:
-        data |= {"panel_parameters": " ".join(map(str, panel.parameters)),
-                 "panel_complete_url": panel.complete_url}  # fmt: skip
+        data |= {"panel_parameters": " ".join(map(str, panel.parameters))}
+        data |= {f"panel_{name}": getattr(panel, name) for name in ADDRESSES}
+    data["quotas"] = quotas_text(survey)
     for name in ("opens_at", "closes_at"):
         moment = getattr(survey, name)
         data[name] = moment.astimezone(UTC).replace(tzinfo=None) if moment else None
@@ -162,17 +168,17 @@ def details_form(survey: Survey):
 
 
 def panel_from_form(form) -> Panel | None:
-    """The panel as typed: none where both its fields are empty."""
+    """The panel as typed: none where all its fields are empty."""
     names = (form.panel_parameters.data or "").split()
-    address = (form.panel_complete_url.data or "").strip() or None
-    return Panel(tuple(names), address) if names or address else None
+    addresses = [(form[f"panel_{name}"].data or "").strip() or None for name in ADDRESSES]
+    return Panel(tuple(names), *addresses) if names or any(addresses) else None
 
 
 def on_panel_fields(problem: Problem) -> Problem:
     """A panel's mistake on the field it is typed in (``panel.parameters[1]`` on the
     parameters')."""
     place = problem.place.split("[", 1)[0]
-    fields = {"panel.parameters": "panel_parameters", "panel.complete_url": "panel_complete_url"}
+    fields = {f"panel.{name}": f"panel_{name}" for name in ("parameters", *ADDRESSES)}
     return Problem(fields.get(place, problem.place), problem.message)
 
 

@@ -171,6 +171,30 @@ class FieldingForm(SurveyForm):
             "completion address above empty."
         ),
     )
+    panel_screen_out_url = StringField(
+        _l("Panel screen-out address"),
+        validators=[Optional(), Length(max=2000)],
+        description=_l(
+            "Where a respondent a page screens out goes (https, {NAME} as above). Empty: the "
+            "page thanks them and ends."
+        ),
+    )
+    panel_quota_full_url = StringField(
+        _l("Panel full-quota address"),
+        validators=[Optional(), Length(max=2000)],
+        description=_l(
+            "Where a respondent whose quota is full goes (https, {NAME} as above). Empty: the "
+            "page thanks them and ends."
+        ),
+    )
+    quotas = TextAreaField(
+        _l("Quotas, one per line"),
+        validators=[Length(max=20_000)],
+        description=_l(
+            "id (limit): a condition on answers asked directly, written as XLSForm's relevant, "
+            "e.g. women (300): ${gender} = 'f'. A response into a full quota is not stored."
+        ),
+    )
     opens_at = DateTimeLocalField(
         _l("Opens at (UTC)"),
         validators=[Optional()],

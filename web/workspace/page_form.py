@@ -23,11 +23,18 @@ class PageRow:
     text: str
     starts: PageStart | None
     readable: dict
+    # The answers given directly on the page and before it, that its screen-out may read.
+    screen_readable: dict
 
     @property
     def rule(self) -> dict:
         """The page's rule as the form shows it (:func:`condition_fields`)."""
         return condition_fields(self.starts.show_if if self.starts else None)
+
+    @property
+    def screen_rule(self) -> dict:
+        """The page's screen-out rule as the form shows it."""
+        return condition_fields(self.starts.screen_out_if if self.starts else None)
 
 
 def page_rows(survey) -> list[PageRow]:
@@ -36,10 +43,20 @@ def page_rows(survey) -> list[PageRow]:
     first_rows: dict[str, Any] = {}
     for question in survey.questions:
         first_rows.setdefault(question.question_id, question)
+    ids = asked_ids(survey)
+    # Where the page each question starts ends: before the next page's first question.
+    next_start: dict[str, str | None] = {}
+    upcoming = None
+    for name in reversed(ids):
+        next_start[name] = upcoming
+        if name in starts:
+            upcoming = name
     return [
         PageRow(name, shown(first_rows[name].texts).text, starts.get(name),
-                readable_before(survey, first_rows[name]) if name in starts else {})
-        for name in asked_ids(survey)
+                readable_before(survey, first_rows[name]) if name in starts else {},
+                readable_before(survey, first_rows.get(next_start[name] or "")) if name in starts
+                else {})
+        for name in ids
     ]  # fmt: skip
 
 
@@ -59,17 +76,28 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
             if form.get(f"title-{name}-{language}", "").strip()
         )
         chosen = form.get(f"show-{name}", KEPT_RULE)
-        rule = None
-        if chosen not in ("", KEPT_RULE):
-            bounds = [
-                typed_number(form.get(f"{side}-{name}", "")) for side in ("at-least", "at-most")
-            ]
-            written = one_condition(chosen, form.get(f"answers-{name}", "").split(), *bounds)
-            rule, found = read_rule(written, f"pages[{len(starts)}].show_if")
-            problems += found
+        rule = _posted_rule(form, name, chosen, "", f"pages[{len(starts)}].show_if", problems)
+        screen = form.get(f"screen-{name}", KEPT_RULE)
+        screen_rule = _posted_rule(form, name, screen, "screen-",
+                                   f"pages[{len(starts)}].screen_out_if", problems)  # fmt: skip
         starts.append(PageStart(name, title, form.get(f"randomize-{name}") == "1", rule,
-                                keep_rule=chosen == KEPT_RULE))  # fmt: skip
+                                keep_rule=chosen == KEPT_RULE, screen_out_if=screen_rule,
+                                keep_screen_out=screen == KEPT_RULE))  # fmt: skip
     return starts, problems
+
+
+def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems: list):
+    """One page rule posted (its question ``chosen``, and ``<prefix>answers-<id>`` or the
+    bounds), or None for none or one kept; a rule that cannot be read adds to ``problems``."""
+    if chosen in ("", KEPT_RULE):
+        return None
+    bounds = [
+        typed_number(form.get(f"{prefix}{side}-{name}", "")) for side in ("at-least", "at-most")
+    ]
+    written = one_condition(chosen, form.get(f"{prefix}answers-{name}", "").split(), *bounds)
+    rule, found = read_rule(written, place)
+    problems += found
+    return rule
 
 
 def typed_number(text: str):

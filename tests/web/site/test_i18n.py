@@ -61,6 +61,11 @@ LATIN_ALLOWED = {
     "SESSION",
     "NAME",
     "pid",
+    # A quota's example, written as XLSForm's relevant is (women (300): ${gender} = 'f').
+    "relevant",
+    "women",
+    "gender",
+    "f",
     # Statistics packages the responses are downloaded for, and their files' extensions.
     "SPSS",
     "Stata",

@@ -1,6 +1,7 @@
 """The builder's pages: where each page starts among the questions in the order they are asked,
-with its title and whether its questions' order is drawn. A page the builder keeps (the same
-first question) keeps its id and its display rule; the rest is checked as a file's pages are."""
+with its title, whether its questions' order is drawn, who is shown it and who is screened out at
+its end. A page the builder keeps (the same first question) keeps its id and the rules it is not
+given; the rest is checked as a file's pages are."""
 
 from __future__ import annotations
 
@@ -19,14 +20,16 @@ from web.core.surveys.texts import Texts
 @dataclass(frozen=True)
 class PageStart:
     """A page as the builder states it: the id of its first question, its title, whether its
-    questions' order is drawn per respondent, and who is shown it (``keep_rule``: the rule of
-    the page that starts there so far)."""
+    questions' order is drawn per respondent, who is shown it and who is screened out at its end
+    (``keep_rule``, ``keep_screen_out``: the rule of the page that starts there so far)."""
 
     question: str
     title: Texts = Texts()
     randomize: bool = False
     show_if: Rule | None = None
     keep_rule: bool = False
+    screen_out_if: Rule | None = None
+    keep_screen_out: bool = False
 
 
 def asked_ids(survey: Survey) -> list[str]:
@@ -40,7 +43,14 @@ def page_starts(survey: Survey) -> list[PageStart]:
     pages = stored_pages(survey.pages)
     if pages:
         return [
-            PageStart(page.questions[0], page.title, page.randomize, page.show_if) for page in pages
+            PageStart(
+                page.questions[0],
+                page.title,
+                page.randomize,
+                page.show_if,
+                screen_out_if=page.screen_out_if,
+            )
+            for page in pages
         ]
     ids = asked_ids(survey)
     return [PageStart(ids[0])] if ids else []
@@ -70,8 +80,12 @@ def cut_pages(survey: Survey, starts: list[PageStart]) -> list[Problem]:
         taken.add(key)
         questions = tuple(ids[positions[start.question] : end])
         rule = (kept.show_if if kept is not None else None) if start.keep_rule else start.show_if
-        pages.append(PageSpec(key, start.title, questions, start.randomize, rule))
-    if len(pages) == 1 and not (pages[0].title or pages[0].randomize or pages[0].show_if):
+        screen = start.screen_out_if
+        if start.keep_screen_out:
+            screen = kept.screen_out_if if kept is not None else None
+        pages.append(PageSpec(key, start.title, questions, start.randomize, rule, screen))
+    only = pages[0]
+    if len(pages) == 1 and not (only.title or only.randomize or only.show_if or only.screen_out_if):
         pages = []
     spec = survey.to_spec()
     places = [f"questions[{index}]" for index in range(len(spec.questions))]

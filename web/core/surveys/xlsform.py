@@ -54,9 +54,9 @@ language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``
 ``rr_closes_at``, ``rr_target_n``, ``rr_series`` with ``rr_wave`` (the series this survey
 is a wave of), an online panel's ``rr_panel_parameters`` (names separated by spaces) with
 ``rr_panel_complete_url``, ``rr_panel_screen_out_url`` and ``rr_panel_quota_full_url``, and the
-quotas in ``rr_quotas`` (:mod:`web.core.surveys.xlsform_flow`). Without a settings sheet (or a ``form_id``), the slug and
-title come from the file's name. The ``rr_`` columns are ignored by XLSForm's converters, so the
-export converts with pyxform as it is.
+quotas in ``rr_quotas`` (:mod:`web.core.surveys.xlsform_flow`). Without a settings sheet (or a
+``form_id``), the slug and title come from the file's name. The ``rr_`` columns are ignored by
+XLSForm's converters, so the export converts with pyxform as it is.
 
 Reading builds a survey file's dictionary and hands it to :func:`web.core.surveys.surveyfile.parse_survey`,
 the one validator; its mistakes are named by sheet and row. Select types are read in every

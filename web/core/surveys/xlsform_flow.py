@@ -77,9 +77,9 @@ def quotas_from_cell(value: Any, read) -> list[dict]:
     return quotas
 
 
-def quotas_cell(quotas, yes_no: set[str]) -> str:
+def quotas_cell(quotas, yes_no: set[str], separator: str = "; ") -> str:
     """A survey's quotas as the settings' ``rr_quotas`` (read back by :func:`quotas_from_cell`)."""
-    return "; ".join(
+    return separator.join(
         f"{quota.key} ({quota.limit}): {relevant_from_rule(quota.rule, yes_no)}" for quota in quotas
     )
 
