@@ -113,6 +113,8 @@ def stamp_unversioned(connection):
                 made_by = "0017"
             if made_by == "0017" and "quotas" in columns:
                 made_by = "0018"
+            if made_by == "0018" and inspector.has_table("survey_member"):
+                made_by = "0019"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

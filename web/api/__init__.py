@@ -1,6 +1,15 @@
 """The JSON API: submissions, results with a bearer token, planning figures."""
 
-from web.api import change_plan, experiment_plan, fieldwork, openapi, series, surveys, views
+from web.api import (
+    change_plan,
+    experiment_plan,
+    fieldwork,
+    openapi,
+    series,
+    surveys,
+    team,
+    views,
+)
 
 BLUEPRINTS = (
     views.bp,
@@ -9,5 +18,6 @@ BLUEPRINTS = (
     fieldwork.bp,
     series.bp,
     surveys.bp,
+    team.bp,
     openapi.bp,
 )

@@ -4,18 +4,19 @@ and download. Reading needs any token; importing, opening and closing a read-and
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, request, stream_with_context, url_for
-from flask_babel import gettext as _
 
 from web.api.bearer import bearer_user_id, writing_user_id
 from web.core.infrastructure.extensions import db
-from web.core.models import Survey, User, readable_by, surveys_readable_by
+from web.core.models import Survey, User, surveys_readable_by
+from web.core.models.team import ANALYST, EDITOR, VIEWER
 from web.core.results.exports import codebook_text, responses_csv
 from web.core.results.labelled_files import FORMATS, labelled_file
 from web.core.surveys.editing import EditError, change_status
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
+from web.core.surveys.team import record_now, record_status
 from web.site.attachment import attachment
-from web.site.logs import security_event
 from web.site.lookup import survey_or_404
+from web.site.roles import checked_role
 
 bp = Blueprint("surveys_api", __name__, url_prefix="/api")
 
@@ -46,7 +47,7 @@ def list_surveys():
 @bp.get("/surveys/<slug>")
 def one_survey(slug: str):
     """One survey as the list shows it."""
-    return summary(readable_survey(slug, bearer_user_id()))
+    return summary(readable_survey(slug, bearer_user_id(), needs=VIEWER))
 
 
 @bp.post("/surveys")
@@ -99,12 +100,14 @@ def close_survey(slug: str):
 
 def changed_status(slug: str, status: str) -> dict | tuple[dict, int]:
     """The survey moved to ``status`` as the dashboard moves it, and its summary."""
-    survey = readable_survey(slug, writing_user_id())
+    user_id = writing_user_id()
+    survey = readable_survey(slug, user_id, needs=EDITOR)
     try:
         change_status(survey, status)
     except EditError as error:
         problems = [problem.message for problem in error.problems]
         return {"error": "; ".join(problems), "problems": problems}, 409
+    record_status(survey, user_id)
     db.session.commit()
     return summary(survey)
 
@@ -113,7 +116,9 @@ def changed_status(slug: str, status: str) -> dict | tuple[dict, int]:
 def responses_file(slug: str):
     """The published snapshot's reported bits, one row per response in random order: the
     dashboard's download, under the same batch rules."""
-    survey = readable_survey(slug, bearer_user_id(), one_snapshot=True)
+    user_id = bearer_user_id()
+    survey = readable_survey(slug, user_id, one_snapshot=True)
+    record_now(survey.id, user_id, "exported", "responses.csv (API)")
     body = stream_with_context(responses_csv(survey, current_app.config["RESULTS_MIN_N"]))
     return attachment(body, "text/csv", f"{slug}-responses.csv")
 
@@ -123,7 +128,9 @@ def responses_file(slug: str):
 def labelled_responses(slug: str, kind: str):
     """The responses CSV as an SPSS or Stata file (labels, value labels, the designs in its
     notes), under the same batch rules."""
-    survey = readable_survey(slug, bearer_user_id(), one_snapshot=True)
+    user_id = bearer_user_id()
+    survey = readable_survey(slug, user_id, one_snapshot=True)
+    record_now(survey.id, user_id, "exported", f"responses.{kind} (API)")
     body = labelled_file(survey, current_app.config["RESULTS_MIN_N"], kind)
     return attachment(body, FORMATS[kind], f"{slug}-responses.{kind}")
 
@@ -135,10 +142,11 @@ def codebook_file(slug: str):
     return attachment(codebook_text(survey), "application/json", f"{slug}-codebook.json")
 
 
-def readable_survey(slug: str, user_id: int, one_snapshot: bool = False) -> Survey:
-    """The survey if the account may read it; 404 otherwise, as if it did not exist."""
+def readable_survey(
+    slug: str, user_id: int, one_snapshot: bool = False, needs: str = ANALYST
+) -> Survey:
+    """The survey if the account's role on it allows what ``needs`` does (the API reads as an
+    analyst); 404 where it has no role, as if it did not exist, 403 where the role is too small."""
     survey = survey_or_404(slug, one_snapshot=one_snapshot)
-    if not readable_by(survey.owner_id, user_id):
-        security_event("access.refused", account=user_id, survey=slug, by="token")
-        abort(404, _("No such survey."))
+    checked_role(survey.role_of(user_id), needs, slug, user_id, by="token")
     return survey

@@ -17,6 +17,7 @@ from web.api.bearer import bearer_user_id
 from web.api.change_plan import PLANS_PER_MINUTE
 from web.core.infrastructure.extensions import db, limiter
 from web.core.models import Survey
+from web.core.models.team import ANALYST
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
@@ -40,8 +41,8 @@ from web.respondent import devices
 from web.respondent.answered import answered_slugs, remember_answered
 from web.respondent.submit import Refused, submit
 from web.respondent.writer import Receipt
-from web.site.logs import security_event
 from web.site.lookup import survey_or_404
+from web.site.roles import checked_role
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 STORED = b'{"ok":true}\n'  # the whole reply to a stored submission, serialised once
@@ -313,13 +314,13 @@ def published(slug: str, stamp: SurveyStamp, rest: tuple, build: Callable[[Surve
 
 
 def readable_stamp(slug: str):
-    """The survey's stamp and running total if the request's token may read it; 401 or 404."""
+    """The survey's stamp and running total if the request's token may read it (as an analyst);
+    401, 403 or 404."""
     user_id = bearer_user_id()
     found = survey_stamp(slug)
-    if found is None or not found[0].visible_to(user_id):
-        if found is not None:
-            security_event("access.refused", account=user_id, survey=slug, by="token")
+    if found is None:
         abort(404, _("No such survey."))
+    checked_role(found[0].role_of(user_id), ANALYST, slug, user_id, by="token")
     return found
 
 

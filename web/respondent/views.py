@@ -80,7 +80,7 @@ def page_context(survey, preview: bool = False) -> dict:
 
 
 def may_preview(survey) -> bool:
-    return current_user.is_authenticated and survey.visible_to(current_user)
+    return current_user.is_authenticated and survey.role_of(current_user.id) is not None
 
 
 def page_cache() -> ResultsCache[str]:

@@ -7,6 +7,7 @@ from web.workspace import (
     dashboard,
     downloads,
     field_devices,
+    people,
     series_page,
 )
 
@@ -17,5 +18,6 @@ BLUEPRINTS = (
     builder.bp,
     downloads.bp,
     field_devices.bp,
+    people.bp,
     series_page.bp,
 )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import abort
 from flask_login import current_user
 
 from web.core.infrastructure.extensions import login_manager
 from web.core.models import Survey
-from web.site.logs import security_event
+from web.core.models.team import VIEWER
 from web.site.lookup import survey_or_404
+from web.site.roles import checked_role
 
 
 def require_login():
@@ -18,11 +18,10 @@ def require_login():
     return None
 
 
-def researcher_survey(slug: str, one_snapshot: bool = False) -> Survey:
-    """The survey if the logged-in researcher may see it; 404 otherwise, as if it did not exist.
-    A page of published results asks for ``one_snapshot`` (:func:`find_survey`)."""
+def researcher_survey(slug: str, one_snapshot: bool = False, needs: str = VIEWER) -> Survey:
+    """The survey if the logged-in researcher's role on it allows what ``needs`` does; 404 where
+    they have no role (as if it did not exist), 403 where it is too small. A page of published
+    results asks for ``one_snapshot`` (:func:`find_survey`)."""
     survey = survey_or_404(slug, one_snapshot=one_snapshot)
-    if not survey.visible_to(current_user):
-        security_event("access.refused", account=current_user.id, survey=slug)
-        abort(404)
+    checked_role(survey.role_of(current_user.id), needs, slug, current_user.id)
     return survey

@@ -16,6 +16,7 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
+from web.core.models.team import EDITOR
 from web.core.results.cells import group_cells
 from web.core.surveys.conditions import MAX_CONDITIONS
 from web.core.surveys.designs import (
@@ -49,6 +50,7 @@ from web.core.surveys.panel import ADDRESSES, Panel
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.quota_edit import set_quotas
+from web.core.surveys.team import record
 from web.core.surveys.texts import Texts, language_name
 from web.respondent.views import page_context
 from web.workspace.access import require_login, researcher_survey
@@ -107,7 +109,7 @@ def new():
 @bp.route("/<slug>/edit", methods=["GET", "POST"])
 def edit(slug: str):
     """The survey's texts in each of its languages, fielding, questions and privacy costs."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     languages = survey.language_list
     form = details_form(survey)
     if form.validate_on_submit():
@@ -127,7 +129,7 @@ def edit(slug: str):
             problems = [on_quota_field(on_panel_fields(problem)) for problem in error.problems]
             show_problems(form, problems, languages)
         else:
-            db.session.commit()
+            committed_edit(survey)
             flash(_("Saved."))
             return redirect(url_for("builder.edit", slug=slug))
     cells = group_cells(survey, current_app.config["RESULTS_MIN_N"])
@@ -145,6 +147,12 @@ def edit(slug: str):
         page_rows=page_rows(survey),
         quota_readable=readable_before(survey, None),
     )
+
+
+def committed_edit(survey: Survey) -> None:
+    """Commit an edit with its line in the audit log (which view made it)."""
+    record(survey, current_user.id, "edited", (request.endpoint or "").rsplit(".", 1)[-1])
+    db.session.commit()
 
 
 def details_form(survey: Survey):
@@ -231,7 +239,7 @@ QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\]")
 @bp.post("/<slug>/languages")
 def languages(slug: str):
     """Declare the survey's languages and its default; texts of a removed language go."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     form = LanguagesForm()
     if not form.validate_on_submit():
         abort(400, _("Choose the survey's languages."))
@@ -243,7 +251,7 @@ def languages(slug: str):
         set_languages(survey, chosen)
     except EditError as error:
         abort(400, error.problems[0].message)
-    db.session.commit()
+    committed_edit(survey)
     flash(_("Languages saved."))
     return redirect(url_for("builder.edit", slug=slug, _anchor="languages-title"))
 
@@ -251,7 +259,7 @@ def languages(slug: str):
 @bp.route("/<slug>/questions/new", methods=["GET", "POST"])
 def new_question(slug: str):
     """Add a question, with a live preview of its spinner and cost."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     languages = survey.language_list
     form = translated_form(QuestionForm, languages)
     if form.validate_on_submit():
@@ -261,7 +269,7 @@ def new_question(slug: str):
         except EditError as error:
             show_problems(form, error.problems, languages)
         else:
-            db.session.commit()
+            committed_edit(survey)
             return redirect(url_for("builder.edit", slug=slug))
     return question_page(survey, form, None)
 
@@ -269,7 +277,7 @@ def new_question(slug: str):
 @bp.route("/<slug>/questions/<key>", methods=["GET", "POST"])
 def edit_question(slug: str, key: str):
     """Edit a question; once it has responses only its wording can change."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     question = question_or_404(survey, key)
     languages = survey.language_list
     data = {
@@ -307,7 +315,7 @@ def edit_question(slug: str, key: str):
             db.session.rollback()  # the revision it moved to, and the survey's row lock
             show_problems(form, error.problems, languages)
         else:
-            db.session.commit()
+            committed_edit(survey)
             return redirect(url_for("builder.edit", slug=slug))
     return question_page(survey, form, question)
 
@@ -315,7 +323,7 @@ def edit_question(slug: str, key: str):
 @bp.post("/<slug>/questions/<key>/delete")
 def remove_question(slug: str, key: str):
     """Delete a question that has no responses."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     try:
         delete_question(survey, question_or_404(survey, key))
     except EditError as error:
@@ -323,14 +331,14 @@ def remove_question(slug: str, key: str):
         for problem in error.problems:
             flash(problem.message, "error")
     else:
-        db.session.commit()
+        committed_edit(survey)
     return redirect(url_for("builder.edit", slug=slug))
 
 
 @bp.post("/<slug>/pages")
 def pages(slug: str):
     """Put the questions on pages: where each page starts, its title, whether its order is drawn."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     starts, problems = starts_from_form(request.form, survey)
     problems = problems or cut_pages(survey, starts)
     if problems:
@@ -338,7 +346,7 @@ def pages(slug: str):
         for problem in problems:
             flash(str(problem), "error")
     else:
-        db.session.commit()
+        committed_edit(survey)
         flash(_("Pages saved."))
     return redirect(url_for("builder.edit", slug=slug, _anchor="pages"))
 
@@ -346,7 +354,7 @@ def pages(slug: str):
 @bp.route("/<slug>/experiment", methods=["GET", "POST"])
 def experiment(slug: str):
     """Declare the split ballot: its conditions with their shares, and how each asks each question."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     problems: list = []
     if request.method == "POST":
         conditions, asked = experiment_from_form(request.form, survey)
@@ -356,7 +364,7 @@ def experiment(slug: str):
             db.session.rollback()
             problems = error.problems
         else:
-            db.session.commit()
+            committed_edit(survey)
             flash(_("Experiment saved."))
             return redirect(url_for("builder.edit", slug=slug))
     return render_template(
@@ -371,7 +379,7 @@ def experiment(slug: str):
 @bp.post("/<slug>/questions/<key>/move")
 def move_question(slug: str, key: str):
     """Move a question one place up or down (the keyboard's and no-script way to reorder)."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     keys = [question.key for question in survey.questions]
     direction = request.form.get("direction", "")
     offset = {"up": -1, "down": 1}.get(direction)
@@ -387,7 +395,7 @@ def move_question(slug: str, key: str):
 @bp.post("/<slug>/questions/order")
 def order_questions(slug: str):
     """Put the questions in a new order, as dragged on the page (ids, comma-separated)."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     return reordered(survey, request.form.get("order", "").split(","), focus="questions-title")
 
 
@@ -397,14 +405,14 @@ def reordered(survey: Survey, keys: list[str], focus: str):
         reorder_questions(survey, keys)
     except EditError as error:
         abort(400, error.problems[0].message)
-    db.session.commit()
+    committed_edit(survey)
     return redirect(url_for("builder.edit", slug=survey.slug, _anchor=focus))
 
 
 @bp.get("/<slug>/preview")
 def preview(slug: str):
     """The survey as a respondent sees it, in any status: it spins, but sends and keeps nothing."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     page = render_template(
         "respond/survey.html",
         **page_context(survey, preview=True),

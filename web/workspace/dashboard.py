@@ -24,6 +24,7 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
 from web.core.models import Survey, owns_a_survey, surveys_readable_by
+from web.core.models.team import ANALYST, EDITOR, OWNER, allows
 from web.core.results.cells import direct_questions
 from web.core.results.fieldwork import fieldwork_counts
 from web.core.results.methods import survey_methods
@@ -36,8 +37,10 @@ from web.core.surveys.editing import (
     set_archived,
 )
 from web.core.surveys.lookup import is_due
+from web.core.surveys.team import audit_log, members, record_status
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
+from web.workspace.forms import ShareForm
 from web.workspace.group_analysis import group_analysis
 from web.workspace.joint_page import joint_page
 from web.workspace.panel import results_panel
@@ -74,12 +77,18 @@ def surveys():
 
 @bp.get("/<slug>")
 def survey(slug: str):
-    """Results, controls, quotas and screen-outs, a methods paragraph and exports of one survey."""
+    """Results, controls, quotas and screen-outs, a methods paragraph and exports of one survey,
+    as the researcher's role allows; its owner's team and audit log."""
     survey = researcher_survey(slug, one_snapshot=True)
     min_n = current_app.config["RESULTS_MIN_N"]
-    methods = survey_methods(survey, min_n)
-    fieldwork = fieldwork_counts(survey, min_n)
-    return with_panel("surveys/dashboard.html", survey, methods=methods, fieldwork=fieldwork)
+    role = survey.role_of(current_user.id)
+    owner = allows(role, OWNER)
+    return with_panel(
+        "surveys/dashboard.html", survey, methods=survey_methods(survey, min_n),
+        fieldwork=fieldwork_counts(survey, min_n), role=role, allows=allows,
+        members=members(survey) if owner else [], events=audit_log(survey) if owner else [],
+        share_form=ShareForm() if owner else None,
+    )  # fmt: skip
 
 
 @bp.get("/<slug>/groups")
@@ -103,7 +112,7 @@ def joint(slug: str):
 @bp.get("/<slug>/synthetic")
 def synthetic(slug: str):
     """Synthetic microdata to share: how close they come to the estimates, and the download."""
-    survey = researcher_survey(slug, one_snapshot=True)
+    survey = researcher_survey(slug, one_snapshot=True, needs=ANALYST)
     page = synthetic_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
     return render_template("surveys/synthetic.html", survey=survey, page=page)
 
@@ -117,13 +126,14 @@ def panel(slug: str):
 @bp.post("/<slug>/status")
 def status(slug: str):
     """Open, close or reopen the survey."""
-    found = researcher_survey(slug)
+    found = researcher_survey(slug, needs=EDITOR)
     try:
         change_status(found, request.form.get("status", ""))
     except EditError as error:
         for problem in error.problems:
             flash(problem.message, "error")
     else:
+        record_status(found, current_user.id)
         db.session.commit()
         flash(_("The survey is now %(status)s.", status=STATUS_LABELS[found.status]))
     return redirect(url_for("dashboard.survey", slug=slug))
@@ -132,7 +142,7 @@ def status(slug: str):
 @bp.post("/<slug>/archive")
 def archive(slug: str):
     """Archive the survey (hide it from the list) or restore it."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     archived = request.form.get("archived") == "1"
     try:
         set_archived(survey, archived)
@@ -152,7 +162,7 @@ def archive(slug: str):
 @bp.post("/<slug>/delete")
 def delete(slug: str):
     """Delete the survey and every response to it (the page asked first)."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=OWNER)
     title = title_of(survey)
     count = delete_survey(survey)
     db.session.commit()
@@ -163,7 +173,7 @@ def delete(slug: str):
 @bp.post("/<slug>/duplicate")
 def duplicate(slug: str):
     """A new draft with the same questions, and no responses."""
-    survey = researcher_survey(slug)
+    survey = researcher_survey(slug, needs=EDITOR)
     copy = duplicate_survey(survey, current_user, free_slug(survey.title))
     if not add_unique(copy):
         abort(409, _("This address is taken; choose another."))

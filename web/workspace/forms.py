@@ -464,6 +464,23 @@ class FieldDeviceForm(FlaskForm):
     label = StringField(_l("Device label"), validators=[DataRequired(), Length(max=100)])
 
 
+class ShareForm(FlaskForm):
+    """Share a survey with a colleague's account, in a role."""
+
+    email = StringField(_l("Colleague's email"), validators=[DataRequired(), Length(max=MAX_EMAIL)],
+                       description=_l("They need an account on this site first."))  # fmt: skip
+    role = SelectField(
+        _l("Role"),
+        choices=[
+            SelectChoice("viewer", _l("Viewer: the dashboard's estimates")),
+            SelectChoice("analyst", _l("Analyst: results, downloads and the API")),
+            SelectChoice("editor", _l("Editor: questions, texts, schedule, open and close")),
+            SelectChoice("owner", _l("Owner: everything, sharing and deleting included")),
+        ],
+        default="analyst",
+    )
+
+
 class PasswordForm(FlaskForm):
     current = PasswordField(_l("Current password"), validators=[DataRequired()])
     password = PasswordField(

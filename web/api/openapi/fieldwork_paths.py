@@ -1,5 +1,6 @@
-"""The OpenAPI operations of the fieldwork's counts: which quotas are full and a screen-out, for
-the respondent's page; each quota's and page's count, for the researcher."""
+"""The OpenAPI operations of the fieldwork's counts (which quotas are full and a screen-out, for
+the respondent's page; each quota's and page's count, for the researcher) and of the team's
+audit log, for the owner."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from web.api.openapi.parts import (
     slug_parameter,
 )
 from web.core.surveys.quotas import MAX_LIMIT
+from web.core.surveys.team import ACTIONS
 
 COUNT = {"type": ["integer", "null"], "minimum": 0}
 URL_OR_NULL = {"type": ["string", "null"]}
@@ -76,6 +78,38 @@ def fieldwork_paths() -> dict:
                     },
                 },
             }  # fmt: skip
+        },
+        "/api/surveys/{slug}/audit": {
+            "get": read_operation(
+                "Audit log",
+                "For the survey's owner: what researchers did to it, the latest first (who "
+                "shared it with whom, edited, imported, opened, closed, downloaded, made a "
+                "device link), to the minute in UTC. Respondents' actions are never logged.",
+                [slug],
+                json_body(
+                    {
+                        "type": "object",
+                        "required": ["events"],
+                        "properties": {
+                            "events": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "required": ["at", "by", "action", "detail"],
+                                    "properties": {
+                                        "at": {"type": "string"},
+                                        "by": {"type": ["string", "null"]},
+                                        "action": {"type": "string", "enum": list(ACTIONS)},
+                                        "detail": {"type": "string"},
+                                    },
+                                },
+                            }
+                        },
+                    },
+                    "The events.",
+                ),
+                404,
+            )
         },
         "/api/surveys/{slug}/fieldwork": {
             "get": read_operation(

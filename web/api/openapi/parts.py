@@ -27,8 +27,8 @@ def json_body(schema: Schema, description: str) -> dict:
 ERRORS = {
     400: "The request is not valid: the error says which argument and why.",
     401: "No valid API token: send Authorization: Bearer TOKEN.",
-    403: "The token may not do this (a read-only token and a write), or the device link is "
-    "refused.",
+    403: "The token may not do this (a read-only token and a write; a role on the survey that "
+    "does not allow it: viewer, analyst, editor, owner), or the device link is refused.",
     404: "No such survey or series among those the token's account can read.",
     409: "The survey's state does not allow it; the error says why.",
     413: "The body is larger than the route takes.",
@@ -126,8 +126,8 @@ def operation(
 def read_operation(
     summary: str, description: str, parameters: list, ok: dict, *errors: int
 ) -> dict:
-    """A GET that needs a token."""
-    return operation(summary, description, parameters, answers(200, ok, 401, *errors), True)
+    """A GET that needs a token (and a role on the survey that allows it: 403 otherwise)."""
+    return operation(summary, description, parameters, answers(200, ok, 401, 403, *errors), True)
 
 
 def public_operation(

@@ -17,6 +17,35 @@ SECURE_COOKIE = (
 )
 ONE_YEAR = 365 * 24 * 3600
 STATUS_LABELS = {"draft": _l("draft"), "open": _l("open"), "closed": _l("closed")}
+# A survey's roles (web/core/models/team.py), as the pages name them.
+ROLE_LABELS = {
+    "viewer": _l("viewer"),
+    "analyst": _l("analyst"),
+    "editor": _l("editor"),
+    "owner": _l("owner"),
+}
+# What each role may do, as a shared survey's dashboard tells its member.
+ROLE_CAN = {
+    "viewer": _l("you see the estimates; downloading the responses needs an analyst."),
+    "analyst": _l("you see the results and download the responses; changes need an editor."),
+    "editor": _l(
+        "you change the questions, texts and schedule and open and close it; sharing "
+        "it needs its owner."
+    ),
+    "owner": _l("everything, sharing and deleting included."),
+}
+# What an audit log's line says was done (web/core/surveys/team.py).
+AUDIT_LABELS = {
+    "shared": _l("shared"),
+    "unshared": _l("stopped sharing with"),
+    "imported": _l("imported"),
+    "edited": _l("edited"),
+    "opened": _l("opened"),
+    "closed": _l("closed"),
+    "exported": _l("downloaded"),
+    "device_link": _l("made a field-device link"),
+    "device_revoked": _l("revoked a field-device link"),
+}
 
 
 def select_locale() -> str:
@@ -118,6 +147,9 @@ def init_app(app: Flask) -> None:
         get_locale=get_locale,
         LANGUAGES=LANGUAGES,
         STATUS_LABELS=STATUS_LABELS,
+        ROLE_LABELS=ROLE_LABELS,
+        ROLE_CAN=ROLE_CAN,
+        AUDIT_LABELS=AUDIT_LABELS,
         shown=shown,
         local_time=local_time,
     )

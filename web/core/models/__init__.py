@@ -6,7 +6,8 @@ results O(1).
 - :mod:`.questions`: questions and options;
 - :mod:`.tallies`: the counts behind every estimate;
 - :mod:`.responses`: stored and pending responses;
-- :mod:`.fielding`: submission keys, field devices, and quotas' and screen-outs' counts.
+- :mod:`.fielding`: submission keys, field devices, and quotas' and screen-outs' counts;
+- :mod:`.team`: who a survey is shared with, their roles, and the audit log.
 """
 
 from web.core.models.accounts import READ, READ_WRITE, ApiToken, TokenHolder, User
@@ -22,6 +23,7 @@ from web.core.models.surveys import (
     surveys_readable_by,
 )
 from web.core.models.tallies import GroupTally, Tally
+from web.core.models.team import AuditEvent, SurveyMember
 
 __all__ = [
     "READ",
@@ -29,6 +31,7 @@ __all__ = [
     "SURVEY_TEXTS",
     "ApiToken",
     "ArmTally",
+    "AuditEvent",
     "FieldDevice",
     "FieldworkCount",
     "GroupTally",
@@ -38,6 +41,7 @@ __all__ = [
     "Response",
     "SubmissionKey",
     "Survey",
+    "SurveyMember",
     "Tally",
     "TokenHolder",
     "User",

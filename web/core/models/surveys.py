@@ -19,6 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 import rr
 from web.core.infrastructure.extensions import Model, db
 from web.core.models.questions import Option, Question
+from web.core.models.team import SurveyMember, survey_role
 from web.core.surveys.answers import Shape
 from web.core.surveys.conditions import Condition
 from web.core.surveys.display import stored_rule
@@ -51,9 +52,10 @@ class UTCSeconds(TypeDecorator):
         return None if value is None else datetime.fromtimestamp(value, UTC)
 
 
-def readable_by(owner_id: int | None, user_id: int) -> bool:
-    """Whether an account may read a survey with this owner: its owner, or anyone when unowned."""
-    return owner_id is None or owner_id == user_id
+def readable_by(survey_id: int, owner_id: int | None, user_id: int) -> str | None:
+    """The account's role on a survey with this owner (its owner's, anyone's when unowned, or
+    the one it was shared with), or None where it has none (web/core/models/team.py)."""
+    return survey_role(survey_id, owner_id, user_id)
 
 
 def owns_a_survey(user_id: int) -> bool:
@@ -63,7 +65,10 @@ def owns_a_survey(user_id: int) -> bool:
 
 def surveys_readable_by(user_id: int):
     """The surveys an account may read, as a query (the rule of :func:`readable_by`)."""
-    return db.select(Survey).where((Survey.owner_id == user_id) | Survey.owner_id.is_(None))
+    shared = db.select(SurveyMember.survey_id).where(SurveyMember.user_id == user_id)
+    return db.select(Survey).where(
+        (Survey.owner_id == user_id) | Survey.owner_id.is_(None) | Survey.id.in_(shared)
+    )
 
 
 class Survey(Model):
@@ -159,9 +164,10 @@ class Survey(Model):
         """Its experiment's conditions, in order (none for a survey asked one way)."""
         return tuple(Condition(entry["id"], entry["share"]) for entry in self.conditions or ())
 
-    def visible_to(self, user: User) -> bool:
-        """Owned surveys are their owner's; unowned ones (CLI imports, the demo) every account's."""
-        return readable_by(self.owner_id, user.id)
+    def role_of(self, user_id: int) -> str | None:
+        """The account's role on this survey (web/core/models/team.py), or None: owned surveys
+        are their owner's and their team's; unowned ones (CLI imports, the demo) every account's."""
+        return survey_role(self.id, self.owner_id, user_id)
 
     @property
     def language_list(self) -> list[str]:

@@ -47,9 +47,9 @@ class SurveyStamp(NamedTuple):
     def version(self) -> tuple[int, int, int]:
         return (self.id, self.publication, self.edits)
 
-    def visible_to(self, user_id: int) -> bool:
-        """Whether this account may read the survey (:func:`web.core.models.readable_by`)."""
-        return readable_by(self.owner_id, user_id)
+    def role_of(self, user_id: int) -> str | None:
+        """This account's role on the survey (:func:`web.core.models.readable_by`), or None."""
+        return readable_by(self.id, self.owner_id, user_id)
 
 
 def results_version(survey) -> tuple[int, int, int]:

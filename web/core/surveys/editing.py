@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS
 from web.core.models import (
+    AuditEvent,
     FieldDevice,
     FieldworkCount,
     GroupTally,
@@ -27,6 +28,7 @@ from web.core.models import (
     Response,
     SubmissionKey,
     Survey,
+    SurveyMember,
 )
 from web.core.models.publication import publish_in_session
 from web.core.surveys.conditions import question_id, row_key
@@ -142,6 +144,8 @@ def delete_survey(survey: Survey) -> int:
         SubmissionKey,
         FieldDevice,
         FieldworkCount,
+        SurveyMember,
+        AuditEvent,
     ):
         db.session.execute(db.delete(table).where(table.survey_id == survey.id))
     db.session.delete(survey)

@@ -4,10 +4,12 @@ builder and the API take, so all three refuse the same files with the same reaso
 from __future__ import annotations
 
 from web.core.infrastructure.database import add_unique
+from web.core.infrastructure.extensions import db
 from web.core.models import Survey, User
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.series import wave_problems
+from web.core.surveys.team import record
 from web.core.surveys.xlsform_read import load_any_survey
 
 IMPORT_STATUSES = ("draft", "open", "closed")
@@ -40,4 +42,6 @@ def import_survey_file(filename: str, raw: bytes, owner: User | None, status: st
         ensure_join_code(survey)
     if not add_unique(survey):
         raise ImportRefused([f"slug {spec.slug!r} is already taken"], taken=spec.slug)
+    record(survey, owner.id if owner else None, "imported", filename)
+    db.session.commit()
     return survey

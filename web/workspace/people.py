@@ -1,0 +1,54 @@
+"""The owner's People card: share the survey with a colleague in a role, or stop sharing it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from web.core.infrastructure.extensions import db
+from web.core.infrastructure.i18n import ROLE_LABELS
+from web.core.models.team import OWNER
+from web.core.surveys.team import TeamError, unshare
+from web.core.surveys.team import share as share_survey
+from web.workspace.access import require_login, researcher_survey
+from web.workspace.forms import ShareForm
+
+bp = Blueprint("people", __name__, url_prefix="/surveys")
+bp.before_request(require_login)
+
+
+@bp.post("/<slug>/people")
+def share(slug: str):
+    """Share the survey with the account of an email, in a role (or change its role)."""
+    survey = researcher_survey(slug, needs=OWNER)
+    form = ShareForm()
+    if not form.validate_on_submit():
+        flash(_("Give a colleague's email and a role."), "error")
+        return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
+    try:
+        member = share_survey(survey, form.email.data, form.role.data, current_user.id)
+    except TeamError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    else:
+        db.session.commit()
+        flash(_("Shared with %(email)s as %(role)s.", email=member.email,
+                role=ROLE_LABELS[member.role]))  # fmt: skip
+    return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
+
+
+@bp.post("/<slug>/people/remove")
+def remove(slug: str):
+    """Stop sharing the survey with an account."""
+    survey = researcher_survey(slug, needs=OWNER)
+    email = request.form.get("email", "")
+    try:
+        unshare(survey, email, current_user.id)
+    except TeamError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    else:
+        db.session.commit()
+        flash(_("%(email)s no longer has a role on this survey.", email=email))
+    return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
