@@ -353,3 +353,45 @@ def test_the_builder_keeps_a_pages_screen_out_and_sets_one(app, researcher, impo
     researcher.post(f"/surveys/{slug}/pages", data=randomized)
     with app.app_context():
         assert "screen_out_if" not in find_survey(slug).pages[1]  # refused: nothing changed
+
+
+def test_writers_with_connections_of_their_own_never_overfill_a_quota(app, import_survey):
+    """Four writers, as four server processes (or hosts) have, 16 submissions at once into the
+    last two places: the database's row lock decides, whichever commits first."""
+    from tests.web.respondent.test_writer import engine_of, plan_of
+    from web.respondent.writer import GroupCommit, QuotaFull, Receipt
+
+    data = copy.deepcopy(QUOTA_STUDY)
+    data["quotas"][0]["limit"] = 2
+    slug = import_survey(data)
+    plan = plan_of(app, slug)
+    with app.app_context():
+        bits = load_checked(app, slug, answers("f"))
+    writers = [GroupCommit(engine_of(app)) for _ in range(4)]
+    start = threading.Barrier(16)
+    results: list = []
+
+    def one(writer):
+        start.wait(timeout=30)
+        results.append(writer.submit(plan, bits, None, plan.quotas_of(bits)))
+
+    threads = [threading.Thread(target=one, args=(writers[i % 4],)) for i in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    for writer in writers:
+        writer.close()
+    assert sum(isinstance(result, Receipt) for result in results) == 2
+    assert results.count(QuotaFull("women")) == 14
+    with app.app_context():
+        assert stored_count() == 2 and find_survey(slug).response_count == 2
+
+
+def load_checked(app, slug: str, body: dict) -> dict:
+    """A submission's body checked against the survey's plan, as the submission path stores it."""
+    from tests.web.respondent.test_writer import plan_of
+    from web.core.surveys.answers import check_answers
+
+    plan = plan_of(app, slug)
+    return check_answers(body, plan.shapes, plan.conditions, plan.flow)
