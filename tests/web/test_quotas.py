@@ -107,6 +107,7 @@ def test_the_page_knows_each_quota_and_where_it_is_decided(client, import_survey
     assert config["flow"]["pages"][0]["screenOutIf"] == {"question": "age", "at_most": 17}
     assert config["panel"]["quotaFullUrl"] == PANEL["quota_full_url"]
     assert 'id="ended"' in page
+    assert "the panel learns only that, never an answer" in page  # the privacy note says so
 
 
 def test_a_full_quota_refuses_with_409_and_stores_nothing(app, client, import_survey):
