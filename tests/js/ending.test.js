@@ -1,18 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
+import { memoryStorage } from "./memory_storage.js";
 import { countScreenOut, fullQuotas, quotasDecidedAt } from "../../static/js/ending.js";
 import { ENDED_ITEM, PLAIN_ITEM, commitReported, loadMemo, rememberEnded } from "../../static/js/memo.js";
 import { takePanelLink } from "../../static/js/panel.js";
 
-function memoryStorage() {
-  const items = new Map();
-  return {
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-}
 
 const QUOTAS = [
   { id: "women", rule: { question: "gender", in: ["f"] }, decidedAt: "about" },

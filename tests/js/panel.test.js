@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
+import { memoryStorage } from "./memory_storage.js";
 import { keepPanelParameters, panelKey, takePanelLink } from "../../static/js/panel.js";
 
-function memoryStorage() {
-  const items = new Map();
-  return {
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-    items,
-  };
-}
 
 const PANEL = { parameters: ["PROLIFIC_PID", "STUDY_ID"], completeUrl: "https://app.prolific.com/done?cc=C1&pid={PROLIFIC_PID}&s={STUDY_ID}" };
 
