@@ -396,3 +396,29 @@ def load_checked(app, slug: str, body: dict) -> dict:
 
     plan = plan_of(app, slug)
     return check_answers(body, plan.shapes, plan.conditions, plan.flow)
+
+
+def test_a_counted_quotas_condition_stays_and_a_new_condition_moves_the_revision(
+    app, import_survey
+):
+    from web.core.surveys.editing import EditError
+
+    slug = import_survey(QUOTA_STUDY)
+    assert send(app, slug, answers("f")).status_code == 201
+    women, men = QUOTA_STUDY["quotas"]
+    with app.app_context():
+        survey = find_survey(slug)
+        revision = survey.revision
+        with pytest.raises(EditError, match="'women' has counted completes: its condition stays"):
+            set_quotas(survey, [{**women, "in": ["f", "o"]}, men])
+        db.session.rollback()
+        survey = find_survey(slug)
+        # A quota with no complete yet may change: the page decides it, so the revision moves.
+        set_quotas(survey, [women, {**men, "in": ["m", "o"]}])
+        db.session.commit()
+        survey = find_survey(slug)
+        assert survey.revision == revision + 1
+        assert survey.quotas[1]["in"] == ["m", "o"]
+        set_quotas(survey, None)
+        db.session.commit()
+        assert find_survey(slug).quotas is None
