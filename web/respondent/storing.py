@@ -8,7 +8,9 @@ Per survey and revision the group makes a guarded claim,
       AND (target_n IS NULL OR response_count + k <= target_n)
     RETURNING completion_code, completion_url, response_count, published_count, results_batch
 
-and only where it matched does it write its rows (into ``pending_response``, with their random
+(a response that counts in a quota is stored alone, after taking a place in each of its quotas
+with an upsert whose update holds only below the quota's limit: ``claim_quotas``), and only where
+it matched does it write its rows (into ``pending_response``, with their random
 keys) and add to the tallies: per question, per option, per cell of direct answers. Then the
 survey's snapshot is published if the counts the claim returned say a batch of new responses is
 in (:mod:`web.core.models.publication`), and the transaction commits.

@@ -10,8 +10,11 @@ Each group is one transaction (:mod:`web.respondent.storing`): per survey and re
 claim, so that responses are stored only while the survey is open at the revision they were
 checked against, inside its schedule and up to its target; the rows and the tallies where the
 claim held; the publication when a batch of new responses is in. A group that would pass a target
-is stored again one response at a time, so the target is met exactly. Each stored response gets
-the survey's completion code and address as they are in that transaction (:class:`Receipt`).
+is stored again one response at a time, so the target is met exactly. A response that counts in a
+quota is stored in a transaction of its own that first takes a place in each of its quotas
+(:func:`web.respondent.storing.claim_quotas`): where one has none left, nothing of it is stored
+(:class:`QuotaFull`). Each stored response gets the survey's completion code and address as they
+are in that transaction (:class:`Receipt`).
 """
 
 from __future__ import annotations
