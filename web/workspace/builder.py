@@ -68,9 +68,7 @@ from web.workspace.forms import (
 )
 from web.workspace.page_form import page_rows, starts_from_form
 from web.workspace.question_form import (
-    KEPT_RULE,
     design_data,
-    kept_rule_words,
     readable_before,
     rule_data,
     scale_data,
@@ -78,6 +76,7 @@ from web.workspace.question_form import (
     spec_from_form,
 )
 from web.workspace.quota_form import on_quota_field, quotas_from_text, quotas_text
+from web.workspace.rule_text import rule_names
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -265,7 +264,7 @@ def new_question(slug: str):
     if form.validate_on_submit():
         try:
             key = form.key.data or next_question_key(survey)
-            add_question(survey, spec_from_form(form, key, languages))
+            add_question(survey, spec_from_form(form, key, languages, names=rule_names(survey)))
         except EditError as error:
             show_problems(form, error.problems, languages)
         else:
@@ -308,8 +307,9 @@ def edit_question(slug: str, key: str):
         try:
             kept = stored_rule(question.display_rule)
             spec = spec_from_form(
-                form, question.key, languages, question.options, kept, question.design.rows or ()
-            )
+                form, question.key, languages, question.options, kept,
+                question.design.rows or (), rule_names(survey),
+            )  # fmt: skip
             update_question(survey, question, spec)
         except EditError as error:
             db.session.rollback()  # the revision it moved to, and the survey's row lock
@@ -446,10 +446,8 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
     readable = readable_before(survey, question)
     form.show_if_question.choices = [
         SelectChoice("", _("Every respondent")),
-        *(SelectChoice(KEPT_RULE, _("As the survey file says: %(rule)s", rule=rule_words))
-          for rule_words in kept_rule_words(question)),
         *(SelectChoice(name, f"{name}: {entry['text']}") for name, entry in readable.items()),
-    ]  # fmt: skip
+    ]
     missing: dict[str, list[str]] = {}
     if question is not None:
         for place, codes in missing_by_place(survey).items():

@@ -426,6 +426,14 @@ class QuestionForm(FlaskForm):
     )
     show_if_at_least = FloatField(_l("…whose number is at least"), validators=[Optional()])
     show_if_at_most = FloatField(_l("…and at most"), validators=[Optional()])
+    show_if_written = StringField(
+        _l("…or several conditions, written as XLSForm's relevant"),
+        validators=[Length(max=2000)],
+        description=_l(
+            "e.g. ${student} = 'yes' and ${age} >= 18; joined with and, or and "
+            "parentheses. When written, it is the rule."
+        ),  # fmt: skip
+    )
     shuffle_options = BooleanField(
         _l("Shuffle the options: each respondent sees them in an order drawn at random"),
         description=_l(

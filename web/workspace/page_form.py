@@ -8,10 +8,12 @@ from typing import Any
 
 from web.core.infrastructure.i18n import shown
 from web.core.surveys.display import one_condition, read_rule
+from web.core.surveys.editing import EditError
 from web.core.surveys.page_breaks import PageStart, asked_ids, page_starts
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts
 from web.workspace.question_form import KEPT_RULE, condition_fields, readable_before
+from web.workspace.rule_text import rule_from_text, rule_names
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
     and the rule: ``show-<id>``, ``answers-<id>``, ``at-least-<id>``, ``at-most-<id>``); the
     first question always starts the first page. A rule that cannot be read is a problem."""
     languages = survey.language_list
+    names = rule_names(survey)
     starts: list[PageStart] = []
     problems: list[Problem] = []
     for index, name in enumerate(asked_ids(survey)):
@@ -76,19 +79,33 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
             if form.get(f"title-{name}-{language}", "").strip()
         )
         chosen = form.get(f"show-{name}", KEPT_RULE)
-        rule = _posted_rule(form, name, chosen, "", f"pages[{len(starts)}].show_if", problems)
+        rule = _posted_rule(form, name, chosen, "", f"pages[{len(starts)}].show_if", problems,
+                            names)  # fmt: skip
         screen = form.get(f"screen-{name}", KEPT_RULE)
         screen_rule = _posted_rule(form, name, screen, "screen-",
-                                   f"pages[{len(starts)}].screen_out_if", problems)  # fmt: skip
+                                   f"pages[{len(starts)}].screen_out_if", problems, names)  # fmt: skip
+        if rule is not None:
+            chosen = ""  # written out: not kept
+        if screen_rule is not None:
+            screen = ""
         starts.append(PageStart(name, title, form.get(f"randomize-{name}") == "1", rule,
                                 keep_rule=chosen == KEPT_RULE, screen_out_if=screen_rule,
                                 keep_screen_out=screen == KEPT_RULE))  # fmt: skip
     return starts, problems
 
 
-def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems: list):
-    """One page rule posted (its question ``chosen``, and ``<prefix>answers-<id>`` or the
-    bounds), or None for none or one kept; a rule that cannot be read adds to ``problems``."""
+def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems: list,
+                 names: dict[str, str]):  # fmt: skip
+    """One page rule posted: written out (``<prefix>written-<id>``), or its question ``chosen``
+    and ``<prefix>answers-<id>`` or the bounds; None for none or one kept. A rule that cannot be
+    read adds to ``problems``."""
+    written = (form.get(f"{prefix}written-{name}") or "").strip()
+    if written:
+        try:
+            return rule_from_text(written, names, place)
+        except EditError as error:
+            problems += error.problems
+            return None
     if chosen in ("", KEPT_RULE):
         return None
     bounds = [

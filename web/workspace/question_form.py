@@ -18,7 +18,7 @@ from web.core.surveys.designs import (
     builder_share_fields,
     find_design,
 )
-from web.core.surveys.display import Rule, one_condition, read_rule, stored_rule
+from web.core.surveys.display import Rule, one_condition, read_rule
 from web.core.surveys.editing import (
     EditError,
     option_specs,
@@ -31,6 +31,7 @@ from web.core.surveys.specs import QuestionSpec
 from web.workspace.forms import (
     form_texts,
 )
+from web.workspace.rule_text import rule_from_text, rule_text
 
 # The choice of "Shown to" (a question's or a page's) that keeps a rule the builder cannot show
 # as one condition.
@@ -38,7 +39,13 @@ KEPT_RULE = "@kept"
 
 
 def spec_from_form(
-    form, key: str, languages: list[str], keep=None, rule: Rule | None = None, kept_rows=()
+    form,
+    key: str,
+    languages: list[str],
+    keep=None,
+    rule: Rule | None = None,
+    kept_rows=(),
+    names: dict[str, str] | None = None,
 ) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options (and a grid's rows)
     come one per line, in each language; ``keep`` and ``kept_rows`` are the question's options
@@ -79,15 +86,19 @@ def spec_from_form(
         parameters_from_form(form, kind, procedure, languages, kept_rows),
         fixed.get("epsilon_permanent", form.epsilon_permanent.data),
         required=bool(form.required.data),
-        show_if=rule_from_form(form, rule),
+        show_if=rule_from_form(form, rule, names or {}),
         shuffle_options=shuffled,
     )
 
 
-def rule_from_form(form, kept: Rule | None) -> Rule | None:
-    """Who is shown the question: everyone, the rule kept as it was, or one condition on an
-    answer asked plainly (the answers it must be one of, or a number's bounds); a condition that
-    cannot be read is refused on the field."""
+def rule_from_form(form, kept: Rule | None, names: dict[str, str]) -> Rule | None:
+    """Who is shown the question: a rule written out (several conditions, :mod:`rule_text`;
+    ``names`` what it may call a grid's row), else everyone, the rule kept as it was, or one
+    condition on an answer asked plainly (the answers it must be one of, or a number's bounds);
+    a condition that cannot be read is refused on the field."""
+    written = (form.show_if_written.data or "").strip()
+    if written:
+        return rule_from_text(written, names, "question.show_if_written")
     name = form.show_if_question.data or ""
     if not name:
         return None
@@ -130,21 +141,14 @@ def _reading_text(row, name: str) -> str:
 
 def condition_fields(rule: Rule | None) -> dict:
     """A display rule as the builder shows it (a question's or a page's): one condition as a file
-    writes it (``question``, and ``in`` or ``at_least``/``at_most``); any other rule kept as it
-    is (``question`` :data:`KEPT_RULE`, and ``kept``, the rule in words); none, ``question`` ""."""
+    writes it (``question``, and ``in`` or ``at_least``/``at_most``); any other rule written out
+    (``question`` "", and ``text``, :func:`rule_text`); none, ``question`` ""."""
     if rule is None:
         return {"question": ""}
     written = rule.to_dict()
     if "question" not in written:
-        return {"question": KEPT_RULE, "kept": rule.words()}
+        return {"question": "", "text": rule_text(rule)}
     return written
-
-
-def kept_rule_words(question) -> list[str]:
-    """A rule of several conditions (from a file), in words: the builder keeps it as it is."""
-    rule = None if question is None else stored_rule(question.display_rule)
-    fields = condition_fields(rule)
-    return [fields["kept"]] if "kept" in fields else []
 
 
 def rule_data(rule: Rule | None) -> dict:
@@ -155,6 +159,7 @@ def rule_data(rule: Rule | None) -> dict:
         "show_if_answers": " ".join(fields.get("in", [])),
         "show_if_at_least": fields.get("at_least"),
         "show_if_at_most": fields.get("at_most"),
+        "show_if_written": fields.get("text", ""),
     }
 
 

@@ -646,3 +646,44 @@ def test_the_builder_shows_a_page_to_some_respondents_only(app, researcher, draf
     with app.app_context():
         survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
         assert survey.pages[1]["show_if"] == {"question": "year", "in": ["later"]}
+
+
+def test_the_builder_takes_a_rule_of_several_conditions_written_out(app, researcher, draft):
+    year = dict(MULTI, kind="direct", key="year", options="First\nLater\n")
+    student = dict(YESNO, key="student", procedure="direct")
+    for data in (year, student, dict(YESNO, key="s1")):
+        assert researcher.post(f"/surveys/{draft}/questions/new", data=data).status_code == 302
+    written = "${student} = 'yes' and (${year} = 'first' or ${year} = 'later')"
+    shown = dict(YESNO, key="again", procedure="direct", show_if_written=written)
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=shown).status_code == 302
+    rule = {"all": [{"question": "student", "in": ["yes"]},
+                    {"question": "year", "in": ["first", "later"]}]}  # fmt: skip
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.questions[3].display_rule == rule
+    form = researcher.get(f"/surveys/{draft}/questions/again").get_data(as_text=True)
+    assert (
+        "${student} = &#39;yes&#39; and (${year} = &#39;first&#39; or ${year} = &#39;later&#39;)"
+        in form
+    )
+    for text, message in [
+        ("${s1} = 'yes'", "&#39;s1&#39; is randomized"),
+        ("${student} ~ 'yes'", "relevant reads ${question} = &#39;answer&#39;"),
+    ]:
+        response = researcher.post(
+            f"/surveys/{draft}/questions/again", data=dict(shown, show_if_written=text)
+        )
+        assert response.status_code == 200 and message in response.get_data(as_text=True)
+    # A page's rule and its screen-out, written out too.
+    cut = {"start-s1": "1", "written-s1": "${student} = 'yes' or ${year} = 'first'",
+           "screen-written-year": "${student} = 'no' and ${year} = 'later'"}  # fmt: skip
+    assert researcher.post(f"/surveys/{draft}/pages", data=cut).status_code == 302
+    with app.app_context():
+        pages = db.session.scalar(db.select(Survey).filter_by(slug=draft)).pages
+        assert pages[1]["show_if"] == {"any": [{"question": "student", "in": ["yes"]},
+                                               {"question": "year", "in": ["first"]}]}  # fmt: skip
+        assert pages[0]["screen_out_if"]["all"][1] == {"question": "year", "in": ["later"]}
+    page = researcher.get(f"/surveys/{draft}/edit").get_data(as_text=True)
+    assert (
+        'name="written-s1" value="${student} = &#39;yes&#39; or ${year} = &#39;first&#39;"' in page
+    )

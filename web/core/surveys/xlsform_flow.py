@@ -32,7 +32,7 @@ from flask_babel import gettext as _
 from web.core.surveys.display import AnswerIn, Joined, Rule
 
 TOKEN = re.compile(
-    r"\s*(?:\$\{(?P<ref>[A-Za-z0-9_-]+)\}|'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\""
+    r"\s*(?:\$\{(?P<ref>[A-Za-z0-9_.-]+)\}|'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\""
     r"|(?P<numeral>-?\d+(?:\.\d+)?)|(?P<op>>=|<=|!=|=|>|<|\(|\)|,)|(?P<word>[A-Za-z_][\w-]*))"
 )
 YES_NO = {"1": "yes", "0": "no", "yes": "yes", "no": "no"}
