@@ -76,7 +76,7 @@ from web.workspace.question_form import (
     spec_from_form,
 )
 from web.workspace.quota_form import on_quota_field, quotas_from_text, quotas_text
-from web.workspace.rule_text import rule_names
+from web.workspace.rule_text import WRITTEN_RULE, rule_names
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -444,10 +444,14 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
     """The question editor, with the limits and types its preview script needs, and the answers
     asked plainly before the question that its display rule may read."""
     readable = readable_before(survey, question)
+    written = [SelectChoice(WRITTEN_RULE, _("Those the conditions written below name"))]
     form.show_if_question.choices = [
         SelectChoice("", _("Every respondent")),
+        *(written if form.show_if_written.data else []),
         *(SelectChoice(name, f"{name}: {entry['text']}") for name, entry in readable.items()),
     ]
+    if form.show_if_written.data and not form.show_if_question.data:
+        form.show_if_question.data = WRITTEN_RULE
     missing: dict[str, list[str]] = {}
     if question is not None:
         for place, codes in missing_by_place(survey).items():

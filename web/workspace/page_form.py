@@ -13,7 +13,7 @@ from web.core.surveys.page_breaks import PageStart, asked_ids, page_starts
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts
 from web.workspace.question_form import KEPT_RULE, condition_fields, readable_before
-from web.workspace.rule_text import rule_from_text, rule_names
+from web.workspace.rule_text import WRITTEN_RULE, rule_from_text, rule_names
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems
         except EditError as error:
             problems += error.problems
             return None
-    if chosen in ("", KEPT_RULE):
+    if chosen in ("", KEPT_RULE, WRITTEN_RULE):
         return None
     bounds = [
         typed_number(form.get(f"{prefix}{side}-{name}", "")) for side in ("at-least", "at-most")

@@ -31,7 +31,7 @@ from web.core.surveys.specs import QuestionSpec
 from web.workspace.forms import (
     form_texts,
 )
-from web.workspace.rule_text import rule_from_text, rule_text
+from web.workspace.rule_text import WRITTEN_RULE, rule_from_text, rule_text
 
 # The choice of "Shown to" (a question's or a page's) that keeps a rule the builder cannot show
 # as one condition.
@@ -100,7 +100,7 @@ def rule_from_form(form, kept: Rule | None, names: dict[str, str]) -> Rule | Non
     if written:
         return rule_from_text(written, names, "question.show_if_written")
     name = form.show_if_question.data or ""
-    if not name:
+    if name in ("", WRITTEN_RULE):  # the written rule emptied: everyone
         return None
     if name == KEPT_RULE:
         return kept

@@ -11,6 +11,9 @@ from web.core.surveys.editing import EditError
 from web.core.surveys.problems import Problem
 from web.core.surveys.xlsform_flow import RelevantError, relevant_from_rule, rule_from_relevant
 
+# The choice a rule's list shows where the rule is written out (the text is the rule).
+WRITTEN_RULE = "@written"
+
 
 def rule_names(survey) -> dict[str, str]:
     """What a written rule may call a grid's row (``${views_fair}``), with the name a rule gives

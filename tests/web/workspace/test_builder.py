@@ -666,6 +666,7 @@ def test_the_builder_takes_a_rule_of_several_conditions_written_out(app, researc
         "${student} = &#39;yes&#39; and (${year} = &#39;first&#39; or ${year} = &#39;later&#39;)"
         in form
     )
+    assert '<option selected value="@written">' in form  # the list names the written rule
     for text, message in [
         ("${s1} = 'yes'", "&#39;s1&#39; is randomized"),
         ("${student} ~ 'yes'", "relevant reads ${question} = &#39;answer&#39;"),
@@ -687,3 +688,9 @@ def test_the_builder_takes_a_rule_of_several_conditions_written_out(app, researc
     assert (
         'name="written-s1" value="${student} = &#39;yes&#39; or ${year} = &#39;first&#39;"' in page
     )
+    # Emptied, the written rule goes: everyone is shown the question.
+    cleared = dict(shown, show_if_written="", show_if_question="@written")
+    assert researcher.post(f"/surveys/{draft}/questions/again", data=cleared).status_code == 302
+    with app.app_context():
+        survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
+        assert survey.questions[3].display_rule is None
