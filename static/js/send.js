@@ -42,8 +42,6 @@ export async function submit(page) {
   error.textContent = "";
   // Screened out, or a full quota, at the last page's end: nothing is sent.
   if (page.mayFinish && !(await page.mayFinish())) return;
-  // Screened out, or a full quota, at the last page's end: nothing is sent.
-  if (page.mayFinish && !(await page.mayFinish())) return;
   const memo = loadMemo(await page.mirror(), config.slug, config.revision);
   const entry = newEntry({
     id: memo.submission ?? newSubmissionId(),
@@ -55,11 +53,6 @@ export async function submit(page) {
   });
   // A respondent's own device shows a refusal at once; a field device keeps it for the interviewer.
   const { kept, sent } = await courierOf(page).send(entry, { keepRefused: Boolean(page.field) });
-  if (sent.verdict === "refused" && sent.reply?.quota && !page.field) {
-    // The respondent's quota filled while they answered: nothing was stored.
-    const ending = await import("./ending.js");
-    return ending.endSurvey(page, "quota_full", null, () => entry.id);
-  }
   if (sent.verdict === "refused" && sent.reply?.quota && !page.field) {
     // The respondent's quota filled while they answered: nothing was stored.
     const ending = await import("./ending.js");
