@@ -12,7 +12,7 @@
  */
 import { rememberEnded } from "./memo.js";
 import { holds } from "./flow.js";
-import { clearTruth } from "./view.js";
+import { clearTruth, showNotice } from "./view.js";
 
 /**
  * @typedef {{id: string, rule: import("./flow.js").Rule, decidedAt: string}} PageQuota
@@ -115,11 +115,9 @@ export function showEnded(page, why) {
   const { config } = page;
   for (const view of page.views.values()) clearTruth(view, true);
   for (const input of page.form.querySelectorAll("input, textarea, select")) input.disabled = true;
-  page.form.hidden = true;
-  document.getElementById("page-nav")?.setAttribute("hidden", "");
   const ended = document.getElementById("ended");
   for (const reason of ended.querySelectorAll("[data-why]")) reason.hidden = reason.dataset.why !== why;
-  ended.hidden = false;
+  showNotice("ended");
   ended.focus();
   const address = why === "screen_out" ? config.panel?.screenOutUrl : config.panel?.quotaFullUrl;
   if (!address || !page.panel) return;
