@@ -90,3 +90,11 @@ class FieldworkCount(Model):
     count: Mapped[int] = mapped_column(default=0)
     # A quota's limit; none for a screen-out's count.
     quota_limit: Mapped[int | None]
+
+    @classmethod
+    def of_survey(cls, survey_id: int) -> dict[tuple[str, str], int]:
+        """A survey's counts by (kind, key); a count not there yet is none."""
+        rows = db.session.execute(
+            db.select(cls.kind, cls.key, cls.count).where(cls.survey_id == survey_id)
+        )
+        return {(kind, key): count for kind, key, count in rows}

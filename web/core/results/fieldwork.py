@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from web.core.infrastructure.extensions import db
 from web.core.models import FieldworkCount, Survey
 from web.core.surveys.pages import stored_pages
 from web.core.surveys.quotas import Quota, stored_quotas
@@ -80,7 +79,7 @@ class FieldworkCounts:
 
 def fieldwork_counts(survey: Survey, min_n: int) -> FieldworkCounts:
     """The survey's quotas and screen-outs with their counts, published in batches."""
-    counts = _counts(survey)
+    counts = FieldworkCount.of_survey(survey.id)
     batch = survey.results_batch
     quotas = tuple(
         QuotaCount(
@@ -104,18 +103,9 @@ def fieldwork_counts(survey: Survey, min_n: int) -> FieldworkCounts:
 
 def full_quotas(survey: Survey) -> list[str]:
     """The ids of the survey's quotas that have taken all their completes."""
-    counts = _counts(survey)
+    counts = FieldworkCount.of_survey(survey.id)
     return [
         quota.key
         for quota in stored_quotas(survey.quotas)
         if counts.get((QUOTA, quota.key), 0) >= quota.limit
     ]
-
-
-def _counts(survey: Survey) -> dict[tuple[str, str], int]:
-    rows = db.session.execute(
-        db.select(FieldworkCount.kind, FieldworkCount.key, FieldworkCount.count).where(
-            FieldworkCount.survey_id == survey.id
-        )
-    )
-    return {(kind, key): count for kind, key, count in rows}

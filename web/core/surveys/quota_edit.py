@@ -32,11 +32,15 @@ def set_quotas(survey: Survey, value: list[dict[str, Any]] | None) -> None:
             )
             if problem.place.startswith("quotas")
         ]
-    counted = _counted(survey)
+    counts = FieldworkCount.of_survey(survey.id)
     before = {quota.key: quota for quota in stored_quotas(survey.quotas)}
     for index, quota in enumerate(quotas):
         old = before.get(quota.key)
-        if old is not None and old.rule != quota.rule and counted.get(quota.key):
+        if (
+            old is not None
+            and old.rule != quota.rule
+            and counts.get((FieldworkCount.QUOTA, quota.key))
+        ):
             problems.append(Problem(f"quotas[{index}]", _(
                 "%(id)r has counted completes: its condition stays. Change its limit, or add "
                 "another quota", id=quota.key)))  # fmt: skip
@@ -53,13 +57,3 @@ def set_quotas(survey: Survey, value: list[dict[str, Any]] | None) -> None:
         )  # fmt: skip
     survey.quotas = [quota.to_dict() for quota in quotas] or None
     survey.edits += 1
-
-
-def _counted(survey: Survey) -> dict[str, int]:
-    """Each quota's completes so far, by id."""
-    rows = db.session.execute(
-        db.select(FieldworkCount.key, FieldworkCount.count).where(
-            FieldworkCount.survey_id == survey.id, FieldworkCount.kind == FieldworkCount.QUOTA
-        )
-    )
-    return {key: count for key, count in rows}
