@@ -76,7 +76,7 @@ from web.workspace.question_form import (
     spec_from_form,
 )
 from web.workspace.quota_form import on_quota_field, quotas_from_text, quotas_text
-from web.workspace.rule_text import WRITTEN_RULE, rule_names
+from web.workspace.rule_text import WRITTEN_RULE, rule_reader
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)
@@ -264,7 +264,7 @@ def new_question(slug: str):
     if form.validate_on_submit():
         try:
             key = form.key.data or next_question_key(survey)
-            add_question(survey, spec_from_form(form, key, languages, names=rule_names(survey)))
+            add_question(survey, spec_from_form(form, key, languages, read=rule_reader(survey)))
         except EditError as error:
             show_problems(form, error.problems, languages)
         else:
@@ -308,7 +308,7 @@ def edit_question(slug: str, key: str):
             kept = stored_rule(question.display_rule)
             spec = spec_from_form(
                 form, question.key, languages, question.options, kept,
-                question.design.rows or (), rule_names(survey),
+                question.design.rows or (), read=rule_reader(survey),
             )  # fmt: skip
             update_question(survey, question, spec)
         except EditError as error:

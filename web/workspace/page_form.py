@@ -3,6 +3,7 @@ rows a researcher posted back as page starts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from web.core.surveys.page_breaks import PageStart, asked_ids, page_starts
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts
 from web.workspace.question_form import KEPT_RULE, condition_fields, readable_before
-from web.workspace.rule_text import WRITTEN_RULE, rule_from_text, rule_names
+from web.workspace.rule_text import WRITTEN_RULE, rule_from_text, rule_reader
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
     and the rule: ``show-<id>``, ``answers-<id>``, ``at-least-<id>``, ``at-most-<id>``); the
     first question always starts the first page. A rule that cannot be read is a problem."""
     languages = survey.language_list
-    names = rule_names(survey)
+    read = rule_reader(survey)
     starts: list[PageStart] = []
     problems: list[Problem] = []
     for index, name in enumerate(asked_ids(survey)):
@@ -80,10 +81,10 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
         )
         chosen = form.get(f"show-{name}", KEPT_RULE)
         rule = _posted_rule(form, name, chosen, "", f"pages[{len(starts)}].show_if", problems,
-                            names)  # fmt: skip
+                            read)  # fmt: skip
         screen = form.get(f"screen-{name}", KEPT_RULE)
         screen_rule = _posted_rule(form, name, screen, "screen-",
-                                   f"pages[{len(starts)}].screen_out_if", problems, names)  # fmt: skip
+                                   f"pages[{len(starts)}].screen_out_if", problems, read)  # fmt: skip
         if rule is not None:
             chosen = ""  # written out: not kept
         if screen_rule is not None:
@@ -95,14 +96,14 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
 
 
 def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems: list,
-                 names: dict[str, str]):  # fmt: skip
+                 read: Callable[[str], dict]):  # fmt: skip
     """One page rule posted: written out (``<prefix>written-<id>``), or its question ``chosen``
     and ``<prefix>answers-<id>`` or the bounds; None for none or one kept. A rule that cannot be
     read adds to ``problems``."""
     written = (form.get(f"{prefix}written-{name}") or "").strip()
     if written:
         try:
-            return rule_from_text(written, names, place)
+            return rule_from_text(written, read, place)
         except EditError as error:
             problems += error.problems
             return None

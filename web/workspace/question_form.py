@@ -5,6 +5,7 @@ they are about."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from flask_babel import gettext as _
@@ -45,7 +46,8 @@ def spec_from_form(
     keep=None,
     rule: Rule | None = None,
     kept_rows=(),
-    names: dict[str, str] | None = None,
+    *,
+    read: Callable[[str], dict],
 ) -> QuestionSpec:
     """A question spec from the form; a multi-select question's options (and a grid's rows)
     come one per line, in each language; ``keep`` and ``kept_rows`` are the question's options
@@ -86,19 +88,19 @@ def spec_from_form(
         parameters_from_form(form, kind, procedure, languages, kept_rows),
         fixed.get("epsilon_permanent", form.epsilon_permanent.data),
         required=bool(form.required.data),
-        show_if=rule_from_form(form, rule, names or {}),
+        show_if=rule_from_form(form, rule, read),
         shuffle_options=shuffled,
     )
 
 
-def rule_from_form(form, kept: Rule | None, names: dict[str, str]) -> Rule | None:
-    """Who is shown the question: a rule written out (several conditions, :mod:`rule_text`;
-    ``names`` what it may call a grid's row), else everyone, the rule kept as it was, or one
+def rule_from_form(form, kept: Rule | None, read: Callable[[str], dict]) -> Rule | None:
+    """Who is shown the question: a rule written out (several conditions, ``read`` by
+    :func:`web.workspace.rule_text.rule_reader`), else everyone, the rule kept as it was, or one
     condition on an answer asked plainly (the answers it must be one of, or a number's bounds);
     a condition that cannot be read is refused on the field."""
     written = (form.show_if_written.data or "").strip()
     if written:
-        return rule_from_text(written, names, "question.show_if_written")
+        return rule_from_text(written, read, "question.show_if_written")
     name = form.show_if_question.data or ""
     if name in ("", WRITTEN_RULE):  # the written rule emptied: everyone
         return None

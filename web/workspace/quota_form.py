@@ -1,5 +1,5 @@
-"""The builder's quotas: one per line, ``id (limit): condition``, the condition written as
-XLSForm's ``relevant`` (the settings' ``rr_quotas`` reads the same), both ways."""
+"""The builder's quotas: one per line, ``id (limit): condition``, the condition written as the
+builder writes a rule of several conditions (web/workspace/rule_text.py), both ways."""
 
 from __future__ import annotations
 
@@ -8,23 +8,13 @@ from flask_babel import gettext as _
 from web.core.surveys.editing import EditError
 from web.core.surveys.problems import Problem
 from web.core.surveys.quotas import stored_quotas
-from web.core.surveys.xlsform import YES_NO_LIST
-from web.core.surveys.xlsform_flow import (
-    RelevantError,
-    quotas_cell,
-    quotas_from_cell,
-    rule_from_relevant,
-)
-
-
-def _yes_no(survey) -> set[str]:
-    """The yes/no questions, whose answers a condition may also write 1 and 0."""
-    return {row.question_id for row in survey.questions if row.type.xlsform_list == YES_NO_LIST}
+from web.core.surveys.xlsform_flow import RelevantError, quotas_cell, quotas_from_cell
+from web.workspace.rule_text import rule_reader
 
 
 def quotas_text(survey) -> str:
     """The survey's quotas as the form shows them, one per line."""
-    return quotas_cell(stored_quotas(survey.quotas), _yes_no(survey), "\n")
+    return quotas_cell(stored_quotas(survey.quotas), set(), "\n")
 
 
 def quotas_from_text(text: str, survey) -> list[dict] | None:
@@ -32,9 +22,8 @@ def quotas_from_text(text: str, survey) -> list[dict] | None:
     the line that cannot be read."""
     if not text.strip():
         return None
-    yes_no = _yes_no(survey)
     try:
-        return quotas_from_cell(text, lambda expression: rule_from_relevant(expression, yes_no))
+        return quotas_from_cell(text, rule_reader(survey))
     except RelevantError as error:
         raise EditError([Problem("quotas", str(error))]) from None
 
