@@ -61,6 +61,11 @@ class ParameterError(ValueError):
         self.reason = reason
         self.value = value
 
+    def __reduce__(self):
+        # Rebuilt from the constructor's own arguments: the default (``cls(*self.args)``) would call
+        # it with the message alone, and a refusal raised in a worker process could not come back.
+        return (type(self), (self.parameter, str(self), self.reason, self.value))
+
     def __repr__(self) -> str:
         return (
             f"ParameterError(parameter={self.parameter!r}, reason={self.reason!r}, {str(self)!r})"

@@ -3,7 +3,11 @@ so that an application maps them to its own fields and words instead of repeatin
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import math
+import pickle
+import pkgutil
 
 import pytest
 
@@ -53,3 +57,38 @@ def test_the_repr_says_what_and_why():
     assert repr(error) == (
         "ParameterError(parameter='epsilon', reason='out_of_range', 'epsilon must be > 0, got -1')"
     )
+
+
+# One raised instance of every exception class rr defines: a class added without an example here
+# fails the census below.
+RAISED = {
+    "ParameterError": lambda: rr.kuk(0.6, 1.0),
+    "RegressionError": lambda: rr.rr_logistic_regression([[1.0], [1.0]], [0, 5], [0, 2], 1.0),
+}
+
+
+def _exception_classes() -> set[type]:
+    """Every exception class a module of rr defines (not one it imports)."""
+    found = set()
+    for info in pkgutil.iter_modules(rr.__path__):
+        module = importlib.import_module(f"rr.{info.name}")
+        for _name, value in inspect.getmembers(module, inspect.isclass):
+            if issubclass(value, BaseException) and value.__module__ == module.__name__:
+                found.add(value)
+    return found
+
+
+def test_every_exception_rr_defines_has_an_example():
+    assert {cls.__name__ for cls in _exception_classes()} == set(RAISED)
+
+
+@pytest.mark.parametrize("name", sorted(RAISED))
+def test_an_exception_comes_back_whole_from_another_process(name):
+    # The app runs rr's costly work in worker processes: what a worker raises is pickled back.
+    with pytest.raises(ValueError) as raised:
+        RAISED[name]()
+    error = raised.value
+    assert type(error).__name__ == name
+    returned = pickle.loads(pickle.dumps(error))
+    assert type(returned) is type(error) and str(returned) == str(error)
+    assert vars(returned) == vars(error)

@@ -5,7 +5,10 @@ the interpreter lock that respondents' pages need.
 A request that finds every worker busy and the queue full is answered at once with
 ``503 Service Unavailable`` and ``Retry-After``: it neither waits nor piles up. The workers run at
 a lower scheduling priority than the web process (``nice``), so a respondent's page is served
-first when both want the processor.
+first when both want the processor. A worker that dies (killed, out of memory) fails only the
+computation it was running, with ``500`` and words that say so: waiting work is held here, never
+in the executor, whose futures a dead worker fails all at once. What a computation raises comes
+back whole (rr's exceptions survive a pickle round trip), so a refusal is the request's ``400``.
 
 Settings: ``COMPUTE_PROCESSES`` (default 1; 0 runs each computation in the request's own thread,
 still behind the bound: what the tests use), ``COMPUTE_QUEUE`` (waiting computations beyond the
@@ -27,7 +30,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app
 from flask_babel import gettext as _
-from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.exceptions import InternalServerError, ServiceUnavailable
 
 Result = TypeVar("Result")
 RETRY_AFTER = 5  # seconds: long enough for a computation to finish, short for a class waiting
@@ -38,6 +41,11 @@ PARENT_CHECK = 0.5
 
 class Busy(Exception):
     """Every worker is busy and the queue is full, or the result did not come in time."""
+
+
+class WorkerDied(Exception):
+    """The worker process running a computation ended before it finished (killed, or out of
+    memory)."""
 
 
 def _start_worker(niceness: int) -> None:
@@ -69,12 +77,14 @@ class ComputePool:
     def __init__(self, processes: int, queue: int, timeout: float, niceness: int = NICENESS):
         self.processes, self.timeout, self.niceness = processes, timeout, niceness
         self._slots = threading.BoundedSemaphore(max(processes, 1) + queue)
+        self._running = threading.BoundedSemaphore(max(processes, 1))
         self._executor: ProcessPoolExecutor | None = None
         self._starting = threading.Lock()
 
     def run(self, function: Callable[..., Result], *args: Any) -> Result:
         """``function(*args)`` in a worker (``function`` importable, arguments and result
-        picklable); raises :class:`Busy` when no slot is free or the result is late."""
+        picklable); raises :class:`Busy` when no slot is free or the result is late, and
+        :class:`WorkerDied` when the worker running it ended before it finished."""
         if not self._slots.acquire(blocking=False):
             raise Busy
         if self.processes == 0:
@@ -82,17 +92,30 @@ class ComputePool:
                 return function(*args)
             finally:
                 self._slots.release()
+        deadline = time.monotonic() + self.timeout
+        # Waiting work stays here, not in the executor: a worker's death fails every future the
+        # executor holds, and so fails only the computations running when it died.
+        if not self._running.acquire(timeout=self.timeout):
+            self._slots.release()
+            raise Busy
         try:
             future = self._submitted(function, args)
         except BaseException:
+            self._running.release()
             self._slots.release()
             raise
         # The slot is free when the work is done, not when this request stops waiting for it.
-        future.add_done_callback(lambda _done: self._slots.release())
+        future.add_done_callback(self._free)
         try:
-            return future.result(timeout=self.timeout)
+            return future.result(timeout=max(deadline - time.monotonic(), 0.0))
         except FutureTimeout:
             raise Busy from None
+        except BrokenProcessPool:
+            raise WorkerDied from None
+
+    def _free(self, _done: Future) -> None:
+        self._running.release()
+        self._slots.release()
 
     def _submitted(self, function: Callable, args: tuple) -> Future:
         with self._starting:
@@ -131,11 +154,19 @@ def init_app(app: Flask) -> None:
 
 
 def computed(function: Callable[..., Result], *args: Any) -> Result:
-    """``function(*args)`` in the app's pool; 503 with Retry-After when it is full."""
+    """``function(*args)`` in the app's pool; 503 with Retry-After when it is full, 500 when its
+    worker died."""
     try:
         return current_app.extensions["compute"].run(function, *args)
-    except (Busy, BrokenProcessPool):  # full, late, or a worker that died during the work
+    except Busy:  # full, or late
         raise ServiceUnavailable(
             _("The app is busy with other calculations. Please try again in a few seconds."),
             retry_after=RETRY_AFTER,
+        ) from None
+    except WorkerDied:
+        raise InternalServerError(
+            _(
+                "This calculation stopped before it finished: the process running it ended "
+                "(perhaps out of memory). Try again with smaller numbers."
+            )
         ) from None

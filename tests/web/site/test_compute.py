@@ -11,7 +11,8 @@ import time
 import pytest
 
 from tests.conftest import no_database
-from web.site.compute import Busy, ComputePool
+from tests.web.site import dying
+from web.site.compute import Busy, ComputePool, WorkerDied
 
 PLAN = "/api/plan/change?procedure=spinner_coin&epsilon=1&n=300&baseline=0.2&change=0.1"
 
@@ -134,3 +135,78 @@ def _wait_for_free_slot(pool: ComputePool) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("the slot was never freed")
+
+
+CHANGE_TOO_SMALL = (
+    "/api/plan/change?procedure=spinner_coin&epsilon=1&n=300&baseline=0.3&change=3e-273"
+)
+
+
+@no_database
+def test_a_refusal_raised_in_a_worker_is_the_requests_400_and_the_pool_lives_on(pooled):
+    # rr's ParameterError is pickled back from the worker: it once could not be, which broke the
+    # pool and answered 503 "busy".
+    client = pooled.test_client()
+    refused = client.get(CHANGE_TOO_SMALL)
+    assert refused.status_code == 400, refused.json
+    assert "change" in refused.json["error"]
+    executor = pooled.extensions["compute"]._executor
+    assert client.get(PLAN).status_code == 200
+    assert pooled.extensions["compute"]._executor is executor
+
+
+def test_a_worker_that_dies_fails_its_own_computation_only():
+    pool = ComputePool(1, 1, timeout=120, niceness=0)
+    try:
+        with pytest.raises(WorkerDied):
+            pool.run(dying.die)
+        assert pool.run(math.sqrt, 4.0) == 2.0  # on a fresh worker
+    finally:
+        pool.shutdown()
+
+
+def test_work_waiting_behind_a_dying_worker_still_runs(tmp_path):
+    pool = ComputePool(1, 1, timeout=120, niceness=0)
+    signal_file = tmp_path / "die-now"
+    try:
+        outcome: dict[str, object] = {}
+        running = threading.Thread(
+            target=_record, args=(outcome, "dying", pool.run, dying.die_when, str(signal_file))
+        )
+        running.start()
+        _wait_until(lambda: pool._running._value == 0)
+        waiting = threading.Thread(target=_record, args=(outcome, "waiting", pool.run, abs, -3))
+        waiting.start()
+        _wait_until(lambda: len(pool._running._cond._waiters) == 1)
+        signal_file.touch()
+        running.join(120)
+        waiting.join(120)
+        assert isinstance(outcome["dying"], WorkerDied)
+        assert outcome["waiting"] == 3
+    finally:
+        pool.shutdown()
+
+
+def _record(outcome: dict, key: str, call, *args) -> None:
+    try:
+        outcome[key] = call(*args)
+    except Exception as error:  # noqa: BLE001 - the test looks at what was raised
+        outcome[key] = error
+
+
+def _wait_until(condition) -> None:
+    deadline = time.monotonic() + 120
+    while not condition():
+        assert time.monotonic() < deadline, "never came to pass"
+        time.sleep(0.01)
+
+
+@no_database
+def test_a_dead_worker_is_a_500_that_does_not_say_busy(app, client, monkeypatch):
+    def died(function, *args):
+        raise WorkerDied
+
+    monkeypatch.setattr(app.extensions["compute"], "run", died)
+    response = client.get(PLAN)
+    assert response.status_code == 500
+    assert "busy" not in response.json["error"] and "stopped" in response.json["error"]
