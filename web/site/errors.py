@@ -8,7 +8,9 @@ from flask.globals import request_ctx
 from flask_babel import lazy_gettext as _l
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
+
+from web.core.infrastructure.database import is_missing_schema
 
 UNSAID = (RateLimitExceeded, CSRFError)
 
@@ -33,6 +35,14 @@ PAGES = {
     ),
     503: (_l("Busy"), _l("The app is busy. Please try again in a moment.")),
 }
+# A database whose migrations were never applied: what its operator must do, on every page.
+NO_SCHEMA = (
+    _l("The database is not set up"),
+    _l(
+        "The database has no tables yet. Whoever runs this app should run "
+        "'flask --app app db upgrade' and then reload this page."
+    ),
+)
 
 
 def init_app(app: Flask) -> None:
@@ -44,6 +54,9 @@ def answer_error(error: HTTPException):
     """The error as JSON for the API, or as a page."""
     code = error.code or 500
     title, default = PAGES.get(code, PAGES[500] if code >= 500 else PAGES[400])
+    if is_missing_schema(getattr(error, "original_exception", None)):
+        code, (title, default) = 503, NO_SCHEMA
+        error = ServiceUnavailable()
     # A reason the code gave (already translated where it is shown to people) beats the default;
     # Werkzeug's own English descriptions are replaced, and so are the rate limiter's (its limit)
     # and the CSRF check's (English, and meant for developers).

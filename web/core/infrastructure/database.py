@@ -14,12 +14,13 @@ one process writes to it (web/core/infrastructure/sqlite_guard.py).
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import zlib
 from pathlib import Path
 
 import flask_migrate
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from web.core.infrastructure.extensions import db
 
@@ -59,3 +60,18 @@ def upgrade_database() -> None:
     """Apply every migration not yet applied, one process at a time (needs an app context)."""
     with schema_lock(db.engine):
         flask_migrate.upgrade(directory=str(MIGRATIONS))
+
+
+# How each database says a table is missing: SQLite's message, PostgreSQL's SQLSTATE.
+SQLITE_NO_TABLE = "no such table"
+POSTGRES_UNDEFINED_TABLE = "42P01"
+
+
+def is_missing_schema(error: BaseException | None) -> bool:
+    """Whether ``error`` is a query on a table the database does not have: a database whose
+    migrations were never applied (``flask --app app db upgrade``). Reads SQLAlchemy's errors and
+    the drivers' own (raised by the SQL the app sends its driver directly, driver_sql.py)."""
+    original = error.orig if isinstance(error, DBAPIError) else error
+    if isinstance(original, sqlite3.OperationalError):
+        return str(original).startswith(SQLITE_NO_TABLE)
+    return getattr(original, "sqlstate", None) == POSTGRES_UNDEFINED_TABLE
