@@ -81,4 +81,3 @@ def test_every_message_shown_to_people_goes_through_the_catalog():
         for match in MESSAGE_CALLS.finditer(path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
-

@@ -6,7 +6,9 @@ import pytest
 from web.core.infrastructure.extensions import db
 
 
-@pytest.mark.parametrize("path", ["/", "/s/campus-life", "/login", "/setup", "/api/surveys/campus-life/quotas/full"])
+@pytest.mark.parametrize(
+    "path", ["/", "/s/campus-life", "/login", "/setup", "/api/surveys/campus-life/quotas/full"]
+)
 def test_a_database_without_its_schema_says_how_to_make_it(app, client, path):
     app.config.update(TESTING=False, PROPAGATE_EXCEPTIONS=False)
     with app.app_context():
