@@ -94,12 +94,16 @@ def test_results_api_gives_n_and_each_option_and_costs_epsilon_once(app, choice_
     question = body["questions"][0]
     assert question["type"] == "choice" and question["n"] == 10 and question["epsilon_total"] == 1.0
     expected = rr.estimate_choice([6, 3, 0, 1], 1.0)
-    fields = ["estimate", "std_error", "ci_low", "ci_high", "estimated_count"]
+    fields = ["estimate", "std_error", "ci_low", "ci_high"]
+    counts = {"estimated_count", "estimated_count_raw"}
     for index, option in enumerate(question["options"]):
-        assert set(option) == {"id", "text", "noisy_count", *fields}
+        assert set(option) == {"id", "text", "noisy_count", *fields, *counts}
         assert option["id"] == OPTIONS[index][0] and option["noisy_count"] == [6, 3, 0, 1][index]
         for field in fields:
             assert option[field] == pytest.approx(getattr(expected, field)[index], rel=1e-10)
+        raw = expected.estimated_count[index]
+        assert option["estimated_count_raw"] == pytest.approx(raw, rel=1e-10)
+        assert option["estimated_count"] == pytest.approx(min(max(raw, 0), 10), rel=1e-10)
     assert sum(option["estimate"] for option in question["options"]) == pytest.approx(1, abs=1e-10)
 
 

@@ -196,7 +196,27 @@ def test_the_projector_explains_an_estimate_below_zero(app, researcher, survey):
         db.session.commit()
     panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
     block = panel.split('data-question="cheated"')[1].split("</article>")[0]
-    assert "is not a real share" in block and "-" in block.split("is not a real share")[0]
+    note = block.split("Shown at the edge, estimated past it:")[1].split("</p>")[0]
+    assert "-" in note.split("Chance")[0]
+    # The bar's value is said as it is drawn, within 0–100%, on the slide as on the dashboard.
+    values = re.findall(r'<text class="value"[^>]*>([^<]*)</text>', block)
+    assert values == ["0.0%"]
+
+
+def test_the_projector_says_once_which_options_are_past_the_edge(app, researcher, survey):
+    with app.app_context():
+        substances = db.session.scalar(db.select(Question).filter_by(key="substances"))
+        for option in substances.options:
+            option.published_n, option.published_yes = 40, 2
+        substances.survey.published_count = 40
+        db.session.commit()
+    panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
+    block = panel.split('data-question="substances"')[1].split("</article>")[0]
+    assert block.count('class="note outside"') == 1
+    note = block.split("Shown at the edge, estimated past it:")[1].split("Chance")[0]
+    assert note.count("-") == 2
+    values = re.findall(r'<text class="value"[^>]*>([^<]*)</text>', block)
+    assert values == ["0.0%", "0.0%"]
 
 
 @no_database

@@ -32,12 +32,12 @@ def estimate_chart(
     chart_id: str,
     show: Callable[[float], str] = lambda share: f"{share:.0%}",
 ) -> Markup:
-    """An SVG chart: one bar per estimate (clipped to 0–100% for drawing), a whisker for its
+    """An SVG chart: one bar per estimate and its value (clipped to 0–100%), a whisker for its
     interval, a 0–100% axis, and a <title>/<desc> so that it reads without sight. ``show`` writes a
     share as text (the page's locale formats it)."""
     labels = [_wrap(bar.label) for bar in bars]
     height = TOP + sum(ROW_HEIGHT + LINE_HEIGHT * (len(lines) - 1) for lines in labels) + 8
-    width = LABEL_WIDTH + PLOT_WIDTH + 70
+    width = LABEL_WIDTH + PLOT_WIDTH + 90  # room for "100.0%" at the projector's size
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="{chart_id}-t {chart_id}-d" xmlns="http://www.w3.org/2000/svg">',
@@ -68,7 +68,8 @@ def estimate_chart(
             f'<line class="whisker" x1="{_x(bar.ci_low):.1f}" y1="{y + 16}" x2="{_x(bar.ci_high):.1f}" y2="{y + 16}"/>',
             f'<line class="whisker" x1="{_x(bar.ci_low):.1f}" y1="{y + 9}" x2="{_x(bar.ci_low):.1f}" y2="{y + 23}"/>',
             f'<line class="whisker" x1="{_x(bar.ci_high):.1f}" y1="{y + 9}" x2="{_x(bar.ci_high):.1f}" y2="{y + 23}"/>',
-            f'<text class="value" x="{_x(1) + 8:.1f}" y="{y + 21}">{escape(show(bar.estimate))}</text>',
+            # The value as the bar draws it: a raw estimate past the axis is said in a note.
+            f'<text class="value" x="{_x(1) + 8:.1f}" y="{y + 21}">{escape(show(shown))}</text>',
         ]
         top += ROW_HEIGHT + extra
     parts.append("</svg>")

@@ -16,7 +16,6 @@ from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.experiment_code import experiment_entry
 from web.core.results.figures import (
-    ESTIMATE_FIELDS,
     SurveyResults,
     published_results,
     significant,
@@ -28,6 +27,7 @@ from web.core.surveys.pages import stored_pages
 from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts
 
+SHARE_FIELDS = ("estimate", "std_error", "ci_low", "ci_high")
 ESTIMATE_COLUMNS = (
     "question",
     "option",
@@ -43,6 +43,7 @@ ESTIMATE_COLUMNS = (
     "ci_low",
     "ci_high",
     "estimated_count",
+    "estimated_count_raw",
 )
 
 
@@ -151,13 +152,21 @@ def estimates_csv(results: SurveyResults, settings: BayesSettings | None = None)
                         item.n,
                         "" if item.withheld else item.noisy_yes,
                         significant(item.reported_share),
-                        *(significant(getattr(item, name)) for name in ESTIMATE_FIELDS),
+                        *(significant(getattr(item, name)) for name in SHARE_FIELDS),
+                        *(significant(count) for count in _counts(question, item)),
                         *_texts(question, item, languages),
                         *((posterior or {}).get(name, "") for name in bayes),
                     ]
                 )
             )
     return "".join(lines)
+
+
+def _counts(question, item) -> tuple[float | None, float | None]:
+    """An item's estimated count as every output shows it (within 0 and n; a number question's
+    total as estimated), and as estimated."""
+    shown = item.estimated_count if question.design.scale is not None else item.shown_count
+    return shown, item.estimated_count
 
 
 GROUP_COLUMNS = (
@@ -188,10 +197,7 @@ def grouped_estimates_csv(results: SurveyResults, groups: dict, by: str) -> str:
                         )
                     )
                     continue
-                values = [
-                    significant(getattr(figure, name))
-                    for name in ("estimate", "std_error", "ci_low", "ci_high")
-                ]
+                values = [significant(getattr(figure, name)) for name in SHARE_FIELDS]
                 lines.append(
                     _line([question.key, item.option or "", by, group.option, figure.n, *values])
                 )

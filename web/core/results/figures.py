@@ -69,12 +69,15 @@ class ItemResult:
 
     def figures(self) -> dict:
         """n, reported yes and the estimate's fields, as the API gives them (12 significant
-        digits)."""
+        digits): ``estimated_count`` within 0 and n as every output shows it, and
+        ``estimated_count_raw`` (π̂·n, unclipped) beside it."""
         data = asdict(self)
         del data["option"], data["option_text"]
         if not data.pop("withheld"):
             for name in ESTIMATE_FIELDS:
                 data[name] = significant(data[name])
+            data["estimated_count"] = significant(self.shown_count)
+            data["estimated_count_raw"] = significant(self.estimated_count)
             return data
         return {"n": data["n"], "withheld": True}
 
@@ -192,9 +195,13 @@ class QuestionResult:
 
 def as_mean(figures: dict) -> dict:
     """A number question's figures: its estimate is the ``mean`` in the question's units, its
-    estimated count the ``estimated_total`` (mean × n)."""
-    renamed = {"estimate": "mean", "estimated_count": "estimated_total"}
-    return {renamed.get(name, name): value for name, value in figures.items()}
+    estimated count the ``estimated_total`` (mean × n, as estimated: no count to clip)."""
+    renamed = {"estimate": "mean", "estimated_count_raw": "estimated_total"}
+    return {
+        renamed.get(name, name): value
+        for name, value in figures.items()
+        if name != "estimated_count"
+    }
 
 
 def _no_figures(item: ItemResult) -> dict:

@@ -80,13 +80,18 @@ def _row(label: str, item: ItemResult, show: Callable[[float], str] = _share) ->
     if item.withheld:
         return (label, item.n, "", "withheld (a small group)", "", "")
     assert item.estimate is not None and item.ci_low is not None and item.ci_high is not None
+    assert item.estimated_count is not None and item.shown_count is not None
+    # A share's count within 0 and n, as the dashboard shows it; a number's total as estimated.
+    count = f"{item.estimated_count:.0f}"
+    if show is _share:
+        count = f"{item.shown_count:.0f}" + (" (clipped)" if item.outside else "")
     return (
         label,
         item.n,
         f"{item.noisy_yes / item.n:.1%}",
         show(item.estimate),
         f"[{show(item.ci_low)}, {show(item.ci_high)}]",
-        f"{item.estimated_count:.0f}",
+        count,
     )
 
 
