@@ -85,13 +85,15 @@ def test_projector_view_shows_code_qr_and_live_count(
     html = researcher.get(f"/surveys/{survey}/present").get_data(as_text=True)
     assert f">{join_code(app, survey)}<" in html
     assert f'src="/s/{survey}/qr.svg"' in html
-    assert 'id="live-count">25<' in html
+    assert 'id="live-count" data-fieldwork>25<' in html
     assert 'id="reveal" aria-pressed="false"' in html
     assert 'data-refresh-interval="1000"' in html
     panel = researcher.get(f"/surveys/{survey}/present/panel").get_data(as_text=True)
-    assert 'id="live-count">25<' in panel and "<html" not in panel and "<svg" in panel
+    assert (
+        'id="live-count" data-fieldwork>25<' in panel and "<html" not in panel and "<svg" in panel
+    )
     korean = researcher.get(f"/surveys/{survey}/present/panel", headers={"Accept-Language": "ko"})
-    assert 'id="live-count">25</strong>명 응답' in korean.get_data(as_text=True)
+    assert 'id="live-count" data-fieldwork>25</strong>명 응답' in korean.get_data(as_text=True)
 
 
 @no_database

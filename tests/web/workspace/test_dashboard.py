@@ -25,7 +25,7 @@ def test_estimates_stay_hidden_below_the_minimum(researcher, runner, survey, see
     seed_responses(survey, 9, seed=1)
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     assert html.count("Figures appear once at least 10 answers to this question are shown") == 2
-    assert 'id="published-count">9<' in html and 'id="response-count">9<' in html
+    assert 'id="published-count">9<' in html and 'id="response-count" data-fieldwork>9<' in html
     assert "<svg" not in html and 'class="number estimate"' not in html
 
 
@@ -230,7 +230,9 @@ def test_an_unchanged_panel_costs_a_304(app, researcher, survey, path):
 def test_a_survey_is_deleted_with_every_response(app, researcher, runner, survey, seed_responses):
     seed_responses(survey, 12, seed=1)
     page = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
-    assert "Delete “Campus life” and its 12 responses for good?" in page
+    assert (
+        'Delete “Campus life” and its <span data-fieldwork="">12</span> responses for good?' in page
+    )
     deleted = researcher.post(f"/surveys/{survey}/delete")
     assert deleted.status_code == 302 and deleted.location.endswith("/surveys")
     listing = researcher.get("/surveys").get_data(as_text=True)

@@ -83,6 +83,12 @@ def number(value: float | int | None, digits: int = 0) -> str:
     return format_decimal(value, format="#,##0" + ("." + "#" * digits if digits else ""))
 
 
+def fieldwork_count(value: int) -> Markup:
+    """A count of responses received, published or not (a fieldwork count, live by design), marked
+    as one: every other number a researcher reads moves only with the published batches."""
+    return Markup('<span data-fieldwork="">{}</span>').format(number(value))
+
+
 def fixed(value: float | None, digits: int = 3) -> str:
     """A number with exactly ``digits`` decimals, as a table of coefficients prints them."""
     if value is None:
@@ -152,4 +158,5 @@ def init_app(app: Flask) -> None:
         AUDIT_LABELS=AUDIT_LABELS,
         shown=shown,
         local_time=local_time,
+        fieldwork_count=fieldwork_count,
     )
