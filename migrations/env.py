@@ -115,6 +115,8 @@ def stamp_unversioned(connection):
                 made_by = "0018"
             if made_by == "0018" and inspector.has_table("survey_member"):
                 made_by = "0019"
+            if made_by == "0019" and inspector.has_table("researcher_session"):
+                made_by = "0020"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

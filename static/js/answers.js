@@ -66,7 +66,12 @@ const bit = {
   remembered: (question, value) => (typeof value === "string" ? undefined : value),
   params: (question, params) => params,
   words: (question, value) => words(question, value),
-  summary: (question, { reportedOf }) => [words(question, reportedOf(question.id))],
+  summary(question, { reportedOf, text }) {
+    // A yes/no asked directly is answered by choosing it, and may be left unanswered.
+    const value = reportedOf(question.id);
+    const said = value === undefined ? text.notSaid : words(question, value);
+    return [question.plain ? `${said} (${text.sentAsChosen})` : said];
+  },
   sent: (question, { reportedOf }) => reportedOf(question.id),
 };
 

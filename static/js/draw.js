@@ -12,13 +12,12 @@
  * A question of a series with a bound over all waves (ε∞) spins on the permanent report this
  * device keeps for the true value (permanent.js), drawn once per series and item, for every
  * value, under the series' lock and committed before the wave's draw. A question asked directly
- * (`plain`) is answered as given and kept nowhere but the page, or on a survey of pages as a
- * direct answer is, until submitting.
+ * is never drawn: it is answered by choosing, as a form's field is (view.js, pages.js).
  * @module draw
  */
 import { answerOf } from "./answers.js";
 import { createCoin } from "./coin.js";
-import { PLAIN_ITEM, commitReported, loadMemo, sharedGet, sharedPut, withLock } from "./memo.js";
+import { commitReported, loadMemo, sharedGet, sharedPut, withLock } from "./memo.js";
 import { spinTo } from "./motion.js";
 import { checkedValue } from "./procedure.js";
 import { newSubmissionId } from "./random.js";
@@ -54,7 +53,7 @@ export async function spinQuestion(page, question, view) {
       const result = outcome.draws.get(item);
       if (!result) return showItem(page, question, box, outcome.remembered.get(item), text.remembered);
       const report = reportOf(question, result);
-      if (!spinner) return showItem(page, question, box, report, question.plain ? text.sentAsGiven : text.recorded);
+      if (!spinner) return showItem(page, question, box, report, text.recorded);
       box.dataset.state = "spinning";
       if (typeof result.valuePosition === "number") await spinValueWheel(text, valueBox, result, outcome.shares.get(item));
       await spinTo(typeof result.arm === "number" ? showArm(result.arm) : spinner, result.position);
@@ -119,16 +118,8 @@ async function drawOnce(page, question, truth) {
     if (known === undefined) draws.set(item, drawItem(question, kept ? kept.get(item)[value] : value));
     else remembered.set(item, known);
   }
-  if (!question.plain) {
-    const entries = [...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }]);
-    commitReported(mirror, config.slug, config.revision, new Map(entries), newSubmissionId);
-  } else if (config.flow && !page.preview) {
-    // A question asked directly has nothing drawn to keep. On a survey of pages its answer is
-    // kept as a direct answer is, until the survey is submitted, so that a reload on a later
-    // page still knows what it decides (pages.js); a page of its own keeps nothing.
-    const entries = [...draws].map(([item, result]) => [`${PLAIN_ITEM}${item}`, { bit: reportOf(question, result), epsilon: 0, procedure: "plain" }]);
-    commitReported(mirror, config.slug, config.revision, new Map(entries), newSubmissionId);
-  }
+  const entries = [...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }]);
+  commitReported(mirror, config.slug, config.revision, new Map(entries), newSubmissionId);
   // In the same task as the commit: once the report is stored, the true answer leaves the screen.
   clearTruth(page.views.get(question.id), true);
   await page.share(mirror.value);

@@ -7,13 +7,14 @@
  * the page's sections and options. What is shown is decided from the answers given plainly
  * (flow.js), again whenever one changes; a hidden question is not asked and not sent. The page
  * the respondent is on, and their plain answers, are kept in the memo beside the reports, so a
- * reload or a second tab comes back to the same page with the same answers and draws. A page left
- * with Next counts its optional questions not answered as skipped (Back can take that back).
+ * reload or a second tab comes back to the same page with the same answers and draws. Next leaves
+ * a page only once each of its randomized questions is spun or skipped by the respondent
+ * (problems.js says which waits, and why).
  * @module pages
  */
 import { chooseOrders, shownOf } from "./flow.js";
 import { PLAIN_ITEM, commitReported, loadMemo } from "./memo.js";
-import { clearTruth, isDone, loadAnswers, plainAnswer, restorePlainAnswer, showSettled, updateSummary } from "./view.js";
+import { chosenReport, clearTruth, isDone, plainAnswer, restorePlainAnswer, updateSummary } from "./view.js";
 
 const AT_PAGE = "@page";
 const plainItem = (id) => `${PLAIN_ITEM}${id}`;
@@ -56,9 +57,17 @@ export async function setUpPages(page, newId) {
   form.addEventListener("change", (event) => {
     const name = event.target.name ?? "";
     if (name.startsWith("direct-")) keepPlainAnswer(page, state, name.slice("direct-".length), event.target.value);
+    // A yes/no asked directly, kept as its choice (its report) is.
+    const plainYesNo = page.config.questions.find((question) => question.plain && `report-${question.id}` === name);
+    if (plainYesNo) keepPlainAnswer(page, state, plainYesNo.id, event.target.value);
   });
   // Every change the summary shows (a draw, a skip, a direct answer) may change what is shown.
   page.layout = () => refresh(page, state);
+  // Submit stops at a question that waits, on whichever page it is (problems.js).
+  page.goToQuestion = (question) => {
+    const index = visiblePages(page, state).findIndex((each) => each.questions.includes(question.sentAs ?? question.id));
+    if (index >= 0 && state.pages[state.current] !== visiblePages(page, state)[index]) show(page, state, index, false);
+  };
   // The last page's end comes with Submit (send.js), which asks this first.
   page.mayFinish = async () => {
     const visible = visiblePages(page, state);
@@ -115,8 +124,8 @@ export function plainAnswers(page) {
       // A grid's rows are read one by one ("<grid>.<row>"); a number asked directly as a number.
       if (question.rows) for (const [row, option] of Object.entries(given)) plain.set(`${id}.${row}`, option);
       else plain.set(id, question.scale ? Number(given) : given);
-    } else if (page.reported.has(question.id)) {
-      plain.set(id, page.reported.get(question.id) === 1 ? "yes" : "no");
+    } else if (chosenReport(page.form, question) !== undefined) {
+      plain.set(id, chosenReport(page.form, question) === 1 ? "yes" : "no");
     }
   }
   return plain;
@@ -155,10 +164,11 @@ function refresh(page, state) {
   const onPage = page.config.questions.filter(
     (question) => visible[index].questions.includes(question.sentAs ?? question.id) && !page.hidden.has(question.id),
   );
-  const ready = onPage.every((question) => !question.required || isDone(page, question));
+  const ready = onPage.every((question) => isDone(page, question));
   const next = document.getElementById("page-next");
   next.hidden = last;
-  next.disabled = !ready;
+  // Not disabled: pressed too soon, it says which question waits (problems.js).
+  next.toggleAttribute("data-waiting", !ready);
   document.getElementById("page-back").hidden = index === 0;
   page.form.querySelector(".summary").hidden = !last;
   const progress = document.getElementById("page-progress");
@@ -189,8 +199,6 @@ function show(page, state, index, focus) {
   const visible = visiblePages(page, state);
   const target = visible[Math.min(index, visible.length - 1)];
   state.current = state.pages.indexOf(target);
-  // The pages passed: their optional questions left unanswered count as skipped.
-  for (const each of visible.slice(0, visible.indexOf(target))) skipUnanswered(page, each);
   updateSummary(page);
   if (!page.preview) keep(page, state, new Map([[AT_PAGE, { bit: String(target.id), epsilon: 0, procedure: "page" }]]));
   if (!focus) return;
@@ -205,6 +213,9 @@ async function move(page, state, step) {
   if (step > 0) {
     const next = document.getElementById("page-next");
     if (next.disabled) return;
+    const onPage = page.config.questions.filter((question) => visible[index].questions.includes(question.sentAs ?? question.id));
+    const { readyToLeave } = await import("./problems.js");
+    if (!readyToLeave(page, onPage)) return;
     next.disabled = true; // one question to the server at a time
     const ends = await endsHere(page, state, visible[index]);
     next.disabled = false;
@@ -225,18 +236,6 @@ async function endsHere(page, state, flowPage) {
   const why = await ending.endingAt(page, flowPage, plainAnswers(page));
   if (why) await ending.endSurvey(page, why, flowPage.id, state.newId);
   return Boolean(why);
-}
-
-/** Tick "Skip this question" for each optional question of `each` neither spun nor skipped. */
-function skipUnanswered(page, each) {
-  for (const question of page.config.questions) {
-    if (!each.questions.includes(question.sentAs ?? question.id) || page.hidden.has(question.id)) continue;
-    if (isDone(page, question) || question.required) continue;
-    const skip = page.views.get(question.id)?.skip;
-    if (!skip || skip.checked) continue;
-    skip.checked = true;
-    skip.dispatchEvent(new Event("change", { bubbles: false }));
-  }
 }
 
 /** Keep a direct question's answer beside the reports, for a reload to find. */
@@ -265,21 +264,22 @@ function keep(page, state, entries) {
     });
 }
 
-/** Check again the direct answers this browser kept, and show again a yes/no asked directly. */
+/** Put back the direct answers this browser kept: a direct question's, and a yes/no asked directly. */
 async function restorePlainAnswers(page, memo) {
   if (!memo) return;
   for (const question of page.config.questions) {
-    if (!question.items.length) {
-      // A grid's rows are kept one by one, each under its own field's name.
-      for (const row of question.rows ?? [null]) {
-        const kept = memo.reported.get(plainItem(row ? `${question.id}.${row.id}` : question.id));
-        if (typeof kept?.bit === "string") restorePlainAnswer(page.form, question, kept.bit, row);
-      }
+    if (question.plain && question.items.length) {
+      // Kept as the choice "1" or "0" (a memo of an earlier version kept the number).
+      const kept = memo.reported.get(plainItem(question.id))?.bit;
+      const radio = page.form.querySelector(`input[name="${CSS.escape(`report-${question.id}`)}"][value="${String(kept)}"]`);
+      if (radio) radio.checked = true;
       continue;
     }
-    const bits = question.plain ? question.items.map((item) => memo.reported.get(plainItem(item))?.bit) : [];
-    if (!bits.length || !bits.every((bit) => bit === 0 || bit === 1) || page.settled.has(question.id)) continue;
-    await loadAnswers(page);
-    showSettled(page, question, bits, page.text.sentAsGiven);
+    if (question.items.length) continue;
+    // A grid's rows are kept one by one, each under its own field's name.
+    for (const row of question.rows ?? [null]) {
+      const kept = memo.reported.get(plainItem(row ? `${question.id}.${row.id}` : question.id));
+      if (typeof kept?.bit === "string") restorePlainAnswer(page.form, question, kept.bit, row);
+    }
   }
 }

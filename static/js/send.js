@@ -11,7 +11,7 @@ import { createCourier } from "./courier.js";
 import { commitReported, loadMemo, rememberSubmitted } from "./memo.js";
 import { newEntry } from "./outbox.js";
 import { newSubmissionId } from "./random.js";
-import { allSpun, contextOf, loadAnswers, showNotice } from "./view.js";
+import { contextOf, loadAnswers, showNotice } from "./view.js";
 
 /**
  * The page's courier (and the outbox under it), created once.
@@ -37,7 +37,9 @@ export async function submit(page) {
   const { config, text } = page;
   const button = document.getElementById("submit-button");
   const error = document.getElementById("submit-error");
-  if (!allSpun(page)) return;
+  // Stops at the first question that waits, and says why (problems.js).
+  const { readyToLeave } = await import("./problems.js");
+  if (!readyToLeave(page, page.config.questions)) return;
   button.disabled = true;
   error.textContent = "";
   // Screened out, or a full quota, at the last page's end: nothing is sent.

@@ -170,7 +170,8 @@ async function begin(page, memo, dies) {
   for (const type of ["change", "input"]) {
     form.addEventListener(type, (event) => {
       const typed = event.target.type !== "radio";
-      if (event.target.name?.startsWith("direct-") && typed === (type === "input")) updateSummary(page);
+      if (/^(direct|report)-/.test(event.target.name ?? "") && typed === (type === "input")) updateSummary(page);
+      if (type === "change" && event.target.type === "number" && event.target.name.startsWith("direct-")) import("./problems.js").then((problems) => problems.checkField(page, event.target));
     });
   }
   form.addEventListener("submit", (event) => {

@@ -111,14 +111,25 @@ export function showSettled(page, question, bits, why) {
 /** What the answer kinds read of the page: the reports shown, a direct answer, the words. */
 export function contextOf(page, question) {
   const chosen = page.answerOf(question).randomized ? null : plainAnswer(page.form, question);
-  return { reportedOf: (item) => page.reported.get(item), chosen, text: page.text };
+  // A yes/no asked directly is answered by choosing, as any form's field is: its report is the choice.
+  const reportedOf = question.plain && question.items.length ? () => chosenReport(page.form, question) : (item) => page.reported.get(item);
+  return { reportedOf, chosen, text: page.text };
+}
+
+/**
+ * A yes/no question asked directly, as its form holds it: 1 or 0 once chosen, else undefined.
+ * @returns {0 | 1 | undefined}
+ */
+export function chosenReport(form, question) {
+  const chosen = form.querySelector(`input[name="${CSS.escape(`report-${question.id}`)}"]:checked`);
+  return chosen ? (chosen.value === "1" ? 1 : 0) : undefined;
 }
 
 /** The name of a question's plain fields; each row of a grid has its own. */
 const fieldName = (question, row) => `direct-${question.id}${row ? `.${row.id}` : ""}`;
 
 /** The fields of a question asked plainly (or of one row of a grid): radio buttons, or a box. */
-const plainFields = (form, question, row = null) => [...form.querySelectorAll(`[name="${CSS.escape(fieldName(question, row))}"]`)];
+export const plainFields = (form, question, row = null) => [...form.querySelectorAll(`[name="${CSS.escape(fieldName(question, row))}"]`)];
 
 /** The value a group of plain fields holds: the chosen option's id or the words written. */
 function fieldsValue(fields) {
@@ -158,6 +169,7 @@ const isWhole = (question, answer) => answer !== null && (!question.rows || ques
  */
 export function isDone(page, question) {
   if (page.skipped.has(question.id) || page.hidden?.has(question.id)) return true;
+  if (question.plain && question.items.length) return !question.required || chosenReport(page.form, question) !== undefined;
   if (!question.items.length) {
     // A number outside its range, or off its steps, is not an answer yet.
     const fields = (question.rows ?? [null]).flatMap((row) => plainFields(page.form, question, row));
@@ -176,9 +188,14 @@ export function updateSummary(page) {
   const { config, form } = page;
   // A questionnaire of pages decides first what is shown (pages.js).
   page.layout?.();
+  // A problem said at Next or Submit goes once it is answered (problems.js).
+  page.recheck?.();
   const done = allSpun(page);
   form.querySelector(".summary .pending").hidden = done;
-  document.getElementById("submit-button").disabled = !done;
+  // Not disabled: pressed before every question is answered, it says which one waits and why.
+  const submit = document.getElementById("submit-button");
+  submit.disabled = false;
+  submit.toggleAttribute("data-waiting", !done);
   // The words wait until the summary shows (a survey of pages: its last page) and their module is
   // there; a page that needs them loads it.
   const described = config.questions.filter((question) => isDone(page, question) && !page.hidden?.has(question.id));

@@ -29,7 +29,7 @@ def answer_as_student(browser, base, slug, truth_yes: bool):
     page.check(f"input[name='truth-cheated'][value='{1 if truth_yes else 0}']")
     page.click("section[data-question='cheated'] .spin-button")
     page.click("section[data-question='substances'] .spin-button")
-    page.wait_for_selector("#submit-button:not([disabled])")
+    page.wait_for_selector("#submit-button:not([disabled]):not([data-waiting])")
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
     context.close()

@@ -94,14 +94,16 @@ def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
         direct_note = section.locator(".direct-note")
         if condition == "direct":
             assert "Answered directly" in direct_note.inner_text()
+            # Choosing is answering: no second button.
+            expect(section.locator(".spin-button")).to_be_hidden()
             page.check("input[name='report-drugs@direct'][value='1']")
         else:
             expect(direct_note).to_have_count(0)
             page.check("input[name='truth-drugs@spin'][value='1']")
-        section.locator(".spin-button").click()
+            section.locator(".spin-button").click()
         page.check("input[name='truth-cheated'][value='1']")
         page.click("section[data-question='cheated'] .spin-button")
-        wait_until_done(page, [f"drugs@{condition}", "cheated"])
+        wait_until_done(page, [f"drugs@{condition}"] * (condition == "spin") + ["cheated"])
         kept = memo(page, slug)["reported"]
         # A directly asked answer is kept nowhere but the page; a spun report is kept.
         assert ("drugs@direct" in kept, "drugs@spin" in kept) == (False, condition == "spin")

@@ -36,9 +36,11 @@ def test_a_required_grid_waits_for_every_row_and_keeps_them_over_a_reload(
     fair = page.locator("fieldset[data-row='fair']")
     clear = page.locator("fieldset[data-row='clear']")
     fair.get_by_label("Agree", exact=True).check()
-    expect(page.locator("#page-next")).to_be_disabled()  # one row still to answer
+    expect(page.locator("#page-next")).to_have_attribute(
+        "data-waiting", ""
+    )  # one row still to answer
     clear.get_by_label("Neither", exact=True).check()
-    expect(page.locator("#page-next")).to_be_enabled()
+    expect(page.locator("#page-next")).not_to_have_attribute("data-waiting", "")
     page.click("#page-next")
     expect(count).to_have_text("Page 2 of 2")
     reload_once_kept(page)
@@ -71,7 +73,7 @@ def test_a_row_of_a_grid_shows_the_question_that_reads_it(browser, live_server, 
     expect(cheat).to_be_visible()
     fair.get_by_label("Agree", exact=True).check()
     expect(cheat).to_be_hidden()
-    expect(page.locator("#submit-button")).to_be_enabled()
+    expect(page.locator("#submit-button")).not_to_have_attribute("data-waiting", "")
     page.click("#submit-button")
     page.wait_for_url("**/thanks", timeout=60_000)
     (body,) = sent

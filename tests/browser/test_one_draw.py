@@ -180,7 +180,7 @@ def test_a_new_revision_redraws_only_what_changed(app, context, live_server, sur
     # The old page can still spin what is left, but the server refuses its answers.
     old.check("input[name='truth-substances-alcohol']")
     spin(old, "substances")
-    old.wait_for_selector("#submit-button:not([disabled])")
+    old.wait_for_selector("#submit-button:not([disabled]):not([data-waiting])")
     old.click("#submit-button")
     old.wait_for_selector("#submit-error:not(:empty)")
     expect(old.locator("#submit-error")).to_contain_text("changed after the page was loaded")
@@ -258,7 +258,7 @@ def test_back_after_a_spin_and_after_submitting_restores_no_true_answer(
 
     page.check("input[name='truth-substances-alcohol']")
     spin(page, "substances")
-    page.wait_for_selector("#submit-button:not([disabled])")
+    page.wait_for_selector("#submit-button:not([disabled]):not([data-waiting])")
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
     page.go_back()

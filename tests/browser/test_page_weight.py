@@ -149,7 +149,7 @@ def test_a_respondent_who_loses_the_network_once_the_page_is_there_still_answers
         page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=60_000)
     page.check("input[name='truth-substances-pills']")
     page.click("section[data-question='substances'] .spin-button")
-    page.wait_for_selector("#submit-button:not([disabled])", timeout=60_000)
+    page.wait_for_selector("#submit-button:not([disabled]):not([data-waiting])", timeout=60_000)
     page.click("#submit-button")
     page.wait_for_selector("#saved:not([hidden])", timeout=60_000)
     assert page.is_visible("#saved-waiting")

@@ -134,7 +134,7 @@ def test_reload_shows_the_same_reports_and_never_redraws(context, live_server, s
     assert page.locator("section[data-question='cheated'] .spin-button").is_disabled()
     assert not page.is_checked("input[name='truth-cheated'][value='1']")
     expect(page.locator("[data-item='cheated'] .outcome")).to_contain_text("Already spun")
-    assert page.locator("#submit-button").is_disabled()
+    assert page.locator("#submit-button").get_attribute("data-waiting") is not None
     page.check("input[name='truth-substances-alcohol']")
     spin(page, "substances")
     wait_until_done(page, ["substances.alcohol", "substances.tobacco"])
@@ -250,7 +250,7 @@ def test_cleared_storage_with_the_cookie_kept_is_told_before_any_spin(context, l
     answer_truthfully(page)
     spin(page, "cheated")
     spin(page, "substances")
-    page.wait_for_selector("#submit-button:not([disabled])")
+    page.wait_for_selector("#submit-button:not([disabled]):not([data-waiting])")
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
     page.evaluate("localStorage.clear()")

@@ -195,6 +195,21 @@ def messages() -> dict:
         ),
         "completionCode": _("Your completion code: {code}"),
         "enterNumber": _("Enter a number from {min} to {max} in steps of {step}."),
+        "enterWholeNumber": _("Enter a whole number from {min} to {max}."),
+        "needsAnswer": _("This question needs an answer."),
+        "needsAnswerSpin": _("This question needs an answer: choose it, then press {button}."),
+        "spinToSend": _(
+            "You chose an answer but have not spun yet, so nothing would be sent for it. "
+            "Press {button} to send it."
+        ),
+        "spinOrSkip": _(
+            "You chose an answer but have not spun yet, so nothing would be sent for it. "
+            "Press {button} to send it, or tick “Skip this question”."
+        ),
+        "spinOrSkipUntouched": _(
+            "This question is not answered yet: answer it and press {button}, or tick “Skip "
+            "this question”."
+        ),
         "valueWheelLabel": _("Value wheel: {percent} yes, your number's place in its range"),
         "yesWord": _("yes"),
         "fieldStatus": _("{waiting} waiting to be sent · last sent {time}"),

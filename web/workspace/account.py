@@ -1,16 +1,17 @@
-"""The researcher's account: API tokens, created and revoked in the browser, and the password."""
+"""The researcher's account: API tokens, created and revoked in the browser, the password, and the
+account's sessions, each of which can be ended."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from web.core.infrastructure.extensions import db
-from web.core.models import ApiToken
+from web.core.models import ApiToken, ResearcherSession
 from web.site.logs import security_event
 from web.workspace.access import require_login
-from web.workspace.auth import start_session
+from web.workspace.auth import SESSION_KEY, logged_out, start_session
 from web.workspace.forms import PasswordForm, TokenForm
 
 bp = Blueprint("account", __name__, url_prefix="/account")
@@ -61,3 +62,25 @@ def revoke(token_id: int):
     db.session.commit()
     flash(_("The token was revoked."))
     return redirect(url_for("account.tokens"))
+
+
+@bp.get("/sessions")
+def sessions():
+    """The account's sessions: each one's device, login and last use, and a button to end it."""
+    listed = ResearcherSession.of_account(current_user.id)
+    return render_template("account/sessions.html", sessions=listed, here=session.get(SESSION_KEY))
+
+
+@bp.post("/sessions/<int:session_id>/end")
+def end_session(session_id: int):
+    """End one of the account's sessions on the server; ending this one logs out here."""
+    record = db.get_or_404(ResearcherSession, session_id)
+    if record.user_id != current_user.id:
+        abort(404)
+    security_event("session.ended", account=current_user.id, by="account_page")
+    if record.is_keyed(session.get(SESSION_KEY)):
+        return logged_out()
+    ResearcherSession.end(current_user.id, session_id=session_id)
+    db.session.commit()
+    flash(_("That session has ended: its browser is logged out."))
+    return redirect(url_for("account.sessions"))

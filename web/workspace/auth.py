@@ -10,7 +10,9 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required, login_user, logout_user
 
 from web.core.infrastructure.extensions import db, login_manager
-from web.core.models import User
+from web.core.models import ResearcherSession, User
+from web.core.models.sessions import session_digest
+from web.core.models.team import this_minute
 from web.site.logs import security_event
 from web.site.redirects import local_path
 from web.workspace.forms import LoginForm, SetupForm
@@ -24,12 +26,16 @@ bp = Blueprint("auth", __name__)
 IDLE_SECONDS = 2 * 3600
 LIFETIME_SECONDS = 12 * 3600
 SEEN_EVERY_SECONDS = 300  # how stale the "last seen" mark may be: not a new cookie per request
+SESSION_KEY = "key"  # the cookie's name for the key of its session's row on the server
 
 
 def start_session(user: User) -> None:
-    """Log ``user`` in on this browser, from now."""
+    """Log ``user`` in on this browser, from now, in a session kept on the server (its key in the
+    signed cookie): ending it there ends every copy of the cookie."""
     login_user(user)
     session["signed_in_at"] = session["seen_at"] = int(time.time())
+    session[SESSION_KEY] = ResearcherSession.open(user.id, request.user_agent.string)
+    db.session.commit()
 
 
 @bp.before_app_request
@@ -42,11 +48,10 @@ def end_expired_sessions() -> None:
     signed_in, seen = session.get("signed_in_at", 0), session.get("seen_at", 0)
     if now - signed_in > LIFETIME_SECONDS or now - seen > IDLE_SECONDS:
         security_event("session.expired", idle=now - seen > IDLE_SECONDS)
-        logout_user()
-        for key in ("signed_in_at", "seen_at"):
-            session.pop(key, None)
+        forget_session()
     elif now - seen > SEEN_EVERY_SECONDS:
         session["seen_at"] = now
+        seen_now(session.get(SESSION_KEY))
 
 
 @bp.after_app_request
@@ -59,8 +64,35 @@ def keep_researcher_pages_out_of_caches(response):
 
 @login_manager.user_loader
 def load_user(session_id: str) -> User | None:
-    """The session's account, unless the session was ended (logout, password change)."""
-    return User.from_session(session_id)
+    """The session's account, unless the session was ended (logout here or everywhere, a
+    password change, on the account page): its row on the server is gone."""
+    user = User.from_session(session_id)
+    if user is None or ResearcherSession.live(user.id, session.get(SESSION_KEY)) is None:
+        return None
+    return user
+
+
+def seen_now(key: str | None) -> None:
+    """Mark the session with this key seen now (to the minute), for the account's list."""
+    if key is None:
+        return
+    live = db.session.scalar(db.select(ResearcherSession).filter_by(key_hash=session_digest(key)))
+    if live is not None:
+        live.seen_at = this_minute()
+        db.session.commit()
+
+
+def forget_session() -> None:
+    """End this browser's session on the server and in its cookie."""
+    key = session.pop(SESSION_KEY, None)
+    if key is not None and "_user_id" in session:
+        account = session["_user_id"].partition(":")[0]
+        if account.isdigit():
+            ResearcherSession.end(int(account), key=key)
+            db.session.commit()
+    logout_user()
+    for name in ("signed_in_at", "seen_at"):
+        session.pop(name, None)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -98,14 +130,15 @@ def logout():
 @bp.post("/logout/here")
 @login_required
 def logout_here():
-    """End the session on this device only: the account's other devices stay logged in."""
+    """End this device's session, on the server too (a copy of its cookie stops working); the
+    account's other devices stay logged in."""
     security_event("session.ended", account=current_user.id, by="logout_here")
     return logged_out()
 
 
 def logged_out():
     """Forget the session here and go home."""
-    logout_user()
+    forget_session()
     response = redirect(url_for("home.index"))
     # What the browser cached of researcher pages goes too (ASVS 14.3.1); its storage is kept, as
     # it holds only respondents' reported bits, whose loss would allow a second draw.

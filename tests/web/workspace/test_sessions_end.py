@@ -4,13 +4,14 @@ session of the account, copied cookies included; login takes the same time for u
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 import werkzeug.security
 
 from tests.conftest import PASSWORD, Researcher, csrf_token
 from web.core.infrastructure.extensions import db
-from web.core.models import User
+from web.core.models import ResearcherSession, User
 
 
 def copy_of(app, researcher) -> object:
@@ -191,15 +192,70 @@ def test_researcher_pages_are_not_cached_and_logout_clears_the_cache(researcher,
     assert logout.headers["Clear-Site-Data"] == '"cache"'
 
 
-def test_log_out_ends_this_devices_session_only(app, researcher):
-    """Beside "Log out everywhere", "Log out" ends the session here; the account's other
-    devices (a copied session stands for one) stay logged in."""
+def test_log_out_ends_this_devices_session_on_the_server_only(app, researcher):
+    """Beside "Log out everywhere", "Log out" ends the session here, on the server: a copy of its
+    cookie made before stops working (ASVS 3.3.1); the account's other devices stay logged in."""
     page = researcher.get("/surveys").get_data(as_text=True)
     assert 'action="/logout/here"' in page and ">Log out</button>" in page
     assert ">Log out everywhere</button>" in page
-    other_device = copy_of(app, researcher)
+    copied = copy_of(app, researcher)
+    other_device = Researcher(app.test_client(), researcher.email)
+    assert can_read_surveys(copied)
     response = researcher.post("/logout/here")
     assert response.status_code == 302 and response.headers["Clear-Site-Data"] == '"cache"'
     assert not can_read_surveys(researcher.client)
-    assert can_read_surveys(other_device)
+    assert not can_read_surveys(copied)
+    assert can_read_surveys(other_device.client)
     assert researcher.client.get("/logout/here").status_code == 405
+
+
+def test_the_account_page_lists_its_sessions_and_ends_one(app, researcher):
+    """Each login is a row on the server with its device and times; ending one there logs that
+    browser out, copies of its cookie included, and leaves this one logged in."""
+    phone = Researcher(app.test_client(), researcher.email)
+    stolen = copy_of(app, phone)
+    page = researcher.get("/account/sessions").get_data(as_text=True)
+    rows = re.findall(r'<tr data-session="(\d+)">(.*?)</tr>', page, re.DOTALL)
+    assert len(rows) == 2
+    here = [number for number, row in rows if "(this browser)" in row]
+    (other,) = [number for number, row in rows if "(this browser)" not in row]
+    assert len(here) == 1 and "End this session" in dict(rows)[other]
+    ended = researcher.post(f"/account/sessions/{other}/end")
+    assert ended.status_code == 302
+    assert not can_read_surveys(phone.client) and not can_read_surveys(stolen)
+    assert can_read_surveys(researcher.client)
+    assert (
+        len(
+            re.findall(
+                "<tr data-session=", researcher.get("/account/sessions").get_data(as_text=True)
+            )
+        )
+        == 1
+    )
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(ResearcherSession)) == 1
+    assert researcher.post("/account/sessions/999/end").status_code == 404  # no such session
+
+
+def test_ending_this_browsers_session_on_the_account_page_logs_out_here(researcher):
+    page = researcher.get("/account/sessions").get_data(as_text=True)
+    (number,) = re.findall(r'<tr data-session="(\d+)">', page)
+    assert "Log out here" in page
+    assert researcher.post(f"/account/sessions/{number}/end").status_code == 302
+    assert not can_read_surveys(researcher.client)
+
+
+def test_a_sessions_row_keeps_a_device_name_and_the_minute_never_the_header(app, make_researcher):
+    agent = (
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/126.0 Mobile Safari/537.36"
+    )
+    client = app.test_client()
+    client.environ_base["HTTP_USER_AGENT"] = agent
+    make_researcher("ann@example.org")
+    Researcher(client, "ann@example.org")
+    with app.app_context():
+        rows = db.session.scalars(db.select(ResearcherSession)).all()
+        assert "Chrome · Android" in [row.device for row in rows]
+        assert all(row.signed_in_at.second == 0 and row.seen_at.microsecond == 0 for row in rows)
+        assert all(len(row.key_hash) == 64 for row in rows)

@@ -2,6 +2,7 @@
 results O(1).
 
 - :mod:`.accounts`: users and API tokens;
+- :mod:`.sessions`: researchers' sessions, kept on the server;
 - :mod:`.surveys`: a survey's row;
 - :mod:`.questions`: questions and options;
 - :mod:`.tallies`: the counts behind every estimate;
@@ -14,6 +15,7 @@ from web.core.models.accounts import READ, READ_WRITE, ApiToken, TokenHolder, Us
 from web.core.models.fielding import FieldDevice, FieldworkCount, SubmissionKey
 from web.core.models.questions import ArmTally, Option, Question
 from web.core.models.responses import PendingResponse, Response
+from web.core.models.sessions import ResearcherSession
 from web.core.models.surveys import (
     SURVEY_TEXTS,
     Survey,
@@ -38,6 +40,7 @@ __all__ = [
     "Option",
     "PendingResponse",
     "Question",
+    "ResearcherSession",
     "Response",
     "SubmissionKey",
     "Survey",

@@ -19,6 +19,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import Model, db
+from web.core.models.sessions import ResearcherSession
 
 
 class User(UserMixin, Model):
@@ -43,6 +44,8 @@ class User(UserMixin, Model):
     def end_sessions(self) -> None:
         """Make every session of this account, on any device, invalid from its next request."""
         self.session_generation = (self.session_generation or 0) + 1
+        if self.id is not None:
+            ResearcherSession.end(self.id)
 
     def get_id(self) -> str:
         """What a session keeps: the account and the generation it was opened under."""
