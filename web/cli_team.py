@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import click
+from flask import current_app, url_for
 from flask.cli import with_appcontext
 
 from web.cli_lookup import survey_named
 from web.core.infrastructure.extensions import db
 from web.core.models.team import ROLES
+from web.core.surveys.invitations import NewInvitation, has_account, invite, withdraw
 from web.core.surveys.team import TeamError, audit_log, members, unshare
 from web.core.surveys.team import share as share_survey
 
@@ -19,11 +21,19 @@ from web.core.surveys.team import share as share_survey
 @click.option("--remove", is_flag=True, help="Stop sharing the survey with this account.")
 @with_appcontext
 def share(slug: str, email: str, role: str, remove: bool) -> None:
-    """Share a survey with the account of EMAIL in a role (or change it), or stop sharing it."""
+    """Share a survey with the account of EMAIL in a role (or change it), or stop sharing it; an
+    EMAIL with no account is invited (one line: the link, shown once), --remove withdraws that."""
     survey = survey_named(slug)
     try:
-        if remove:
+        if remove and not has_account(email):
+            withdraw(survey, email, None)
+        elif remove:
             unshare(survey, email, None)
+        elif not has_account(email):
+            new = invite(survey, email, role, None)
+            db.session.commit()
+            click.echo(invitation_line(new))
+            return
         else:
             share_survey(survey, email, role, None)
     except TeamError as error:
@@ -31,6 +41,18 @@ def share(slug: str, email: str, role: str, remove: bool) -> None:
     db.session.commit()
     for member in members(survey):
         click.echo(f"{member.email}\t{member.role}")
+
+
+def invitation_line(new: NewInvitation) -> str:
+    """The invitation's link on one line, with whom it invites and until when."""
+    base = current_app.config.get("PUBLIC_URL")
+    # Without PUBLIC_URL there is no host to name: the path, for the server's address.
+    with current_app.test_request_context(base_url=base or "http://localhost"):
+        path = url_for("invitations.accept", token=new.token)
+    return (
+        f"Invitation for {new.email} as {new.role}, until {new.expires:%Y-%m-%d %H:%M} UTC "
+        f"(shown once{'' if base else '; put the server address before it'}): {base or ''}{path}"
+    )
 
 
 @click.command("audit")

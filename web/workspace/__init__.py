@@ -7,6 +7,7 @@ from web.workspace import (
     dashboard,
     downloads,
     field_devices,
+    invitations,
     people,
     series_page,
 )
@@ -18,6 +19,7 @@ BLUEPRINTS = (
     builder.bp,
     downloads.bp,
     field_devices.bp,
+    invitations.bp,
     people.bp,
     series_page.bp,
 )

@@ -36,6 +36,7 @@ from web.core.surveys.editing import (
     duplicate_survey,
     set_archived,
 )
+from web.core.surveys.invitations import pending
 from web.core.surveys.lookup import is_due
 from web.core.surveys.team import audit_log, members, record_status
 from web.workspace.access import require_login, researcher_survey
@@ -44,6 +45,7 @@ from web.workspace.forms import ShareForm
 from web.workspace.group_analysis import group_analysis
 from web.workspace.joint_page import joint_page
 from web.workspace.panel import results_panel
+from web.workspace.people import NEW_INVITATION
 from web.workspace.synthetic_page import synthetic_page
 
 bp = Blueprint("dashboard", __name__, url_prefix="/surveys")
@@ -88,7 +90,16 @@ def survey(slug: str):
         fieldwork=fieldwork_counts(survey, min_n), role=role, allows=allows,
         members=members(survey) if owner else [], events=audit_log(survey) if owner else [],
         share_form=ShareForm() if owner else None,
+        invitations=pending(survey) if owner else [], new_invitation=new_invitation(slug),
     )  # fmt: skip
+
+
+def new_invitation(slug: str) -> dict | None:
+    """The invitation just made for this survey, shown once: taken out of the session here."""
+    made = session.get(NEW_INVITATION)
+    if made is None or made.get("slug") != slug:
+        return None
+    return session.pop(NEW_INVITATION)
 
 
 @bp.get("/<slug>/groups")

@@ -475,8 +475,11 @@ class FieldDeviceForm(FlaskForm):
 class ShareForm(FlaskForm):
     """Share a survey with a colleague's account, in a role."""
 
-    email = StringField(_l("Colleague's email"), validators=[DataRequired(), Length(max=MAX_EMAIL)],
-                       description=_l("They need an account on this site first."))  # fmt: skip
+    email = StringField(_l("Colleague's email"),
+                        validators=[DataRequired(), Length(max=MAX_EMAIL),
+                                    Regexp(EMAIL, message=_l("Enter an email address."))],
+                       description=_l("Without an account here yet, they get an invitation link "
+                                      "to send them."))  # fmt: skip
     role = SelectField(
         _l("Role"),
         choices=[

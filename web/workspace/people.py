@@ -1,20 +1,25 @@
-"""The owner's People card: share the survey with a colleague in a role, or stop sharing it."""
+"""The owner's People card: share the survey with a colleague in a role, or stop sharing it; a
+colleague with no account yet is invited (a single-use link shown once on the card)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, flash, redirect, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import ROLE_LABELS
 from web.core.models.team import OWNER
+from web.core.surveys.invitations import has_account, invite, withdraw
 from web.core.surveys.team import TeamError, unshare
 from web.core.surveys.team import share as share_survey
+from web.site.public_url import absolute_url
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.forms import ShareForm
 
 bp = Blueprint("people", __name__, url_prefix="/surveys")
+# Where an invitation's link waits, in the owner's own session, to be shown once on the card.
+NEW_INVITATION = "new_invitation"
 bp.before_request(require_login)
 
 
@@ -26,6 +31,8 @@ def share(slug: str):
     if not form.validate_on_submit():
         flash(_("Give a colleague's email and a role."), "error")
         return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
+    if not has_account(form.email.data):
+        return invited(survey, form.email.data, form.role.data)
     try:
         member = share_survey(survey, form.email.data, form.role.data, current_user.id)
     except TeamError as error:
@@ -35,6 +42,38 @@ def share(slug: str):
         db.session.commit()
         flash(_("Shared with %(email)s as %(role)s.", email=member.email,
                 role=ROLE_LABELS[member.role]))  # fmt: skip
+    return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
+
+
+def invited(survey, email: str, role: str):
+    """Invite an email with no account; its link is kept for the next showing of the card only."""
+    new = invite(survey, email, role, current_user.id)
+    db.session.commit()
+    session[NEW_INVITATION] = {
+        "slug": survey.slug,
+        "email": new.email,
+        "role": new.role,
+        "link": absolute_url("invitations.accept", token=new.token),
+        "expires": new.expires.isoformat(),
+    }
+    return redirect(url_for("dashboard.survey", slug=survey.slug, _anchor="people"))
+
+
+@bp.post("/<slug>/people/withdraw")
+def withdraw_invitation(slug: str):
+    """Withdraw an invitation not yet used: its link stops working."""
+    survey = researcher_survey(slug, needs=OWNER)
+    email = request.form.get("email", "")
+    try:
+        withdraw(survey, email, current_user.id)
+    except TeamError as error:
+        db.session.rollback()
+        flash(str(error), "error")
+    else:
+        db.session.commit()
+        flash(
+            _("The invitation of %(email)s was withdrawn: its link no longer works.", email=email)
+        )
     return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
 
 

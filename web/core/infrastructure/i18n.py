@@ -38,6 +38,9 @@ ROLE_CAN = {
 AUDIT_LABELS = {
     "shared": _l("shared"),
     "unshared": _l("stopped sharing with"),
+    "invited": _l("invited"),
+    "invitation_withdrawn": _l("withdrew the invitation of"),
+    "joined": _l("joined through an invitation"),
     "imported": _l("imported"),
     "edited": _l("edited"),
     "opened": _l("opened"),

@@ -8,11 +8,13 @@ results O(1).
 - :mod:`.tallies`: the counts behind every estimate;
 - :mod:`.responses`: stored and pending responses;
 - :mod:`.fielding`: submission keys, field devices, and quotas' and screen-outs' counts;
-- :mod:`.team`: who a survey is shared with, their roles, and the audit log.
+- :mod:`.team`: who a survey is shared with, their roles, and the audit log;
+- :mod:`.invitations`: colleagues invited to a survey's team before they have an account.
 """
 
 from web.core.models.accounts import READ, READ_WRITE, ApiToken, TokenHolder, User
 from web.core.models.fielding import FieldDevice, FieldworkCount, SubmissionKey
+from web.core.models.invitations import Invitation
 from web.core.models.questions import ArmTally, Option, Question
 from web.core.models.responses import PendingResponse, Response
 from web.core.models.sessions import ResearcherSession
@@ -37,6 +39,7 @@ __all__ = [
     "FieldDevice",
     "FieldworkCount",
     "GroupTally",
+    "Invitation",
     "Option",
     "PendingResponse",
     "Question",

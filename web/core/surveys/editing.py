@@ -22,6 +22,7 @@ from web.core.models import (
     FieldDevice,
     FieldworkCount,
     GroupTally,
+    Invitation,
     Option,
     PendingResponse,
     Question,
@@ -145,6 +146,7 @@ def delete_survey(survey: Survey) -> int:
         FieldDevice,
         FieldworkCount,
         SurveyMember,
+        Invitation,
         AuditEvent,
     ):
         db.session.execute(db.delete(table).where(table.survey_id == survey.id))

@@ -20,8 +20,8 @@ from web.core.models.team import ROLES, this_minute
 from web.core.surveys.problems import Problem
 
 # What an event may record.
-ACTIONS = ("shared", "unshared", "imported", "edited", "opened", "closed", "exported",
-           "device_link", "device_revoked")  # fmt: skip
+ACTIONS = ("shared", "unshared", "invited", "invitation_withdrawn", "joined", "imported",
+           "edited", "opened", "closed", "exported", "device_link", "device_revoked")  # fmt: skip
 MAX_EVENTS_SHOWN = 200
 STATUS_EVENTS = {"open": "opened", "closed": "closed"}
 
@@ -139,6 +139,6 @@ def _event(survey_id: int, by: int | None, action: str, detail: str) -> dict:
 def _account(email: str) -> User:
     user = db.session.scalar(db.select(User).filter_by(email=email.strip().lower()))
     if user is None:
-        raise TeamError(Problem("email", _("no account has the email %(email)s: they sign up "
-                                           "first", email=email.strip())))  # fmt: skip
+        raise TeamError(Problem("email", _("no account has the email %(email)s",
+                                           email=email.strip())))  # fmt: skip
     return user
