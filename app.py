@@ -15,7 +15,7 @@ from web.core.infrastructure.database import MIGRATIONS
 from web.core.infrastructure.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.core.surveys.demo import seed_demo_if_empty
 from web.respondent import submissions
-from web.site import assets, compression, compute, errors, public_url, security
+from web.site import assets, compression, compute, errors, public_url, roles, security
 from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
@@ -93,6 +93,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     public_url.init_app(app)
     assets.init_app(app)
     errors.init_app(app)
+    roles.init_app(app)
     compute.init_app(app)
     quiet_development_log()
     with app.app_context():

@@ -18,7 +18,7 @@ from web.cli_lookup import survey_named, user_named
 from web.cli_methods import methods
 from web.cli_power import plan_change
 from web.cli_series import next_wave_command, trend
-from web.cli_team import audit, share
+from web.cli_team import audit, roles, share
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.passwords import account_problem
@@ -56,6 +56,7 @@ def init_app(app: Flask) -> None:
         fieldwork,
         share,
         audit,
+        roles,
         regress,
         joint,
         synthesize,

@@ -1,4 +1,5 @@
-"""``flask share`` and ``flask audit``: a survey's team and its audit log from the command line."""
+"""``flask share``, ``flask audit`` and ``flask roles``: a survey's team, its audit log and what
+each role may, from the command line."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from web.cli_lookup import survey_named
 from web.core.infrastructure.extensions import db
 from web.core.models.team import ROLES
 from web.core.surveys.invitations import NewInvitation, has_account, invite, withdraw
+from web.core.surveys.permissions import roles_table
 from web.core.surveys.team import TeamError, audit_log, members, unshare
 from web.core.surveys.team import share as share_survey
 
@@ -65,3 +67,10 @@ def audit(slug: str) -> None:
         click.echo(
             f"{event.at:%Y-%m-%d %H:%M}\t{event.by or '(command line)'}\t{event.action}{detail}"
         )
+
+
+@click.command("roles")
+@with_appcontext
+def roles() -> None:
+    """Print what each role on a survey may see and do, as Markdown (the table the app applies)."""
+    click.echo(roles_table())

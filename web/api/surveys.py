@@ -8,7 +8,6 @@ from flask import Blueprint, abort, current_app, request, stream_with_context, u
 from web.api.bearer import bearer_user_id, writing_user_id
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey, User, surveys_readable_by
-from web.core.models.team import ANALYST, EDITOR, VIEWER
 from web.core.results.exports import codebook_text, responses_csv
 from web.core.results.labelled_files import FORMATS, labelled_file
 from web.core.surveys.editing import EditError, change_status
@@ -47,7 +46,7 @@ def list_surveys():
 @bp.get("/surveys/<slug>")
 def one_survey(slug: str):
     """One survey as the list shows it."""
-    return summary(readable_survey(slug, bearer_user_id(), needs=VIEWER))
+    return summary(readable_survey(slug, bearer_user_id(), needs="estimates"))
 
 
 @bp.post("/surveys")
@@ -101,7 +100,7 @@ def close_survey(slug: str):
 def changed_status(slug: str, status: str) -> dict | tuple[dict, int]:
     """The survey moved to ``status`` as the dashboard moves it, and its summary."""
     user_id = writing_user_id()
-    survey = readable_survey(slug, user_id, needs=EDITOR)
+    survey = readable_survey(slug, user_id, needs="edit")
     try:
         change_status(survey, status)
     except EditError as error:
@@ -143,10 +142,11 @@ def codebook_file(slug: str):
 
 
 def readable_survey(
-    slug: str, user_id: int, one_snapshot: bool = False, needs: str = ANALYST
+    slug: str, user_id: int, one_snapshot: bool = False, needs: str = "api"
 ) -> Survey:
-    """The survey if the account's role on it allows what ``needs`` does (the API reads as an
-    analyst); 404 where it has no role, as if it did not exist, 403 where the role is too small."""
+    """The survey if the account's role on it may ``needs`` (a capability of
+    web/core/surveys/permissions.py; the API reads as an analyst); 404 where it has no role, as
+    if it did not exist, 403 where the role is too small."""
     survey = survey_or_404(slug, one_snapshot=one_snapshot)
     checked_role(survey.role_of(user_id), needs, slug, user_id, by="token")
     return survey

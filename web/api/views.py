@@ -17,7 +17,6 @@ from web.api.bearer import bearer_user_id
 from web.api.change_plan import PLANS_PER_MINUTE
 from web.core.infrastructure.extensions import db, limiter
 from web.core.models import Survey
-from web.core.models.team import ANALYST
 from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
@@ -320,7 +319,7 @@ def readable_stamp(slug: str):
     found = survey_stamp(slug)
     if found is None:
         abort(404, _("No such survey."))
-    checked_role(found[0].role_of(user_id), ANALYST, slug, user_id, by="token")
+    checked_role(found[0].role_of(user_id), "api", slug, user_id, by="token")
     return found
 
 

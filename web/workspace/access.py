@@ -6,7 +6,6 @@ from flask_login import current_user
 
 from web.core.infrastructure.extensions import login_manager
 from web.core.models import Survey
-from web.core.models.team import VIEWER
 from web.site.lookup import survey_or_404
 from web.site.roles import checked_role
 
@@ -18,10 +17,11 @@ def require_login():
     return None
 
 
-def researcher_survey(slug: str, one_snapshot: bool = False, needs: str = VIEWER) -> Survey:
-    """The survey if the logged-in researcher's role on it allows what ``needs`` does; 404 where
-    they have no role (as if it did not exist), 403 where it is too small. A page of published
-    results asks for ``one_snapshot`` (:func:`find_survey`)."""
+def researcher_survey(slug: str, one_snapshot: bool = False, needs: str = "estimates") -> Survey:
+    """The survey if the logged-in researcher's role on it may ``needs`` (a capability of
+    web/core/surveys/permissions.py); 404 where they have no role (as if it did not exist), 403
+    where it is too small. A page of published results asks for ``one_snapshot``
+    (:func:`find_survey`)."""
     survey = survey_or_404(slug, one_snapshot=one_snapshot)
     checked_role(survey.role_of(current_user.id), needs, slug, current_user.id)
     return survey

@@ -16,7 +16,6 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
-from web.core.models.team import EDITOR
 from web.core.results.cells import group_cells
 from web.core.surveys.conditions import MAX_CONDITIONS
 from web.core.surveys.designs import (
@@ -108,7 +107,7 @@ def new():
 @bp.route("/<slug>/edit", methods=["GET", "POST"])
 def edit(slug: str):
     """The survey's texts in each of its languages, fielding, questions and privacy costs."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     languages = survey.language_list
     form = details_form(survey)
     if form.validate_on_submit():
@@ -238,7 +237,7 @@ QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\]")
 @bp.post("/<slug>/languages")
 def languages(slug: str):
     """Declare the survey's languages and its default; texts of a removed language go."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     form = LanguagesForm()
     if not form.validate_on_submit():
         abort(400, _("Choose the survey's languages."))
@@ -258,7 +257,7 @@ def languages(slug: str):
 @bp.route("/<slug>/questions/new", methods=["GET", "POST"])
 def new_question(slug: str):
     """Add a question, with a live preview of its spinner and cost."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     languages = survey.language_list
     form = translated_form(QuestionForm, languages)
     if form.validate_on_submit():
@@ -276,7 +275,7 @@ def new_question(slug: str):
 @bp.route("/<slug>/questions/<key>", methods=["GET", "POST"])
 def edit_question(slug: str, key: str):
     """Edit a question; once it has responses only its wording can change."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     question = question_or_404(survey, key)
     languages = survey.language_list
     data = {
@@ -323,7 +322,7 @@ def edit_question(slug: str, key: str):
 @bp.post("/<slug>/questions/<key>/delete")
 def remove_question(slug: str, key: str):
     """Delete a question that has no responses."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     try:
         delete_question(survey, question_or_404(survey, key))
     except EditError as error:
@@ -338,7 +337,7 @@ def remove_question(slug: str, key: str):
 @bp.post("/<slug>/pages")
 def pages(slug: str):
     """Put the questions on pages: where each page starts, its title, whether its order is drawn."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     starts, problems = starts_from_form(request.form, survey)
     problems = problems or cut_pages(survey, starts)
     if problems:
@@ -354,7 +353,7 @@ def pages(slug: str):
 @bp.route("/<slug>/experiment", methods=["GET", "POST"])
 def experiment(slug: str):
     """Declare the split ballot: its conditions with their shares, and how each asks each question."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     problems: list = []
     if request.method == "POST":
         conditions, asked = experiment_from_form(request.form, survey)
@@ -379,7 +378,7 @@ def experiment(slug: str):
 @bp.post("/<slug>/questions/<key>/move")
 def move_question(slug: str, key: str):
     """Move a question one place up or down (the keyboard's and no-script way to reorder)."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     keys = [question.key for question in survey.questions]
     direction = request.form.get("direction", "")
     offset = {"up": -1, "down": 1}.get(direction)
@@ -395,7 +394,7 @@ def move_question(slug: str, key: str):
 @bp.post("/<slug>/questions/order")
 def order_questions(slug: str):
     """Put the questions in a new order, as dragged on the page (ids, comma-separated)."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     return reordered(survey, request.form.get("order", "").split(","), focus="questions-title")
 
 
@@ -412,7 +411,7 @@ def reordered(survey: Survey, keys: list[str], focus: str):
 @bp.get("/<slug>/preview")
 def preview(slug: str):
     """The survey as a respondent sees it, in any status: it spins, but sends and keeps nothing."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     page = render_template(
         "respond/survey.html",
         **page_context(survey, preview=True),

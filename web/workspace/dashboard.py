@@ -24,7 +24,6 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import STATUS_LABELS, shown
 from web.core.models import Survey, owns_a_survey, surveys_readable_by
-from web.core.models.team import ANALYST, EDITOR, OWNER, allows
 from web.core.results.cells import direct_questions
 from web.core.results.fieldwork import fieldwork_counts
 from web.core.results.methods import survey_methods
@@ -38,6 +37,7 @@ from web.core.surveys.editing import (
 )
 from web.core.surveys.invitations import pending
 from web.core.surveys.lookup import is_due
+from web.core.surveys.permissions import may
 from web.core.surveys.team import audit_log, members, record_status
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import free_slug
@@ -84,13 +84,14 @@ def survey(slug: str):
     survey = researcher_survey(slug, one_snapshot=True)
     min_n = current_app.config["RESULTS_MIN_N"]
     role = survey.role_of(current_user.id)
-    owner = allows(role, OWNER)
+    team = may(role, "team")
     return with_panel(
-        "surveys/dashboard.html", survey, methods=survey_methods(survey, min_n),
-        fieldwork=fieldwork_counts(survey, min_n), role=role, allows=allows,
-        members=members(survey) if owner else [], events=audit_log(survey) if owner else [],
-        share_form=ShareForm() if owner else None,
-        invitations=pending(survey) if owner else [], new_invitation=new_invitation(slug),
+        "surveys/dashboard.html", survey, role=role,
+        methods=survey_methods(survey, min_n) if may(role, "methods") else None,
+        fieldwork=fieldwork_counts(survey, min_n),
+        members=members(survey) if team else [], events=audit_log(survey) if team else [],
+        share_form=ShareForm() if team else None,
+        invitations=pending(survey) if team else [], new_invitation=new_invitation(slug),
     )  # fmt: skip
 
 
@@ -115,7 +116,7 @@ def groups(slug: str):
 @bp.get("/<slug>/joint")
 def joint(slug: str):
     """Two yes/no answers together: their true 2 × 2 table, P(B | A) and their correlation."""
-    survey = researcher_survey(slug, one_snapshot=True)
+    survey = researcher_survey(slug, one_snapshot=True, needs="responses")
     page = joint_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
     return render_template("surveys/joint.html", survey=survey, page=page)
 
@@ -123,7 +124,7 @@ def joint(slug: str):
 @bp.get("/<slug>/synthetic")
 def synthetic(slug: str):
     """Synthetic microdata to share: how close they come to the estimates, and the download."""
-    survey = researcher_survey(slug, one_snapshot=True, needs=ANALYST)
+    survey = researcher_survey(slug, one_snapshot=True, needs="responses")
     page = synthetic_page(survey, request.args, current_app.config["RESULTS_MIN_N"])
     return render_template("surveys/synthetic.html", survey=survey, page=page)
 
@@ -137,7 +138,7 @@ def panel(slug: str):
 @bp.post("/<slug>/status")
 def status(slug: str):
     """Open, close or reopen the survey."""
-    found = researcher_survey(slug, needs=EDITOR)
+    found = researcher_survey(slug, needs="edit")
     try:
         change_status(found, request.form.get("status", ""))
     except EditError as error:
@@ -153,7 +154,7 @@ def status(slug: str):
 @bp.post("/<slug>/archive")
 def archive(slug: str):
     """Archive the survey (hide it from the list) or restore it."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     archived = request.form.get("archived") == "1"
     try:
         set_archived(survey, archived)
@@ -173,7 +174,7 @@ def archive(slug: str):
 @bp.post("/<slug>/delete")
 def delete(slug: str):
     """Delete the survey and every response to it (the page asked first)."""
-    survey = researcher_survey(slug, needs=OWNER)
+    survey = researcher_survey(slug, needs="delete")
     title = title_of(survey)
     count = delete_survey(survey)
     db.session.commit()
@@ -184,7 +185,7 @@ def delete(slug: str):
 @bp.post("/<slug>/duplicate")
 def duplicate(slug: str):
     """A new draft with the same questions, and no responses."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     copy = duplicate_survey(survey, current_user, free_slug(survey.title))
     if not add_unique(copy):
         abort(409, _("This address is taken; choose another."))
@@ -205,6 +206,7 @@ def with_panel(template: str, survey: Survey, **context) -> str:
     the researcher chose Bayesian estimates, a choice the session remembers)."""
     bayes = session.get("estimates") == "bayes"
     panel = results_panel(survey, current_app.config["RESULTS_MIN_N"], bayes=bayes)
+    context.setdefault("role", survey.role_of(current_user.id))
     return render_template(template, survey=survey, panel=panel, **context)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, request, stream_with_context
 from flask_login import current_user
 
-from web.core.models.team import ANALYST, VIEWER
 from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.exports import (
@@ -36,7 +35,7 @@ bp.before_request(require_login)
 def survey_file(slug: str):
     """The survey in the survey-file format, to import elsewhere."""
     return attachment(
-        researcher_survey(slug, needs=ANALYST).to_spec().to_json(),
+        researcher_survey(slug, needs="responses").to_spec().to_json(),
         "application/json",
         f"{slug}.json",
     )
@@ -46,14 +45,14 @@ def survey_file(slug: str):
 def survey_workbook(slug: str):
     """The survey as an XLSForm workbook (KoboToolbox, ODK), which imports back unchanged."""
     return attachment(
-        survey_xlsform(researcher_survey(slug, needs=ANALYST).to_spec()), XLSX, f"{slug}.xlsx"
+        survey_xlsform(researcher_survey(slug, needs="responses").to_spec()), XLSX, f"{slug}.xlsx"
     )
 
 
 @bp.get("/<slug>/responses.csv")
 def responses(slug: str):
     """Reported bits of the published snapshot, one row per response, in random order."""
-    survey = researcher_survey(slug, one_snapshot=True, needs=ANALYST)
+    survey = researcher_survey(slug, one_snapshot=True, needs="responses")
     record_now(survey.id, current_user.id, "exported", "responses.csv")
     body = stream_with_context(responses_csv(survey, current_app.config["RESULTS_MIN_N"]))
     return attachment(body, "text/csv", f"{slug}-responses.csv")
@@ -63,7 +62,7 @@ def responses(slug: str):
 @bp.get("/<slug>/responses.dta", defaults={"kind": "dta"})
 def labelled_responses(slug: str, kind: str):
     """The reported responses as an SPSS or Stata file, under the CSV's batch rules."""
-    survey = researcher_survey(slug, one_snapshot=True, needs=ANALYST)
+    survey = researcher_survey(slug, one_snapshot=True, needs="responses")
     record_now(survey.id, current_user.id, "exported", f"responses.{kind}")
     body = labelled_file(survey, current_app.config["RESULTS_MIN_N"], kind)
     return attachment(body, FORMATS[kind], f"{slug}-responses.{kind}")
@@ -73,7 +72,7 @@ def labelled_responses(slug: str, kind: str):
 def estimates(slug: str):
     """Estimates with their intervals, one row per yes/no question and per option (and per group
     of a direct question with ``?by=``)."""
-    survey = researcher_survey(slug, one_snapshot=True, needs=VIEWER)
+    survey = researcher_survey(slug, one_snapshot=True, needs="estimates")
     results = published_results(survey)
     by = request.args.get("by")
     if by is None:
@@ -98,7 +97,7 @@ def estimates(slug: str):
 @bp.get("/<slug>/synthetic.csv")
 def synthetic(slug: str):
     """m synthetic datasets of the published snapshot (``m``, ``seed``), one CSV."""
-    survey = researcher_survey(slug, one_snapshot=True, needs=ANALYST)
+    survey = researcher_survey(slug, one_snapshot=True, needs="responses")
     m = request.args.get("m", 5, type=int)
     seed = request.args.get("seed", 1, type=int)
     if not (2 <= m <= MAX_M and 0 <= seed < 2**32):
@@ -116,5 +115,5 @@ def synthetic(slug: str):
 @bp.get("/<slug>/codebook.json")
 def codebook_file(slug: str):
     """Each question's ε, procedure and p, and how to recompute every estimate."""
-    survey = researcher_survey(slug, one_snapshot=True, needs=ANALYST)
+    survey = researcher_survey(slug, one_snapshot=True, needs="responses")
     return attachment(codebook_text(survey), "application/json", f"{slug}-codebook.json")

@@ -11,7 +11,6 @@ from markupsafe import Markup
 
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldDevice
-from web.core.models.team import EDITOR
 from web.core.surveys.team import record as audit
 from web.site.public_url import absolute_url
 from web.workspace.access import require_login, researcher_survey
@@ -24,7 +23,7 @@ bp.before_request(require_login)
 @bp.route("/<slug>/devices", methods=["GET", "POST"])
 def devices(slug: str):
     """The survey's field-device links, and a form that makes one (shown once, with a QR code)."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     form = FieldDeviceForm()
     link = None
     if form.validate_on_submit():
@@ -44,7 +43,7 @@ def devices(slug: str):
 @bp.post("/<slug>/devices/<int:device_id>/revoke")
 def revoke(slug: str, device_id: int):
     """Revoke a device's link: its submissions are refused from now on."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     record = db.get_or_404(FieldDevice, device_id)
     if record.survey_id != survey.id:
         abort(404)

@@ -9,7 +9,6 @@ from flask_login import current_user
 
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import ROLE_LABELS
-from web.core.models.team import OWNER
 from web.core.surveys.invitations import has_account, invite, withdraw
 from web.core.surveys.team import TeamError, unshare
 from web.core.surveys.team import share as share_survey
@@ -26,7 +25,7 @@ bp.before_request(require_login)
 @bp.post("/<slug>/people")
 def share(slug: str):
     """Share the survey with the account of an email, in a role (or change its role)."""
-    survey = researcher_survey(slug, needs=OWNER)
+    survey = researcher_survey(slug, needs="team")
     form = ShareForm()
     if not form.validate_on_submit():
         flash(_("Give a colleague's email and a role."), "error")
@@ -62,7 +61,7 @@ def invited(survey, email: str, role: str):
 @bp.post("/<slug>/people/withdraw")
 def withdraw_invitation(slug: str):
     """Withdraw an invitation not yet used: its link stops working."""
-    survey = researcher_survey(slug, needs=OWNER)
+    survey = researcher_survey(slug, needs="team")
     email = request.form.get("email", "")
     try:
         withdraw(survey, email, current_user.id)
@@ -80,7 +79,7 @@ def withdraw_invitation(slug: str):
 @bp.post("/<slug>/people/remove")
 def remove(slug: str):
     """Stop sharing the survey with an account."""
-    survey = researcher_survey(slug, needs=OWNER)
+    survey = researcher_survey(slug, needs="team")
     email = request.form.get("email", "")
     try:
         unshare(survey, email, current_user.id)

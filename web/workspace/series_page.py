@@ -12,7 +12,6 @@ from markupsafe import Markup
 
 from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.i18n import number, percent, shown
-from web.core.models.team import EDITOR
 from web.core.results.by_group import GroupingError
 from web.core.results.chart import TrendPoint, trend_chart
 from web.core.results.exports import trend_csv
@@ -57,7 +56,7 @@ def trend_file(series: str):
 @bp.post("/surveys/<slug>/next-wave")
 def add_wave(slug: str):
     """A draft of the series' next wave, with the same questions asked the same way."""
-    survey = researcher_survey(slug, needs=EDITOR)
+    survey = researcher_survey(slug, needs="edit")
     address = free_slug(f"{survey.series or survey.slug} w{next_wave_number(survey)}")
     try:
         wave = next_wave(survey, address)
