@@ -38,6 +38,7 @@ from web.core.results.table import (
     regression_text,
     results_table,
 )
+from web.core.surveys.demo import give_demo_to_first_account
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
 from web.core.surveys.xlsform_write import survey_xlsform
 from web.simulation import simulate_responses
@@ -172,6 +173,12 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
     """Import a survey file (JSON, or an XLSForm workbook .xlsx); prints the survey's slug last.
     A file with mistakes is refused whole, one line per mistake."""
     account = user_named(owner) if owner else None
+    if account is None and db.session.scalar(db.select(User.id).limit(1)) is not None:
+        click.echo(
+            "No --owner: every account on this site may read, change, share and delete this "
+            "survey (its dashboard says so). Give --owner EMAIL to make it one account's.",
+            err=True,
+        )
     try:
         survey = import_survey_file(file.name, file.read_bytes(), account, status)
     except ImportRefused as error:
@@ -237,6 +244,8 @@ def create_user(email: str, password: str) -> None:
     user.set_password(password)
     if not add_unique(user):
         raise click.ClickException(f"a user with email {email!r} already exists")
+    give_demo_to_first_account(user.id)
+    db.session.commit()
     click.echo(f"Created {email}.")
 
 

@@ -13,6 +13,7 @@ from web.core.infrastructure.extensions import db, login_manager
 from web.core.models import ResearcherSession, User
 from web.core.models.sessions import session_digest
 from web.core.models.team import this_minute
+from web.core.surveys.demo import give_demo_to_first_account
 from web.site.logs import security_event
 from web.site.redirects import local_path
 from web.workspace.forms import LoginForm, SetupForm
@@ -156,6 +157,8 @@ def setup():
         user = User(email=form.email.data.strip().lower())
         user.set_password(form.password.data)
         db.session.add(user)
+        db.session.flush()
+        give_demo_to_first_account(user.id)
         db.session.commit()
         start_session(user)
         flash(_("Your account is ready."))

@@ -6,7 +6,7 @@ from sqlalchemy import inspect
 
 from web.core.infrastructure.database import schema_lock
 from web.core.infrastructure.extensions import db
-from web.core.models import Survey
+from web.core.models import Survey, User
 from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.surveyfile import load_survey
 
@@ -45,3 +45,16 @@ def seed_demo_if_empty() -> None:
         return
     with schema_lock(db.engine):
         seed_demo_survey()
+
+
+def give_demo_to_first_account(user_id: int) -> None:
+    """The demo survey, owned by no account so far, belongs to the first account made: a survey
+    with no owner is every account's, which a site with several accounts should not leave it."""
+    accounts = db.session.scalar(db.select(db.func.count()).select_from(User))
+    if accounts != 1:
+        return
+    db.session.execute(
+        db.update(Survey)
+        .where(Survey.slug == DEMO_SLUG, Survey.owner_id.is_(None))
+        .values(owner_id=user_id)
+    )
