@@ -526,4 +526,5 @@ def test_a_relevant_that_reads_a_randomized_row_is_refused_by_row(app):
             workbook({name: [list(r) for r in rows] for name, rows in sheets.items()})
         )
     assert len(problems) == 1
-    assert problems[0].startswith(f"survey row {row + 1}.show_if.question: 's1' is randomized")
+    assert problems[0].startswith(f"survey row {row + 1}, column relevant: 's1' is randomized")
+    assert "show_if" not in problems[0] and "[" not in problems[0]

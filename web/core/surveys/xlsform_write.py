@@ -212,8 +212,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             cells += condition_cells(question)
         if ruled:
             cells.append(relevant_from_rule(question.show_if, yes_no) if question.show_if else None)
-        if spec.pages or gridded:
-            cells.append(None)
+        # A question's row has no appearance nor screen-out of its own (a group's has).
+        cells += [None] * (len(flow_headers) - ruled)
         if constraint_header:
             length = design.max_length
             cells.append(None if length is None else length_constraint(length))
