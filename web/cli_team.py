@@ -63,10 +63,8 @@ def invitation_line(new: NewInvitation) -> str:
 def audit(slug: str) -> None:
     """Print the survey's audit log, the latest first (UTC, to the minute)."""
     for event in audit_log(survey_named(slug)):
-        detail = f"\t{event.detail}" if event.detail else ""
-        click.echo(
-            f"{event.at:%Y-%m-%d %H:%M}\t{event.by or '(command line)'}\t{event.action}{detail}"
-        )
+        # The dashboard's words: one verb for an action wherever it is read.
+        click.echo(f"{event.at:%Y-%m-%d %H:%M}\t{event.by or '(command line)'}\t{event.said()}")
 
 
 @click.command("roles")

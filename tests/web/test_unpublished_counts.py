@@ -81,7 +81,7 @@ VOLATILE = [
     re.compile(r"(<[^>]*data-fieldwork[^>]*>)[^<]*"),
     re.compile(r"(\d+ of )\d+(?= responses published)"),  # flask results' fieldwork count
     re.compile(r'(<section class="card audit").*?</section>', re.DOTALL),
-    re.compile(r"^().*\texported\t.*\n", re.MULTILINE),
+    re.compile(r"^().*\tdownloaded .*\n", re.MULTILINE),
 ]
 
 

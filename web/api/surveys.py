@@ -137,7 +137,9 @@ def labelled_responses(slug: str, kind: str):
 @bp.get("/surveys/<slug>/codebook.json")
 def codebook_file(slug: str):
     """The dashboard's codebook: each question's parameters and how to recompute its estimate."""
-    survey = readable_survey(slug, bearer_user_id(), one_snapshot=True)
+    user_id = bearer_user_id()
+    survey = readable_survey(slug, user_id, one_snapshot=True)
+    record_now(survey.id, user_id, "exported", "codebook.json (API)")
     return attachment(codebook_text(survey), "application/json", f"{slug}-codebook.json")
 
 

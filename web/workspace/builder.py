@@ -17,6 +17,7 @@ from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
 from web.core.results.cells import group_cells
+from web.core.surveys.audit_words import question_changes, question_entry
 from web.core.surveys.conditions import MAX_CONDITIONS
 from web.core.surveys.designs import (
     ARM_FIELDS,
@@ -99,6 +100,7 @@ def new():
             owner=current_user,
         )
         if add_unique(survey):
+            committed_event(survey, "created", "in the builder")
             return redirect(url_for("builder.edit", slug=slug))
         form.slug.errors.append(_("This address is taken; choose another."))
     return render_template("surveys/new.html", form=form)
@@ -127,7 +129,7 @@ def edit(slug: str):
             problems = [on_quota_field(on_panel_fields(problem)) for problem in error.problems]
             show_problems(form, problems, languages)
         else:
-            committed_edit(survey)
+            committed_edit(survey, "its details (texts, fielding, panel, quotas, series)")
             flash(_("Saved."))
             return redirect(url_for("builder.edit", slug=slug))
     cells = group_cells(survey, current_app.config["RESULTS_MIN_N"])
@@ -147,9 +149,19 @@ def edit(slug: str):
     )
 
 
-def committed_edit(survey: Survey) -> None:
-    """Commit an edit with its line in the audit log (which view made it)."""
-    record(survey, current_user.id, "edited", (request.endpoint or "").rsplit(".", 1)[-1])
+def file_of(survey: Survey) -> dict:
+    """The survey as its file says it, to tell an edit's changes."""
+    return survey.to_spec().to_dict()
+
+
+def committed_edit(survey: Survey, detail: str) -> None:
+    """Commit an edit with its line in the audit log, ``detail`` saying what changed."""
+    committed_event(survey, "edited", detail)
+
+
+def committed_event(survey: Survey, action: str, detail: str) -> None:
+    """Commit a change with its line in the audit log, by the logged-in researcher."""
+    record(survey, current_user.id, action, detail)
     db.session.commit()
 
 
@@ -249,7 +261,7 @@ def languages(slug: str):
         set_languages(survey, chosen)
     except EditError as error:
         abort(400, error.problems[0].message)
-    committed_edit(survey)
+    committed_edit(survey, "its languages")
     flash(_("Languages saved."))
     return redirect(url_for("builder.edit", slug=slug, _anchor="languages-title"))
 
@@ -267,7 +279,7 @@ def new_question(slug: str):
         except EditError as error:
             show_problems(form, error.problems, languages)
         else:
-            committed_edit(survey)
+            committed_edit(survey, question_changes(key, None, {}))
             return redirect(url_for("builder.edit", slug=slug))
     return question_page(survey, form, None)
 
@@ -303,6 +315,7 @@ def edit_question(slug: str, key: str):
     data |= texts_data("rows", lines_of(rows, languages), languages)
     form = translated_form(QuestionForm, languages, data=data)
     if form.validate_on_submit():
+        before = question_entry(file_of(survey), key)
         try:
             kept = stored_rule(question.display_rule)
             spec = spec_from_form(
@@ -314,7 +327,9 @@ def edit_question(slug: str, key: str):
             db.session.rollback()  # the revision it moved to, and the survey's row lock
             show_problems(form, error.problems, languages)
         else:
-            committed_edit(survey)
+            committed_edit(
+                survey, question_changes(key, before, question_entry(file_of(survey), key))
+            )
             return redirect(url_for("builder.edit", slug=slug))
     return question_page(survey, form, question)
 
@@ -330,7 +345,7 @@ def remove_question(slug: str, key: str):
         for problem in error.problems:
             flash(problem.message, "error")
     else:
-        committed_edit(survey)
+        committed_edit(survey, question_changes(key, {}, None))
     return redirect(url_for("builder.edit", slug=slug))
 
 
@@ -345,7 +360,7 @@ def pages(slug: str):
         for problem in problems:
             flash(str(problem), "error")
     else:
-        committed_edit(survey)
+        committed_edit(survey, "its pages")
         flash(_("Pages saved."))
     return redirect(url_for("builder.edit", slug=slug, _anchor="pages"))
 
@@ -363,7 +378,7 @@ def experiment(slug: str):
             db.session.rollback()
             problems = error.problems
         else:
-            committed_edit(survey)
+            committed_edit(survey, "its experiment (conditions and how each asks)")
             flash(_("Experiment saved."))
             return redirect(url_for("builder.edit", slug=slug))
     return render_template(
@@ -404,7 +419,7 @@ def reordered(survey: Survey, keys: list[str], focus: str):
         reorder_questions(survey, keys)
     except EditError as error:
         abort(400, error.problems[0].message)
-    committed_edit(survey)
+    committed_edit(survey, "the order of its questions")
     return redirect(url_for("builder.edit", slug=survey.slug, _anchor=focus))
 
 

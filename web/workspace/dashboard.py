@@ -40,7 +40,7 @@ from web.core.surveys.lookup import is_due
 from web.core.surveys.permissions import may
 from web.core.surveys.team import audit_log, members, record_status
 from web.workspace.access import require_login, researcher_survey
-from web.workspace.builder import free_slug
+from web.workspace.builder import committed_event, free_slug
 from web.workspace.forms import ShareForm
 from web.workspace.group_analysis import group_analysis
 from web.workspace.joint_page import joint_page
@@ -189,6 +189,7 @@ def duplicate(slug: str):
     copy = duplicate_survey(survey, current_user, free_slug(survey.title))
     if not add_unique(copy):
         abort(409, _("This address is taken; choose another."))
+    committed_event(copy, "created", f"as a copy of {survey.slug}")
     flash(_("A copy was made as a draft."))
     return redirect(url_for("builder.edit", slug=copy.slug))
 

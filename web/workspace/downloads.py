@@ -116,4 +116,5 @@ def synthetic(slug: str):
 def codebook_file(slug: str):
     """Each question's ε, procedure and p, and how to recompute every estimate."""
     survey = researcher_survey(slug, one_snapshot=True, needs="responses")
+    record_now(survey.id, current_user.id, "exported", "codebook.json")
     return attachment(codebook_text(survey), "application/json", f"{slug}-codebook.json")

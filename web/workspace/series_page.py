@@ -19,7 +19,7 @@ from web.core.results.trend import SeriesTrend, TrendItem, WavePoint, readable_t
 from web.core.surveys.series import next_wave, next_wave_number
 from web.site.attachment import attachment
 from web.workspace.access import require_login, researcher_survey
-from web.workspace.builder import free_slug
+from web.workspace.builder import committed_event, free_slug
 
 bp = Blueprint("series", __name__)
 bp.before_request(require_login)
@@ -64,6 +64,7 @@ def add_wave(slug: str):
         abort(409, str(error))
     if not add_unique(wave):
         abort(409, _("This address is taken; choose another."))
+    committed_event(wave, "created", f"as wave {wave.wave} of the series {wave.series}")
     flash(_("Wave %(wave)d of the series was made as a draft.", wave=wave.wave))
     return redirect(url_for("builder.edit", slug=wave.slug))
 

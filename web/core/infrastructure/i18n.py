@@ -36,6 +36,7 @@ ROLE_CAN = {
 }
 # What an audit log's line says was done (web/core/surveys/team.py).
 AUDIT_LABELS = {
+    "created": _l("created the survey"),
     "shared": _l("shared"),
     "unshared": _l("stopped sharing with"),
     "invited": _l("invited"),

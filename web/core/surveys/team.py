@@ -12,16 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from web.core.infrastructure.extensions import db
+from web.core.infrastructure.i18n import AUDIT_LABELS
 from web.core.models import AuditEvent, Survey, SurveyMember, User
 from web.core.models.team import ROLES, this_minute
 from web.core.surveys.problems import Problem
 
 # What an event may record.
-ACTIONS = ("shared", "unshared", "invited", "invitation_withdrawn", "joined", "imported",
-           "edited", "opened", "closed", "exported", "device_link", "device_revoked")  # fmt: skip
+ACTIONS = ("created", "shared", "unshared", "invited", "invitation_withdrawn", "joined",
+           "imported", "edited", "opened", "closed", "exported", "device_link",
+           "device_revoked")  # fmt: skip
 MAX_EVENTS_SHOWN = 200
 STATUS_EVENTS = {"open": "opened", "closed": "closed"}
 
@@ -57,7 +60,15 @@ class Event:
             "by": self.by,
             "action": self.action,
             "detail": self.detail,
+            "said": self.said(),
         }
+
+    def said(self) -> str:
+        """The event in words, as the dashboard's log says it ("downloaded responses.csv"), in
+        English: the command line's and the API's words."""
+        with force_locale("en"):
+            verb = str(AUDIT_LABELS.get(self.action, self.action))
+        return f"{verb} {self.detail}".strip()
 
 
 def members(survey: Survey) -> list[Member]:
