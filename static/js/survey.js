@@ -134,7 +134,8 @@ async function start(page) {
   // a field device answers for many people, and no cookie stops it.
   if (config.answered && !page.field) return showNotice("already-answered");
   if (memo.newer) return showNotice("survey-changed");
-  askConsent(config);
+  // Only a survey with a consent text loads its module.
+  if (config.consent) (await import("./consent.js")).askConsent(page, memo);
   if (!config.conditions.length) return begin(page, memo, dies);
   // Only an experiment's page loads it: the condition is drawn and kept before its questions show.
   const [experiment, { newSubmissionId }] = await Promise.all([import("./condition.js"), import("./random.js")]);
@@ -285,32 +286,6 @@ function skipQuestion(page, question, view, skipped) {
   view.button.disabled = skipped;
   view.hint.textContent = "";
   loadAnswers(page).then(() => updateSummary(page));
-}
-
-/**
- * A survey with a consent text shows it first: the questions appear only once the respondent
- * agrees; declining leaves a short page and sends nothing. Nothing about it is sent or stored.
- */
-function askConsent(config) {
-  const box = document.getElementById("consent");
-  if (!config.consent || !box) return;
-  form.hidden = true;
-  box.hidden = false;
-  // Disabled in the page as sent, until this code is there to answer them.
-  for (const id of ["consent-agree", "consent-decline"]) document.getElementById(id).disabled = false;
-  document.getElementById("consent-agree").addEventListener("click", () => {
-    box.hidden = true;
-    form.hidden = false;
-    const first = form.querySelector("h2");
-    first?.setAttribute("tabindex", "-1");
-    first?.focus();
-  });
-  document.getElementById("consent-decline").addEventListener("click", () => {
-    box.hidden = true;
-    const declined = document.getElementById("consent-declined");
-    declined.hidden = false;
-    declined.focus();
-  });
 }
 
 /** What the waves of this series this browser answered cost, in the privacy section. */

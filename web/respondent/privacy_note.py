@@ -11,12 +11,15 @@ from web.core.models import Survey
 class PrivacyNote:
     """How often each question that states it sends the true answer; whether any protected
     question is drawn with the respondent's own randomizer; whether any is answered directly, and
-    whether any in the respondent's own words."""
+    whether any in the respondent's own words; of those answered directly, whether any must be
+    answered and whether any may be left out."""
 
     chances: tuple[float, ...]
     own_draw: bool
     direct: bool
     written: bool = False
+    direct_required: bool = False
+    direct_optional: bool = False
 
     @classmethod
     def of(cls, survey: Survey) -> PrivacyNote:
@@ -33,4 +36,6 @@ class PrivacyNote:
             ),
             direct=any(not design.protects for _, design in asked),
             written=any(question.type.written for question, _ in asked),
+            direct_required=any(q.required for q, design in asked if not design.protects),
+            direct_optional=any(not q.required for q, design in asked if not design.protects),
         )

@@ -43,7 +43,8 @@ def test_survey_page_states_the_total_epsilon(client, survey):
 
 def test_the_privacy_note_leads_with_plain_words_and_states_its_limits(client, survey):
     html = client.get(f"/s/{survey}").get_data(as_text=True)
-    note = html[html.index('class="privacy-note"') : html.index("</aside>")]
+    start = html.index('class="privacy-note"')
+    note = html[start : html.index("</header>", start)]
     # What is sent and how often it is the truth come first; ε is kept for those who open it.
     assert note.index("Your true answers never leave this device.") < note.index("<details>")
     assert note.index("ε = 4 in total") > note.index("<details>")
