@@ -34,6 +34,11 @@ export function askConsent(page, memo) {
     const declined = document.getElementById("consent-declined");
     declined.hidden = false;
     declined.focus();
+    // From a panel: back to it by its screen-out address, which tells it only that this one ends.
+    const address = page.config.panel?.screenOutUrl;
+    if (address && page.panel && !page.preview && page.panel.hasKept(page.config.slug, page.storage)) {
+      window.location.assign(page.panel.takePanelLink(page.config.panel, page.config.slug, page.storage, address));
+    }
   });
 }
 

@@ -120,7 +120,8 @@ export function showEnded(page, why) {
   showNotice("ended");
   ended.focus();
   const address = why === "screen_out" ? config.panel?.screenOutUrl : config.panel?.quotaFullUrl;
-  if (!address || !page.panel) return;
+  // Already sent there once (the id is forgotten then): Back or a reopened page just shows the end.
+  if (!address || !page.panel || !page.panel.hasKept(config.slug, page.storage)) return;
   const link = page.panel.takePanelLink(config.panel, config.slug, page.storage, address);
   const anchor = document.getElementById("ended-address");
   anchor.href = link;

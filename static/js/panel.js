@@ -30,6 +30,16 @@ export function keepPanelParameters(panel, slug, location, storage, history) {
 }
 
 /**
+ * Whether this device still keeps the survey's panel parameters (they are forgotten once its
+ * address is taken: a Back or a reopened page must not send the panel an empty id).
+ * @param {string} slug
+ * @param {Storage} storage
+ */
+export function hasKept(slug, storage) {
+  return storage.getItem(panelKey(slug)) !== null;
+}
+
+/**
  * The panel's `address` (its completion address unless another is given) with the kept parameters
  * filled in (each URL-encoded; one not kept is left empty); the kept parameters are forgotten.
  * @param {{parameters: string[], completeUrl: string}} panel

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { memoryStorage } from "./memory_storage.js";
-import { keepPanelParameters, panelKey, takePanelLink } from "../../static/js/panel.js";
+import { hasKept, keepPanelParameters, panelKey, takePanelLink } from "../../static/js/panel.js";
 
 
 const PANEL = { parameters: ["PROLIFIC_PID", "STUDY_ID"], completeUrl: "https://app.prolific.com/done?cc=C1&pid={PROLIFIC_PID}&s={STUDY_ID}" };
@@ -31,5 +31,14 @@ describe("panel parameters", () => {
     assert.equal(storage.getItem(panelKey("exams")), null);
     // Nothing kept (another device): the address still goes, without the ids.
     assert.equal(takePanelLink(PANEL, "exams", storage), "https://app.prolific.com/done?cc=C1&pid=&s=");
+  });
+
+  it("says whether the parameters are still kept, so an end shown again sends no empty id", () => {
+    const storage = memoryStorage();
+    assert.equal(hasKept("exams", storage), false);
+    storage.setItem(panelKey("exams"), JSON.stringify({ PROLIFIC_PID: "abc" }));
+    assert.equal(hasKept("exams", storage), true);
+    takePanelLink(PANEL, "exams", storage);
+    assert.equal(hasKept("exams", storage), false);
   });
 });

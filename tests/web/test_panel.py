@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import stored_bits
 from tests.helpers import submit_answers
+from web.core.infrastructure.extensions import db
+from web.core.models import Survey
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import load_survey
@@ -140,3 +142,42 @@ def test_the_builder_sets_a_panel_refuses_a_wrong_one_beside_its_field_and_clear
     assert researcher.post(f"/surveys/{slug}/edit", data=cleared).status_code == 302
     with app.app_context():
         assert find_survey(slug).panel is None
+
+
+def test_an_xlsform_address_written_with_xlsform_references_reads_as_placeholders(app):
+    import io
+
+    import openpyxl
+
+    from web.core.surveys.xlsform_read import load_xlsform
+    from web.core.surveys.xlsform_write import survey_xlsform
+
+    spec = load_survey(json.dumps(ON_A_PANEL))
+    with app.test_request_context():
+        book = openpyxl.load_workbook(io.BytesIO(survey_xlsform(spec)))
+        settings = book["settings"]
+        header = [cell.value for cell in settings[1]]
+        column = header.index("rr_panel_complete_url") + 1
+        settings.cell(2, column, PANEL["complete_url"].replace("{PROLIFIC_PID}", "${PROLIFIC_PID}"))
+        written = io.BytesIO()
+        book.save(written)
+        assert load_xlsform(written.getvalue()) == spec
+
+
+def test_a_closed_survey_takes_the_panel_id_out_of_the_address(client, import_survey):
+    slug = import_survey(ON_A_PANEL)
+    with_id = client.get(f"/s/{slug}?PROLIFIC_PID=abc123&STUDY_ID=s1&lang=ko")
+    assert with_id.status_code == 200  # open: the page's script keeps it and clears the bar
+    with client.application.app_context():
+        db.session.scalar(db.select(Survey).filter_by(slug=slug)).status = "closed"
+        db.session.commit()
+    closed = client.get(f"/s/{slug}?PROLIFIC_PID=abc123&STUDY_ID=s1&lang=ko")
+    assert closed.status_code == 302 and closed.location == f"/s/{slug}?lang=ko"
+    assert "abc123" not in closed.location
+
+
+def test_the_dashboard_gives_the_link_to_paste_into_the_panel(import_survey, researcher):
+    slug = import_survey(ON_A_PANEL)
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    link = page.split('id="panel-link"')[1].split("</code>")[0]
+    assert f"/s/{slug}?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}&amp;STUDY_ID={{{{%STUDY_ID%}}}}" in link

@@ -40,6 +40,10 @@ def survey_page(slug: str):
         found = survey_stamp(slug)  # the page's own check: a due survey closes when asked for
     if found is None:
         abort(404, _("No such survey."))
+    if found[0].closed and set(request.args) - {"lang"}:
+        # A panel's link to a closed survey: its id leaves the address bar (no page script runs).
+        kept = {key: value for key, value in request.args.items() if key == "lang"}
+        return redirect(url_for("respond.survey_page", slug=slug, **kept))
     answered = slug in answered_slugs()
     # The page shows no results: a new publication does not change it, an edit does, and so
     # does the opening time passing.

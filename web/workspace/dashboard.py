@@ -37,8 +37,10 @@ from web.core.surveys.editing import (
 )
 from web.core.surveys.invitations import pending
 from web.core.surveys.lookup import is_due
+from web.core.surveys.panel import Panel
 from web.core.surveys.permissions import may
 from web.core.surveys.team import audit_log, members, record_status
+from web.site.public_url import absolute_url
 from web.workspace.access import require_login, researcher_survey
 from web.workspace.builder import committed_event, free_slug
 from web.workspace.forms import ShareForm
@@ -92,7 +94,16 @@ def survey(slug: str):
         members=members(survey) if team else [], events=audit_log(survey) if team else [],
         share_form=ShareForm() if team else None,
         invitations=pending(survey) if team else [], new_invitation=new_invitation(slug),
+        study_link=study_link(survey),
     )  # fmt: skip
+
+
+def study_link(survey: Survey) -> str | None:
+    """The survey's address with its panel's placeholders, for the panel's study settings."""
+    panel = Panel.stored(survey.panel)
+    if panel is None:
+        return None
+    return panel.study_link(absolute_url("respond.survey_page", slug=survey.slug))
 
 
 def new_invitation(slug: str) -> dict | None:

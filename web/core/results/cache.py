@@ -42,6 +42,8 @@ class SurveyStamp(NamedTuple):
     # Whether it is open past its closing time or at its target: the next write closes it (a
     # read only reports it); not part of the version.
     due: bool = False
+    # Whether it takes answers no more; not part of the version.
+    closed: bool = False
 
     @property
     def version(self) -> tuple[int, int, int]:
@@ -69,7 +71,8 @@ def survey_stamp(slug: str) -> tuple[SurveyStamp, int] | None:
     if row is None:
         return None
     due = due_to_close(row[5], _instant(row[6]), row[7], row[4])
-    return SurveyStamp(row[0], row[1], row[2], row[3], _instant(row[8]), due), row[4]
+    closed = row[5] == "closed"
+    return SurveyStamp(row[0], row[1], row[2], row[3], _instant(row[8]), due, closed), row[4]
 
 
 def _stamp_row(slug: str):

@@ -59,6 +59,12 @@ class Panel:
             return None
         return cls(tuple(data.get("parameters") or ()), *(data.get(name) for name in ADDRESSES))
 
+    def study_link(self, address: str) -> str:
+        """The survey's ``address`` as the panel is told it: each parameter in the query with
+        Prolific's placeholder (``{{%PROLIFIC_PID%}}``), which the panel fills in per person."""
+        query = "&".join(f"{name}={{{{%{name}%}}}}" for name in self.parameters)
+        return f"{address}?{query}"
+
     def page_config(self) -> dict:
         """What the respondent's page needs: the names to read from its address, and the
         addresses to fill them into."""

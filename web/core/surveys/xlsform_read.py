@@ -135,6 +135,7 @@ SETTING_COLUMN_OF = {
     "quotas": "rr_quotas", "conditions": "rr_conditions", "slug": "form_id",
     "title": "form_title", "panel": "rr_panel_parameters",
 }  # fmt: skip
+XLSFORM_REFERENCE = re.compile(r"\$\{([A-Za-z][A-Za-z0-9_]*)\}")
 FIELD_PLACE = re.compile(r"\A\.([a-z_]+)")
 SETTING_PLACE = re.compile(r"\A([a-z_]+)[.\[:]")
 
@@ -345,7 +346,8 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     if any(settings.get(name) is not None for name in PANEL_SETTINGS):
         listed, *addresses = (settings.get(name) for name in PANEL_SETTINGS)
         data["panel"] = {"parameters": str(listed or "").split()} | {
-            name: address
+            # XLSForm's own reference, ${PROLIFIC_PID}, read as the panel's placeholder.
+            name: XLSFORM_REFERENCE.sub(r"{\1}", str(address)) if address is not None else None
             for name, address in zip(ADDRESSES, addresses, strict=True)
             if address is not None or name == "complete_url"
         }
