@@ -42,8 +42,8 @@ def survey_page(slug: str):
         abort(404, _("No such survey."))
     if found[0].closed and set(request.args) - {"lang"}:
         # A panel's link to a closed survey: its id leaves the address bar (no page script runs).
-        kept = {key: value for key, value in request.args.items() if key == "lang"}
-        return redirect(url_for("respond.survey_page", slug=slug, **kept))
+        language = request.args.get("lang")
+        return redirect(url_for("respond.survey_page", slug=slug, lang=language))
     answered = slug in answered_slugs()
     # The page shows no results: a new publication does not change it, an edit does, and so
     # does the opening time passing.

@@ -51,7 +51,7 @@ def accept(token: str):
     if invitation is None:
         abort(410, _("This invitation link no longer works: it was used, withdrawn or has "
                      "expired. Ask the survey's owner for a new one."))  # fmt: skip
-    survey = db.session.get(Survey, invitation.survey_id)
+    survey = db.get_or_404(Survey, invitation.survey_id)
     if has_account(invitation.email):
         accept_invitation(invitation, None)
         db.session.commit()

@@ -9,7 +9,7 @@ import hashlib
 import secrets
 from datetime import UTC, datetime
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import CursorResult, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from web.core.infrastructure.extensions import Model, db
@@ -105,7 +105,8 @@ class ResearcherSession(Model):
             query = query.where(cls.key_hash == session_digest(key))
         if session_id is not None:
             query = query.where(cls.id == session_id)
-        return db.session.execute(query).rowcount
+        ended: CursorResult = db.session.execute(query)  # type: ignore[assignment]
+        return ended.rowcount
 
     @property
     def signed_in(self) -> datetime:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import polars as pl
 import pyreadstat
+from pyreadstat.pyclasses import MissingRange
 
 from web.core.models import Survey
 from web.core.results.exports import (
@@ -92,7 +93,8 @@ def labelled_file(survey: Survey, min_n: int, kind: str) -> bytes:
                 {v.name: v.as_codes() if v.numeric else v.values for v in variables},
                 schema={v.name: pl.Float64 if v.numeric else pl.Utf8 for v in variables},
             )
-            missing = {v.name: list(MISSING_CODES.values()) for v in variables if v.numeric}
+            codes: list[int | float | str | MissingRange] = [*MISSING_CODES.values()]
+            missing = {v.name: codes for v in variables if v.numeric}
             values = {v.name: (v.value_labels or {}) | _missing_labels(v, coded=True)
                       for v in variables if v.value_labels or v.tagged()}  # fmt: skip
             # SPSS keeps its notes as lines of at most 80 characters.

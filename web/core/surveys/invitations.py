@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 from flask_babel import gettext as _
+from sqlalchemy import CursorResult
 
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.passwords import EMAIL, MAX_EMAIL
@@ -80,10 +81,10 @@ def pending(survey: Survey) -> list[Pending]:
 def withdraw(survey: Survey, email: str, by: int | None) -> None:
     """Withdraw the survey's invitation of ``email``: its link stops working."""
     email = email.strip().lower()
-    gone = db.session.execute(
+    gone: CursorResult = db.session.execute(  # type: ignore[assignment]
         db.delete(Invitation).where(Invitation.survey_id == survey.id, Invitation.email == email)
-    ).rowcount
-    if not gone:
+    )
+    if not gone.rowcount:
         raise TeamError(Problem("email", _("%(email)s has no invitation to this survey",
                                            email=email)))  # fmt: skip
     record(survey, by, "invitation_withdrawn", email)
