@@ -6,6 +6,7 @@ the API and on the command line."""
 from __future__ import annotations
 
 import math
+import re
 
 from tests.helpers import bearer
 from web.core.results.methods import survey_methods
@@ -61,7 +62,10 @@ def test_the_paragraph_names_each_design_its_probabilities_and_the_references(
     assert references.count("\n- ") == 3  # Boruch (once for both designs), Clopper–Pearson, Warner
     assert "Warner, S. L. (1965)" in references and "Newcombe" not in references
     latex = written.latex
-    assert r"$\varepsilon$ = 1" in latex and r"100\%" in latex and "ε" not in latex
+    # A formula is one math span, its = inside: $\varepsilon = 1$, never $\varepsilon$ = 1.
+    assert r"$\varepsilon = 1$" in latex and r"100\%" in latex and "ε" not in latex
+    assert not re.search(r"\$ ?= ?[0-9]", latex) and latex.count("$") % 2 == 0
+    assert not re.search("[λεπχ×−]", latex)
     assert r"\begin{itemize}" in latex and r"\item Warner" in latex
 
 
@@ -76,7 +80,8 @@ def test_a_split_ballot_names_its_conditions_and_the_contrasts_method(app, impor
     slug = import_survey(data)
     with app.test_request_context():
         text = survey_methods(find_survey(slug), 10).markdown
-    assert "conditions direct (share 1), spin (share 2)" in text
+    assert "conditions direct (33% of respondents), spin (67% of respondents)" in text
+    assert "“Cheated?” (in condition direct)" in text.split("Asked directly")[1]
     assert "Pearson's χ² test" in text and "Newcombe's MOVER interval" in text
     assert "“Cheated?” (in condition spin) was asked with Warner's mirrored design" in text
     assert "Newcombe, R. G. (1998)" in text
@@ -99,3 +104,25 @@ def test_the_dashboard_api_and_command_line_give_it(
     printed = runner.invoke(args=["methods", slug, "--latex"])
     assert printed.exit_code == 0 and r"$\varepsilon$" in printed.output
     assert "참고문헌" in runner.invoke(args=["methods", slug, "--lang", "ko"]).output
+
+
+def test_the_paragraph_says_how_the_questionnaire_was_fielded(app, import_survey):
+    import copy
+
+    from tests.web.core.test_flow import STUDY as FLOW
+
+    data = copy.deepcopy(FLOW)
+    data["pages"][0]["screen_out_if"] = {"question": "student", "in": ["no"]}
+    data["quotas"] = [{"id": "students", "question": "student", "in": ["yes"], "limit": 300}]
+    data["panel"] = {"parameters": ["PROLIFIC_PID"],
+                     "complete_url": "https://app.prolific.com/submissions/complete?cc=C1"}  # fmt: skip
+    slug = import_survey(data)
+    with app.test_request_context():
+        text = survey_methods(find_survey(slug), 10).markdown
+    assert "“Year” only of respondents with" in text  # a display rule, and who was asked
+    assert "page(s) sensitive was drawn at random" in text  # a drawn order of questions
+    assert "The order of the options of “Year” was drawn at random" in text
+    assert "Every question could be skipped except “Student?”" in text
+    assert "Respondents were screened out after page about" in text
+    assert "students (" in text and ": 300" in text  # the quota and its limit
+    assert "recruited through an online panel" in text

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import shown
 from web.core.models import Survey
+from web.core.results.methods_flow import fielding_paragraphs
 
 # The method's founding paper, cited in the first sentence whatever the designs.
 WARNER = (
@@ -104,11 +105,12 @@ def survey_methods(survey: Survey, min_n: int) -> Methods:
               level=95)
         )  # fmt: skip
     if direct:
-        asked = ", ".join(f"“{shown(question.texts).text}”" for question in _once(direct))
+        asked = ", ".join(_direct_words(question) for question in _once_per_condition(direct))
         paragraphs.append(_("Asked directly, with no randomizing (and no ε): %(questions)s.",
                             questions=asked))  # fmt: skip
     if survey.condition_list:
         paragraphs.append(_experiment_sentence(survey))
+    paragraphs += fielding_paragraphs(survey, min_n)
     paragraphs.append(
         _("%(n)s responses were published. Results were published in batches of %(batch)s "
           "responses, so that no single response can be read off a change, and any figure of "
@@ -147,11 +149,22 @@ def _design_sentence(question) -> str:
     )  # fmt: skip
 
 
+def _direct_words(question) -> str:
+    """A question asked directly, with the split ballot's condition that asks it so."""
+    text = f"“{shown(question.texts).text}”"
+    if question.condition is None:
+        return text
+    return _("%(question)s (in condition %(condition)s)", question=text,
+             condition=question.condition)  # fmt: skip
+
+
 def _experiment_sentence(survey: Survey) -> str:
+    total = sum(condition.share for condition in survey.condition_list)
     conditions = ", ".join(
-        _("%(condition)s (share %(share)s)", condition=condition.id, share=_number(condition.share))
+        _("%(condition)s (%(percent)s of respondents)", condition=condition.id,
+          percent=f"{condition.share / total:.0%}")
         for condition in survey.condition_list
-    )
+    )  # fmt: skip
     return _(
         "Each respondent's device assigned them at random to one of the conditions %(conditions)s; "
         "the allocation was checked with Pearson's χ² test against these shares. Each condition's "
@@ -169,9 +182,9 @@ def _references(randomized, experiment: bool) -> tuple[str, ...]:
     return tuple(sorted(dict.fromkeys(reference for reference in found if reference)))
 
 
-def _once(questions) -> list:
-    """Each question once (a split ballot's rows share one wording)."""
-    return list({question.question_id: question for question in questions}.values())
+def _once_per_condition(questions) -> list:
+    """Each question once per condition that asks it directly."""
+    return list({(q.question_id, q.condition): q for q in questions}.values())
 
 
 def _number(value: float) -> str:
@@ -190,8 +203,27 @@ def _escaped(text: str) -> str:
 SYMBOL = re.compile(
     "|".join(re.escape(symbol) for symbol in sorted(SYMBOLS, key=len, reverse=True))
 )
+# Each symbol inside a formula (its LaTeX without the dollars).
+MATH_FORMS = {symbol: latex.strip("$") for symbol, (_markdown, latex) in SYMBOLS.items()}
+_TOKEN = rf"(?:{SYMBOL.pattern}|\d[\d,]*(?:\.\d+)?|[=/()])"
+MATH_RUN = re.compile(rf"{_TOKEN}(?: ?{_TOKEN})*")
 
 
 def _symbols(text: str, form: int) -> str:
-    """The symbols in ``text`` in Markdown (0) or LaTeX (1)."""
-    return SYMBOL.sub(lambda match: SYMBOLS[match.group(0)][form], text)
+    """The symbols in ``text`` in Markdown (0) or LaTeX (1): in LaTeX, a run of symbols, numbers
+    and operators that holds a symbol is one formula, ``$\\lambda_1 = 0.731$``, its = inside."""
+    if form == 0:
+        return SYMBOL.sub(lambda match: SYMBOLS[match.group(0)][0], text)
+    return MATH_RUN.sub(_formula, text)
+
+
+def _formula(match: re.Match) -> str:
+    """A run as one formula where it holds a symbol (a prose parenthesis left outside)."""
+    run = match.group(0)
+    if not SYMBOL.search(run):
+        return run
+    outside = ""
+    while run.endswith(")") and run.count(")") > run.count("("):
+        run, outside = run[:-1].rstrip(), ")" + outside
+    inner = SYMBOL.sub(lambda found: MATH_FORMS[found.group(0)], run).replace("−", "-")
+    return f"${inner}${outside}"
