@@ -422,3 +422,11 @@ def test_a_counted_quotas_condition_stays_and_a_new_condition_moves_the_revision
         set_quotas(survey, None)
         db.session.commit()
         assert find_survey(slug).quotas is None
+
+
+def test_the_dashboard_names_a_screening_page_by_its_title(import_survey, researcher):
+    data = copy.deepcopy(QUOTA_STUDY)
+    data["pages"][0]["title"] = "About you"
+    slug = import_survey(data)
+    row = researcher.get(f"/surveys/{slug}").get_data(as_text=True).split('data-page="about"')[1]
+    assert row.split("</tr>")[0].count("About you") == 1 and "<code>about</code>" not in row

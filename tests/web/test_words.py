@@ -44,3 +44,10 @@ def test_no_korean_particle_follows_an_id_bare():
     bare = re.compile(rf"%\(({IDS})\)s(는|은|가|이|를|을|로)(?![(\w])")
     found = [message.string for message in catalog if message.id and bare.search(message.string)]
     assert found == []
+
+
+def test_a_number_asked_directly_is_not_called_a_spin_in_the_builder(import_survey, researcher):
+    slug = import_survey(AGES)
+    page = researcher.get(f"/surveys/{slug}/edit").get_data(as_text=True)
+    age = page.split("<span>How old are you?</span>")[1].split("</tr>")[0]
+    assert "Number, asked directly" in age and "one spin" not in age

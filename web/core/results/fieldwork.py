@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from web.core.models import FieldworkCount, Survey
 from web.core.surveys.pages import stored_pages
 from web.core.surveys.quotas import Quota, stored_quotas
+from web.core.surveys.texts import Texts
 
 QUOTA, SCREEN_OUT = FieldworkCount.QUOTA, FieldworkCount.SCREEN_OUT
 
@@ -51,6 +52,8 @@ class ScreenOutCount:
     page: str
     words: str
     count: int | None
+    # The page's title as the survey gives it (None: it has none, and its id stands for it).
+    title: Texts | None = None
 
     def to_dict(self) -> dict:
         return {"page": self.page, "words": self.words, "count": self.count}
@@ -94,6 +97,7 @@ def fieldwork_counts(survey: Survey, min_n: int) -> FieldworkCounts:
             page.key,
             page.screen_out_if.words(),
             in_batches(counts.get((SCREEN_OUT, page.key), 0), batch, min_n),
+            page.title if page.title and any(page.title.values()) else None,
         )
         for page in stored_pages(survey.pages)
         if page.screen_out_if is not None

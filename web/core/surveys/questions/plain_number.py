@@ -24,7 +24,7 @@ class PlainNumber(ReadAsGiven):
     interval, and quartiles. It feeds no tally and splits no groups."""
 
     name = Number.name
-    label = Number.label
+    label = _l("Number, asked directly")
     variant = "plain"
     has_options = False
     has_range = True
