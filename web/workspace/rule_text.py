@@ -29,7 +29,11 @@ def rule_reader(survey) -> Callable[[str], dict]:
         for grid_row in row.design.rows or ()
     }
     yes_no = {row.question_id for row in survey.questions if row.type.xlsform_list == YES_NO_LIST}
-    return lambda text: rule_from_relevant(text, yes_no, names)
+    # Each question's answers (a grid's row: the grid's), so that != reads as every other one.
+    answers = {row.question_id: [option.key for option in row.options] for row in survey.questions}
+    answers |= {name: answers[grid] for name in names.values()
+                for grid in [name.split(".", 1)[0]]}  # fmt: skip
+    return lambda text: rule_from_relevant(text, yes_no, names, answers)
 
 
 def rule_text(rule: Rule | None) -> str:

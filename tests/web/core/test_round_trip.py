@@ -168,3 +168,17 @@ def test_the_apps_own_xlsform_of_a_split_ballot_on_a_page_imports_back(form_id):
 )  # fmt: skip
 def test_an_xlsform_refusal_names_the_row_and_column_as_written(problem, said):
     assert _by_row(problem, ([2, 5], [1, 9])) == said
+
+
+@pytest.mark.parametrize(
+    ("relevant", "rule"),
+    [
+        ("${year} != 'first'", {"question": "year", "in": ["second", "none"]}),
+        ("${student} != '1'", {"question": "student", "in": ["no"]}),
+    ],
+)
+def test_an_xlsform_relevant_reads_not_equal_as_every_other_answer(relevant, rule):
+    from web.core.surveys.xlsform_flow import rule_from_relevant
+
+    answers = {"year": ["first", "second", "none"]}
+    assert rule_from_relevant(relevant, {"student"}, {}, answers) == rule

@@ -23,7 +23,7 @@ Nothing here touches the database.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -38,19 +38,24 @@ TOKEN = re.compile(
 YES_NO = {"1": "yes", "0": "no", "yes": "yes", "no": "no"}
 GROUP_APPEARANCES = ("", "field-list")
 EMPTY: Mapping[str, str] = MappingProxyType({})
+EMPTY_ANSWERS: Mapping[str, Sequence[str]] = MappingProxyType({})
 
 
 class RelevantError(ValueError):
     """A ``relevant`` this app cannot read; the message says what it reads."""
 
 
-def rule_from_relevant(text: str, yes_no: set[str], names: Mapping[str, str] = EMPTY) -> dict:
+def rule_from_relevant(
+    text: str, yes_no: set[str], names: Mapping[str, str] = EMPTY,
+    answers: Mapping[str, Sequence[str]] = EMPTY_ANSWERS,
+) -> dict:  # fmt: skip
     """A ``relevant`` expression as a survey file's ``show_if``; ``yes_no`` are the ids of the
     yes/no questions (their ``1`` and ``0`` read as ``yes`` and ``no``), ``names`` the name a
-    rule gives a row that is no question (a grid's row, ``<grid>.<row>``, by its row's name).
-    Raises :class:`RelevantError`."""
+    rule gives a row that is no question (a grid's row, ``<grid>.<row>``, by its row's name),
+    ``answers`` each question's possible answers by the name a rule gives it (so that
+    ``${q} != 'a'`` reads as every other answer). Raises :class:`RelevantError`."""
     tokens = _tokens(text)
-    parser = _Parser(tokens, yes_no, names)
+    parser = _Parser(tokens, yes_no, names, answers)
     rule = parser.either()
     if parser.position != len(tokens):
         raise RelevantError(_unsupported())
@@ -145,8 +150,10 @@ class _Parser:
     """Recursive descent over the tokens: either := both ('or' both)*; both := one ('and' one)*;
     one := '(' either ')' | selected(${q}, 'x') | ${q} op literal."""
 
-    def __init__(self, tokens: list[tuple[str, str]], yes_no: set[str], names: Mapping[str, str]):
+    def __init__(self, tokens: list[tuple[str, str]], yes_no: set[str], names: Mapping[str, str],
+                 answers: Mapping[str, Sequence[str]]):  # fmt: skip
         self.tokens, self.position, self.yes_no, self.names = tokens, 0, yes_no, names
+        self.answers = answers
 
     def peek(self) -> tuple[str, str]:
         return self.tokens[self.position] if self.position < len(self.tokens) else ("", "")
@@ -196,6 +203,8 @@ class _Parser:
         self.position += 1
         if operator == "=" and kind == "string":
             return self.answer_in(question, literal)
+        if operator == "!=" and kind == "string":
+            return self.answer_not(question, literal)
         if kind == "numeral" and operator in ("=", ">=", "<="):
             number = float(literal)
             number = int(number) if number.is_integer() else number
@@ -212,6 +221,16 @@ class _Parser:
         """A ``${name}``, as a rule names it."""
         name = self.take("ref")
         return self.names.get(name, name)
+
+    def answer_not(self, question: str, answer: str) -> dict:
+        """``${q} != 'a'``: every other answer of ``q`` (its answers must be known)."""
+        if question in self.yes_no:
+            answer, others = YES_NO.get(answer, answer), ["yes", "no"]
+        else:
+            others = list(self.answers.get(question, ()))
+        if answer not in others:
+            raise RelevantError(_unsupported())
+        return {"question": question, "in": [other for other in others if other != answer]}
 
     def answer_in(self, question: str, answer: str) -> dict:
         if question in self.yes_no:

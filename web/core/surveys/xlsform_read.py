@@ -286,9 +286,10 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     pages = PageRows(paged, languages)
     questions, rows, cells_of = [], [], []
     names = grid_row_names(survey_rows[1:])
+    answers = _answers_by_name(survey_rows[1:], choices, names)
 
     def relevant(text: str, yes_no: set[str]) -> dict:
-        return rule_from_relevant(text, yes_no, names)
+        return rule_from_relevant(text, yes_no, names, answers)
 
     grid = GridRows(lambda cells, name: _text(cells, name, languages), relevant)
     for number, cells in survey_rows[1:]:
@@ -443,6 +444,18 @@ class PageRows:
 
 def _ends_group(cells: dict) -> bool:
     return row_type(cells) == "end group"
+
+
+def _answers_by_name(survey_rows, choices: dict[str, list[dict]], names: dict[str, str]):
+    """Each select row's possible answers, by the name a rule gives it (a grid's row by
+    ``<grid>.<row>``)."""
+    found: dict[str, list[str]] = {}
+    for _number, cells in survey_rows:
+        selected = SELECT_TYPE.match(" ".join(str(cells.get("type", "")).split()))
+        name = str(cells.get("name", ""))
+        if selected and selected["list"] in choices and name:
+            found[names.get(name, name)] = [choice["id"] for choice in choices[selected["list"]]]
+    return found
 
 
 def asked_as(question: dict, cells: dict) -> str:
