@@ -46,7 +46,7 @@ def outputs(researcher, client, runner, token, slug) -> dict:
 def published_part(shown: dict) -> dict:
     """The outputs less the survey's running total of responses (which may be shown: it says
     that someone answered, not what) and the row order of the responses CSV (random)."""
-    total = re.compile(r'id="(response|live)-count">\d+<')
+    total = re.compile(r'id="(response|live)-count"[^>]*>\d+<')
     lines = shown["responses"].splitlines()
     return {
         "dashboard": total.sub("", shown["dashboard"]),

@@ -278,7 +278,8 @@ def test_quotas_and_screen_outs_travel_through_xlsform_and_pyxform_converts_the_
     [
         ("women: ${gender} = 'f'", "write each quota as id \\(limit\\): expression"),
         ("women (2): ${gender} ~ 'f'", "settings, column rr_quotas"),
-        ("women (2): ${cheated} = '1'", r"quotas\[0\].question: 'cheated' is randomized"),
+        # Said as the workbook is written: the settings' column, no survey file's path.
+        ("women (2): ${cheated} = '1'", r"settings, column rr_quotas: 'cheated' is randomized"),
     ],
 )
 def test_a_wrong_quotas_setting_is_refused_with_the_reason(app, cell, message):
