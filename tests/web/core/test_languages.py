@@ -242,8 +242,8 @@ def test_questions_that_cannot_be_randomized_are_refused_with_their_rows(app):
     with app.app_context(), pytest.raises(SurveyFileError) as refused:
         load_xlsform(fixed)
     assert refused.value.problems == [
-        "survey row 2.text.ko: missing its text in 한국어",
-        "survey row 2.epsilon: must be a number from 1e-06 to 10, got 20.0",
+        "survey row 2, column label: missing its text in 한국어",
+        "survey row 2, column rr_epsilon: must be a number from 1e-06 to 10, got 20.0",
     ]
 
 

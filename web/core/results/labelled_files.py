@@ -40,7 +40,7 @@ NOT_SHOWN, SKIPPED, NOT_SAID = "a", "b", "c"
 MISSING_CODES = {NOT_SHOWN: -1, SKIPPED: -2, NOT_SAID: -3}
 MISSING_LABELS = {NOT_SHOWN: "not shown", SKIPPED: "skipped", NOT_SAID: "prefer not to say"}
 # The answer shapes whose columns hold a 0 or 1 (a report, or a yes/no asked directly).
-YES_NO_SHAPES = ("bit", "bits", "number", "arm")
+YES_NO_SHAPES = ("bit", "bits", "arm")
 NAME_LIMIT = 32  # Stata's longest variable name
 FORMATS = {"sav": "application/x-spss-sav", "dta": "application/x-stata-dta"}
 
@@ -196,7 +196,9 @@ def _variable(question, part: str | None, name: str, taken: set[str]) -> Variabl
     # Every report's bit, an arm, a number asked directly is a number; words are text.
     variable = Variable(_name(name, taken), _fitted(wording), not question.type.written)
     shape = question.type.answer_shape
-    if shape in YES_NO_SHAPES and part not in ("arm",):
+    # A report's 0 or 1: a yes/no's, an option's, an arm's, a number's one spin.
+    bit = shape in YES_NO_SHAPES or (question.type.has_range and question.asked_with.protects)
+    if bit and part not in ("arm",):
         variable.whole = True
         said = "reported " if question.asked_with.protects else ""
         variable.value_labels = {0: f"{said}no", 1: f"{said}yes"}
