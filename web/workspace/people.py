@@ -3,6 +3,8 @@ colleague with no account yet is invited (a single-use link shown once on the ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, flash, redirect, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -61,32 +63,36 @@ def invited(survey, email: str, role: str):
 @bp.post("/<slug>/people/withdraw")
 def withdraw_invitation(slug: str):
     """Withdraw an invitation not yet used: its link stops working."""
-    survey = researcher_survey(slug, needs="team")
-    email = request.form.get("email", "")
-    try:
-        withdraw(survey, email, current_user.id)
-    except TeamError as error:
-        db.session.rollback()
-        flash(str(error), "error")
-    else:
-        db.session.commit()
-        flash(
-            _("The invitation of %(email)s was withdrawn: its link no longer works.", email=email)
-        )
-    return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
+    return changed_team(
+        slug,
+        withdraw,
+        lambda email: _(
+            "The invitation of %(email)s was withdrawn: its link no longer works.", email=email
+        ),
+    )
 
 
 @bp.post("/<slug>/people/remove")
 def remove(slug: str):
     """Stop sharing the survey with an account."""
+    return changed_team(
+        slug,
+        unshare,
+        lambda email: _("%(email)s no longer has a role on this survey.", email=email),
+    )
+
+
+def changed_team(slug: str, change: Callable, said: Callable[[str], str]):
+    """Apply ``change(survey, email, by)`` for the card's email, and say ``said(email)`` or why
+    it was refused."""
     survey = researcher_survey(slug, needs="team")
     email = request.form.get("email", "")
     try:
-        unshare(survey, email, current_user.id)
+        change(survey, email, current_user.id)
     except TeamError as error:
         db.session.rollback()
         flash(str(error), "error")
     else:
         db.session.commit()
-        flash(_("%(email)s no longer has a role on this survey.", email=email))
+        flash(said(email))
     return redirect(url_for("dashboard.survey", slug=slug, _anchor="people"))
