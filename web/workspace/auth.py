@@ -11,8 +11,6 @@ from flask_login import current_user, login_required, login_user, logout_user
 
 from web.core.infrastructure.extensions import db, login_manager
 from web.core.models import ResearcherSession, User
-from web.core.models.sessions import session_digest
-from web.core.models.team import this_minute
 from web.core.surveys.demo import give_demo_to_first_account
 from web.site.logs import security_event
 from web.site.redirects import local_path
@@ -75,11 +73,8 @@ def load_user(session_id: str) -> User | None:
 
 def seen_now(key: str | None) -> None:
     """Mark the session with this key seen now (to the minute), for the account's list."""
-    if key is None:
-        return
-    live = db.session.scalar(db.select(ResearcherSession).filter_by(key_hash=session_digest(key)))
-    if live is not None:
-        live.seen_at = this_minute()
+    if key is not None:
+        ResearcherSession.mark_seen(key)
         db.session.commit()
 
 

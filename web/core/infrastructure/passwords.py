@@ -7,6 +7,7 @@ checked without regard to case), or one made of this app's own words or the acco
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 
@@ -63,3 +64,9 @@ def account_problem(email: str, password: str) -> str | None:
         return f"{email!r} is not an email address"
     problem = password_problem(password, email)
     return None if problem is None else f"the password is not allowed: {problem}"
+
+
+def token_digest(token: str) -> str:
+    """What the server keeps of a secret it hands out (an API token, a field device's link, a
+    session's key, an invitation's link): its SHA-256, in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()

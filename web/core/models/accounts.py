@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import date
 from functools import lru_cache
@@ -19,6 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from web.core.infrastructure.driver_sql import first_row, placeholder
 from web.core.infrastructure.extensions import Model, db
+from web.core.infrastructure.passwords import token_digest
 from web.core.models.sessions import ResearcherSession
 
 
@@ -115,7 +115,7 @@ class ApiToken(Model):
 
     @staticmethod
     def digest(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
+        return token_digest(token)
 
     @classmethod
     def issue(cls, user: User, label: str = "", write: bool = False) -> tuple[str, ApiToken]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import date
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from web.core.infrastructure.extensions import Model, db
+from web.core.infrastructure.passwords import token_digest
 from web.core.models.accounts import token_row
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class FieldDevice(Model):
 
     @staticmethod
     def digest(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
+        return token_digest(token)
 
     @classmethod
     def issue(cls, survey: Survey, label: str) -> tuple[str, FieldDevice]:

@@ -4,7 +4,6 @@ it the role and deletes the invitation (web/core/surveys/invitations.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import datetime
 
@@ -12,11 +11,6 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from web.core.infrastructure.extensions import Model
-
-
-def invitation_digest(token: str) -> str:
-    """What the server keeps of an invitation's link."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Invitation(Model):

@@ -5,7 +5,6 @@ is a coarse name ("Firefox · Linux") and its times are to the minute."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import UTC, datetime
 
@@ -13,6 +12,7 @@ from sqlalchemy import CursorResult, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from web.core.infrastructure.extensions import Model, db
+from web.core.infrastructure.passwords import token_digest
 from web.core.models.team import this_minute
 
 # (what the User-Agent holds, the name shown), first match wins: Edge and Opera say "Chrome" too,
@@ -45,11 +45,6 @@ def device_name(user_agent: str) -> str:
     return " · ".join(name for name in found if name) or "?"
 
 
-def session_digest(key: str) -> str:
-    """What the server keeps of a session's key."""
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
 class ResearcherSession(Model):
     """One login of a researcher on one browser, until it is ended or expires."""
 
@@ -70,7 +65,7 @@ class ResearcherSession(Model):
         db.session.add(
             cls(
                 user_id=user_id,
-                key_hash=session_digest(key),
+                key_hash=token_digest(key),
                 device=device_name(user_agent),
                 signed_in_at=now,
                 seen_at=now,
@@ -84,7 +79,7 @@ class ResearcherSession(Model):
         if not key:
             return None
         return db.session.scalar(
-            db.select(cls).filter_by(user_id=user_id, key_hash=session_digest(key))
+            db.select(cls).filter_by(user_id=user_id, key_hash=token_digest(key))
         )
 
     @classmethod
@@ -102,7 +97,7 @@ class ResearcherSession(Model):
         how many ended."""
         query = db.delete(cls).where(cls.user_id == user_id)
         if key is not None:
-            query = query.where(cls.key_hash == session_digest(key))
+            query = query.where(cls.key_hash == token_digest(key))
         if session_id is not None:
             query = query.where(cls.id == session_id)
         ended: CursorResult = db.session.execute(query)  # type: ignore[assignment]
@@ -118,6 +113,13 @@ class ResearcherSession(Model):
         """When it was last used, to within a few minutes, in UTC."""
         return self.seen_at.replace(tzinfo=UTC)
 
+    @classmethod
+    def mark_seen(cls, key: str) -> None:
+        """Mark the session with this key seen now (to the minute), for the account's list."""
+        db.session.execute(
+            db.update(cls).where(cls.key_hash == token_digest(key)).values(seen_at=this_minute())
+        )
+
     def is_keyed(self, key: str | None) -> bool:
         """Whether ``key`` is this session's (the browser asking is this session's)."""
-        return key is not None and secrets.compare_digest(self.key_hash, session_digest(key))
+        return key is not None and secrets.compare_digest(self.key_hash, token_digest(key))

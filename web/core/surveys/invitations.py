@@ -15,9 +15,8 @@ from flask_babel import gettext as _
 from sqlalchemy import CursorResult
 
 from web.core.infrastructure.extensions import db
-from web.core.infrastructure.passwords import EMAIL, MAX_EMAIL
+from web.core.infrastructure.passwords import EMAIL, MAX_EMAIL, token_digest
 from web.core.models import Invitation, Survey, SurveyMember, User
-from web.core.models.invitations import invitation_digest
 from web.core.models.team import ROLES, this_minute
 from web.core.surveys.problems import Problem
 from web.core.surveys.team import TeamError, record
@@ -62,7 +61,7 @@ def invite(survey: Survey, email: str, role: str, by: int | None) -> NewInvitati
     expires = this_minute() + timedelta(days=days)
     db.session.add(
         Invitation(survey_id=survey.id, email=email, role=role, invited_by=by,
-                   token_hash=invitation_digest(token), expires_at=expires)
+                   token_hash=token_digest(token), expires_at=expires)
     )  # fmt: skip
     record(survey, by, "invited", f"{email} as {role}")
     return NewInvitation(email, role, token, expires.replace(tzinfo=UTC))
@@ -92,7 +91,7 @@ def withdraw(survey: Survey, email: str, by: int | None) -> None:
 
 def invitation_of(token: str) -> Invitation | None:
     """The live invitation of a link, or None (used, withdrawn, expired, or never made)."""
-    found = db.session.scalar(db.select(Invitation).filter_by(token_hash=invitation_digest(token)))
+    found = db.session.scalar(db.select(Invitation).filter_by(token_hash=token_digest(token)))
     if found is None or found.expires_at <= this_minute():
         return None
     return found
