@@ -65,8 +65,9 @@ export async function setUpPages(page, newId) {
   page.layout = () => refresh(page, state);
   // Submit stops at a question that waits, on whichever page it is (problems.js).
   page.goToQuestion = (question) => {
-    const index = visiblePages(page, state).findIndex((each) => each.questions.includes(question.sentAs ?? question.id));
-    if (index >= 0 && state.pages[state.current] !== visiblePages(page, state)[index]) show(page, state, index, false);
+    const visible = visiblePages(page, state);
+    const index = visible.findIndex((each) => each.questions.includes(question.sentAs ?? question.id));
+    if (index >= 0 && state.pages[state.current] !== visible[index]) show(page, state, index, false);
   };
   // The last page's end comes with Submit (send.js), which asks this first.
   page.mayFinish = async () => {
