@@ -95,12 +95,14 @@ def fieldwork_paths() -> dict:
                                 "type": "array",
                                 "items": {
                                     "type": "object",
-                                    "required": ["at", "by", "action", "detail"],
+                                    "required": ["at", "by", "action", "detail", "said"],
                                     "properties": {
                                         "at": {"type": "string"},
                                         "by": {"type": ["string", "null"]},
                                         "action": {"type": "string", "enum": list(ACTIONS)},
                                         "detail": {"type": "string"},
+                                        # The event in the dashboard's words, in English.
+                                        "said": {"type": "string"},
                                     },
                                 },
                             }
