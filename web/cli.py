@@ -306,7 +306,11 @@ def results(
 @click.argument("slug")
 @click.argument("item")
 @click.option(
-    "--on", "on", required=True, metavar="DIRECT[,DIRECT]", help="Direct questions to regress on."
+    "--on",
+    "on",
+    required=True,
+    metavar="QUESTION[,QUESTION]",
+    help="Direct questions (dummy-coded) and numbers asked directly (a slope per unit).",
 )
 @click.option(
     "--reference",
@@ -317,8 +321,8 @@ def results(
 @with_appcontext
 @refusals_as_errors
 def regress(slug: str, item: str, on: str, reference: str) -> None:
-    """Regress a randomized ITEM (question, or question.option) on direct questions: logistic for
-    a share, linear for a number question's mean."""
+    """Regress a randomized ITEM (question, or question.option) on direct questions and numbers
+    asked directly: logistic for a share, linear for a number question's mean."""
     survey = survey_named(slug, one_snapshot=True)
     levels = dict(part.partition(":")[::2] for part in reference.split(",") if part)
     try:

@@ -7,6 +7,9 @@ import shutil
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.browser.researcher import log_in
+from tests.conftest import PASSWORD
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, chromium keeps trying to reach Google's hosts on a machine with no network.
 CHROMIUM_ARGS = [
@@ -106,3 +109,27 @@ class RequestLog:
 @pytest.fixture
 def page_log():
     return RequestLog
+
+
+@pytest.fixture
+def researcher_at(browser, runner, live_server):
+    """A researcher's logged-in page in a profile of a locale and a width (reduced motion, the
+    CSP bypassed for axe); closed after the test."""
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    contexts = []
+
+    def open_page(locale: str, width: int):
+        context = browser.new_context(
+            locale=locale,
+            bypass_csp=True,
+            reduced_motion="reduce",
+            viewport={"width": width, "height": 900},
+        )
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, live_server, "rita@example.org")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()

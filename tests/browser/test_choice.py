@@ -116,7 +116,7 @@ def test_dashboard_projector_and_builder_show_a_single_choice(
 
     page.goto(f"{live_server}/surveys/{often}/present")
     page.click("#reveal")
-    page.wait_for_selector(".present-result[data-question='times'] .chart")
+    page.wait_for_selector(".present-result[data-question='times'] .chart-wide")
     expect(page.locator(".present-result[data-question='times']")).to_contain_text("add up to 100%")
 
     page.goto(f"{live_server}/surveys/{often}/edit")

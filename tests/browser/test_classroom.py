@@ -59,7 +59,7 @@ def test_the_projector_follows_a_class_and_moves_its_numbers_only_in_batches(
     expect(projector.locator("#live-count")).to_have_text("0")
     assert not projector.locator(".present-result").first.is_visible()
     dashboard = teacher.new_page()
-    chart = ".present-result[data-question='cheated'] svg.chart"
+    chart = ".present-result[data-question='cheated'] svg.chart-wide"
 
     def shown(count: int) -> tuple[str, str]:
         projector.wait_for_function(
@@ -331,7 +331,7 @@ def test_the_projector_shows_one_question_per_slide(
     )
     assert fits
     labels = page.evaluate(
-        """() => [...document.querySelectorAll(".present-result[data-current] .chart .label")]
+        """() => [...document.querySelectorAll(".present-result[data-current] .chart-wide .label")]
             .map((label) => {
                 const svg = label.ownerSVGElement.getBoundingClientRect();
                 const box = label.getBoundingClientRect();

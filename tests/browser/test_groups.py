@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -89,7 +90,7 @@ def test_build_answer_and_analyse_a_survey_with_a_direct_question(
     page.click("text=Analysis by group")
     page.wait_for_selector("#group-table")
     expect(page.locator("#group-table tbody tr")).to_have_count(2)
-    expect(page.locator(".chart-wrap svg.chart")).to_have_count(1)
+    expect(page.locator(".chart-wrap svg.chart-wide")).to_have_count(1)
     page.select_option("#a", "fourth")
     page.select_option("#b", "first")
     with page.expect_navigation():
@@ -143,3 +144,30 @@ def test_the_analysis_page_fits_a_phone(
     signed_in_page.goto(f"{live_server}/surveys/phone/groups")
     signed_in_page.wait_for_selector("#coefficients")
     assert signed_in_page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+@no_database
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+def test_charts_on_a_phone_read_without_scrolling_sideways(
+    app, researcher_at, live_server, import_survey, seed_responses, locale
+):
+    from web.core.surveys.demo import DEMO_FILE
+
+    app.config["RESULTS_MIN_N"] = 10
+    import_survey(json.loads(DEMO_FILE.read_text(encoding="utf-8")))
+    seed_responses("campus-life", 600, seed=3)
+    page = researcher_at(locale, 390)
+    for path in ("/surveys/campus-life", "/surveys/campus-life/groups"):
+        page.goto(f"{live_server}{path}")
+        page.wait_for_selector("svg.chart-narrow")
+        # Only the phone's drawing shows: as wide as its box, its words at least 12 px.
+        drawn = page.evaluate(
+            """() => [...document.querySelectorAll("svg.chart")]
+                .filter((svg) => svg.getClientRects().length)
+                .map((svg) => [svg.classList.contains("chart-narrow"),
+                    svg.getBoundingClientRect().width <= svg.parentElement.clientWidth + 0.5,
+                    Math.min(...[...svg.querySelectorAll(".label, .tick, .value")].map((text) =>
+                        parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a))])"""
+        )
+        assert drawn and all(narrow and fits and size >= 12 for narrow, fits, size in drawn), drawn
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390

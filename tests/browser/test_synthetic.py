@@ -39,7 +39,7 @@ def test_the_synthetic_page_reads_and_passes_axe(
     page.goto(f"{live_server}/surveys/{designed}/synthetic")
     page.wait_for_selector("#utility-table")
     expect(page.locator("#utility-table tbody tr")).to_have_count(10)  # four items and six pairs
-    expect(page.locator("svg.chart rect.bar")).to_have_count(20)
+    expect(page.locator("svg.chart-wide rect.bar")).to_have_count(20)
     page.fill("#m", "3")
     page.click("#synthetic-controls button[type='submit']")
     page.wait_for_url(lambda url: "m=3" in url)

@@ -92,7 +92,7 @@ def test_build_open_answer_and_read_the_estimate(app, browser, runner, live_serv
     expect(page.locator("[data-question='cheated'] .estimate")).to_contain_text(
         f"{100 * expected.estimate:.1f}%"
     )
-    expect(page.locator("[data-question='cheated'] svg.chart title")).to_have_count(1)
+    expect(page.locator("[data-question='cheated'] svg.chart-wide title")).to_have_count(1)
     assert errors == []
     researcher.close()
 

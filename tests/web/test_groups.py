@@ -3,6 +3,7 @@ publication, the grouped results API, the simulation by group, and deletion."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -14,7 +15,7 @@ import rr
 from tests.conftest import stored_bits
 from tests.helpers import api_get, bearer, submit_answers
 from web.core.infrastructure.extensions import db
-from web.core.models import GroupTally
+from web.core.models import GroupTally, Question
 
 SURVEY = {
     "slug": "groups",
@@ -303,7 +304,7 @@ def test_the_analysis_page_shows_groups_difference_and_regression(
     html = researcher.get("/surveys/groups/groups?by=year&item=cheated&a=fourth&b=first").get_data(
         as_text=True
     )
-    assert html.count('<tr data-group="') == 2 and 'class="chart"' in html
+    assert html.count('<tr data-group="') == 2 and 'class="chart chart-wide"' in html
     assert 'id="difference"' in html and "Fourth minus First" in html
     assert 'id="coefficients"' in html and "year=fourth" in html
     choice = researcher.get("/surveys/groups/groups?by=year&item=times.often").get_data(
@@ -405,3 +406,76 @@ def test_the_page_says_who_sees_a_direct_answer_as_the_exports_give_it(app, clie
     # Row by row: the direct answer as given, beside the same response's reports.
     assert sorted(row["year"] for row in rows) == ["first"] * 6 + ["fourth"] * 6
     assert all(row["cheated"] in {"0", "1"} and row["times"] == "often" for row in rows)
+
+
+def test_a_number_asked_directly_is_a_covariate_of_the_regression(
+    app, import_survey, token, seed_responses, researcher
+):
+    survey = copy.deepcopy(SURVEY) | {"slug": "aged"}
+    survey["questions"].append({"id": "age", "type": "number", "procedure": "direct",
+                                "text": "Age?", "min": 18, "max": 60})  # fmt: skip
+    import_survey(survey)
+    seed_responses("aged", 3000, seed=3)
+    body = api_get(app.test_client(), token, "surveys/aged/regression", item="cheated",
+                   on="year,age").json  # fmt: skip
+    terms = {c["term"]: c for c in body["coefficients"]}
+    assert set(terms) == {"(intercept)", "year=fourth", "age"}
+    # The same model fitted here from each stored response: one row per respondent.
+    with app.app_context():
+        stored = stored_bits()
+        question = db.session.scalar(db.select(Question).where(Question.key == "cheated"))
+        line = question.type.line_of(question)
+    rows = [[1.0, float(bits["year"] == "fourth"), float(bits["age"])] for bits in stored]
+    fit = line.regression(rows, [1] * len(rows), [bits["cheated"] for bits in stored],
+                          terms=["(intercept)", "year=fourth", "age"])  # fmt: skip
+    assert body["n"] == fit.n == 3000
+    for mine in fit.coefficients:
+        assert terms[mine.term]["estimate"] == pytest.approx(mine.estimate, rel=1e-3, abs=1e-4)
+    # Nothing ties cheating to age in the simulation: the slope is near 0.
+    assert abs(terms["age"]["estimate"]) < 4.5 * terms["age"]["std_error"]
+    mean_age = sum(row[2] for row in rows) / len(rows)
+    assert body["at"]["age"] == pytest.approx(mean_age, rel=1e-3)
+    assert [entry["group"] for entry in body["predicted"]] == [
+        {"year": "first"},
+        {"year": "fourth"},
+    ]
+    page = researcher.get("/surveys/aged/groups?by=year&item=cheated&adjust=age").get_data(
+        as_text=True
+    )
+    assert 'name="adjust" value="age" checked' in page
+    coefficients = page.split('id="coefficients"')[1].split("</table>")[0]
+    assert '<th scope="row">age</th>' in coefficients
+    shown_mean = f"{mean_age:.2f}".rstrip("0").rstrip(".")
+    assert f"predicted at the numbers' means: age = {shown_mean}." in page
+
+
+def test_the_randomized_answers_list_each_item_once(app, import_survey, researcher):
+    from tests.web.test_designs import ARMS
+    from tests.web.test_order_effects import SPLIT_PAGE
+
+    survey = copy.deepcopy(SPLIT_PAGE) | {"slug": "listed"}
+    survey["conditions"].append({"id": "cross", "share": 1})
+    survey["questions"][0]["asked"]["cross"] = {"procedure": "spinner", "epsilon": 2}
+    survey["pages"][0]["questions"] += ["year", "ch"]
+    survey["questions"] += [SURVEY["questions"][0], {"id": "ch", "type": "yesno", "text": "Ch?",
+                            "procedure": "cheating_detection", "arms": ARMS}]  # fmt: skip
+    import_survey(survey)
+    page = researcher.get("/surveys/listed/groups").get_data(as_text=True)
+    listed = page.split('<select id="item"')[1].split("</select>")[0]
+    values = [part.split('"')[0] for part in listed.split('value="')[1:]]
+    # The direct condition's answers are not a randomized answer; cheating detection's arm is
+    # part of its question's estimate; two conditions that randomize are each named.
+    assert values == ["exam@spin", "exam@cross", "drugs.alcohol", "drugs.tobacco", "s1", "ch"]
+    assert "Cheated in an exam? · condition cross" in listed
+
+
+def test_a_reason_both_analyses_are_refused_for_is_said_once(app, grouped, researcher):
+    for _ in range(3):
+        submit(app, "first", 1)
+    submit(app, "fourth", 0)
+    submit(app, "first", 1)
+    submit(app, "first", 1)
+    page = researcher.get("/surveys/groups/groups?by=year&item=cheated").get_data(as_text=True)
+    # The difference and the regression are refused for one small group: one notice says it.
+    assert page.count('class="notice analysis-problem"') == 1
+    assert "fewer than 2 respondents" in page

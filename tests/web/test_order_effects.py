@@ -71,7 +71,7 @@ def test_the_position_groups_like_a_direct_question(app, runner, import_survey, 
     assert "Reference group of the regression" not in page
     # An item of another page cannot be grouped by this page's positions.
     other = researcher.get(f"/surveys/{slug}/groups?by=position:sensitive&item=drugs.alcohol")
-    assert "not a yes/no question of that page" in other.get_data(as_text=True)
+    assert "not asked on that page" in other.get_data(as_text=True)
     # The estimates CSV (and the results API, through the same by_group) take the grouping.
     download = researcher.get(f"/surveys/{slug}/estimates.csv?by=position:sensitive")
     assert "estimates-by-position-sensitive.csv" in download.headers["Content-Disposition"]
@@ -81,3 +81,60 @@ def test_the_position_groups_like_a_direct_question(app, runner, import_survey, 
     assert rows[0]["n"] == str(s1.positions[0].n)
     refused = researcher.get(f"/surveys/{slug}/estimates.csv?by=position:nowhere")
     assert refused.status_code == 400
+
+
+SPLIT_PAGE = {
+    "slug": "order-split",
+    "title": "Order on a split page",
+    "conditions": [{"id": "direct", "share": 1}, {"id": "spin", "share": 1}],
+    "pages": [{"id": "habits", "title": "Habits", "questions": ["exam", "drugs", "s1"],
+               "randomize": True}],
+    "questions": [
+        {"id": "exam", "type": "yesno", "text": "Cheated in an exam?",
+         "asked": {"direct": {"procedure": "direct"},
+                   "spin": {"procedure": "spinner_coin", "epsilon": 1}}},
+        {"id": "drugs", "type": "multi", "text": "Drugs", "epsilon": 1, "procedure": "spinner",
+         "options": [{"id": "alcohol", "text": "Alcohol"}, {"id": "tobacco", "text": "Tobacco"}]},
+        {"id": "s1", "type": "yesno", "text": "S1", "epsilon": 1, "procedure": "spinner_coin"},
+    ],
+}  # fmt: skip
+
+
+def test_a_split_ballots_item_and_each_option_are_estimated_by_position(
+    app, runner, import_survey, researcher
+):
+    slug = import_survey(SPLIT_PAGE)
+    result = runner.invoke(args=["simulate-responses", slug, "--n", "900", "--seed", "5",
+                                 "--true-proportion", "0.3"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    app.config["RESULTS_MIN_N"] = 10
+    with app.app_context():
+        survey = find_survey(slug)
+        found = {item.key: item for item in order_effects(survey, 10)}
+        answered = {q.key: q.tallies[0].published_n for q in survey.questions}
+    assert set(found) == {"exam@direct", "exam@spin", "drugs.alcohol", "drugs.tobacco", "s1"}
+    for key in ("exam@direct", "exam@spin"):
+        item = found[key]
+        # Each condition's respondents saw the item at one of three places: their n adds up.
+        assert item.condition == key.split("@")[1] and len(item.positions) == 3
+        assert sum(at.n for at in item.positions) == answered[key]
+        for at in item.positions:
+            assert at.estimate is not None
+            assert abs(at.estimate.estimate - 0.3) <= 4 * at.estimate.std_error
+    alcohol = found["drugs.alcohol"]
+    assert alcohol.option is not None and alcohol.option["en"] == "Alcohol"
+    assert sum(at.n for at in alcohol.positions) == answered["drugs"]
+    assert alcohol.first_minus_last is not None
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    effects = page.split('id="order-effects"')[1].split("</article>")[0]
+    assert 'data-item="exam@spin"' in effects and 'data-item="drugs.tobacco"' in effects
+    assert "condition spin" in effects and "· <span>Tobacco</span>" in effects
+    assert "page “Habits”" in effects and "page habits" not in effects
+    # The analysis by position takes an option and a condition's row, as the dashboard's gap.
+    for item in ("drugs.alcohol", "exam@spin"):
+        groups = researcher.get(
+            f"/surveys/{slug}/groups?by=position:habits&item={item}&a=1&b=3"
+        ).get_data(as_text=True)
+        difference = groups.split('id="difference"')[1].split("</section>")[0]
+        gap = found[item].first_minus_last
+        assert f"{gap.estimate * 100:.1f} percentage points" in difference

@@ -3,6 +3,7 @@ difference between two chosen groups, and the item regressed on the direct quest
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
@@ -15,6 +16,7 @@ from web.core.results.by_group import GroupingError, GroupResult, by_group
 from web.core.results.by_position import PositionGrouping, position_groupings
 from web.core.results.cells import direct_questions
 from web.core.results.chart import estimate_chart
+from web.core.surveys.questions import ARM
 from web.core.surveys.scales import Scale
 from web.workspace.panel import describe, scaled_bars
 
@@ -68,6 +70,14 @@ class GroupAnalysis:
     problems: list[str] = field(default_factory=list)
     # The item's range when it is a number question: its figures are means in its units.
     scale: Scale | None = None
+    # The numbers asked directly, which the regression may also adjust for.
+    numbers: list = field(default_factory=list)
+
+    @property
+    def covariates(self) -> list:
+        """What the regression may also adjust for: the other direct questions, then the
+        numbers asked directly."""
+        return [d for d in self.directs if d.key != self.by] + self.numbers
 
     def option_text(self, key: str | None, option: str) -> str:
         """The words of one group: a direct question's option, or a position."""
@@ -85,18 +95,29 @@ class GroupAnalysis:
 
 
 def item_choices(survey: Survey) -> list[tuple[str, str]]:
-    """Every randomized item: a yes/no question, or each option of one with options."""
-    choices = []
+    """Every randomized item, once: a yes/no question, or each option of one with options; a
+    split ballot's question in each condition that randomizes it (named with the condition where
+    two do; its direct condition's answers are not a randomized answer)."""
     directs = direct_questions(survey.questions)
-    for question in survey.questions:
-        if question in directs:
-            continue
+    randomized = [
+        question for question in survey.questions
+        if question not in directs and question.asked_with.protects
+    ]  # fmt: skip
+    rows = Counter(question.question_id for question in randomized)
+    choices = []
+    for question in randomized:
+        text = shown(question.texts).text
+        if rows[question.question_id] > 1:
+            text += " · " + _("condition %(id)s", id=question.condition)
         for option in question.type.spun(question.options):
+            if option == ARM:  # an arm's tally is part of its question's estimate
+                continue
             if option is None:
-                choices.append((question.key, shown(question.texts).text))
+                choices.append((question.key, text))
             else:
-                text = f"{shown(question.texts).text} · {shown(option.texts).text}"
-                choices.append((f"{question.key}.{option.key}", text))
+                choices.append(
+                    (f"{question.key}.{option.key}", f"{text} · {shown(option.texts).text}")
+                )
     return choices
 
 
@@ -113,16 +134,15 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     page.first = args.get("a") if args.get("a") in groups else groups[0]
     page.second = args.get("b") if args.get("b") in groups else groups[1]
     page.reference = args.get("ref") if args.get("ref") in groups else groups[0]
-    page.adjust = [
-        key for key in args.getlist("adjust") if key in {d.key for d in directs} and key != page.by
-    ]
+    page.numbers = list(analysis.number_covariates(survey).values())
+    page.adjust = [key for key in args.getlist("adjust") if key in {c.key for c in page.covariates}]
     question, option = analysis.randomized_item(survey, page.item)
     page.item_index = question.type.spun(question.options).index(option)
     page.scale = question.design.scale
     page.groups = by_group(survey, page.by, min_n).get(question.key, [])
     positions = page.grouping.positions
     if positions is not None and not page.groups:
-        page.problems.append(_("This answer is not a yes/no question of that page: choose one "
+        page.problems.append(_("This answer is not asked on that page: choose one "
                                "of its items to see it by position."))  # fmt: skip
         return page
     page.chart = _chart(page, dict(page.items)[page.item])
@@ -139,11 +159,13 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
 
 
 def _compare(page: GroupAnalysis, compute, target: str) -> None:
-    """Set ``target`` from ``compute``, or say why it cannot be given."""
+    """Set ``target`` from ``compute``, or say why it cannot be given (once, where the
+    difference and the regression are refused for one reason)."""
     try:
         setattr(page, target, compute())
     except GroupingError as error:
-        page.problems.append(str(error))
+        if str(error) not in page.problems:
+            page.problems.append(str(error))
 
 
 def _chart(page: GroupAnalysis, title: str) -> Markup | None:

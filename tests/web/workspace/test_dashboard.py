@@ -54,10 +54,16 @@ def test_chart_is_svg_with_title_description_and_a_table(
     seed_responses(survey, 200, seed=1)
     html = researcher.get(f"/surveys/{survey}").get_data(as_text=True)
     block = html.split('data-question="substances"')[1].split("</article>")[0]
-    assert block.count("<svg") == 1 and 'role="img"' in block
-    assert "<title id=" in block and "Estimated share answering yes: Used?" in block
-    assert "<desc id=" in block and "Alcohol: estimate" in block and "95% interval" in block
-    assert block.count('class="whisker"') == 6 and block.count('class="bar"') == 2
+    # Drawn twice, labels beside the bars and (for a phone) above them: the stylesheet shows one.
+    wide, narrow = block.split("<svg")[1:]
+    assert wide.startswith(' class="chart chart-wide"') and narrow.startswith(
+        ' class="chart chart-narrow"'
+    )
+    for drawing in (wide, narrow):
+        assert 'role="img"' in drawing and "<title id=" in drawing and "<desc id=" in drawing
+        assert "Estimated share answering yes: Used?" in drawing
+        assert "Alcohol: estimate" in drawing and "95% interval" in drawing
+        assert drawing.count('class="whisker"') == 6 and drawing.count('class="bar"') == 2
     assert "<table" in block and 'data-option="tobacco"' in block
 
 

@@ -48,8 +48,10 @@ def results_paths() -> dict:
         },
         "/api/surveys/{slug}/regression": {
             "get": read_operation(
-                "Regression on direct questions",
-                "A randomized item regressed on direct questions, from published counts.",
+                "Regression on direct questions and numbers",
+                "A randomized item regressed on direct questions (dummy-coded) and numbers asked "
+                "directly (a slope per unit), from the published responses; each group predicted "
+                "at the numbers' means (``at``).",
                 [
                     slug,
                     parameter(
@@ -62,7 +64,7 @@ def results_paths() -> dict:
                     parameter(
                         "on",
                         text,
-                        "Direct questions, comma-separated.",
+                        "Direct questions and numbers asked directly, comma-separated.",
                         required=True,
                         example="year",
                     ),

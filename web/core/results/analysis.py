@@ -13,6 +13,7 @@ from web.core.results.by_group import GroupingError, direct_question, published_
 from web.core.results.by_position import PositionError, position_difference, position_grouping
 from web.core.results.cells import direct_questions
 from web.core.results.figures import difference_entry, significant
+from web.core.results.published import published_answers
 from web.core.surveys.questions import ARM, Tallied
 
 
@@ -48,62 +49,96 @@ def cell_totals(
     return totals
 
 
+def number_covariates(survey: Survey) -> dict[str, Question]:
+    """The numbers asked directly, by key: a regression takes each as a covariate with a slope
+    per unit (its values are stored as given)."""
+    return {q.key: q for q in survey.questions if q.type.has_range and not q.type.estimated}
+
+
+def response_totals(
+    survey: Survey, question: Question, option: Option | None, on: list[str], numbers: list[str]
+) -> dict:
+    """(answers to ``on``, then values of ``numbers``) → [n, reported yes] of the item, read from
+    the published responses (no tally keeps a number's values); respondents who left any out,
+    or the item, are left out."""
+    totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    option_key = None if option is None else option.key
+    for answers in published_answers(survey):
+        answer = answers.get(question.key)
+        values = tuple(answers.get(key) for key in numbers)
+        levels = tuple(answers.get(key) for key in on)
+        if answer is None or None in levels or not all(_is_number(v) for v in values):
+            continue
+        n, yes = question.type.count(answer, option_key)
+        totals[levels + values][0] += n
+        totals[levels + values][1] += yes
+    return totals
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def regression(
     survey: Survey, item: str, on: list[str], min_n: int, reference: dict[str, str] | None = None
 ) -> dict:
-    """The item regressed on the direct questions ``on``, dummy-coded against a reference level
-    of each (``reference[key]``, else its first option with respondents), with predicted
-    prevalence per group; GroupingError when it cannot be estimated or a group is below the
+    """The item regressed on the direct questions and numbers asked directly ``on``: a direct
+    question dummy-coded against a reference level (``reference[key]``, else its first option
+    with respondents), a number with a slope per unit; with predicted prevalence per group (at
+    the numbers' means); GroupingError when it cannot be estimated or a group is below the
     minimum n."""
     reference = reference or {}
     unknown = sorted(set(reference) - set(on))
     if unknown:
         raise GroupingError(f"the reference names {unknown[0]!r}, which the model is not on")
     question, option = randomized_item(survey, item)
-    groupings = [direct_question(survey, key) for key in on]
-    if not groupings or len(set(on)) != len(on):
-        raise GroupingError("on must name one or more different direct questions")
-    totals = cell_totals(survey, question, option, on)
-    levels = []
-    for position, grouping in enumerate(groupings):
-        sizes = {
-            o.key: sum(n for cell, (n, _) in totals.items() if cell[position] == o.key)
-            for o in grouping.options
-        }
-        present = [key for key, size in sizes.items() if size > 0]
-        small = [key for key in present if sizes[key] < max(min_n, 1)]
-        if small:
-            raise GroupingError(
-                f"group {grouping.key}={small[0]} has fewer than {min_n} respondents"
-            )
-        if len(present) < 2:
-            raise GroupingError(f"{grouping.key!r} needs respondents in at least two groups")
-        chosen = reference.get(grouping.key, present[0])
-        if chosen not in present:
-            raise GroupingError(
-                f"the reference {grouping.key}={chosen} is not a group with respondents"
-            )
-        levels.append([chosen] + [key for key in present if key != chosen])
+    covariates = number_covariates(survey)
+    numbers = [key for key in on if key in covariates]
+    factors = [key for key in on if key not in covariates]
+    if not on or len(set(on)) != len(on):
+        raise GroupingError(
+            "on must name one or more different direct questions or numbers asked directly"
+        )
+    groupings = [direct_question(survey, key) for key in factors]
+    if numbers and option == ARM:
+        raise GroupingError(f"no regression for {item!r} on a number")
+    totals = (
+        response_totals(survey, question, option, factors, numbers)
+        if numbers
+        else cell_totals(survey, question, option, factors)
+    )
+    levels = _factor_levels(groupings, totals, reference, min_n)
+    if sum(n for n, _ in totals.values()) < max(min_n, 1):
+        raise GroupingError(f"the regression has fewer than {min_n} respondents")
     terms = ["(intercept)"] + [
         f"{g.key}={level}"
         for g, present in zip(groupings, levels, strict=True)
         for level in present[1:]
-    ]
+    ] + numbers  # fmt: skip
     # Predictions in the options' order, as the page and the API list groups everywhere else.
     order = [{o.key: index for index, o in enumerate(g.options)} for g in groupings]
     cells = sorted(
-        (cell for cell in totals if all(level in order[p] for p, level in enumerate(cell))),
-        key=lambda cell: [order[p][level] for p, level in enumerate(cell)],
+        (cell for cell in totals if all(cell[p] in order[p] for p in range(len(factors)))),
+        key=lambda cell: (
+            [order[p][cell[p]] for p in range(len(factors))] + list(cell[len(factors) :])
+        ),
     )
-    design = [
-        [1.0]
-        + [float(cell[p] == level) for p, present in enumerate(levels) for level in present[1:]]
-        for cell in cells
-    ]
+
+    def row(cell) -> list[float]:
+        dummies = [
+            float(cell[p] == level) for p, present in enumerate(levels) for level in present[1:]
+        ]
+        return [1.0, *dummies, *(float(value) for value in cell[len(factors) :])]
+
+    design = [row(cell) for cell in cells]
     fit = _fit(
         question, item, design, [totals[c][0] for c in cells], [totals[c][1] for c in cells], terms
     )
     linear = isinstance(fit, rr.LinearResult)
+    means = _means(cells, totals, len(factors), numbers)
+    groups: dict[tuple, int] = defaultdict(int)
+    for cell in cells:
+        groups[cell[: len(factors)]] += totals[cell][0]
     return {
         "item": item,
         "on": on,
@@ -125,15 +160,52 @@ def regression(
             }
             for c in fit.coefficients
         ],
+        # Each group's prediction, at the numbers' means over the model's respondents.
+        "at": {key: significant(value) for key, value in means.items()},
         "predicted": [
             {
-                "group": dict(zip(on, cell, strict=True)),
-                "n": totals[cell][0],
-                **_prediction(fit.predict(row)),
+                "group": dict(zip(factors, group, strict=True)),
+                "n": n,
+                **_prediction(fit.predict(row(group + tuple(means.values())))),
             }
-            for cell, row in zip(cells, design, strict=True)
-            if totals[cell][0] >= max(min_n, 1)
+            for group, n in groups.items()
+            if n >= max(min_n, 1)
         ],
+    }
+
+
+def _factor_levels(groupings, totals: dict, reference: dict, min_n: int) -> list[list[str]]:
+    """Each direct question's levels with respondents, its reference first; GroupingError where
+    a group is below the minimum n or a question has fewer than two groups."""
+    levels = []
+    for position, grouping in enumerate(groupings):
+        sizes = {
+            o.key: sum(n for cell, (n, _) in totals.items() if cell[position] == o.key)
+            for o in grouping.options
+        }
+        present = [key for key, size in sizes.items() if size > 0]
+        small = [key for key in present if sizes[key] < max(min_n, 1)]
+        if small:
+            raise GroupingError(
+                f"group {grouping.key}={small[0]} has fewer than {min_n} respondents"
+            )
+        if len(present) < 2:
+            raise GroupingError(f"{grouping.key!r} needs respondents in at least two groups")
+        chosen = reference.get(grouping.key, present[0])
+        if chosen not in present:
+            raise GroupingError(
+                f"the reference {grouping.key}={chosen} is not a group with respondents"
+            )
+        levels.append([chosen] + [key for key in present if key != chosen])
+    return levels
+
+
+def _means(cells, totals: dict, start: int, numbers: list[str]) -> dict[str, float]:
+    """Each number's mean over the respondents of the cells (its value at ``start`` onwards)."""
+    n = sum(totals[cell][0] for cell in cells)
+    return {
+        key: sum(float(cell[start + index]) * totals[cell][0] for cell in cells) / n
+        for index, key in enumerate(numbers)
     }
 
 
@@ -187,13 +259,13 @@ def group_difference(
 ) -> dict:
     """π(first) − π(second) of the item between two groups of direct question ``by`` (or two
     positions of a randomized page, ``position:<page>``)."""
+    question, option = randomized_item(survey, item)
     try:
         positions = position_grouping(survey, by)
         if positions is not None:
-            return position_difference(survey, item, positions, first, second, min_n)
+            return position_difference(survey, question, option, positions, first, second, min_n)
     except PositionError as error:
         raise GroupingError(str(error)) from None
-    question, option = randomized_item(survey, item)
     grouping = direct_question(survey, by)
     totals = cell_totals(survey, question, option, [by])
     arms = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,6 +15,11 @@ LINE_HEIGHT = 16  # a label's further lines
 TOP = 26
 LABEL_CHARACTERS = 30  # per line of a label, which wraps onto up to three lines
 LABEL_LINES = 3
+# The phone's drawing: narrow enough that a 390 px screen draws its words at about 13 px.
+NARROW_WIDTH = 360
+NARROW_LEFT = 24  # half the "0.0%" tick
+NARROW_PLOT = 272  # leaves room for "100.0%" after the bar
+NARROW_CHARACTERS = 44
 
 
 @dataclass(frozen=True)
@@ -34,56 +39,139 @@ def estimate_chart(
 ) -> Markup:
     """An SVG chart: one bar per estimate and its value (clipped to 0–100%), a whisker for its
     interval, a 0–100% axis, and a <title>/<desc> so that it reads without sight. ``show`` writes a
-    share as text (the page's locale formats it)."""
-    labels = [_wrap(bar.label) for bar in bars]
-    height = TOP + sum(ROW_HEIGHT + LINE_HEIGHT * (len(lines) - 1) for lines in labels) + 8
-    width = LABEL_WIDTH + PLOT_WIDTH + 90  # room for "100.0%" at the projector's size
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+    share as text (the page's locale formats it). It is drawn twice: labels beside the bars for
+    a wide screen, and labels above them for a phone, whose narrower drawing keeps its words
+    readable without scrolling sideways; the stylesheet shows the one that fits."""
+    return Markup(
+        _wide_chart(bars, title, description, chart_id, show)
+        + _narrow_chart(bars, title, description, f"{chart_id}-n", show)
+    )
+
+
+def _opening(kind: str, width: float, height: float, title: str, description: str, chart_id: str):
+    """An accessible chart's <svg> opening, title and description (assumes valid input)."""
+    return [
+        f'<svg class="chart {kind}" viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="{chart_id}-t {chart_id}-d" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{chart_id}-t">{escape(title)}</title>',
         f'<desc id="{chart_id}-d">{escape(description)}</desc>',
     ]
+
+
+def _bar(bar: Bar, x: Callable[[float], float], y: float, show: Callable[[float], str]) -> list:
+    """One bar, its whisker and its value, the bar's top at ``y + 7`` (assumes valid input)."""
+    shown = min(max(bar.estimate, 0.0), 1.0)
+    return [
+        f'<rect class="bar" x="{x(0):.1f}" y="{y + 7}" width="{x(shown) - x(0):.1f}" height="18"/>',
+        f'<line class="whisker" x1="{x(bar.ci_low):.1f}" y1="{y + 16}" x2="{x(bar.ci_high):.1f}" y2="{y + 16}"/>',
+        f'<line class="whisker" x1="{x(bar.ci_low):.1f}" y1="{y + 9}" x2="{x(bar.ci_low):.1f}" y2="{y + 23}"/>',
+        f'<line class="whisker" x1="{x(bar.ci_high):.1f}" y1="{y + 9}" x2="{x(bar.ci_high):.1f}" y2="{y + 23}"/>',
+        # The value as the bar draws it: a raw estimate past the axis is said in a note.
+        f'<text class="value" x="{x(1) + 8:.1f}" y="{y + 21}">{escape(show(shown))}</text>',
+    ]  # fmt: skip
+
+
+def _axis(x: Callable[[float], float], top: float, bottom: float, show) -> list:
+    """The 0–100% grid lines and their ticks above them (assumes valid input)."""
+    parts = []
     for tick in range(0, 101, 25):
-        x = _x(tick / 100)
+        at = x(tick / 100)
         parts.append(
-            f'<line class="grid" x1="{x:.1f}" y1="{TOP - 6}" x2="{x:.1f}" y2="{height - 6}"/>'
+            f'<line class="grid" x1="{at:.1f}" y1="{top - 6}" x2="{at:.1f}" y2="{bottom}"/>'
         )
         parts.append(
-            f'<text class="tick" x="{x:.1f}" y="{TOP - 10}" text-anchor="middle">{escape(show(tick / 100))}</text>'
+            f'<text class="tick" x="{at:.1f}" y="{top - 10}" text-anchor="middle">{escape(show(tick / 100))}</text>'
         )
+    return parts
+
+
+def _wide_chart(bars: list[Bar], title: str, description: str, chart_id: str, show) -> str:
+    """Labels to the left of the bars (assumes valid input)."""
+    labels = [_wrap(bar.label) for bar in bars]
+    height = TOP + sum(ROW_HEIGHT + LINE_HEIGHT * (len(lines) - 1) for lines in labels) + 8
+    width = LABEL_WIDTH + PLOT_WIDTH + 90  # room for "100.0%" at the projector's size
+    parts = _opening("chart-wide", width, height, title, description, chart_id)
+    parts += _axis(_x, TOP, height - 6, show)
     top = TOP
     for bar, lines in zip(bars, labels, strict=True):
         extra = LINE_HEIGHT * (len(lines) - 1)
-        y = top + extra / 2  # the bar's row, level with the middle of its label's lines
-        shown = min(max(bar.estimate, 0.0), 1.0)
         label = "".join(
             f'<tspan x="{LABEL_WIDTH - 8}" dy="{LINE_HEIGHT if number else 0}">'
             f"{escape(line)}</tspan>"
             for number, line in enumerate(lines)
         )
-        parts += [
-            f'<text class="label" x="{LABEL_WIDTH - 8}" y="{top + 21}" text-anchor="end">{label}</text>',
-            f'<rect class="bar" x="{_x(0):.1f}" y="{y + 7}" width="{_x(shown) - _x(0):.1f}" height="18"/>',
-            f'<line class="whisker" x1="{_x(bar.ci_low):.1f}" y1="{y + 16}" x2="{_x(bar.ci_high):.1f}" y2="{y + 16}"/>',
-            f'<line class="whisker" x1="{_x(bar.ci_low):.1f}" y1="{y + 9}" x2="{_x(bar.ci_low):.1f}" y2="{y + 23}"/>',
-            f'<line class="whisker" x1="{_x(bar.ci_high):.1f}" y1="{y + 9}" x2="{_x(bar.ci_high):.1f}" y2="{y + 23}"/>',
-            # The value as the bar draws it: a raw estimate past the axis is said in a note.
-            f'<text class="value" x="{_x(1) + 8:.1f}" y="{y + 21}">{escape(show(shown))}</text>',
-        ]
+        parts.append(
+            f'<text class="label" x="{LABEL_WIDTH - 8}" y="{top + 21}" text-anchor="end">{label}</text>'
+        )
+        # The bar's row, level with the middle of its label's lines.
+        parts += _bar(bar, _x, top + extra / 2, show)
         top += ROW_HEIGHT + extra
     parts.append("</svg>")
-    return Markup("".join(parts))
+    return "".join(parts)
 
 
-def _wrap(label: str) -> list[str]:
-    """A label in lines of at most LABEL_CHARACTERS, broken between words; the last of
-    LABEL_LINES lines ends in an ellipsis when the label is longer still (assumes a label)."""
-    lines = textwrap.wrap(label, LABEL_CHARACTERS, break_long_words=True) or [""]
+def _narrow_chart(bars: list[Bar], title: str, description: str, chart_id: str, show) -> str:
+    """Each label on its own lines above its bar, for a phone (assumes valid input)."""
+    labels = [_wrap(bar.label, NARROW_CHARACTERS) for bar in bars]
+    height = TOP + sum(ROW_HEIGHT + LINE_HEIGHT * len(lines) + 2 for lines in labels) + 8
+
+    def x(share: float) -> float:
+        return NARROW_LEFT + share * NARROW_PLOT
+
+    parts = _opening("chart-narrow", NARROW_WIDTH, height, title, description, chart_id)
+    parts += _axis(x, TOP, height - 6, show)
+    top = TOP
+    for bar, lines in zip(bars, labels, strict=True):
+        label = "".join(
+            f'<tspan x="0" dy="{LINE_HEIGHT if number else 0}">{escape(line)}</tspan>'
+            for number, line in enumerate(lines)
+        )
+        parts.append(f'<text class="label" x="0" y="{top + 14}">{label}</text>')
+        parts += _bar(bar, x, top + LINE_HEIGHT * len(lines) - 2, show)
+        top += ROW_HEIGHT + LINE_HEIGHT * len(lines) + 2
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _wrap(label: str, characters: int = LABEL_CHARACTERS) -> list[str]:
+    """A label in lines of at most ``characters`` (a wide character, as Korean's, counts two),
+    broken between words; the last of LABEL_LINES lines ends in an ellipsis when the label is
+    longer still (assumes a label)."""
+    lines: list[str] = []
+    line = ""
+    for word in label.split():
+        candidate = f"{line} {word}" if line else word
+        if _width(candidate) <= characters:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while _width(word) > characters:  # a word longer than a line is cut
+            cut = _fitting(word, characters)
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    lines.append(line)
     if len(lines) > LABEL_LINES:
         lines = lines[:LABEL_LINES]
-        lines[-1] = lines[-1][: LABEL_CHARACTERS - 1].rstrip() + "…"
+        last = lines[-1]
+        lines[-1] = last[: _fitting(last, characters - 1)].rstrip() + "…"
     return lines
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes: two for a wide (East Asian) character, one for any other."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _fitting(text: str, columns: int) -> int:
+    """How many of ``text``'s characters fit in ``columns`` (at least one)."""
+    used = 0
+    for index, char in enumerate(text):
+        used += _width(char)
+        if used > columns:
+            return max(index, 1)
+    return len(text)
 
 
 def _x(share: float) -> float:
@@ -190,10 +278,7 @@ def stacked_chart(stacks: list[Stack], title: str, description: str, chart_id: s
     """An SVG chart of stacked bars across 0–100%: one per row of a grid, its label above it,
     its segments in the options' order (a legend beside the chart names them), each wide enough
     segment with its share written in it, and a <title>/<desc> so that it reads without sight."""
-    labels = [
-        textwrap.wrap(stack.label, STACK_LABEL_CHARACTERS, break_long_words=True)[:2] or [""]
-        for stack in stacks
-    ]
+    labels = [_wrap(stack.label, STACK_LABEL_CHARACTERS)[:2] for stack in stacks]
     height = 8 + sum(LINE_HEIGHT * len(lines) + STACK_BAR + 14 for lines in labels)
     parts = [
         f'<svg class="chart stacked-chart" viewBox="0 0 {STACK_WIDTH} {height}" role="img" '

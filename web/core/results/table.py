@@ -188,7 +188,9 @@ def regression_text(fit: dict) -> str:
         odds = "" if linear else f"{c['odds_ratio']:.3f}"
         rows.append((c["term"], f"{c['estimate']:.3f}", f"{c['std_error']:.3f}", interval, odds))
     rows.append(("", "", "", "", ""))
-    rows.append(("predicted", "mean" if linear else "prevalence", "n", "95% interval", ""))
+    at = ", ".join(f"{key} = {value:.2f}" for key, value in fit.get("at", {}).items())
+    heading = f"predicted (at {at})" if at else "predicted"
+    rows.append((heading, "mean" if linear else "prevalence", "n", "95% interval", ""))
     show = _units if linear else _share
     for p in fit["predicted"]:
         group = ", ".join(f"{k}={v}" for k, v in p["group"].items())
