@@ -171,8 +171,16 @@ const value = {
 /** A grid: each row answered on the shared options, sent as `{row: option}` (null: no row answered). @type {Answer} */
 const grid = {
   ...direct,
-  words: (question, given, text) =>
-    question.rows.map((row) => `${row.text}: ${given?.[row.id] ? optionText(question, given[row.id]) : text.notSaid}`).join("; "),
+  words: (question, given, text, declined = []) =>
+    question.rows
+      .map((row) => {
+        if (given?.[row.id]) return `${row.text}: ${optionText(question, given[row.id])}`;
+        return `${row.text}: ${declined.includes(row.id) ? text.notSaid : text.notAnswered}`;
+      })
+      .join("; "),
+  summary(question, { chosen, declined, text }) {
+    return [`${this.words(question, chosen, text, declined)} (${text.sentAsChosen})`];
+  },
 };
 
 const ANSWERS = { bit, bits, number, option, arm, direct, text, value, grid };

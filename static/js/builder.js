@@ -215,6 +215,8 @@ function start() {
     const number = config.rangedTypes.includes(kind);
     out("number-range")?.toggleAttribute("hidden", !number);
     out("answer-length")?.toggleAttribute("hidden", !config.writtenTypes.includes(kind));
+    // A right answer is one of a direct question's options: a comprehension check.
+    out("right-answer")?.toggleAttribute("hidden", !(direct && config.typesWithOptions.includes(kind)));
     showRuleParts();
     out("preview").toggleAttribute("data-direct", direct);
     if (showDesign(direct)) return showDesignPreview();

@@ -113,7 +113,11 @@ export function contextOf(page, question) {
   const chosen = page.answerOf(question).randomized ? null : plainAnswer(page.form, question);
   // A yes/no asked directly is answered by choosing, as any form's field is: its report is the choice.
   const reportedOf = question.plain && question.items.length ? () => chosenReport(page.form, question) : (item) => page.reported.get(item);
-  return { reportedOf, chosen, text: page.text };
+  // A grid's rows on which "Prefer not to say" was chosen, as against rows left untouched.
+  const declined = (question.rows ?? [])
+    .filter((row) => plainFields(page.form, question, row).some((field) => field.type === "radio" && field.checked && field.value === ""))
+    .map((row) => row.id);
+  return { reportedOf, chosen, declined, text: page.text };
 }
 
 /**

@@ -73,6 +73,15 @@ def test_a_row_of_a_grid_shows_the_question_that_reads_it(browser, live_server, 
     expect(cheat).to_be_visible()
     fair.get_by_label("Agree", exact=True).check()
     expect(cheat).to_be_hidden()
+    # No row starts answered: one left as it came is "not answered", never a declined answer.
+    clear = page.locator("fieldset[data-row='clear']")
+    expect(clear.locator("input:checked")).to_have_count(0)
+    summary = page.locator("#report-summary")
+    expect(summary).to_contain_text(
+        "The exam was fair: Agree; The lectures were clear: Not answered"
+    )
+    clear.get_by_label("Prefer not to say", exact=True).check()
+    expect(summary).to_contain_text("The lectures were clear: Prefer not to say")
     expect(page.locator("#submit-button")).not_to_have_attribute("data-waiting", "")
     page.click("#submit-button")
     page.wait_for_url("**/thanks", timeout=60_000)

@@ -8,7 +8,7 @@ const OPTIONS = [
   { id: "once", text: "Once" },
   { id: "more", text: "More" },
 ];
-const TEXT = { notSaid: "Prefer not to say", notWritten: "Nothing written", sentAsChosen: "sent as chosen" };
+const TEXT = { notSaid: "Prefer not to say", notAnswered: "Not answered", notWritten: "Nothing written", sentAsChosen: "sent as chosen" };
 const base = { id: "q", sectors: [], armSectors: [], dark: "coin", lightFraction: 0.5, reportWords: ["No", "Yes"] };
 
 /** Fake form inputs: checked radio values by name, and checkbox states by name. */
@@ -118,6 +118,9 @@ describe("answerOf", () => {
     assert.throws(() => answer.draw(question, 0), /never drawn/);
     assert.deepEqual(answer.sent(question, context({}, { fair: "once" })), { fair: "once" });
     assert.equal(answer.sent(question, context({}, null)), null);
-    assert.deepEqual(answer.summary(question, context({}, { fair: "once" })), ["It is fair: Once; It is clear: Prefer not to say (sent as chosen)"]);
+    // A row never touched is not answered; "Prefer not to say" is the respondent's own choice.
+    assert.deepEqual(answer.summary(question, context({}, { fair: "once" })), ["It is fair: Once; It is clear: Not answered (sent as chosen)"]);
+    const declined = { ...context({}, { fair: "once" }), declined: ["clear"] };
+    assert.deepEqual(answer.summary(question, declined), ["It is fair: Once; It is clear: Prefer not to say (sent as chosen)"]);
   });
 });

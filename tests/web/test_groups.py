@@ -479,3 +479,18 @@ def test_a_reason_both_analyses_are_refused_for_is_said_once(app, grouped, resea
     # The difference and the regression are refused for one small group: one notice says it.
     assert page.count('class="notice analysis-problem"') == 1
     assert "fewer than 2 respondents" in page
+
+
+def test_the_builders_warning_counts_the_groups_the_analysis_compares(
+    app, import_survey, researcher
+):
+    survey = copy.deepcopy(SURVEY) | {"slug": "warned"}
+    survey["questions"].insert(1, {"id": "gender", "type": "direct", "text": "Gender?",
+                                   "options": [{"id": k, "text": k} for k in "fmox"]})  # fmt: skip
+    import_survey(survey)
+    app.config["RESULTS_MIN_N"] = 15
+    warning = researcher.get("/surveys/warned/edit").get_data(as_text=True)
+    warning = warning.split('id="group-warning">')[1].split("</p>")[0]
+    # One direct question at a time: the widest has 4 groups (not 2 × 4 = 8 cells).
+    assert "“Gender?” splits respondents into 4 groups" in warning
+    assert "about 60 respondents in all (with 40 respondents, groups of about 10)" in warning

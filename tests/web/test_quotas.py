@@ -431,3 +431,15 @@ def test_the_dashboard_names_a_screening_page_by_its_title(import_survey, resear
     slug = import_survey(data)
     row = researcher.get(f"/surveys/{slug}").get_data(as_text=True).split('data-page="about"')[1]
     assert row.split("</tr>")[0].count("About you") == 1 and "<code>about</code>" not in row
+
+
+def test_a_question_a_quota_or_a_screen_out_reads_is_not_deleted(app, researcher, import_survey):
+    slug = import_survey(QUOTA_STUDY)
+    for key, reader in (("gender", "the quota 'women', the quota 'men'"),
+                        ("age", "a rule of the page 'about'")):  # fmt: skip
+        page = researcher.post(f"/surveys/{slug}/questions/{key}/delete", follow_redirects=True)
+        said = page.get_data(as_text=True)
+        assert f"&#39;{key}&#39; cannot be deleted while a rule reads it: " in said
+        assert reader.replace("'", "&#39;") in said and "survey file" not in said
+    with app.app_context():
+        assert [q.key for q in find_survey(slug).questions] == ["gender", "age", "cheated"]

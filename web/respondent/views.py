@@ -177,6 +177,7 @@ def messages() -> dict:
         "willReport": _("You will report:"),
         "remembered": _("Already spun in this browser."),
         "notSaid": _("Prefer not to say"),
+        "notAnswered": _("Not answered"),
         "notWritten": _("Nothing written"),
         "skipped": _("Skipped: nothing is sent for this question"),
         "sentAsChosen": _("answered directly, sent as chosen"),

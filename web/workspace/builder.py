@@ -16,7 +16,7 @@ from web.core.infrastructure.database import add_unique
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
-from web.core.results.cells import group_cells
+from web.core.results.group_sizes import group_sizes
 from web.core.surveys.audit_words import question_changes, question_entry
 from web.core.surveys.conditions import MAX_CONDITIONS
 from web.core.surveys.designs import (
@@ -132,7 +132,7 @@ def edit(slug: str):
             committed_edit(survey, "its details (texts, fielding, panel, quotas, series)")
             flash(_("Saved."))
             return redirect(url_for("builder.edit", slug=slug))
-    cells = group_cells(survey, current_app.config["RESULTS_MIN_N"])
+    cells = group_sizes(survey, current_app.config["RESULTS_MIN_N"])
     warning = cells if cells is not None and cells.too_small else None
     missing = missing_by_place(survey)
     return render_template(
@@ -301,6 +301,7 @@ def edit_question(slug: str, key: str):
         "row_ids": "\n".join(row.key for row in question.design.rows or ()),
         "shuffle_options": question.shuffle_options,
         "fixed_options": "\n".join(option.key for option in question.options if option.fixed),
+        "correct": question.correct or "",
         **design_data(question.design),
         **scale_data(question.design),
         **rule_data(stored_rule(question.display_rule)),

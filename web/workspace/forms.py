@@ -413,6 +413,14 @@ class QuestionForm(FlaskForm):
             "of the rows. Leave a line empty to make the id from the row's text."
         ),
     )
+    correct = StringField(
+        _l("Right answer, for a comprehension check (an option id; optional)"),
+        validators=[Length(max=64)],
+        description=_l(
+            "Makes this direct question a check of the instructions: a split ballot's analysis "
+            "gives each condition's pass rate, and each estimate among those who passed."
+        ),
+    )
     # Who is shown the question: one condition on an answer asked plainly before it (a file may
     # state more, and the builder then keeps its rule). The choices are the survey's own.
     show_if_question = SelectField(

@@ -694,3 +694,34 @@ def test_the_builder_takes_a_rule_of_several_conditions_written_out(app, researc
     with app.app_context():
         survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
         assert survey.questions[3].display_rule is None
+
+
+def test_a_comprehension_checks_right_answer_is_set_kept_and_checked(app, researcher, draft):
+    check = dict(YESNO, text="Who decides?", key="check", kind="direct",
+                 options="The spinner\nMe\n", option_ids="spinner\nme")  # fmt: skip
+    wrong = researcher.post(f"/surveys/{draft}/questions/new", data=check | {"correct": "coin"})
+    said = wrong.get_data(as_text=True)
+    assert wrong.status_code == 200 and "must be one of the question&#39;s option ids" in said
+    assert said.index("must be one of") > said.index('id="correct"')  # beside its field
+    assert researcher.post(f"/surveys/{draft}/questions/new",
+                           data=check | {"correct": "spinner"}).status_code == 302  # fmt: skip
+
+    def right() -> str | None:
+        with app.app_context():
+            return db.session.scalar(db.select(Survey).filter_by(slug=draft)).questions[0].correct
+
+    assert right() == "spinner"
+    page = researcher.get(f"/surveys/{draft}/questions/check").get_data(as_text=True)
+    assert (
+        'id="correct" maxlength="64" name="correct" spellcheck="false" type="text" value="spinner"'
+        in page
+    )
+    # Editing its wording keeps it; an empty field makes it a plain direct question again.
+    researcher.post(
+        f"/surveys/{draft}/questions/check", data=check | {"text": "Who?", "correct": "spinner"}
+    )
+    assert right() == "spinner"
+    exported = json.loads(researcher.get(f"/surveys/{draft}/survey.json").get_data(as_text=True))
+    assert exported["questions"][0]["correct"] == "spinner"
+    researcher.post(f"/surveys/{draft}/questions/check", data=check | {"correct": ""})
+    assert right() is None

@@ -33,7 +33,7 @@ from web.core.models import (
 )
 from web.core.models.publication import publish_in_session
 from web.core.surveys.conditions import question_id, row_key
-from web.core.surveys.display import stored_rule
+from web.core.surveys.display import question_of, stored_rule
 from web.core.surveys.fielding import Fielding
 from web.core.surveys.flow import flow_problems, survey_flow
 from web.core.surveys.joincode import ensure_join_code
@@ -42,6 +42,7 @@ from web.core.surveys.pages import pages_in_order, pages_with, pages_without, st
 from web.core.surveys.panel import Panel, panel_problems
 from web.core.surveys.problems import Problem
 from web.core.surveys.question_checks import question_problems
+from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.series import (
     answered_elsewhere,
     fixed_in_series,
@@ -311,7 +312,6 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
         key=question.question_id if spec.key == question.key else spec.key,
         condition=question.condition,
         known_prevalence=question.known_prevalence,
-        correct=question.correct,
     )
     if spec.required != question.required:
         # A page loaded before the change would send what the survey no longer takes.
@@ -367,9 +367,11 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
     question.text, question.translations = spec.text.to_store(languages)
     question.required = spec.required
     question.shuffle_options = spec.shuffle_options
+    question.correct = spec.correct
     for sibling in _other_rows(survey, question):
         sibling.text, sibling.translations = question.text, question.translations
         sibling.required = question.required
+        sibling.correct = question.correct
         sibling.shuffle_options = question.shuffle_options
         wording = {option.key: option for option in question.options}
         for option in sibling.options:
@@ -448,11 +450,12 @@ def delete_question(survey: Survey, question: Question) -> None:
     new_revision(survey)
     if has_responses(question):
         raise EditError([Problem("question", _("A question with responses cannot be deleted."))])
-    readers = survey_flow(survey).readers_of(question.question_id)
+    readers = rules_reading(survey, question.question_id)
     if readers:
         raise EditError([Problem("question", _(
-            "%(id)r decides who is shown %(readers)s (show_if): change those rules in the survey "
-            "file first", id=question.question_id, readers=", ".join(map(repr, readers))))])  # fmt: skip
+            "%(id)r cannot be deleted while a rule reads it: %(readers)s. Change or remove "
+            "those rules first (on the question, the Pages card or the Quotas card).",
+            id=question.question_id, readers=", ".join(readers)))])  # fmt: skip
     survey.questions.remove(question)
     if not _other_rows(survey, question):
         survey.pages = pages_without(survey.pages, question.question_id)
@@ -460,6 +463,26 @@ def delete_question(survey: Survey, question: Question) -> None:
         remaining.position = position
     survey.edits += 1
     db.session.delete(question)
+
+
+def rules_reading(survey: Survey, question: str) -> list[str]:
+    """The rules that read ``question``, in words: each question's display rule, each page's
+    display and screen-out rules (by the page's title where it has one) and each quota."""
+    pages = {page.key: page for page in stored_pages(survey.pages)}
+    readers = []
+    for name in survey_flow(survey).readers_of(question):
+        page = pages.get(name)
+        if page is None:
+            readers.append(_("the display rule of question %(id)r", id=name))
+        else:
+            title = page.title.get(survey.language_list[0]) or name
+            readers.append(_("a rule of the page %(title)r", title=title))
+    readers += [
+        _("the quota %(id)r", id=quota.key)
+        for quota in stored_quotas(survey.quotas)
+        if question in (question_of(read) for read in quota.rule.reads())
+    ]
+    return readers
 
 
 def reorder_questions(survey: Survey, keys: list[str]) -> None:
