@@ -18,7 +18,8 @@ from web.core.results.fieldwork import fieldwork_counts
 @click.option("--json", "as_json", is_flag=True, help="The API's JSON instead of lines.")
 @with_appcontext
 def fieldwork(slug: str, as_json: bool) -> None:
-    """Print each quota's completes against its limit and each page's screen-outs."""
+    """Print each quota's completes against its limit and its turn-aways, and each page's
+    screen-outs."""
     counts = fieldwork_counts(survey_named(slug, one_snapshot=True),
                               current_app.config["RESULTS_MIN_N"])  # fmt: skip
     if as_json:
@@ -30,7 +31,8 @@ def fieldwork(slug: str, as_json: bool) -> None:
     for row in counts.quotas:
         state = "full" if row.full else _shown(row.count, counts.min_n)
         click.echo(
-            f"quota {row.quota.key} ({row.quota.rule.words()}): {state} of {row.quota.limit}"
+            f"quota {row.quota.key} ({row.quota.rule.words()}): {state} of {row.quota.limit}; "
+            f"turned away once full: {_shown(row.turned_away, counts.min_n)}"
         )
     for screen in counts.screen_outs:
         click.echo(f"screened out at {screen.page} ({screen.words}): "

@@ -17,6 +17,7 @@ import { clearTruth, showNotice } from "./view.js";
 /**
  * @typedef {{id: string, rule: import("./flow.js").Rule, decidedAt: string}} PageQuota
  * @typedef {"screen_out" | "quota_full"} Why
+ * @typedef {{ why: Why, where: string }} Ending Why, and the page that screened out or the full quota.
  */
 
 /**
@@ -54,50 +55,51 @@ export async function fullQuotas(url, fetcher = fetch) {
  * @param {import("./survey.js").Page} page
  * @param {import("./flow.js").FlowPage & {screenOutIf?: import("./flow.js").Rule | null}} flowPage
  * @param {Map<string, string | number>} plain
- * @returns {Promise<Why | null>}
+ * @returns {Promise<Ending | null>}
  */
 export async function endingAt(page, flowPage, plain) {
-  if (flowPage.screenOutIf && holds(flowPage.screenOutIf, plain)) return "screen_out";
+  if (flowPage.screenOutIf && holds(flowPage.screenOutIf, plain)) return { why: "screen_out", where: flowPage.id ?? "" };
   const mine = quotasDecidedAt(page.config.quotas, flowPage.id ?? "", plain);
   if (!mine.length) return null;
   const full = await fullQuotas(page.config.endings.quotasFullUrl);
-  return mine.some((id) => full.includes(id)) ? "quota_full" : null;
+  const quota = mine.find((id) => full.includes(id));
+  return quota === undefined ? null : { why: "quota_full", where: quota };
 }
 
 /**
- * End the survey here: keep the end in the memo, count a screen-out (its page's id only), clear
- * the answers, and go to the panel's address or show why it ended.
+ * End the survey here: keep the end in the memo, count it (the page's or the quota's id only),
+ * clear the answers, and go to the panel's address or show why it ended.
  * @param {import("./survey.js").Page} page
- * @param {Why} why
- * @param {string | null} pageId The page that screened out.
+ * @param {Ending} ending
  * @param {() => string} newId Draws a submission id, where the memo has none yet.
  */
-export async function endSurvey(page, why, pageId, newId) {
+export async function endSurvey(page, ending, newId) {
   const { config } = page;
   const submission = await page.lock(async () => {
     const stored = await page.mirror();
-    const id = rememberEnded(stored, config.slug, config.revision, why, newId);
+    const id = rememberEnded(stored, config.slug, config.revision, ending.why, newId);
     await page.share(stored.value);
     return id;
   });
-  if (why === "screen_out") await countScreenOut(config.endings.screenOutUrl, pageId, submission);
-  showEnded(page, why);
+  const [url, field] = ending.why === "screen_out" ? [config.endings.screenOutUrl, "page"] : [config.endings.turnedAwayUrl, "quota"];
+  await countEnding(url, { [field]: ending.where }, submission);
+  showEnded(page, ending.why);
 }
 
 /**
- * Tell the server a respondent was screened out at `pageId`, once per submission id; a failure
- * loses one count and nothing else.
+ * Tell the server a respondent's survey ended early (`body`: the page that screened them out, or
+ * the full quota), once per submission id; a failure loses one count and nothing else.
  * @param {string} url
- * @param {string | null} pageId
+ * @param {{ page: string } | { quota: string }} body
  * @param {string} submission
  * @param {typeof fetch} [fetcher]
  */
-export async function countScreenOut(url, pageId, submission, fetcher = fetch) {
+export async function countEnding(url, body, submission, fetcher = fetch) {
   try {
     await fetcher(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Idempotency-Key": submission },
-      body: JSON.stringify({ page: pageId }),
+      body: JSON.stringify(body),
       keepalive: true,
     });
   } catch {

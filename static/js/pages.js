@@ -234,9 +234,9 @@ async function endsHere(page, state, flowPage) {
   const decides = flowPage.screenOutIf || page.config.quotas.some((quota) => quota.decidedAt === flowPage.id);
   if (!decides || page.preview) return false;
   const ending = await import("./ending.js");
-  const why = await ending.endingAt(page, flowPage, plainAnswers(page));
-  if (why) await ending.endSurvey(page, why, flowPage.id, state.newId);
-  return Boolean(why);
+  const ended = await ending.endingAt(page, flowPage, plainAnswers(page));
+  if (ended) await ending.endSurvey(page, ended, state.newId);
+  return Boolean(ended);
 }
 
 /** Keep a direct question's answer beside the reports, for a reload to find. */

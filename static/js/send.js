@@ -58,7 +58,7 @@ export async function submit(page) {
   if (sent.verdict === "refused" && sent.reply?.quota && !page.field) {
     // The respondent's quota filled while they answered: nothing was stored.
     const ending = await import("./ending.js");
-    return ending.endSurvey(page, "quota_full", null, () => entry.id);
+    return ending.endSurvey(page, { why: "quota_full", where: sent.reply.quota }, () => entry.id);
   }
   if (sent.verdict === "refused" || (sent.verdict === "retry" && !kept)) {
     error.textContent = sent.verdict === "refused" ? (sent.reply?.error ?? text.submitFailed) : text.noOutbox;

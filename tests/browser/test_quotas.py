@@ -1,7 +1,8 @@
 """Ending early, from a panel link: a respondent screened out at a page's end goes to the panel's
 screen-out address with their id (and nothing but the page's id reaches the server); one whose
 quota is full goes to the full-quota address, whether the page learns it at the quota's page or
-the server refuses the response at the end. Without a panel the page says why it ended, and a
+the server refuses the response at the end, and is counted once, by the quota's id alone.
+Without a panel the page says why it ended, and a
 reload does not bring the questions back."""
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ def test_a_full_quota_turns_the_respondent_away_at_its_page(
     page.wait_for_url("https://app.prolific.com/**", timeout=60_000)
     assert reached == [PANEL["quota_full_url"]] and sent == []
     page.context.close()
+    assert turned_away(app) == 1  # the quota's id alone, counted
 
 
 def test_a_quota_filled_while_answering_is_refused_at_the_end(
@@ -97,6 +99,15 @@ def test_a_quota_filled_while_answering_is_refused_at_the_end(
     with app.app_context():
         assert stored_count() == 2
     page.context.close()
+    assert turned_away(app) == 1
+
+
+def turned_away(app) -> int | None:
+    """The respondents counted as turned away by the women's quota."""
+    with app.app_context():
+        return db.session.scalar(
+            db.select(FieldworkCount.count).filter_by(kind="turned_away", key="women")
+        )
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])

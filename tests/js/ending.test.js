@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { memoryStorage } from "./memory_storage.js";
-import { countScreenOut, fullQuotas, quotasDecidedAt } from "../../static/js/ending.js";
+import { countEnding, fullQuotas, quotasDecidedAt } from "../../static/js/ending.js";
 import { ENDED_ITEM, PLAIN_ITEM, commitReported, loadMemo, rememberEnded } from "../../static/js/memo.js";
 import { takePanelLink } from "../../static/js/panel.js";
 
@@ -41,7 +41,7 @@ describe("quotas on the device", () => {
 describe("a screen-out", () => {
   it("sends the page's id alone, under the submission id", async () => {
     const sent = [];
-    await countScreenOut("/api/surveys/s/screen-outs", "about", "a".repeat(32), async (url, options) => sent.push([url, options]));
+    await countEnding("/api/surveys/s/screen-outs", { page: "about" }, "a".repeat(32), async (url, options) => sent.push([url, options]));
     const [[url, options]] = sent;
     assert.equal(url, "/api/surveys/s/screen-outs");
     assert.equal(options.method, "POST");
@@ -50,7 +50,7 @@ describe("a screen-out", () => {
   });
 
   it("lets the respondent go when the count cannot be sent", async () => {
-    await countScreenOut("/x", "about", "a".repeat(32), async () => { throw new TypeError("offline"); });
+    await countEnding("/x", { page: "about" }, "a".repeat(32), async () => { throw new TypeError("offline"); });
   });
 
   it("is kept in the memo with a submission id, and the kept direct answers go", () => {

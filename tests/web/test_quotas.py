@@ -443,3 +443,39 @@ def test_a_question_a_quota_or_a_screen_out_reads_is_not_deleted(app, researcher
         assert reader.replace("'", "&#39;") in said and "survey file" not in said
     with app.app_context():
         assert [q.key for q in find_survey(slug).questions] == ["gender", "age", "cheated"]
+
+
+def test_a_respondent_turned_away_by_a_full_quota_is_counted_once(
+    app, client, runner, import_survey, researcher, token
+):
+    slug = import_survey(QUOTA_STUDY)
+    app.config["RESULTS_MIN_N"] = 1
+    with app.app_context():
+        find_survey(slug).results_batch = 1
+        db.session.commit()
+    url = f"/api/surveys/{slug}/turned-away"
+    # Nobody is turned away from a quota with places left.
+    early = client.post(url, json={"quota": "women"}, headers=SCREEN_OUT)
+    assert early.status_code == 400 and "a full quota" in early.get_json()["error"]
+    for _ in range(2):
+        send(app, slug, answers("f"))
+    first = client.post(url, json={"quota": "women"}, headers=SCREEN_OUT)
+    assert first.status_code == 201
+    assert first.get_json() == {"counted": True, "redirect": PANEL["quota_full_url"]}
+    again = client.post(url, json={"quota": "women"}, headers=SCREEN_OUT)
+    assert again.status_code == 200 and again.get_json()["counted"] is False
+    # Turned away after a refused response: the same key, counted once.
+    key = {"Idempotency-Key": "t" * 32}
+    assert send(app, slug, answers("f"), **key).status_code == 409
+    assert client.post(url, json={"quota": "women"}, headers=key).status_code == 201
+    # The key can never send a response after, even were the limit raised.
+    assert send(app, slug, answers("m"), **key).status_code == 409
+    for bad in ({"quota": "men"}, {"quota": "women", "gender": "f"}, {"page": "about"}):
+        assert client.post(url, json=bad, headers={"Idempotency-Key": "u" * 32}).status_code == 400
+    women = api_get(client, token, f"surveys/{slug}/fieldwork").get_json()["quotas"][0]
+    assert (women["count"], women["full"], women["turned_away"]) == (2, True, 2)
+    row = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    row = row.split('data-quota="women"')[1].split("</tr>")[0]
+    assert row.rstrip().endswith("<td>at least 2</td>")
+    printed = runner.invoke(args=["fieldwork", slug]).output
+    assert "quota women (gender = f): full of 2; turned away once full: ≥ 2" in printed

@@ -1,6 +1,7 @@
 """The fieldwork's counts: the page asks which quotas are full and tells of a respondent screened
-out (nothing else of them); the researcher reads each quota's completes and each page's
-screen-outs, published in batches (web/core/results/fieldwork.py)."""
+out or turned away by a full quota (nothing else of them); the researcher reads each quota's
+completes and turn-aways and each page's screen-outs, published in batches
+(web/core/results/fieldwork.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from web.api.surveys import readable_survey
 from web.api.views import address_and_survey
 from web.core.infrastructure import strict_json
 from web.core.infrastructure.extensions import limiter
+from web.core.models import FieldworkCount
 from web.core.results.fieldwork import fieldwork_counts, full_quotas
 from web.core.surveys.pages import stored_pages
 from web.core.surveys.panel import Panel
@@ -40,25 +42,49 @@ def screen_out(slug: str):
     """Count a respondent screened out at a page (``{"page": id}``), once per Idempotency-Key;
     where the panel wants them to go (its placeholders filled in on the device)."""
     survey = survey_or_404(slug, public=True)
+    pages = [page.key for page in stored_pages(survey.pages) if page.screen_out_if is not None]
+    key, page = ending_request(survey, "page", pages, "a page that screens out")
+    counted = submissions().store_ending(survey.id, FieldworkCount.SCREEN_OUT, page, key)
+    panel = Panel.stored(survey.panel)
+    redirect = panel.screen_out_url if panel is not None else None
+    return {"counted": counted, "redirect": redirect}, 201 if counted else 200
+
+
+@bp.post("/surveys/<slug>/turned-away")
+@limiter.limit(
+    lambda: current_app.config["SUBMISSION_RATE_LIMIT"],
+    key_func=address_and_survey,
+    scope="submissions",
+)
+def turned_away(slug: str):
+    """Count a respondent turned away because their quota is full (``{"quota": id}``), once per
+    Idempotency-Key; where the panel wants them to go."""
+    survey = survey_or_404(slug, public=True)
+    key, quota = ending_request(survey, "quota", full_quotas(survey), "a full quota")
+    counted = submissions().store_ending(survey.id, FieldworkCount.TURNED_AWAY, quota, key)
+    panel = Panel.stored(survey.panel)
+    redirect = panel.quota_full_url if panel is not None else None
+    return {"counted": counted, "redirect": redirect}, 201 if counted else 200
+
+
+def ending_request(survey, field: str, allowed: list[str], what: str) -> tuple[str, str]:
+    """The Idempotency-Key and the one id (``{field: id}``, one of ``allowed``) a page sends
+    when a respondent's survey ends early; aborts with the reason otherwise."""
     key = request.headers.get("Idempotency-Key", "")
     if not KEY_FORMAT.fullmatch(key):
         abort(400, BAD_KEY)
     if not request.is_json:
-        abort(415, "send the page as application/json")
+        abort(415, f"send the {field} as application/json")
     try:
         body = strict_json.loads(request.get_data())
     except (ValueError, RecursionError):
         abort(400, "the body is not valid JSON")
-    pages = [page.key for page in stored_pages(survey.pages) if page.screen_out_if is not None]
-    page = body.get("page") if isinstance(body, dict) else None
-    if set(body if isinstance(body, dict) else ()) != {"page"} or page not in pages:
-        abort(400, f"send {{'page': id}} with the id of a page that screens out: {pages}")
+    named = body.get(field) if isinstance(body, dict) else None
+    if set(body if isinstance(body, dict) else ()) != {field} or named not in allowed:
+        abort(400, f"send {{{field!r}: id}} with the id of {what}: {allowed}")
     if survey.status != "open":
         abort(409, _("This survey is closed."))
-    counted = submissions().store_screen_out(survey.id, page, key)
-    panel = Panel.stored(survey.panel)
-    redirect = panel.screen_out_url if panel is not None else None
-    return {"counted": counted, "redirect": redirect}, 201 if counted else 200
+    return key, named
 
 
 @bp.get("/surveys/<slug>/fieldwork")

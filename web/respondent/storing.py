@@ -114,8 +114,8 @@ def _sql(paramstyle: str, quote) -> dict[str, str]:
         f"VALUES ({mark}, '{FieldworkCount.QUOTA}', {mark}, 1, {mark}) "
         f"ON CONFLICT (survey_id, kind, {quote('key')}) DO UPDATE SET count = {counts}.count + 1 "
         f"WHERE {counts}.count < {counts}.quota_limit RETURNING count",
-        "screen_out": f"INSERT INTO {counts} (survey_id, kind, {quote('key')}, count) "
-        f"VALUES ({mark}, '{FieldworkCount.SCREEN_OUT}', {mark}, 1) ON CONFLICT (survey_id, kind, {quote('key')}) "
+        "ending": f"INSERT INTO {counts} (survey_id, kind, {quote('key')}, count) "
+        f"VALUES ({mark}, {mark}, {mark}, 1) ON CONFLICT (survey_id, kind, {quote('key')}) "
         f"DO UPDATE SET count = {counts}.count + 1",
         "receipt": f"SELECT completion_code, completion_url FROM {survey} WHERE id = {mark}",
         "state": f"SELECT id, status, revision, opens_at, closes_at, target_n, response_count "
@@ -331,9 +331,10 @@ def claim_quotas(
     return None
 
 
-def count_screen_out(connection, sql, survey_id: int, page: str) -> None:
-    """Add one to the respondents screened out at ``page``."""
-    connection.cursor().execute(sql["screen_out"], (survey_id, page))
+def count_ending(connection, sql, survey_id: int, kind: str, key: str) -> None:
+    """Add one to the respondents whose survey ended early: screened out at a page, or turned
+    away by a full quota (``kind``, and the page's or quota's id)."""
+    connection.cursor().execute(sql["ending"], (survey_id, kind, key))
 
 
 def survey_receipt(connection, sql, survey_id: int) -> tuple:

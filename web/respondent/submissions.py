@@ -90,17 +90,18 @@ class Submissions:
         survey and key, and of those with the reports (in a canonical JSON): 128 bits of each."""
         return kept_key(plan.survey_id, key, bits)
 
-    def store_screen_out(self, survey_id: int, page: str, key: str) -> bool:
-        """Count a respondent screened out at ``page`` once per submission key (kept as a
-        submission's is, so that the key can never send a response after); whether it counted."""
-        kept = kept_key(survey_id, key, {"screen_out": page})
+    def store_ending(self, survey_id: int, kind: str, where: str, key: str) -> bool:
+        """Count a respondent whose survey ended early (screened out at page ``where``, or
+        turned away by the full quota ``where``: ``kind``) once per submission key, kept as a
+        submission's is, so that the key can never send a response after; whether it counted."""
+        kept = kept_key(survey_id, key, {kind: where})
         connection = self.engine.raw_connection()
         try:
             sql = self.statements
             rows = [(kept.key_hash, survey_id, kept.reports_hash)]
             counted = bool(storing.insert_keys(connection, sql, rows, False))
             if counted:
-                storing.count_screen_out(connection, sql, survey_id, page)
+                storing.count_ending(connection, sql, survey_id, kind, where)
             connection.commit()
         finally:
             connection.close()

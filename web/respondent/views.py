@@ -144,6 +144,7 @@ def page_config(survey, flow: Flow, preview: bool = False) -> dict:
         "endings": {
             "quotasFullUrl": url_for("fieldwork_api.quotas_full", slug=survey.slug),
             "screenOutUrl": url_for("fieldwork_api.screen_out", slug=survey.slug),
+            "turnedAwayUrl": url_for("fieldwork_api.turned_away", slug=survey.slug),
         },
     }
 

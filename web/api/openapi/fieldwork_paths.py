@@ -79,6 +79,43 @@ def fieldwork_paths() -> dict:
                 },
             }  # fmt: skip
         },
+        "/api/surveys/{slug}/turned-away": {
+            "post": operation(
+                "Count a respondent turned away by a full quota",
+                "A respondent whose quota is full (the page asked which are, or a response was "
+                "refused with 409): the quota's id alone, counted once per Idempotency-Key, "
+                "which can never send a response after. Nothing else of theirs is sent or "
+                "stored.",
+                [
+                    slug,
+                    parameter(
+                        "Idempotency-Key",
+                        {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,128}$"},
+                        "The respondent's submission id.",
+                        where="header",
+                        required=True,
+                    ),
+                ],
+                answers(201, json_body(ref("TurnedAway"), "Counted."), 400, 404, 409, 415, 429)
+                | {"200": json_body(ref("TurnedAway"), "Counted before under this key.")},
+                bearer=False,
+            )
+            | {
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "type": "object",
+                                "required": ["quota"],
+                                "additionalProperties": False,
+                                "properties": {"quota": {"type": "string"}},
+                            }
+                        }
+                    },
+                },
+            }  # fmt: skip
+        },
         "/api/surveys/{slug}/audit": {
             "get": read_operation(
                 "Audit log",
@@ -116,7 +153,8 @@ def fieldwork_paths() -> dict:
         "/api/surveys/{slug}/fieldwork": {
             "get": read_operation(
                 "Quotas and screen-outs",
-                "Each quota's completes against its limit and each screening page's count, "
+                "Each quota's completes against its limit and the respondents it turned away "
+                "once full, and each screening page's count, "
                 "published in whole batches and withheld (null) below the minimum n; whether "
                 "each quota is full.",
                 [slug],
@@ -138,18 +176,30 @@ def fieldwork_schemas() -> dict:
                                            "placeholders to be filled in on the device."},
             },
         },
+        "TurnedAway": {
+            "type": "object",
+            "required": ["counted", "redirect"],
+            "properties": {
+                "counted": {"type": "boolean"},
+                "redirect": URL_OR_NULL | {"description": "The panel's quota-full address, its "
+                                           "placeholders to be filled in on the device."},
+            },
+        },
         "FieldworkCounts": {
             "type": "object",
             "required": ["quotas", "screen_outs", "batch", "min_n"],
             "properties": {
                 "quotas": {"type": "array", "items": {
                     "type": "object",
-                    "required": ["id", "condition", "words", "limit", "count", "full"],
+                    "required": ["id", "condition", "words", "limit", "count", "full",
+                                 "turned_away"],
                     "properties": {
                         "id": {"type": "string"}, "condition": {"type": "object"},
                         "words": {"type": "string"},
                         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
-                        "count": COUNT, "full": {"type": "boolean"}}}},
+                        "count": COUNT, "full": {"type": "boolean"},
+                        # Respondents turned away once it was full, published as count is.
+                        "turned_away": COUNT}}},
                 "screen_outs": {"type": "array", "items": {
                     "type": "object", "required": ["page", "words", "count"],
                     "properties": {"page": {"type": "string"}, "words": {"type": "string"},

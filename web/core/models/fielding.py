@@ -74,10 +74,12 @@ class FieldworkCount(Model):
     # The kinds of count.
     QUOTA = "quota"
     SCREEN_OUT = "screen_out"
+    TURNED_AWAY = "turned_away"
 
     """A count the fieldwork keeps per survey, apart from any response: the completes in a quota
-    (``kind`` "quota", its id), or the respondents screened out at a page (``kind``
-    "screen_out", the page's id). A screened-out respondent leaves nothing else; a quota's count
+    (``kind`` "quota", its id), the respondents screened out at a page (``kind``
+    "screen_out", the page's id), or those turned away because their quota was full (``kind``
+    "turned_away", the quota's id). A screened-out respondent leaves nothing else; a quota's count
     is claimed in the transaction that stores the response it counts (web/respondent/storing.py),
     so that two hosts never both take the last place, against the limit on the row (set with the
     survey's quotas, so that a raised limit holds at once for every page already loaded). No time

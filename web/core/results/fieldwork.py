@@ -1,5 +1,6 @@
-"""What the fieldwork counts apart from the responses: each quota's completes against its limit,
-and the respondents screened out at each page (a count, nothing else of theirs).
+"""What the fieldwork counts apart from the responses: each quota's completes against its limit
+and the respondents it turned away once full, and the respondents screened out at each page (a
+count, nothing else of theirs).
 
 Both are published as every other number is: in whole batches of the survey's
 ``results_batch`` and never below the minimum n, so that watching a count move never tells when
@@ -17,6 +18,7 @@ from web.core.surveys.quotas import Quota, stored_quotas
 from web.core.surveys.texts import Texts
 
 QUOTA, SCREEN_OUT = FieldworkCount.QUOTA, FieldworkCount.SCREEN_OUT
+TURNED_AWAY = FieldworkCount.TURNED_AWAY
 
 
 def in_batches(count: int, batch: int, min_n: int) -> int | None:
@@ -28,11 +30,12 @@ def in_batches(count: int, batch: int, min_n: int) -> int | None:
 
 @dataclass(frozen=True)
 class QuotaCount:
-    """A quota with its completes as published, and whether it is full."""
+    """A quota with its completes and its turn-aways as published, and whether it is full."""
 
     quota: Quota
     count: int | None
     full: bool
+    turned_away: int | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -42,6 +45,7 @@ class QuotaCount:
             "limit": self.quota.limit,
             "count": self.count,
             "full": self.full,
+            "turned_away": self.turned_away,
         }
 
 
@@ -89,6 +93,7 @@ def fieldwork_counts(survey: Survey, min_n: int) -> FieldworkCounts:
             quota,
             in_batches(counts.get((QUOTA, quota.key), 0), batch, min_n),
             counts.get((QUOTA, quota.key), 0) >= quota.limit,
+            in_batches(counts.get((TURNED_AWAY, quota.key), 0), batch, min_n),
         )
         for quota in stored_quotas(survey.quotas)
     )
