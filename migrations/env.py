@@ -119,6 +119,8 @@ def stamp_unversioned(connection):
                 made_by = "0020"
             if made_by == "0020" and inspector.has_table("invitation"):
                 made_by = "0021"
+            if made_by == "0021" and "hint" in question_columns:
+                made_by = "0022"
         logger.info("Unversioned database made by release %s: recorded before upgrading", made_by)
         migration.stamp(ScriptDirectory.from_config(config), made_by)
     finally:

@@ -308,6 +308,7 @@ def edit_question(slug: str, key: str):
     }
     data |= texts_data("text", question.texts, languages)
     data |= texts_data("innocuous", question.design.innocuous_text, languages)
+    data |= texts_data("hint", Texts(question.hint or {}), languages)
     if question.design.scale is not None:
         data |= texts_data("unit", question.design.scale.unit, languages)
     options = [option.texts for option in question.options]

@@ -229,7 +229,8 @@ class FieldingForm(SurveyForm):
 # The texts typed once per language: the default language's in the plain field (so a survey in
 # one language is built as before), each other language's in ``<name>_<tag>``.
 TRANSLATED = (
-    "title", "description", "consent", "thanks", "text", "options", "innocuous", "unit", "rows",
+    "title", "description", "consent", "thanks", "text", "hint", "options", "innocuous", "unit",
+    "rows",
 )  # fmt: skip
 
 
@@ -309,6 +310,10 @@ class QuestionForm(FlaskForm):
     (web.core.surveys.question_checks), and each refusal is attached to its field."""
 
     text = TextAreaField(_l("Question"))
+    hint = TextAreaField(
+        _l("Help under the question (optional)"),
+        description=_l("Shown under the question's text, e.g. what counts or which period."),
+    )
     key = StringField(
         _l("Short id"),
         description=_l("Names the question in exports and the API, e.g. cheated."),

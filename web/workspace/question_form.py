@@ -90,6 +90,7 @@ def spec_from_form(
         required=bool(form.required.data),
         show_if=rule_from_form(form, rule, read),
         shuffle_options=shuffled,
+        hint=form_texts(form, "hint", languages).stripped(),
         correct=(form.correct.data or "").strip() or None if kind.splits_groups else None,
     )
 
@@ -232,7 +233,7 @@ FORM_FIELDS |= {name: name for name in (*builder_share_fields(), "randomizer")}
 FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "unit": "unit"}
 FORM_FIELDS |= {"max_length": "max_length", "shuffle_options": "shuffle_options"}
 FORM_FIELDS |= {"fixed": "fixed_options", "show_if_question": "show_if_question"}
-FORM_FIELDS |= {"rows": "rows", "correct": "correct"}
+FORM_FIELDS |= {"rows": "rows", "correct": "correct", "hint": "hint"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ROW_PLACE = re.compile(r"\.rows\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")

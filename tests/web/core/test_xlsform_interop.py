@@ -39,7 +39,8 @@ EVERYTHING = {
         {"id": "year", "type": "direct", "text": both("Year?", "학년?"),
          "options": options("first", "second")},
         {"id": "sc", "type": "yesno", "text": both("-Cheated?", "부정행위?"), "epsilon": 1.0,
-         "procedure": "spinner_coin", "required": True},
+         "procedure": "spinner_coin", "required": True,
+         "hint": both("=Any exam this year", "올해 치른 시험 모두")},
         {"id": "sp", "type": "yesno", "text": both("@Skipped?", "결석?"), "epsilon": 1.5,
          "procedure": "spinner"},
         {"id": "fr", "type": "yesno", "text": both("Copied?", "베꼈나요?"),
@@ -71,6 +72,7 @@ EVERYTHING = {
         {"id": "age", "type": "number", "procedure": "direct", "text": both("Age?", "나이?"),
          "min": 16, "max": 99, "step": 1, "unit": both("years", "세")},
         {"id": "views", "type": "grid", "text": both("How far do you agree?", "얼마나 동의?"),
+         "hint": both("One answer per row", "줄마다 하나씩"),
          "rows": [{"id": "fair", "text": both("-Fair", "공정")},
                   {"id": "clear", "text": both("Clear", "명확")}],
          "options": options("disagree", "agree")},
@@ -132,6 +134,8 @@ def test_pyxform_converts_every_type_and_design_and_the_round_trip_is_exact(app,
     for question in data["questions"]:
         assert f"/data/{question['id']}" in xform
     assert "How many nights?" in xform and "Fourth" not in xform
+    # A question's help, and a grid's on its group, are XLSForm's hint.
+    assert "Any exam this year" in xform and "One answer per row" in xform
     if languages == "two":
         assert 'lang="English (en)"' in xform and "한국어 (ko)" in xform
         assert "며칠?" in xform and "모든 것" not in xform  # the title is the default's
@@ -149,7 +153,11 @@ def test_the_export_writes_no_formula_and_reads_back_every_text_exactly(app):
     book = openpyxl.load_workbook(io.BytesIO(exported))
     texts = [cell for sheet in book.worksheets for row in sheet.iter_rows() for cell in row]
     risky = [cell for cell in texts if isinstance(cell.value, str) and cell.value[:1] in "=+-@"]
-    assert {cell.value for cell in risky} >= {"=1+1 is not a formula here", "-Cheated?"}
+    assert {cell.value for cell in risky} >= {
+        "=1+1 is not a formula here",
+        "-Cheated?",
+        "=Any exam this year",
+    }
     assert all(cell.data_type == "s" and cell.quotePrefix for cell in risky)
     with zipfile.ZipFile(io.BytesIO(exported)) as archive:
         sheets = [name for name in archive.namelist() if name.startswith("xl/worksheets/")]
@@ -278,7 +286,13 @@ def test_a_single_colon_elsewhere_is_not_a_language(app):
 @no_database
 def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
     form = copy.deepcopy(SPEC_FORM)
-    form["survey"][0] += ["relevant", "constraint", "hint::English (en)", "image", "required"]
+    form["survey"][0] += [
+        "relevant",
+        "constraint",
+        "guidance_hint::English (en)",
+        "image",
+        "required",
+    ]
     form["survey"][1] += ["${asked} = 'often'", None, None, None, "yes"]
     form["survey"][2] += [None, ". > 0", "Think of this week", None, "no"]
     form["survey"][3] += [None, None, None, "pills.png", None]
@@ -295,7 +309,7 @@ def test_what_the_app_cannot_honour_is_refused_by_row_and_column(app):
         problems = refusal(workbook(form))
     expected = [
         "survey row 3: a constraint is read only on a text row",
-        "survey row 3, column hint::en",
+        "survey row 3, column guidance_hint::en",
         "survey row 3, column choice_filter",
         "survey row 4, column image",
         "survey row 7: repeats are not supported",
@@ -528,3 +542,27 @@ def test_a_relevant_that_reads_a_randomized_row_is_refused_by_row(app):
     assert len(problems) == 1
     assert problems[0].startswith(f"survey row {row + 1}, column relevant: 's1' is randomized")
     assert "show_if" not in problems[0] and "[" not in problems[0]
+
+
+@no_database
+def test_a_hint_on_a_page_or_a_grids_row_is_refused_by_row(app):
+    with app.test_request_context():
+        spec = parse_survey(
+            one_language(EVERYTHING)
+            | {"pages": [{"id": "first", "questions": [q["id"] for q in EVERYTHING["questions"]]}]}
+        )
+        book = openpyxl.load_workbook(io.BytesIO(survey_xlsform(spec)))
+    sheet = book["survey"]
+    column = next(cell.column for cell in sheet[1] if str(cell.value).startswith("hint"))
+    rows = {sheet.cell(row, 2).value: row for row in range(2, sheet.max_row + 1)}
+    sheet.cell(rows["first"], column).value = "Take your time"  # the page's group row
+    fair = next(name for name in rows if str(name).endswith("fair"))
+    sheet.cell(rows[fair], column).value = "Think of the last exam"  # a grid's row
+    raw = io.BytesIO()
+    book.save(raw)
+    with app.test_request_context():
+        problems = refusal(raw.getvalue())
+    for row in (rows["first"], rows[fair]):
+        assert f"survey row {row}, column hint: a hint is shown under a question" in " ".join(
+            problems
+        ), problems

@@ -725,3 +725,26 @@ def test_a_comprehension_checks_right_answer_is_set_kept_and_checked(app, resear
     assert exported["questions"][0]["correct"] == "spinner"
     researcher.post(f"/surveys/{draft}/questions/check", data=check | {"correct": ""})
     assert right() is None
+
+
+def test_a_questions_help_text_is_set_in_the_builder_and_shown_under_it(
+    app, client, researcher, draft
+):
+    helped = dict(YESNO, hint="  Any exam this year, online ones too  ")
+    assert researcher.post(f"/surveys/{draft}/questions/new", data=helped).status_code == 302
+    exported = json.loads(researcher.get(f"/surveys/{draft}/survey.json").get_data(as_text=True))
+    assert exported["questions"][0]["hint"] == "Any exam this year, online ones too"
+    form = researcher.get(f"/surveys/{draft}/questions/did").get_data(as_text=True)
+    assert "Any exam this year, online ones too</textarea>" in form
+    researcher.post(f"/surveys/{draft}/status", data={"status": "open"})
+    page = client.get(f"/s/{draft}").get_data(as_text=True)
+    section = page.split('data-question="did"')[1].split("</section>")[0]
+    assert 'aria-describedby="q1-hint"' in section
+    assert (
+        '<p class="question-hint" id="q1-hint"><span>Any exam this year, online ones too</span>'
+        in section
+    )
+    # Emptied, it is gone: from the file and from the page.
+    researcher.post(f"/surveys/{draft}/questions/did", data=YESNO | {"hint": ""})
+    exported = json.loads(researcher.get(f"/surveys/{draft}/survey.json").get_data(as_text=True))
+    assert "hint" not in exported["questions"][0]

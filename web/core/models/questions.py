@@ -64,6 +64,7 @@ class Question(Tally, Model):
             required=spec.required,
             display_rule=None if spec.show_if is None else spec.show_if.to_dict(),
             shuffle_options=spec.shuffle_options,
+            hint={tag: text for tag, text in spec.hint.stripped().items() if text} or None,
             position=position,
             kind=spec.kind,
             text=text,
@@ -109,6 +110,8 @@ class Question(Tally, Model):
     display_rule: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     # Whether its options' order is drawn per respondent.
     shuffle_options: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Help shown under its text (XLSForm's hint), by language tag; None: no help.
+    hint: Mapped[dict[str, str] | None] = mapped_column(JSON(none_as_null=True))
     survey: Mapped[OwningSurvey] = relationship("Survey", back_populates="questions")
     options: Mapped[list[Option]] = relationship(
         back_populates="question", cascade="all, delete-orphan", order_by="Option.position"

@@ -257,6 +257,7 @@ class Survey(Model):
                     question.required,
                     stored_rule(question.display_rule),
                     question.shuffle_options,
+                    Texts(question.hint or {}),
                 )
                 for question in self.questions
             ),

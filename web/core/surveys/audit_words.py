@@ -9,6 +9,7 @@ from typing import Any
 # A question's fields in the survey file, in words; any other field is part of its design.
 FIELD_WORDS = {
     "text": "its text",
+    "hint": "its help text",
     "type": "its type",
     "options": "its options",
     "rows": "its rows",

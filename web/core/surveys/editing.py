@@ -368,10 +368,12 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
     question.required = spec.required
     question.shuffle_options = spec.shuffle_options
     question.correct = spec.correct
+    question.hint = {tag: text for tag, text in spec.hint.items() if text} or None
     for sibling in _other_rows(survey, question):
         sibling.text, sibling.translations = question.text, question.translations
         sibling.required = question.required
         sibling.correct = question.correct
+        sibling.hint = question.hint
         sibling.shuffle_options = question.shuffle_options
         wording = {option.key: option for option in question.options}
         for option in sibling.options:

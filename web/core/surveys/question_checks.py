@@ -83,6 +83,10 @@ def question_problems(
     problems += _length_problems(spec, where)
     problems += _known_prevalence_problems(spec, kind, where)
     problems += _correct_problems(spec, kind, where)
+    if any(spec.hint.values()) if isinstance(spec.hint, Texts) else spec.hint is not None:
+        problems += texts_problems(
+            spec.hint, f"{where}.hint", MAX_TEXT, languages, required=False, complete=complete
+        )
     if not isinstance(spec.required, bool):
         problems.append(
             Problem(

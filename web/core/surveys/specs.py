@@ -64,6 +64,8 @@ class QuestionSpec:
     show_if: Rule | None = None
     # Whether its options' order is drawn per respondent (a question with options).
     shuffle_options: bool = False
+    # Help shown under the question's text (XLSForm's hint), in each language; none: empty.
+    hint: Texts = Texts()
 
     @property
     def type(self) -> QuestionType:
@@ -154,6 +156,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         asked["max_length"] = question.design.max_length
     fixed = question.type.fixed_fields()  # what its type fixes, the file leaves out
     data |= {name: value for name, value in asked.items() if name not in fixed}
+    if any(question.hint.values()):
+        data["hint"] = question.hint.for_file(languages)
     if question.known_prevalence is not None:
         data["known_prevalence"] = question.known_prevalence
     if question.correct is not None:

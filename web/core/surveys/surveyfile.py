@@ -65,7 +65,7 @@ SURVEY_FIELDS |= {"panel", "quotas"}
 QUESTION_FIELDS = {
     "id", "type", "text", "epsilon", "epsilon_permanent", "procedure", "options", *DESIGN_FIELDS,
     *SCALE_FIELDS, "asked", "known_prevalence", "correct", "required", "show_if", "shuffle_options",
-    "max_length", "rows",
+    "max_length", "rows", "hint",
 }  # fmt: skip
 OPTION_FIELDS = {"id", "text", "fixed"}
 ROW_FIELDS = {"id", "text"}
@@ -142,6 +142,7 @@ def parse_survey(data) -> SurveySpec:
                     _field(item, "required", False),
                     rule,
                     _field(item, "shuffle_options", False),
+                    reader.texts(item, "hint", where),
                 )
             )
     panel, panel_shape = read_panel(data.get("panel"))

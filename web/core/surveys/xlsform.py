@@ -140,7 +140,7 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", "required", "relevant", "constraint", "rr_screen_out_if",
+     "rr_innocuous", "rr_unit", "required", "relevant", "constraint", "rr_screen_out_if", "hint",
      *DESIGN_COLUMNS,
      *CONDITION_COLUMNS)
 )  # fmt: skip
@@ -162,8 +162,9 @@ UNSUPPORTED = {
     "default": lazy_gettext("default answers are not supported"),
     "read_only": lazy_gettext("read-only questions are not supported"),
     "repeat_count": lazy_gettext("repeats are not supported"),
-    "hint": lazy_gettext("hints are not shown by this app"),
-    "guidance_hint": lazy_gettext("hints are not shown by this app"),
+    "guidance_hint": lazy_gettext(
+        "guidance hints are not shown by this app: a question's hint is shown under it"
+    ),
     "appearance": lazy_gettext("appearances are not supported"),
     "required_message": lazy_gettext(
         "a required question's own message is not supported: the page says what is missing"

@@ -63,6 +63,9 @@ class GridRows:
         self.open = {"id": cells.get("name"), "type": GRID_KIND, "text": self.text(cells, "label"),
                      "rows": []}  # fmt: skip
         self.list_name, self.required, self.cells, self.number = None, [], cells, number
+        hint = self.text(cells, "hint")
+        if hint:
+            self.open["hint"] = hint
         if cells.get("relevant") is not None:
             try:
                 self.open["show_if"] = self.rule_from_relevant(cells["relevant"], yes_no)
@@ -116,6 +119,8 @@ def grid_rows(question, column_texts, relevant: str | None) -> list[dict]:
                              "appearance": TABLE_LIST, **column_texts("label", question.text)}  # fmt: skip
     if relevant:
         begin["relevant"] = relevant
+    if any((question.hint or {}).values()):
+        begin |= column_texts("hint", question.hint)
     rows = [begin]
     for row in question.design.rows or ():
         cells = {"type": f"select_one {question.key}", "name": f"{question.key}_{row.key}",

@@ -119,6 +119,7 @@ QUESTION_COLUMN_OF = {
     "options": "choices",
     "known_prevalence": "rr_known_prevalence",
     "correct": "rr_correct",
+    "hint": "hint",
     "asked": "rr_condition",
     "type": "type",
     "id": "name",
@@ -249,6 +250,11 @@ def _languages(headers: list[str], default: Any) -> list[str]:
     return found
 
 
+def _has_hint(cells: dict) -> bool:
+    """Whether a row fills a hint column (in any language)."""
+    return any(name.split("::", 1)[0] == "hint" for name in cells)
+
+
 def _text(cells: dict, name: str, languages: list[str]) -> Any:
     """A text as a survey file writes it: per language, or the bare column's string."""
     if not languages:
@@ -293,6 +299,11 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
 
     grid = GridRows(lambda cells, name: _text(cells, name, languages), relevant)
     for number, cells in survey_rows[1:]:
+        in_group = is_group_row(cells) and not (grid.open is None and begins_grid(cells))
+        if _has_hint(cells) and (in_group or grid.open is not None):
+            problems.append(_(
+                "survey row %(row)d, column hint: a hint is shown under a question, not a group "
+                "or a grid's row", row=number))  # fmt: skip
         if grid.open is None and begins_grid(cells):
             problems += grid.begin(number, cells, yes_no)
             continue
@@ -317,7 +328,9 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         else:
             # XLSForm's own column: yes (or true()) makes a question required; else it may be skipped.
             required = {"required": True} if _true(cells.get("required")) else {}
-            questions.append(question | required | experiment_fields(cells))
+            hint = _text(cells, "hint", languages)
+            helped = {"hint": hint} if hint else {}
+            questions.append(question | required | helped | experiment_fields(cells))
             rows.append(number)
             cells_of.append(cells)
             pages.question(asked_as(question, cells))

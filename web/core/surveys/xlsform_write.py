@@ -57,8 +57,8 @@ def _write_grid(survey, columns, question, headers, languages, yes_no) -> None:
     """A grid's table-list group (web/core/surveys/xlsform_grid.py)."""
 
     def column_texts(name: str, texts) -> dict:
-        return {header: texts.get(code) or None for header, code in zip(headers, languages,
-                                                                          strict=True)}  # fmt: skip
+        return {f"{name}::{header.split('::', 1)[1]}": texts.get(code) or None
+                for header, code in zip(headers, languages, strict=True)}  # fmt: skip
 
     rule = relevant_from_rule(question.show_if, yes_no) if question.show_if else None
     for cells in grid_rows(question, column_texts, rule):
@@ -135,17 +135,20 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     permanent_header = ["rr_epsilon_permanent"] if kept else []
     # An experiment's columns only in an experiment.
     experiment_headers = list(CONDITION_COLUMNS) if spec.conditions else []
+    # XLSForm's hint, in each language, only where a question has one.
+    hinted = any(any(question.hint.values()) for question in spec.questions)
+    hint_headers = [f"hint::{header.split('::', 1)[1]}" for header in headers] if hinted else []
     # XLSForm's own column, only where a question must be answered.
     required_header = ["required"] if any(question.required for question in spec.questions) else []
     # An open answer's length as XLSForm's own constraint, only where a question is open.
     constraint_header = ["constraint"] if any(q.type.written for q in spec.questions) else []
     append_row(
         survey,
-        ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
+        ["type", "name", *headers, *hint_headers, *required_header, "rr_procedure", "rr_epsilon",
          *permanent_header, *design_headers, *range_headers, *experiment_headers, *flow_headers,
          *constraint_header],
     )  # fmt: skip
-    columns = ["type", "name", *headers, *required_header, "rr_procedure", "rr_epsilon",
+    columns = ["type", "name", *headers, *hint_headers, *required_header, "rr_procedure", "rr_epsilon",
                *permanent_header, *design_headers, *range_headers, *experiment_headers,
                *flow_headers, *constraint_header]  # fmt: skip
     choices = book.create_sheet("choices")
@@ -189,6 +192,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             else f"{kind.xlsform_select} {list_name}"
         )  # fmt: skip
         cells: list[Any] = [kind_cell, name, *wording]
+        if hinted:
+            cells += [question.hint.get(code) or None for code in languages]
         if required_header:
             cells.append("yes" if question.required else None)
         cells += [procedure, epsilon]
