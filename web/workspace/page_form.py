@@ -56,9 +56,8 @@ def page_rows(survey) -> list[PageRow]:
             upcoming = name
     return [
         PageRow(name, shown(first_rows[name].texts).text, starts.get(name),
-                readable_before(survey, first_rows[name]) if name in starts else {},
-                readable_before(survey, first_rows.get(next_start[name] or "")) if name in starts
-                else {})
+                readable_before(survey, first_rows[name]),
+                readable_before(survey, first_rows.get(next_start[name] or "")))
         for name in ids
     ]  # fmt: skip
 
@@ -69,6 +68,9 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
     first question always starts the first page. A rule that cannot be read is a problem."""
     languages = survey.language_list
     read = rule_reader(survey)
+    # A rule on a number reads its bounds, on any other answer its answers: the fields that do
+    # not apply are hidden, and whatever they still hold is not read.
+    numeric = {name for name, entry in readable_before(survey, None).items() if entry["numeric"]}
     starts: list[PageStart] = []
     problems: list[Problem] = []
     for index, name in enumerate(asked_ids(survey)):
@@ -81,10 +83,11 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
         )
         chosen = form.get(f"show-{name}", KEPT_RULE)
         rule = _posted_rule(form, name, chosen, "", f"pages[{len(starts)}].show_if", problems,
-                            read)  # fmt: skip
+                            read, numeric)  # fmt: skip
         screen = form.get(f"screen-{name}", KEPT_RULE)
         screen_rule = _posted_rule(form, name, screen, "screen-",
-                                   f"pages[{len(starts)}].screen_out_if", problems, read)  # fmt: skip
+                                   f"pages[{len(starts)}].screen_out_if", problems, read,
+                                   numeric)  # fmt: skip
         if rule is not None:
             chosen = ""  # written out: not kept
         if screen_rule is not None:
@@ -96,7 +99,7 @@ def starts_from_form(form, survey) -> tuple[list[PageStart], list[Problem]]:
 
 
 def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems: list,
-                 read: Callable[[str], dict]):  # fmt: skip
+                 read: Callable[[str], dict], numeric: set[str]):  # fmt: skip
     """One page rule posted: written out (``<prefix>written-<id>``), or its question ``chosen``
     and ``<prefix>answers-<id>`` or the bounds; None for none or one kept. A rule that cannot be
     read adds to ``problems``."""
@@ -109,10 +112,13 @@ def _posted_rule(form, name: str, chosen: str, prefix: str, place: str, problems
             return None
     if chosen in ("", KEPT_RULE, WRITTEN_RULE):
         return None
-    bounds = [
-        typed_number(form.get(f"{prefix}{side}-{name}", "")) for side in ("at-least", "at-most")
-    ]
-    written = one_condition(chosen, form.get(f"{prefix}answers-{name}", "").split(), *bounds)
+    if chosen in numeric:
+        bounds = [
+            typed_number(form.get(f"{prefix}{side}-{name}", "")) for side in ("at-least", "at-most")
+        ]
+        written = one_condition(chosen, [], *bounds)
+    else:
+        written = one_condition(chosen, form.get(f"{prefix}answers-{name}", "").split())
     rule, found = read_rule(written, place)
     problems += found
     return rule

@@ -636,7 +636,8 @@ def test_the_builder_shows_a_page_to_some_respondents_only(app, researcher, draf
         survey = db.session.scalar(db.select(Survey).filter_by(slug=draft))
         assert survey.pages[1]["show_if"] == {"question": "year", "in": ["later"]}
     page = researcher.get(f"/surveys/{draft}/edit").get_data(as_text=True)
-    assert '<option value="year" selected>' in page and 'value="later"' in page
+    assert '<option value="year" data-rule-reads="answers" selected>' in page
+    assert 'value="later"' in page
     # Saved again without touching it, the rule stays; a wrong answer is refused by its page.
     again = {"start-s1": "1", "show-s1": "year", "answers-s1": "later"}
     assert researcher.post(f"/surveys/{draft}/pages", data=again).status_code == 302
