@@ -350,3 +350,12 @@ def test_few_modules_ask_whether_a_kind_is_randomized():
     ]
     assert len(readers) <= 8, readers
     assert "web/core/surveys/designs/direct.py" in readers
+
+
+def test_the_top_of_web_holds_packages():
+    """A newcomer finds an area by its folder: web/'s top level holds its packages (the
+    commands' among them) and at most two modules."""
+    modules = sorted(path.name for path in (ROOT / "web").glob("*.py"))
+    assert len(modules) <= 2, modules
+    commands = ROOT / "web" / "cli"
+    assert (commands / "__init__.py").exists() and not list((ROOT / "web").glob("cli_*.py"))
