@@ -84,6 +84,7 @@ lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 test-py: install-dev browser r
 	$(MAKE) --no-print-directory sqlite-pass
