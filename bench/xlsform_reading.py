@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
 from web.core.surveys.problems import SurveyFileError  # noqa: E402
-from web.core.surveys.xlsform_read import load_any_survey  # noqa: E402
+from web.core.surveys.xlsform.read import load_any_survey  # noqa: E402
 
 
 def survey_sheet(rows: int, stray: bool) -> bytes:

@@ -20,8 +20,8 @@ from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import parse_survey
-from web.core.surveys.xlsform_read import load_xlsform
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.read import load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 # The surveys of tests/conftest.py's `imported`: results from 2 responses, moving every 2.
 pytestmark = pytest.mark.imported(batch=2)

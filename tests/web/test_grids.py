@@ -240,8 +240,8 @@ def test_a_new_language_keeps_the_rows_and_asks_for_their_translation(app, impor
 def test_a_grid_in_a_page_round_trips_through_xlsform_and_pyxform_converts_it(app):
     from pyxform.xls2xform import convert
 
-    from web.core.surveys.xlsform_read import load_xlsform
-    from web.core.surveys.xlsform_write import survey_xlsform
+    from web.core.surveys.xlsform.read import load_xlsform
+    from web.core.surveys.xlsform.write import survey_xlsform
 
     data = copy.deepcopy(COURSE)
     data["questions"][0]["required"] = True
@@ -282,7 +282,7 @@ def test_a_grid_in_a_page_round_trips_through_xlsform_and_pyxform_converts_it(ap
 )  # fmt: skip
 def test_a_wrong_table_list_is_refused_by_row(app, rows, message):
     from web.core.surveys.problems import SurveyFileError
-    from web.core.surveys.xlsform_read import load_xlsform
+    from web.core.surveys.xlsform.read import load_xlsform
 
     book = openpyxl.Workbook()
     survey = book.active

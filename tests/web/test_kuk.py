@@ -18,8 +18,8 @@ from tests.helpers import api_get
 from tests.web.test_designs import problems, with_question
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import parse_survey
-from web.core.surveys.xlsform_read import load_xlsform
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.read import load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 YEAR = {
     "id": "year",

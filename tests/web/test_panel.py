@@ -97,8 +97,8 @@ def test_a_panel_travels_through_xlsform_settings_and_pyxform_converts_the_expor
     import openpyxl
     from pyxform.xls2xform import convert
 
-    from web.core.surveys.xlsform_read import load_xlsform
-    from web.core.surveys.xlsform_write import survey_xlsform
+    from web.core.surveys.xlsform.read import load_xlsform
+    from web.core.surveys.xlsform.write import survey_xlsform
 
     spec = load_survey(json.dumps(ON_A_PANEL))
     with app.test_request_context():
@@ -149,8 +149,8 @@ def test_an_xlsform_address_written_with_xlsform_references_reads_as_placeholder
 
     import openpyxl
 
-    from web.core.surveys.xlsform_read import load_xlsform
-    from web.core.surveys.xlsform_write import survey_xlsform
+    from web.core.surveys.xlsform.read import load_xlsform
+    from web.core.surveys.xlsform.write import survey_xlsform
 
     spec = load_survey(json.dumps(ON_A_PANEL))
     with app.test_request_context():

@@ -17,8 +17,8 @@ from web.core.results.plain_numbers import plain_numbers
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import load_survey
-from web.core.surveys.xlsform_read import load_xlsform
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.read import load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 AGES = {
     "slug": "ages",

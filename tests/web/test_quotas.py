@@ -255,8 +255,8 @@ def test_quotas_and_screen_outs_travel_through_xlsform_and_pyxform_converts_the_
     import openpyxl
     from pyxform.xls2xform import convert
 
-    from web.core.surveys.xlsform_read import load_xlsform
-    from web.core.surveys.xlsform_write import survey_xlsform
+    from web.core.surveys.xlsform.read import load_xlsform
+    from web.core.surveys.xlsform.write import survey_xlsform
 
     spec = load_survey(json.dumps(QUOTA_STUDY))
     with app.test_request_context():
@@ -287,8 +287,8 @@ def test_a_wrong_quotas_setting_is_refused_with_the_reason(app, cell, message):
 
     import openpyxl
 
-    from web.core.surveys.xlsform_read import load_xlsform
-    from web.core.surveys.xlsform_write import survey_xlsform
+    from web.core.surveys.xlsform.read import load_xlsform
+    from web.core.surveys.xlsform.write import survey_xlsform
 
     with app.test_request_context():
         book = openpyxl.load_workbook(

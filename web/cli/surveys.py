@@ -15,7 +15,7 @@ from web.core.infrastructure.extensions import db
 from web.core.models import User
 from web.core.results.cells import direct_questions
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 from web.simulation import simulate_responses
 
 

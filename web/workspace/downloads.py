@@ -22,7 +22,7 @@ from web.core.results.synthetic import (
     synthetic_data,
 )
 from web.core.surveys.team import record_now
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 from web.site.attachment import attachment
 from web.workspace.access import require_login, researcher_survey
 

@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from web.core.surveys.display import Rule, read_rule
 from web.core.surveys.editing import EditError
 from web.core.surveys.problems import Problem
-from web.core.surveys.xlsform import YES_NO_LIST
-from web.core.surveys.xlsform_flow import RelevantError, relevant_from_rule, rule_from_relevant
+from web.core.surveys.xlsform.columns import YES_NO_LIST
+from web.core.surveys.xlsform.flow import RelevantError, relevant_from_rule, rule_from_relevant
 
 # The choice a rule's list shows where the rule is written out (the text is the rule).
 WRITTEN_RULE = "@written"

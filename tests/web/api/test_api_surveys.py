@@ -15,7 +15,7 @@ from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, Survey
 from web.core.surveys.surveyfile import parse_survey
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 
 def imported(client, write_token, data=SAMPLE_SURVEY, **query):

@@ -13,8 +13,8 @@ from web.core.surveys.demo import DEMO_FILE
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import load_survey, parse_survey
 from web.core.surveys.texts import Texts
-from web.core.surveys.xlsform_read import load_xlsform
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.read import load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 # Nothing here reads or writes the database: it runs once, on SQLite.
 pytestmark = no_database

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import no_database
 from web.core.surveys.surveyfile import load_survey
-from web.core.surveys.xlsform_read import _by_row, load_xlsform
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.places import by_row
+from web.core.surveys.xlsform.read import load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 pytestmark = no_database
 
@@ -167,7 +168,7 @@ def test_the_apps_own_xlsform_of_a_split_ballot_on_a_page_imports_back(form_id):
     ],
 )  # fmt: skip
 def test_an_xlsform_refusal_names_the_row_and_column_as_written(problem, said):
-    assert _by_row(problem, ([2, 5], [1, 9])) == said
+    assert by_row(problem, ([2, 5], [1, 9])) == said
 
 
 @pytest.mark.parametrize(
@@ -178,7 +179,7 @@ def test_an_xlsform_refusal_names_the_row_and_column_as_written(problem, said):
     ],
 )
 def test_an_xlsform_relevant_reads_not_equal_as_every_other_answer(relevant, rule):
-    from web.core.surveys.xlsform_flow import rule_from_relevant
+    from web.core.surveys.xlsform.flow import rule_from_relevant
 
     answers = {"year": ["first", "second", "none"]}
     assert rule_from_relevant(relevant, {"student"}, {}, answers) == rule

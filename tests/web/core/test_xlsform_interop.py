@@ -18,8 +18,8 @@ from tests.conftest import no_database
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.workbook import MAX_ROWS
-from web.core.surveys.xlsform_read import load_any_survey, load_xlsform
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.read import load_any_survey, load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 
 def both(en: str, ko: str) -> dict:
@@ -485,7 +485,7 @@ def test_pages_logic_and_orders_round_trip_and_pyxform_converts_them(app):
     ],
 )  # fmt: skip
 def test_relevant_is_read_as_a_display_rule(app, relevant, rule):
-    from web.core.surveys.xlsform_flow import rule_from_relevant
+    from web.core.surveys.xlsform.flow import rule_from_relevant
 
     with app.test_request_context():
         assert rule_from_relevant(relevant, {"ok"}) == rule

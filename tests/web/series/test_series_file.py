@@ -219,8 +219,8 @@ def test_no_token_no_series_and_anothers_series(client, token, import_survey):
 
 @no_database
 def test_xlsform_keeps_the_series_wave_and_epsilon_permanent():
-    from web.core.surveys.xlsform_read import load_any_survey
-    from web.core.surveys.xlsform_write import survey_xlsform
+    from web.core.surveys.xlsform.read import load_any_survey
+    from web.core.surveys.xlsform.write import survey_xlsform
 
     spec = parse_survey(wave(3))
     workbook = survey_xlsform(spec)

@@ -16,7 +16,7 @@ from web.core.surveys.demo import DEMO_FILE
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.texts import Texts
-from web.core.surveys.xlsform_write import survey_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 BILINGUAL = json.loads(DEMO_FILE.read_text(encoding="utf-8"))
 

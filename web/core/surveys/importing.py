@@ -10,7 +10,7 @@ from web.core.surveys.joincode import ensure_join_code
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.series import wave_problems
 from web.core.surveys.team import record
-from web.core.surveys.xlsform_read import load_any_survey
+from web.core.surveys.xlsform.read import load_any_survey
 
 IMPORT_STATUSES = ("draft", "open", "closed")
 

@@ -1,6 +1,6 @@
 """XLSForm: the subset of the format that this app's questions map to, and its columns.
 
-Read by :mod:`web.core.surveys.xlsform_read`, written by :mod:`web.core.surveys.xlsform_write`.
+Read by :mod:`web.core.surveys.xlsform.read`, written by :mod:`web.core.surveys.xlsform.write`.
 
 A workbook has a ``survey`` sheet (one row per question), a ``choices`` sheet (the options of each
 list) and a ``settings`` sheet, as KoboToolbox and ODK read them. Texts are in ``label::English
@@ -33,14 +33,14 @@ survey sheet column        meaning
                            ``start=0 end=30 step=1``
 ``rr_unit::<L> (t)``       a number question's unit per language
 ``relevant``               a question's (or a group's) display rule, ``show_if``
-                           (:mod:`web.core.surveys.xlsform_flow`: ``${q} = 'x'``,
+                           (:mod:`web.core.surveys.xlsform.flow`: ``${q} = 'x'``,
                            ``selected(${q}, 'x')``, ``${q} >= 18``, ``and``, ``or``)
 ``parameters``             on a select, ``randomize=true``: its options' order is drawn
 ``begin group``            a page (appearance ``field-list``; ``randomize=true`` in its
                            parameters draws its questions' order), up to ``end group``
 ``rr_condition``           an experiment's condition the row asks in, with ``rr_question``
                            (the question's id), ``rr_known_prevalence`` and ``rr_correct``
-                           (:mod:`web.core.surveys.xlsform_conditions`; ``rr_conditions`` in
+                           (:mod:`web.core.surveys.xlsform.conditions`; ``rr_conditions`` in
                            the settings sheet)
 =========================  =================================================================
 
@@ -54,7 +54,7 @@ language's, as XLSForm has it; the other languages' in ``rr_title::Korean (ko)``
 ``rr_closes_at``, ``rr_target_n``, ``rr_series`` with ``rr_wave`` (the series this survey
 is a wave of), an online panel's ``rr_panel_parameters`` (names separated by spaces) with
 ``rr_panel_complete_url``, ``rr_panel_screen_out_url`` and ``rr_panel_quota_full_url``, and the
-quotas in ``rr_quotas`` (:mod:`web.core.surveys.xlsform_flow`). Without a settings sheet (or a
+quotas in ``rr_quotas`` (:mod:`web.core.surveys.xlsform.flow`). Without a settings sheet (or a
 ``form_id``), the slug and title come from the file's name. The ``rr_`` columns are ignored by
 XLSForm's converters, so the export converts with pyxform as it is.
 
@@ -83,7 +83,7 @@ from web.core.surveys.designs import (
     SHARE_NAMES,
     find_design,
 )
-from web.core.surveys.xlsform_conditions import (
+from web.core.surveys.xlsform.conditions import (
     CONDITION_COLUMNS,
 )
 

@@ -12,7 +12,7 @@ from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.panel import ADDRESSES
 from web.core.surveys.specs import SurveySpec
-from web.core.surveys.xlsform import (
+from web.core.surveys.xlsform.columns import (
     DESIGN_COLUMNS,
     PANEL_SETTINGS,
     RANGE,
@@ -24,14 +24,14 @@ from web.core.surveys.xlsform import (
     derived,
     length_constraint,
 )
-from web.core.surveys.xlsform_conditions import (
+from web.core.surveys.xlsform.conditions import (
     CONDITION_COLUMNS,
     condition_cells,
     conditions_cell,
     row_name,
 )
-from web.core.surveys.xlsform_flow import quotas_cell, relevant_from_rule
-from web.core.surveys.xlsform_grid import grid_rows
+from web.core.surveys.xlsform.flow import quotas_cell, relevant_from_rule
+from web.core.surveys.xlsform.grid import grid_rows
 
 
 def _row(columns: list[str], cells: dict) -> list:

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 
 from web.core.surveys.designs import ASKED_PLAINLY
 from web.core.surveys.questions import QUESTION_TYPES
-from web.core.surveys.xlsform import SELECT_TYPE, row_type
+from web.core.surveys.xlsform.columns import SELECT_TYPE, row_type
 
 TABLE_LIST = "table-list"
 GRID_KIND = next(kind.name for kind in QUESTION_TYPES.values() if kind.has_rows)

@@ -11,53 +11,41 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import LANGUAGES
-from web.core.surveys.designs import (
-    ARM_FIELDS,
-    ASKED_PLAINLY,
-    arms_from_text,
-    design_named,
-    known_designs,
-)
 from web.core.surveys.panel import ADDRESSES
 from web.core.surveys.problems import SurveyFileError
-from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.specs import SurveySpec
 from web.core.surveys.surveyfile import load_survey, parse_survey
 from web.core.surveys.workbook import XLSX_MAGIC, is_legacy_excel, open_workbook, sheet_rows
-from web.core.surveys.xlsform import (
-    BOUNDS_CONSTRAINT,
+from web.core.surveys.xlsform.columns import (
     CHOICE_COLUMNS,
     HEADER_ALIASES,
     LANGUAGE_HEADER,
-    LENGTH_CONSTRAINT,
-    PAGE_PLACE,
     PANEL_SETTINGS,
-    QUESTION_PLACE,
-    RANGE,
     SELECT_TYPE,
     SETTINGS_COLUMNS,
     SETTINGS_TEXTS,
     SURVEY_COLUMNS,
     SURVEY_SETTINGS,
-    TYPED_NUMBERS,
     UNSUPPORTED,
     WHOLE_SETTINGS,
     YES_NO_LIST,
     row_type,
 )
-from web.core.surveys.xlsform_conditions import (
+from web.core.surveys.xlsform.conditions import (
     conditions_from_cell,
     experiment_fields,
     grouped_questions,
 )
-from web.core.surveys.xlsform_flow import (
+from web.core.surveys.xlsform.flow import (
     GROUP_APPEARANCES,
     RelevantError,
     quotas_from_cell,
     randomized,
     rule_from_relevant,
 )
-from web.core.surveys.xlsform_grid import GridRows, begins_grid, grid_row_names
+from web.core.surveys.xlsform.grid import GridRows, begins_grid, grid_row_names
+from web.core.surveys.xlsform.places import XLSFORM_REFERENCE, by_row
+from web.core.surveys.xlsform.questions import question_from_row, text_of, whole_cell
 
 
 def load_any_survey(filename: str, raw: bytes) -> SurveySpec:
@@ -100,45 +88,7 @@ def load_xlsform(raw: bytes, filename: str = "") -> SurveySpec:
     try:
         return parse_survey(data)
     except SurveyFileError as error:
-        raise SurveyFileError([_by_row(problem, rows) for problem in error.problems]) from None
-
-
-# The survey file's fields as the workbook's columns hold them (a question's row, a group's row).
-QUESTION_COLUMN_OF = {
-    "show_if": "relevant",
-    "text": "label",
-    "epsilon": "rr_epsilon",
-    "procedure": "rr_procedure",
-    "epsilon_permanent": "rr_epsilon_permanent",
-    "required": "required",
-    "max_length": "constraint",
-    "min": "constraint",
-    "max": "constraint",
-    "step": "parameters",
-    "shuffle_options": "parameters",
-    "options": "choices",
-    "known_prevalence": "rr_known_prevalence",
-    "correct": "rr_correct",
-    "hint": "hint",
-    "asked": "rr_condition",
-    "type": "type",
-    "id": "name",
-}
-GROUP_COLUMN_OF = {
-    "show_if": "relevant",
-    "screen_out_if": "rr_screen_out_if",
-    "randomize": "parameters",
-    "title": "label",
-    "questions": "name",
-    "id": "name",
-}
-SETTING_COLUMN_OF = {
-    "quotas": "rr_quotas", "conditions": "rr_conditions", "slug": "form_id",
-    "title": "form_title", "panel": "rr_panel_parameters",
-}  # fmt: skip
-XLSFORM_REFERENCE = re.compile(r"\$\{([A-Za-z][A-Za-z0-9_]*)\}")
-FIELD_PLACE = re.compile(r"\A\.([a-z_]+)")
-SETTING_PLACE = re.compile(r"\A([a-z_]+)[.\[:]")
+        raise SurveyFileError([by_row(problem, rows) for problem in error.problems]) from None
 
 
 def _without_page_cells(rows):
@@ -255,16 +205,6 @@ def _has_hint(cells: dict) -> bool:
     return any(name.split("::", 1)[0] == "hint" for name in cells)
 
 
-def _text(cells: dict, name: str, languages: list[str]) -> Any:
-    """A text as a survey file writes it: per language, or the bare column's string."""
-    if not languages:
-        return cells.get(name)
-    found = {
-        code: str(cells[f"{name}::{code}"]) for code in languages if f"{name}::{code}" in cells
-    }
-    return found or None
-
-
 def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str], filename: str):
     """The survey file's dictionary, the sheet row of each question, and structural mistakes."""
     problems: list[str] = []
@@ -275,7 +215,7 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
             problems.append(_("choices row %(row)d: needs list_name and name", row=number))
             continue
         choices.setdefault(list_name, []).append(
-            {"id": str(cells["name"]), "text": _text(cells, "label", languages)}
+            {"id": str(cells["name"]), "text": text_of(cells, "label", languages)}
             | ({"fixed": True} if _true(cells.get("rr_fixed")) else {})
         )
     yes_no = {
@@ -297,7 +237,7 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     def relevant(text: str, yes_no: set[str]) -> dict:
         return rule_from_relevant(text, yes_no, names, answers)
 
-    grid = GridRows(lambda cells, name: _text(cells, name, languages), relevant)
+    grid = GridRows(lambda cells, name: text_of(cells, name, languages), relevant)
     for number, cells in survey_rows[1:]:
         in_group = is_group_row(cells) and not (grid.open is None and begins_grid(cells))
         if _has_hint(cells) and (in_group or grid.open is not None):
@@ -320,7 +260,7 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         if is_group_row(cells):
             problems += pages.group_row(number, cells, yes_no, relevant)
             continue
-        question, problem = _question(number, cells, choices, languages)
+        question, problem = question_from_row(number, cells, choices, languages)
         if problem is None:
             question, problem = _flow_fields(number, cells, question, yes_no, relevant)
         if problem:
@@ -328,7 +268,7 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
         else:
             # XLSForm's own column: yes (or true()) makes a question required; else it may be skipped.
             required = {"required": True} if _true(cells.get("required")) else {}
-            hint = _text(cells, "hint", languages)
+            hint = text_of(cells, "hint", languages)
             helped = {"hint": hint} if hint else {}
             questions.append(question | required | helped | experiment_fields(cells))
             rows.append(number)
@@ -350,13 +290,13 @@ def _survey_data(survey_rows, choice_rows, settings: dict, languages: list[str],
     if pages.pages:
         data["pages"] = pages.pages
     for name in SETTINGS_TEXTS:
-        text = _text(settings, f"rr_{name}", languages)
+        text = text_of(settings, f"rr_{name}", languages)
         if text is not None:
             data[name] = text
     for name in SURVEY_SETTINGS:
         value = settings.get(f"rr_{name}")
         if value is not None:
-            data[name] = _whole(value) if name in WHOLE_SETTINGS else str(value)
+            data[name] = whole_cell(value) if name in WHOLE_SETTINGS else str(value)
     if any(settings.get(name) is not None for name in PANEL_SETTINGS):
         listed, *addresses = (settings.get(name) for name in PANEL_SETTINGS)
         data["panel"] = {"parameters": str(listed or "").split()} | {
@@ -422,7 +362,7 @@ class PageRows:
             return [_("survey row %(row)d, column appearance: a group is a page (field-list); "
                       "%(appearance)r is not supported", row=number, appearance=appearance)]  # fmt: skip
         page: dict[str, Any] = {"id": cells.get("name"), "questions": []}
-        title = _text(cells, "label", self.languages)
+        title = text_of(cells, "label", self.languages)
         if title is not None:
             page["title"] = title
         if randomized(cells.get("parameters")):
@@ -503,260 +443,6 @@ def _slug_from(stem: str) -> str | None:
     """A survey address made from a file's name, as XLSForm takes ``form_id`` from it."""
     slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:64].strip("-")
     return slug or None
-
-
-def _question(number: int, cells: dict, choices: dict, languages: list[str]):
-    """One survey-sheet row as a question of a survey file, or why it cannot be one."""
-    written = " ".join(str(cells.get("type", "")).split())
-    procedure = cells.get("rr_procedure")
-    if written == RANGE:
-        return _range_question(number, cells, languages, procedure)
-    if written in TYPED_NUMBERS:
-        return _typed_number(number, cells, languages, written)
-    open_kind = next((kind for kind in QUESTION_TYPES.values() if kind.written), None)
-    if open_kind is not None and written == open_kind.xlsform_select:
-        return _open_question(number, cells, languages, open_kind)
-    if cells.get("constraint") not in (None, ""):
-        return None, _(
-            "survey row %(row)d: a constraint is read only on a text row, as "
-            "string-length(.) <= a number of characters",
-            row=number,
-        )
-    select = SELECT_TYPE.match(written)
-    kind = f"select_{select['kind'] or 'multiple'}" if select else written
-    list_name = select["list"] if select else ""
-    if written.startswith(("begin", "end")) and "repeat" in written:
-        return None, _(
-            "survey row %(row)d: repeats are not supported; every question is asked once",
-            row=number,
-        )
-    if not select:
-        return None, _(
-            "survey row %(row)d: type %(type)r is not a question this app asks: select_one and "
-            "select_multiple (randomized or direct), range, and text (an open answer)",
-            row=number,
-            type=cells.get("type", ""),
-        )
-    if procedure not in known_designs():
-        return None, _(
-            "survey row %(row)d: rr_procedure must say how it is asked (%(names)s, or direct for "
-            "a question asked plainly), got %(value)r",
-            row=number,
-            names=", ".join(known_designs()),
-            value=procedure,
-        )
-    if list_name not in choices and list_name != YES_NO_LIST:
-        return None, _(
-            "survey row %(row)d: no list %(list)r in the choices sheet", row=number, list=list_name
-        )
-    question: dict[str, Any] = {"id": cells.get("name"), "text": _text(cells, "label", languages)}
-    fixed = list_name if list_name == YES_NO_LIST else None
-    # A direct question (its own list) is asked plainly; a yes/no one asked directly is a yes/no
-    # question with that design.
-    plain = procedure == ASKED_PLAINLY.name and fixed is None
-    matching = [
-        type_
-        for type_ in QUESTION_TYPES.values()
-        if type_.xlsform_select == kind
-        and type_.xlsform_list == fixed
-        and ("procedure" in type_.fixed_fields()) == plain
-        and not type_.has_rows  # a grid is a table-list group (xlsform_grid.py)
-    ]
-    if not matching:
-        return None, _(
-            "survey row %(row)d: a %(type)s question cannot be asked this way (%(procedure)s)",
-            row=number,
-            type=cells.get("type", ""),
-            procedure=procedure,
-        )
-    question["type"] = matching[0].name
-    if matching[0].has_options:
-        question["options"] = choices[list_name]
-    if not plain:
-        question["procedure"] = procedure
-        epsilon = _number(cells.get("rr_epsilon"))
-        if not design_named(procedure).derived or epsilon is not None:
-            question["epsilon"] = epsilon
-        permanent = _number(cells.get("rr_epsilon_permanent"))
-        if permanent is not None:
-            question["epsilon_permanent"] = permanent
-        if design_named(procedure).derived:
-            question |= _design(cells, procedure, languages)
-    return question, None
-
-
-def _open_question(number: int, cells: dict, languages: list[str], kind):
-    """A ``text`` row as an open question, asked directly; its ``constraint``
-    ``string-length(.) <= N`` is its longest answer."""
-    procedure = cells.get("rr_procedure")
-    if procedure not in (None, "", ASKED_PLAINLY.name):
-        return None, _(
-            "survey row %(row)d: a text row is asked directly (rr_procedure %(direct)s or empty), "
-            "got %(value)r",
-            row=number, direct=ASKED_PLAINLY.name, value=procedure,
-        )  # fmt: skip
-    question: dict[str, Any] = {
-        "id": cells.get("name"), "type": kind.name, "text": _text(cells, "label", languages),
-    }  # fmt: skip
-    constraint = cells.get("constraint")
-    if constraint not in (None, ""):
-        found = LENGTH_CONSTRAINT.match(str(constraint))
-        if found is None:
-            return None, _(
-                "survey row %(row)d: the constraint of a text row must be "
-                "string-length(.) <= a number of characters, got %(value)r",
-                row=number, value=constraint,
-            )  # fmt: skip
-        question["max_length"] = int(found[1])
-    return question, None
-
-
-def _typed_number(number: int, cells: dict, languages: list[str], written: str):
-    """An ``integer`` or ``decimal`` row as a number asked directly: its bounds from its
-    ``constraint`` (``. >= A and . <= B``), a decimal's step from its ``parameters``."""
-    ranged = next(kind for kind in QUESTION_TYPES.values() if kind.xlsform_select == RANGE)
-    if cells.get("rr_procedure") != ASKED_PLAINLY.name:
-        return None, _(
-            "survey row %(row)d: an %(type)s row is a number asked directly (rr_procedure "
-            "%(direct)s); a randomized number is a range row",
-            row=number, type=written, direct=ASKED_PLAINLY.name,
-        )  # fmt: skip
-    bounds = BOUNDS_CONSTRAINT.match(str(cells.get("constraint") or ""))
-    parameters = dict(
-        part.partition("=")[::2] for part in str(cells.get("parameters", "")).split() if "=" in part
-    )
-    step = TYPED_NUMBERS[written] or _number(parameters.get("step"))
-    if bounds is None or step is None:
-        return None, _(
-            "survey row %(row)d: a number asked directly needs its bounds as the constraint "
-            ". >= smallest and . <= largest (and a decimal its step in parameters, step=0.5)",
-            row=number,
-        )  # fmt: skip
-    question: dict[str, Any] = {
-        "id": cells.get("name"), "type": ranged.name, "text": _text(cells, "label", languages),
-        "procedure": ASKED_PLAINLY.name, "min": _number(bounds[1]), "max": _number(bounds[2]),
-        "step": step,
-    }  # fmt: skip
-    unit = _text(cells, "rr_unit", languages)
-    if unit is not None:
-        question["unit"] = unit
-    return question, None
-
-
-def _range_question(number: int, cells: dict, languages: list[str], procedure: Any):
-    """A ``range`` row as a number question: its ``parameters`` (start, end, step) are the range."""
-    ranged = next(kind for kind in QUESTION_TYPES.values() if kind.xlsform_select == "range")
-    spinners = ranged.procedures
-    if procedure not in spinners:
-        return None, _(
-            "survey row %(row)d: a range question is asked with %(names)s, got %(value)r",
-            row=number,
-            names=", ".join(spinners),
-            value=procedure,
-        )
-    parameters = dict(
-        part.partition("=")[::2] for part in str(cells.get("parameters", "")).split() if "=" in part
-    )
-    question: dict[str, Any] = {
-        "id": cells.get("name"),
-        "type": ranged.name,
-        "text": _text(cells, "label", languages),
-        "procedure": procedure,
-        "epsilon": _number(cells.get("rr_epsilon")),
-        "min": _number(parameters.get("start")),
-        "max": _number(parameters.get("end")),
-        "step": _number(parameters.get("step", "1")),
-    }
-    unit = _text(cells, "rr_unit", languages)
-    if unit is not None:
-        question["unit"] = unit
-    return question, None
-
-
-def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
-    """A design's parameters from their ``rr_`` columns, as a survey file states them."""
-    design: dict[str, Any] = {}
-    for name in design_named(procedure).fields.parameters:
-        if name == "innocuous":
-            design["innocuous"] = {
-                "text": _text(cells, "rr_innocuous", languages),
-                "prevalence": _number(cells.get("rr_prevalence")),
-            }
-        elif name == "arms":
-            design["arms"] = _arms(cells.get("rr_arms"))
-        else:
-            design[name] = _number(cells.get(f"rr_{name}"))
-    if cells.get("rr_randomizer") is not None:
-        design["randomizer"] = str(cells["rr_randomizer"])
-    return design
-
-
-def _number(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return value
-    return value
-
-
-def _arms(value: Any) -> Any:
-    """Cheating detection's arms from ``t,f_yes,f_no;t,f_yes,f_no`` (a cell that is not of that
-    form is handed on as it is, for the validator to name)."""
-    arms = arms_from_text(value) if isinstance(value, str) else None
-    if arms is None:
-        return value
-    return [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in arms]
-
-
-def _whole(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return value
-
-
-def _by_row(problem: str, places: tuple[list[int], list[int]]) -> str:
-    """A validator's mistake, found in the survey file the sheets were read into, said as the
-    workbook's author wrote it: the sheet, its row and the column (``relevant``, never
-    ``show_if``; no JSON path)."""
-    rows, page_rows = places
-    page = PAGE_PLACE.match(problem)
-    if page:
-        group = page_rows[int(page[1])] if int(page[1]) < len(page_rows) else 0
-        at = _("survey row %(row)d", row=group) if group else "survey"
-        return at + _in_column(problem[page.end() :], GROUP_COLUMN_OF)
-    match = QUESTION_PLACE.match(problem)
-    if not match:
-        setting = SETTING_PLACE.match(problem)
-        if setting and setting[1] in SETTING_COLUMN_OF:
-            column = SETTING_COLUMN_OF[setting[1]]
-            return _("settings, column %(column)s", column=column) + _message_of(problem)
-        return f"settings: {problem}"
-    row = rows[int(match[1])] if int(match[1]) < len(rows) else None
-    rest = problem[match.end() :]
-    where = _("survey row %(row)d", row=row) if row else "survey"
-    if match[2] is not None:
-        where += " " + _("option %(number)d", number=int(match[2]) + 1)
-    return where + _in_column(rest, QUESTION_COLUMN_OF)
-
-
-def _in_column(rest: str, columns: dict[str, str]) -> str:
-    """``.show_if.question: why`` as ``, column relevant: why``; a field of no column of its own
-    keeps its message alone."""
-    field = FIELD_PLACE.match(rest)
-    if field is None:
-        return rest
-    column = columns.get(field[1])
-    message = _message_of(rest)
-    return _(", column %(column)s", column=column) + message if column else message
-
-
-def _message_of(problem: str) -> str:
-    """The words after a problem's place: ``: why``."""
-    _place, colon, message = problem.partition(": ")
-    return f": {message}" if colon else f": {problem}"
 
 
 # Writing.
