@@ -44,77 +44,27 @@ def fieldwork_paths() -> dict:
             )
         },
         "/api/surveys/{slug}/screen-outs": {
-            "post": operation(
+            "post": ending_operation(
                 "Count a screen-out",
                 "A respondent screened out at a page's end (its `screen_out_if` held for their "
                 "plain answers): the page's id alone, counted once per Idempotency-Key, which "
                 "can never send a response after. Nothing else of theirs is sent or stored.",
-                [
-                    slug,
-                    parameter(
-                        "Idempotency-Key",
-                        {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,128}$"},
-                        "The respondent's submission id.",
-                        where="header",
-                        required=True,
-                    ),
-                ],
-                answers(201, json_body(ref("ScreenedOut"), "Counted."), 400, 404, 409, 415, 429)
-                | {"200": json_body(ref("ScreenedOut"), "Counted before under this key.")},
-                bearer=False,
-            )
-            | {
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        JSON: {
-                            "schema": {
-                                "type": "object",
-                                "required": ["page"],
-                                "additionalProperties": False,
-                                "properties": {"page": {"type": "string"}},
-                            }
-                        }
-                    },
-                },
-            }  # fmt: skip
+                slug,
+                "page",
+                "ScreenedOut",
+            )  # fmt: skip
         },
         "/api/surveys/{slug}/turned-away": {
-            "post": operation(
+            "post": ending_operation(
                 "Count a respondent turned away by a full quota",
                 "A respondent whose quota is full (the page asked which are, or a response was "
                 "refused with 409): the quota's id alone, counted once per Idempotency-Key, "
                 "which can never send a response after. Nothing else of theirs is sent or "
                 "stored.",
-                [
-                    slug,
-                    parameter(
-                        "Idempotency-Key",
-                        {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,128}$"},
-                        "The respondent's submission id.",
-                        where="header",
-                        required=True,
-                    ),
-                ],
-                answers(201, json_body(ref("TurnedAway"), "Counted."), 400, 404, 409, 415, 429)
-                | {"200": json_body(ref("TurnedAway"), "Counted before under this key.")},
-                bearer=False,
-            )
-            | {
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        JSON: {
-                            "schema": {
-                                "type": "object",
-                                "required": ["quota"],
-                                "additionalProperties": False,
-                                "properties": {"quota": {"type": "string"}},
-                            }
-                        }
-                    },
-                },
-            }  # fmt: skip
+                slug,
+                "quota",
+                "TurnedAway",
+            )  # fmt: skip
         },
         "/api/surveys/{slug}/audit": {
             "get": read_operation(
@@ -209,3 +159,29 @@ def fieldwork_schemas() -> dict:
             },
         },
     }  # fmt: skip
+
+
+def ending_operation(summary: str, description: str, slug: dict, field: str, reply: str) -> dict:
+    """A respondent's early end told to the server: one id (``field``) in the body, under the
+    submission id as Idempotency-Key, answered with the ``reply`` schema."""
+    key = parameter(
+        "Idempotency-Key",
+        {"type": "string", "pattern": "^[A-Za-z0-9_-]{22,128}$"},
+        "The respondent's submission id.",
+        where="header",
+        required=True,
+    )
+    body = {
+        "type": "object",
+        "required": [field],
+        "additionalProperties": False,
+        "properties": {field: {"type": "string"}},
+    }
+    return operation(
+        summary,
+        description,
+        [slug, key],
+        answers(201, json_body(ref(reply), "Counted."), 400, 404, 409, 415, 429)
+        | {"200": json_body(ref(reply), "Counted before under this key.")},
+        bearer=False,
+    ) | {"requestBody": {"required": True, "content": {JSON: {"schema": body}}}}
