@@ -40,7 +40,7 @@ RESEARCHER_PAGES = [
 def add_unanswered_question(app, slug: str) -> None:
     """Add a question with no responses yet, so that the builder's page shows a question's
     Delete control among those the walk checks."""
-    from web.core.surveys.editing import add_question
+    from web.core.surveys.question_edit import add_question
     from web.core.surveys.specs import QuestionSpec
     from web.core.surveys.texts import Texts
 

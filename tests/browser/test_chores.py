@@ -18,8 +18,8 @@ from tests.browser.respondent import (
 )
 from tests.conftest import PASSWORD, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.surveys.editing import reorder_questions
 from web.core.surveys.lookup import find_survey
+from web.core.surveys.question_edit import reorder_questions
 
 pytestmark = pytest.mark.browser
 

@@ -25,8 +25,8 @@ from tests.browser.respondent import (
 )
 from tests.conftest import no_database, stored_count
 from web.core.infrastructure.extensions import db
-from web.core.surveys.editing import update_question
 from web.core.surveys.lookup import find_survey
+from web.core.surveys.question_edit import update_question
 
 pytestmark = pytest.mark.browser
 

@@ -28,17 +28,11 @@ from web.core.surveys.designs import (
 from web.core.surveys.display import stored_rule
 from web.core.surveys.editing import (
     EditError,
-    add_question,
-    delete_question,
     edit_details,
     missing_texts,
-    moved,
-    next_question_key,
-    reorder_questions,
     set_languages,
     set_panel,
     set_series,
-    update_question,
 )
 from web.core.surveys.experiment_edit import set_experiment
 from web.core.surveys.fielding import Fielding
@@ -48,6 +42,14 @@ from web.core.surveys.lookup import find_survey
 from web.core.surveys.page_breaks import cut_pages
 from web.core.surveys.panel import ADDRESSES, Panel
 from web.core.surveys.problems import Problem
+from web.core.surveys.question_edit import (
+    add_question,
+    delete_question,
+    moved,
+    next_question_key,
+    reorder_questions,
+    update_question,
+)
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.quota_edit import set_quotas
 from web.core.surveys.team import record

@@ -93,7 +93,7 @@ def test_a_stored_survey_gives_back_its_file(app, import_survey):
 
 
 def test_editing_a_question_keeps_its_rule_and_order(app, import_survey):
-    from web.core.surveys.editing import update_question
+    from web.core.surveys.question_edit import update_question
 
     slug = import_survey(STUDY)
     with app.app_context():
@@ -126,8 +126,8 @@ def test_simulated_responses_follow_the_flow(app, import_in_batches, seed_respon
 
 
 def test_the_builders_edits_keep_the_pages_in_step(app, import_survey):
-    from web.core.surveys.editing import (
-        EditError,
+    from web.core.surveys.editing import EditError
+    from web.core.surveys.question_edit import (
         add_question,
         delete_question,
         reorder_questions,

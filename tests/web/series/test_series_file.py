@@ -11,9 +11,10 @@ import rr
 from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.infrastructure.extensions import db
-from web.core.surveys.editing import EditError, delete_survey, update_question
+from web.core.surveys.editing import EditError, delete_survey
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.problems import SurveyFileError
+from web.core.surveys.question_edit import update_question
 from web.core.surveys.surveyfile import parse_survey
 
 YEARS = {"id": "year", "type": "direct", "text": "Year",

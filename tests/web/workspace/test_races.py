@@ -7,7 +7,7 @@ import threading
 from tests.conftest import VALID_ANSWERS
 from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
-from web.core.surveys import editing as editing_module
+from web.core.surveys import question_edit as editing_module
 
 RACERS = 6
 
