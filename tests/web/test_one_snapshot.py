@@ -16,6 +16,7 @@ from tests.conftest import SAMPLE_SURVEY
 from tests.helpers import bearer
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
+from web.core.surveys.answers import Checked
 
 READS = 600
 PUBLICATIONS = 50  # the reads go on until they have met this many
@@ -49,7 +50,7 @@ def test_no_results_document_mixes_publications(app, runner, token, tmp_path):
     slug = import_batched(runner, tmp_path)
     service = app.extensions["submissions"]
     plan = service.plan(service.state(slug, fresh=True))
-    bits = {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}
+    checked = Checked({"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}, plain={})
     stop = threading.Event()
     errors: list[Exception] = []
 
@@ -58,7 +59,7 @@ def test_no_results_document_mixes_publications(app, runner, token, tmp_path):
             for _ in range(MAX_SUBMISSIONS):
                 if stop.is_set():
                     return
-                assert service.record(plan, bits) is not None
+                assert service.record(plan, checked) is not None
         except Exception as error:  # reported by the test below
             errors.append(error)
 

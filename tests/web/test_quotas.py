@@ -368,14 +368,14 @@ def test_writers_with_connections_of_their_own_never_overfill_a_quota(app, impor
     slug = import_survey(data)
     plan = plan_of(app, slug)
     with app.app_context():
-        bits = load_checked(app, slug, answers("f"))
+        checked = load_checked(app, slug, answers("f"))
     writers = [GroupCommit(engine_of(app)) for _ in range(4)]
     start = threading.Barrier(16)
     results: list = []
 
     def one(writer):
         start.wait(timeout=30)
-        results.append(writer.submit(plan, bits, None, plan.quotas_of(bits)))
+        results.append(writer.submit(plan, checked.bits, None, checked.quotas))
 
     threads = [threading.Thread(target=one, args=(writers[i % 4],)) for i in range(16)]
     for thread in threads:
@@ -390,13 +390,13 @@ def test_writers_with_connections_of_their_own_never_overfill_a_quota(app, impor
         assert stored_count() == 2 and find_survey(slug).response_count == 2
 
 
-def load_checked(app, slug: str, body: dict) -> dict:
+def load_checked(app, slug: str, body: dict):
     """A submission's body checked against the survey's plan, as the submission path stores it."""
     from tests.web.respondent.test_writer import plan_of
     from web.core.surveys.answers import check_answers
 
     plan = plan_of(app, slug)
-    return check_answers(body, plan.shapes, plan.conditions, plan.flow)
+    return check_answers(body, plan.shapes, plan.conditions, plan.flow, plan.quotas)
 
 
 def test_a_counted_quotas_condition_stays_and_a_new_condition_moves_the_revision(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from web.core.surveys.answers import Shape, stored_plain_answers
+from web.core.surveys.answers import Shape
 from web.core.surveys.flow import Flow
 from web.core.surveys.questions import Tallied
-from web.core.surveys.quotas import Quota, quotas_met
+from web.core.surveys.quotas import Quota
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,6 @@ class Plan:
     flow: Flow | None = None
     # Its quotas (web/core/surveys/quotas.py): a response counts in those its plain answers meet.
     quotas: tuple[Quota, ...] = ()
-
-    def quotas_of(self, bits: dict) -> tuple[tuple[str, int], ...]:
-        """The quotas (id, limit) a checked response counts in."""
-        if not self.quotas:
-            return ()
-        plain = stored_plain_answers(bits, self.shapes)
-        return tuple((quota.key, quota.limit) for quota in quotas_met(self.quotas, plain))
 
     def __hash__(self) -> int:
         # A group of submissions is sorted by plan: hashing every shape and tally each time

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.results.cells import direct_questions
+from web.core.surveys.answers import Checked
 from web.core.surveys.flow import survey_flow
 from web.core.surveys.questions import Tallied
 from web.core.surveys.quotas import stored_quotas
@@ -77,13 +78,13 @@ class Submissions:
         return plan
 
     def record(
-        self, plan: Plan, bits: dict, submission_id: SubmissionId | None = None
+        self, plan: Plan, checked: Checked, submission_id: SubmissionId | None = None
     ) -> Receipt | Resent | QuotaFull | None:
         """Store one checked response and add it to the tallies if the survey still takes it at
         the plan's revision (open, inside its schedule, short of its target), every quota it
         counts in has a place, and its id was not stored before; its receipt, :class:`Resent`
         for an id stored before, :class:`QuotaFull`, or None when it was not stored."""
-        return self.writer.submit(plan, bits, submission_id, plan.quotas_of(bits))
+        return self.writer.submit(plan, checked.bits, submission_id, checked.quotas)
 
     def submission_id(self, plan: Plan, key: str, bits: dict) -> SubmissionId:
         """The kept form of a submission's key: HMAC-SHA-256 under the app's secret of the

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from flask_babel import gettext as _
 
 from web.core.infrastructure import strict_json
-from web.core.surveys.answers import AnswerError, check_answers
+from web.core.surveys.answers import AnswerError, Checked, check_answers
 from web.core.surveys.fielding import format_utc
 from web.core.surveys.schedule import (
     NOT_OPEN_YET,
@@ -75,19 +75,19 @@ def submit(
     for fresh in (False, True):
         try:
             plan = service.plan(accepting_state(service.state(slug, fresh=fresh), revision))
-            bits = checked_bits(body, is_json, plan)
+            checked = checked_body(body, is_json, plan)
         except _Refusal as refusal:
             if fresh:
                 return refusal.refused
             continue
-        submission_id = None if key is None else service.submission_id(plan, key, bits)
+        submission_id = None if key is None else service.submission_id(plan, key, checked.bits)
         if slug in answered:
             # The reply to a stored send may have been lost after its cookie arrived.
             before = submission_id and service.stored_before(plan, submission_id)
             if before and before.same:
                 return Stored(before.receipt)
             return Refused(409, _("This browser has already answered this survey."))
-        outcome = service.record(plan, bits, submission_id)
+        outcome = service.record(plan, checked, submission_id)
         if isinstance(outcome, QuotaFull):
             return Refused(409, quota_full(), outcome.quota)
         if isinstance(outcome, Resent):
@@ -126,8 +126,8 @@ def accepting_state(state: SurveyState | None, revision: str | None) -> SurveySt
     return state
 
 
-def checked_bits(body: bytes, is_json: bool, plan: Plan) -> dict:
-    """The body's reported bits checked against the plan; refuses a body that does not fit."""
+def checked_body(body: bytes, is_json: bool, plan: Plan) -> Checked:
+    """The body checked once against the plan; refuses a body that does not fit."""
     if not is_json:
         raise _Refusal(415, "send the answers as application/json")
     try:
@@ -138,7 +138,7 @@ def checked_bits(body: bytes, is_json: bool, plan: Plan) -> dict:
         # Bad UTF-8 or JSON, or nesting deeper than the parser goes.
         raise _Refusal(400, "the body is not valid JSON") from None
     try:
-        return check_answers(data, plan.shapes, plan.conditions, plan.flow)
+        return check_answers(data, plan.shapes, plan.conditions, plan.flow, plan.quotas)
     except AnswerError as error:
         raise _Refusal(400, str(error)) from None
 

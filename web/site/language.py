@@ -49,6 +49,8 @@ def remember(response: Response, code: str) -> None:
 def remember_asked(response: Response) -> Response:
     """A language asked for in the address (``?lang=ko``, a link a study sends its Korean
     respondents) is remembered as the switch's is, so the pages that follow keep it."""
+    if not request.query_string:
+        return response  # most requests (every submission) ask for nothing: no parse
     asked = request.args.get("lang")
     if asked in LANGUAGES and asked != chosen_language():
         remember(response, asked)

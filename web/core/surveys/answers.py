@@ -6,20 +6,25 @@ sent: an extra field could carry something the respondent did not mean to share.
 respondent skipped is left out (or sent as null) and stored as null; a ``required`` one cannot be. A survey with
 conditions (an experiment) takes ``{"condition": "<id>", "answers": {...}}``: the condition the
 page drew, whose questions the answers must be (keyed by question id, stored by the row's key).
+
+A body is checked once: :class:`Checked` carries down everything storing it needs (the rows as
+stored, the plain answers a rule or a quota reads, the quotas the response counts in), so nothing
+after the check reads the body or the answers again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from web.core.surveys.conditions import question_id
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
 from web.core.surveys.flow import Flow
 from web.core.surveys.questions import AnswerError, QuestionType, question_type
+from web.core.surveys.quotas import Quota, quotas_met
 
-__all__ = ["AnswerError", "Shape", "check_answers"]
+__all__ = ["AnswerError", "Checked", "Shape", "check_answers"]
 
 
 @dataclass(frozen=True)
@@ -39,25 +44,40 @@ class Shape:
     plain: bool = False
     # Its design's parameters: what its own limits read (an open answer's length, a range).
     design: DesignParameters = NO_PARAMETERS
+    # Found once: a plan's shapes are read by every submission to its revision.
+    type: QuestionType = field(init=False, repr=False, compare=False)
+    # The key a submission's answers give it: the question's id.
+    sent_as: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def type(self) -> QuestionType:
-        return question_type(self.kind, self.procedure)
+    def __post_init__(self):
+        object.__setattr__(self, "type", question_type(self.kind, self.procedure))
+        object.__setattr__(self, "sent_as", question_id(self.key))
 
-    @property
-    def sent_as(self) -> str:
-        """The key a submission's answers give it: the question's id."""
-        return question_id(self.key)
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A submission's body once checked: each row as stored (``bits``: reports, plain answers and
+    the orders drawn, keyed by the row's key), the plain answers as a display rule or a quota
+    reads them (``plain``), and the quotas the response counts in (``quotas``: id and limit)."""
+
+    bits: dict[str, Any]
+    plain: dict[str, Any]
+    quotas: tuple[tuple[str, int], ...] = ()
 
 
 def check_answers(
-    body, shapes: Iterable[Shape], conditions: Sequence[str] = (), flow: Flow | None = None
-) -> dict:
-    """Return the reported bits of a valid body, keyed by each row's key, or raise
-    :class:`AnswerError`. With ``conditions`` (an experiment's ids) the body names one, and only
-    its questions are expected. With a ``flow`` (pages, display rules, drawn orders) a question
-    the respondent was not shown must not be answered, and the orders drawn come as ``order``;
-    they are returned with the bits (``order:<page>``, ``options:<question>``)."""
+    body,
+    shapes: Iterable[Shape],
+    conditions: Sequence[str] = (),
+    flow: Flow | None = None,
+    quotas: Sequence[Quota] = (),
+) -> Checked:
+    """Check a body, or raise :class:`AnswerError`. With ``conditions`` (an experiment's ids) the
+    body names one, and only its questions are expected. With a ``flow`` (pages, display rules,
+    drawn orders) a question the respondent was not shown must not be answered, and the orders
+    drawn come as ``order``; they are kept with the bits (``order:<page>``,
+    ``options:<question>``). With ``quotas``, the response is counted in those its plain answers
+    meet."""
     if not isinstance(body, dict):
         raise AnswerError("the body must be a JSON object")
     expected = {"answers"} | ({"condition"} if conditions else set())
@@ -82,7 +102,13 @@ def check_answers(
     unknown = sorted(set(answers) - {shape.sent_as for shape in shapes})
     if unknown:
         raise AnswerError(f"unknown question {unknown[0]!r}")
-    shown = None if flow is None or flow.simple else flow.shown(_plain_answers(answers, shapes))
+    # The plain answers first: a display rule reads them to say what was shown.
+    checked_plain = _checked_plain(answers, shapes)
+    plain: dict[str, Any] = {}
+    for shape in shapes:
+        if shape.key in checked_plain:
+            plain |= shape.type.plain_values(shape.sent_as, checked_plain[shape.key])
+    shown = None if flow is None or flow.simple else flow.shown(plain)
     checked: dict[str, object] = {}
     for shape in shapes:
         sent_as = shape.sent_as
@@ -100,13 +126,17 @@ def check_answers(
             # Kept as null, so the response still names every row its condition asked.
             checked[shape.key] = None
             continue
-        checked[shape.key] = _checked(shape, answers[sent_as])
+        if shape.key in checked_plain:
+            checked[shape.key] = checked_plain[shape.key]
+        else:
+            checked[shape.key] = _checked(shape, answers[sent_as])
         if shape.required:
             shape.type.check_complete(checked[shape.key], sent_as, shape.design)
     if shown is not None and flow is not None and flow.draws_orders:
         asked = [shape.sent_as for shape in shapes]
         checked |= flow.checked_order(body.get("order"), shown, asked)
-    return checked
+    counted_in = tuple((quota.key, quota.limit) for quota in quotas_met(quotas, plain))
+    return Checked(checked, plain, counted_in)
 
 
 def _checked(shape: Shape, value):
@@ -116,28 +146,16 @@ def _checked(shape: Shape, value):
     return checked
 
 
-def stored_plain_answers(checked: dict, shapes: Sequence[Shape]) -> dict:
-    """The plain answers of a checked response (as :func:`check_answers` returns it), as a
-    display rule or a quota reads them."""
-    plain: dict[str, Any] = {}
-    for shape in shapes:
-        value = checked.get(shape.key)
-        if shape.plain and value is not None:
-            plain |= shape.type.plain_values(shape.sent_as, value)
-    return plain
-
-
-def _plain_answers(answers: dict, shapes: list[Shape]) -> dict:
-    """The answers asked plainly, as a display rule reads them (an answer that does not fit its
-    question reads as none: it is refused when its own question is checked)."""
-    plain: dict[str, Any] = {}
+def _checked_plain(answers: dict, shapes: list[Shape]) -> dict[str, Any]:
+    """The answers asked plainly, checked, by row key (an answer that does not fit its question
+    is left out here: it is refused when its own question is checked)."""
+    checked: dict[str, Any] = {}
     for shape in shapes:
         value = answers.get(shape.sent_as)
         if not shape.plain or value is None:
             continue
         try:
-            stored = _checked(shape, value)
+            checked[shape.key] = _checked(shape, value)
         except AnswerError:
             continue
-        plain |= shape.type.plain_values(shape.sent_as, stored)
-    return plain
+    return checked
