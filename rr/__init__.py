@@ -34,7 +34,6 @@ from .design import (
     asked_directly,
     crosswise,
     design_epsilon,
-    designs_at_epsilon,
     estimate_proportion,
     forced_response,
     kuk,
@@ -43,6 +42,7 @@ from .design import (
     unrelated_question,
 )
 from .difference import Difference, difference, simulate_difference_coverage
+from .equal_epsilon import designs_at_epsilon
 from .errors import ParameterError
 from .estimate import Estimate
 from .experiment import (

@@ -23,4 +23,4 @@ export function afterLoad(target = globalThis) {
  */
 export const pageAsSent = globalThis.document ? `<!doctype html>\n${document.documentElement.outerHTML}` : null;
 
-if (globalThis.document) afterLoad().then(() => import("./survey.js"));
+if (globalThis.document) afterLoad().then(() => import("./survey.js")).then((survey) => survey.run(pageAsSent));

@@ -13,7 +13,6 @@
  */
 import { ENDED_ITEM, browserStorage, loadMemo, memoKey, mirrorMemo, openMemo, shareMemo, spentInSeries, storedMarks, withLock } from "./memo.js";
 import { createSpinner } from "./spinner.js";
-import { pageAsSent } from "./start.js";
 import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } from "./view.js";
 
 /**
@@ -42,6 +41,7 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  * of its own.
  * @typedef {object} Page
  * @property {any} config The page's JSON (`#survey-config`).
+ * @property {string | null} pageAsSent The page as the server sent it, kept for use offline.
  * @property {Record<string, string>} text Its messages, in the page's language.
  * @property {boolean} preview
  * @property {Storage | null} storage
@@ -73,16 +73,24 @@ import { clearTruth, loadAnswers, showNotice, showRemembered, updateSummary } fr
  * @property {(value: string | null) => Promise<void>} share Puts it where every tab reads it.
  */
 
-const form = document.getElementById("survey-form");
-if (form) start(pageOf(form));
+/**
+ * Set the survey page up, once its code has loaded (start.js calls it, and reads the page as the
+ * server sent it before any script changes it).
+ * @param {string | null} pageAsSent
+ */
+export function run(pageAsSent) {
+  const form = document.getElementById("survey-form");
+  if (form) start(pageOf(form, pageAsSent));
+}
 
 /** @returns {Page} */
-function pageOf(form) {
+function pageOf(form, pageAsSent) {
   const config = JSON.parse(document.getElementById("survey-config").textContent);
   const preview = Boolean(config.preview);
   const storage = preview ? null : browserStorage();
   return {
     config,
+    pageAsSent,
     text: config.messages,
     preview,
     storage,
@@ -121,7 +129,7 @@ async function start(page) {
     page.fieldwork = await import("./fieldwork.js");
     page.field = page.fieldwork.fieldDevice(storage, config.slug);
   }
-  const dies = form.querySelector(".die") ? await import("./die.js") : null;
+  const dies = page.form.querySelector(".die") ? await import("./die.js") : null;
   // A remembered draw or a direct answer is put in words at once; else the words come with the draw.
   // A survey of pages shows its summary on the last page only: its words wait for it (view.js).
   const words = memo.reported.size || config.questions.some((question) => !question.items.length);
@@ -142,7 +150,7 @@ async function start(page) {
   const condition = await experiment.chooseCondition(config, preview, { ...page, newId: newSubmissionId });
   config.questions = config.questions.filter((question) => !question.condition || question.condition === condition);
   config.condition = condition;
-  for (const section of form.querySelectorAll("section[data-condition]")) {
+  for (const section of page.form.querySelectorAll("section[data-condition]")) {
     if (section.dataset.condition === condition) section.hidden = false;
     else section.remove();
   }
@@ -163,19 +171,19 @@ async function begin(page, memo, dies) {
   for (const question of config.questions) {
     if (question.items.length) page.views.set(question.id, setUpQuestion(page, question, dies));
   }
-  form.addEventListener("input", () => loadDraw().catch(() => {}), { once: true });
+  page.form.addEventListener("input", () => loadDraw().catch(() => {}), { once: true });
   // A direct answer is sent as chosen: the summary shows it as soon as it changes; words and
   // numbers as they are typed (a required answer unlocks Next without leaving its box), and not
   // again when the box loses focus: the summary redrawn then, under a click on Submit, moved the
   // button away.
   for (const type of ["change", "input"]) {
-    form.addEventListener(type, (event) => {
+    page.form.addEventListener(type, (event) => {
       const typed = event.target.type !== "radio";
       if (/^(direct|report)-/.test(event.target.name ?? "") && typed === (type === "input")) updateSummary(page);
       if (type === "change" && event.target.type === "number" && event.target.name.startsWith("direct-")) import("./problems.js").then((problems) => problems.checkField(page, event.target));
     });
   }
-  form.addEventListener("submit", (event) => {
+  page.form.addEventListener("submit", (event) => {
     event.preventDefault();
     const error = document.getElementById("submit-error");
     if (preview) error.textContent = page.text.previewNotSent;
@@ -231,7 +239,7 @@ function showAnswered(page, memo) {
 /** @returns {QuestionView} */
 function setUpQuestion(page, question, dies) {
   const { text } = page;
-  const root = form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
+  const root = page.form.querySelector(`section[data-question="${CSS.escape(question.id)}"]`);
   const items = new Map();
   for (const item of question.items) {
     const box = root.querySelector(`[data-item="${CSS.escape(item)}"]`);
@@ -312,7 +320,7 @@ async function showSeriesLedger(page) {
 function setUpDelivery(page, waiting) {
   if (page.field || waiting) loadSend().then((send) => send.courierOf(page).start(), () => {});
   if (navigator.serviceWorker) {
-    keepPageForOffline(page.config)
+    keepPageForOffline(page.config, page.pageAsSent)
       .catch(() => {})
       .then(() => navigator.serviceWorker.register(page.config.serviceWorker, { scope: page.config.offlineScope }))
       .catch(() => {});
@@ -327,7 +335,7 @@ function setUpDelivery(page, waiting) {
  * sw.js names it: `rr-offline:` and the worker's scope), before the worker is registered: the
  * worker then keeps it rather than fetching the page again.
  */
-async function keepPageForOffline(config) {
+async function keepPageForOffline(config, pageAsSent) {
   if (!globalThis.caches || !pageAsSent || window.location.pathname !== config.offlineScope) return;
   const cache = await caches.open(`rr-offline:${config.offlineScope}`);
   const headers = { "Content-Type": "text/html; charset=utf-8" };

@@ -7,12 +7,12 @@ from rr.sanitized import (
     AWARE_BURN_IN,
     AWARE_SWEEPS,
     CHAINS,
-    _chains,
     laplace_scales,
     report_runs,
     sanitized_synthesis,
     total_epsilon,
 )
+from rr.sanitized_samplers import chains_of
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +121,9 @@ def test_no_chain_ever_leaves_the_bounds(epsilon):
     scales = laplace_scales(n, high - low, epsilon, "total")
     # Sanitized statistics far outside the range, as small ε makes them.
     noisy_mean, noisy_spread = np.array([-3.0, 0.5, 4.0]), np.array([-2.0, 0.02, 5.0])
-    mu, lam, _burn_in = _chains(noisy_mean, noisy_spread, n, scales, "noise_aware", low, high, rng)
+    mu, lam, _burn_in = chains_of(
+        noisy_mean, noisy_spread, n, scales, "noise_aware", low, high, rng
+    )
     assert mu.shape == lam.shape == (AWARE_SWEEPS, CHAINS, 3)
     assert np.all((mu >= low) & (mu <= high))
     assert np.all((1 / lam > 0) & (1 / lam <= (high - low) ** 2 / 4))

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, request
 
 import rr
 from web.core.infrastructure.extensions import limiter
-from web.core.surveys.designs import default_design, find_design, known_designs
+from web.core.surveys.designs import default_design, design_of_plan, find_design, known_designs
 from web.core.surveys.limits import MAX_EPSILON, MIN_EPSILON
 from web.site.compute import computed
 from web.site.query import number_argument
@@ -89,7 +89,7 @@ def planned_design() -> rr.Design:
     if not design.derived:
         epsilon = number_argument("epsilon", None, MIN_EPSILON, MAX_EPSILON)
     try:
-        return design.planned_design(design.fields.from_query(request.args), epsilon)
+        return design_of_plan(design, design.fields.from_query(request.args), epsilon)
     except ValueError as error:
         abort(400, str(error))
 

@@ -15,7 +15,7 @@ from web.core.infrastructure.database import add_unique
 from web.core.results.by_group import GroupingError
 from web.core.results.exports import trend_csv
 from web.core.results.trend import series_trend
-from web.core.surveys.designs import default_design, find_design, known_designs
+from web.core.surveys.designs import default_design, design_of_plan, find_design, known_designs
 from web.core.surveys.limits import SLUG
 from web.core.surveys.series import next_wave
 
@@ -95,7 +95,7 @@ def plan_change(procedure, epsilon, shares, n, n_2, baseline, change, target) ->
     if not design.derived and epsilon is None:
         raise click.BadParameter("a spinner needs its ε", param_hint="--epsilon")
     try:
-        line = design.planned_design(numbers, epsilon or 0.0)
+        line = design_of_plan(design, numbers, epsilon or 0.0)
         result = rr.change_power(line, n, baseline, change, n_2=n_2)
         needed = rr.change_sample_size(line, baseline, change, target) if change else None
         up = rr.detectable_change(line, n, baseline, target, direction=1, n_2=n_2)

@@ -1,4 +1,4 @@
-"""The researcher's pages: accounts, the builder, the dashboard and the downloads."""
+"""The researcher's pages: accounts, the builder, the dashboard, the projector and the downloads."""
 
 from web.workspace import (
     account,
@@ -9,6 +9,7 @@ from web.workspace import (
     field_devices,
     invitations,
     people,
+    projector,
     series_page,
 )
 
@@ -21,5 +22,6 @@ BLUEPRINTS = (
     field_devices.bp,
     invitations.bp,
     people.bp,
+    projector.bp,
     series_page.bp,
 )

@@ -11,8 +11,8 @@ from web.core.infrastructure.extensions import db
 from web.core.models import ApiToken, ResearcherSession
 from web.site.logs import security_event
 from web.workspace.access import require_login
+from web.workspace.account_forms import PasswordForm, TokenForm
 from web.workspace.auth import SESSION_KEY, logged_out, start_session
-from web.workspace.forms import PasswordForm, TokenForm
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 bp.before_request(require_login)

@@ -14,7 +14,7 @@ from web.core.models import ResearcherSession, User
 from web.core.surveys.demo import give_demo_to_first_account
 from web.site.logs import security_event
 from web.site.redirects import local_path
-from web.workspace.forms import LoginForm, SetupForm
+from web.workspace.account_forms import LoginForm, SetupForm
 from web.workspace.login_guard import LoginAttempt
 
 bp = Blueprint("auth", __name__)

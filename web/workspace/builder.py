@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import UTC
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
@@ -29,19 +28,15 @@ from web.core.surveys.display import stored_rule
 from web.core.surveys.editing import (
     EditError,
     edit_details,
-    missing_texts,
     set_languages,
     set_panel,
     set_series,
 )
 from web.core.surveys.experiment_edit import set_experiment
-from web.core.surveys.fielding import Fielding
 from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.page_breaks import cut_pages
-from web.core.surveys.panel import ADDRESSES, Panel
-from web.core.surveys.problems import Problem
 from web.core.surveys.question_edit import (
     add_question,
     delete_question,
@@ -53,13 +48,22 @@ from web.core.surveys.question_edit import (
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.quota_edit import set_quotas
 from web.core.surveys.team import record
-from web.core.surveys.texts import Texts, language_name
+from web.core.surveys.texts import Texts
 from web.respondent.views import page_context
 from web.workspace.access import require_login, researcher_survey
+from web.workspace.details_form import (
+    QUESTION_PLACE,
+    details_form,
+    fielding_from_form,
+    languages_form,
+    missing_by_place,
+    on_panel_fields,
+    panel_from_form,
+    question_gaps,
+)
 from web.workspace.experiment_form import experiment_from_form, experiment_rows, takes_epsilon
 from web.workspace.flow_notes import flow_notes
 from web.workspace.forms import (
-    FieldingForm,
     ImportForm,
     LanguagesForm,
     QuestionForm,
@@ -77,7 +81,7 @@ from web.workspace.question_form import (
     show_problems,
     spec_from_form,
 )
-from web.workspace.quota_form import on_quota_field, quotas_from_text, quotas_text
+from web.workspace.quota_form import on_quota_field, quotas_from_text
 from web.workspace.rule_text import WRITTEN_RULE, rule_reader
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
@@ -165,87 +169,6 @@ def committed_event(survey: Survey, action: str, detail: str) -> None:
     """Commit a change with its line in the audit log, by the logged-in researcher."""
     record(survey, current_user.id, action, detail)
     db.session.commit()
-
-
-def details_form(survey: Survey):
-    """The edit page's form, filled from the survey, with a column per language."""
-    languages = survey.language_list
-    data = {"results_batch": survey.results_batch, "slug": survey.slug}
-    data |= {"series": survey.series, "wave": survey.wave}
-    for name in ("title", "description", "consent", "thanks"):
-        data |= texts_data(name, survey.texts(name), languages)
-    for name in ("completion_code", "completion_url", "target_n"):
-        data[name] = getattr(survey, name)
-    panel = Panel.stored(survey.panel)
-    if panel is not None:
-        data |= {"panel_parameters": " ".join(map(str, panel.parameters))}
-        data |= {f"panel_{name}": getattr(panel, name) for name in ADDRESSES}
-    data["quotas"] = quotas_text(survey)
-    for name in ("opens_at", "closes_at"):
-        moment = getattr(survey, name)
-        data[name] = moment.astimezone(UTC).replace(tzinfo=None) if moment else None
-    return translated_form(FieldingForm, languages, data=data)
-
-
-def panel_from_form(form) -> Panel | None:
-    """The panel as typed: none where all its fields are empty."""
-    names = (form.panel_parameters.data or "").split()
-    addresses = [(form[f"panel_{name}"].data or "").strip() or None for name in ADDRESSES]
-    return Panel(tuple(names), *addresses) if names or any(addresses) else None
-
-
-def on_panel_fields(problem: Problem) -> Problem:
-    """A panel's mistake on the field it is typed in (``panel.parameters[1]`` on the
-    parameters')."""
-    place = problem.place.split("[", 1)[0]
-    fields = {f"panel.{name}": f"panel_{name}" for name in ("parameters", *ADDRESSES)}
-    return Problem(fields.get(place, problem.place), problem.message)
-
-
-def fielding_from_form(form, languages: list[str]) -> Fielding:
-    """Consent, thank-you, completion and schedule as typed (times are UTC)."""
-
-    def moment(field):
-        return field.data.replace(tzinfo=UTC) if field.data else None
-
-    return Fielding(
-        consent=form_texts(form, "consent", languages),
-        thanks=form_texts(form, "thanks", languages),
-        completion_code=(form.completion_code.data or "").strip() or None,
-        completion_url=(form.completion_url.data or "").strip() or None,
-        opens_at=moment(form.opens_at),
-        closes_at=moment(form.closes_at),
-        target_n=form.target_n.data,
-    )
-
-
-def languages_form(survey: Survey) -> LanguagesForm:
-    languages = survey.language_list
-    data: dict = {"default": languages[0]}
-    data |= {f"use_{code}": code in languages for code in LANGUAGES}
-    return LanguagesForm(data=data)
-
-
-def missing_by_place(survey: Survey) -> dict[str, list[str]]:
-    """Texts lacking a language, by where they are (``title``, ``questions[0].text``, …)."""
-    missing: dict[str, list[str]] = {}
-    for place, language in missing_texts(survey):
-        missing.setdefault(place.rsplit(".", 1)[0], []).append(language)
-    return missing
-
-
-def question_gaps(missing: dict[str, list[str]]) -> dict[int, list[str]]:
-    """The languages each question (by position) lacks a text in, its options' included."""
-    gaps: dict[int, list[str]] = {}
-    for place, codes in missing.items():
-        found = QUESTION_PLACE.match(place)
-        if found:
-            listed = gaps.setdefault(int(found[1]), [])
-            listed += [language_name(code) for code in codes if language_name(code) not in listed]
-    return gaps
-
-
-QUESTION_PLACE = re.compile(r"\Aquestions\[(\d+)\]")
 
 
 @bp.post("/<slug>/languages")

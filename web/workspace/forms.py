@@ -1,9 +1,10 @@
-"""Forms of the researcher's pages; every one carries a CSRF token."""
+"""Forms of the researcher's survey pages (a survey, its fielding and languages, a question, an
+import, sharing, a field device); every one carries a CSRF token. An account's are in
+account_forms.py."""
 
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from flask_login import current_user
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
@@ -11,7 +12,6 @@ from wtforms import (
     DateTimeLocalField,
     FloatField,
     IntegerField,
-    PasswordField,
     SelectChoice,
     SelectField,
     StringField,
@@ -19,23 +19,18 @@ from wtforms import (
 )
 from wtforms.validators import (
     DataRequired,
-    EqualTo,
     InputRequired,
     Length,
     NumberRange,
     Optional,
     Regexp,
     StopValidation,
-    ValidationError,
 )
 
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.infrastructure.passwords import (
     EMAIL,
     MAX_EMAIL,
-    MAX_PASSWORD,
-    MIN_PASSWORD,
-    password_problem,
 )
 from web.core.surveys.designs import (
     builder_share_fields,
@@ -55,47 +50,6 @@ from web.core.surveys.limits import (
 )
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.texts import Texts, language_name
-
-
-class LoginForm(FlaskForm):
-    email = StringField(_l("Email"), validators=[DataRequired(), Length(max=MAX_EMAIL)])
-    password = PasswordField(_l("Password"), validators=[DataRequired()])
-
-
-class GuessablePassword:
-    """A form validator: refuses common passwords and this app's words (web/core/infrastructure/passwords.py);
-    ``email`` gives the address to compare with, from the form or the logged-in account."""
-
-    def __init__(self, email):
-        self.email = email
-
-    def __call__(self, form, field):
-        if password_problem(field.data or "", self.email(form)) is not None:
-            raise ValidationError(
-                _l("This password is too common or too easy to guess here. Choose another.")
-            )
-
-
-class SetupForm(FlaskForm):
-    email = StringField(
-        _l("Email"),
-        validators=[
-            DataRequired(),
-            Length(max=MAX_EMAIL),
-            Regexp(EMAIL, message=_l("Enter an email address.")),
-        ],
-    )
-    password = PasswordField(
-        _l("Password"),
-        validators=[
-            DataRequired(),
-            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
-            GuessablePassword(lambda form: form.email.data or ""),
-        ],
-    )
-    confirm = PasswordField(
-        _l("Password again"), validators=[EqualTo("password", message=_l("The passwords differ."))]
-    )
 
 
 class SurveyForm(FlaskForm):
@@ -476,11 +430,6 @@ class ImportForm(FlaskForm):
     file = FileField(_l("Survey file (JSON or XLSForm)"), validators=[FileRequired()])
 
 
-class TokenForm(FlaskForm):
-    label = StringField(_l("Label"), validators=[Length(max=100)])
-    write = BooleanField(_l("Read and write: may also import, open and close surveys"))
-
-
 class FieldDeviceForm(FlaskForm):
     label = StringField(_l("Device label"), validators=[DataRequired(), Length(max=100)])
 
@@ -502,20 +451,4 @@ class ShareForm(FlaskForm):
             SelectChoice("owner", _l("Owner: everything, sharing and deleting included")),
         ],
         default="analyst",
-    )
-
-
-class PasswordForm(FlaskForm):
-    current = PasswordField(_l("Current password"), validators=[DataRequired()])
-    password = PasswordField(
-        _l("New password"),
-        validators=[
-            DataRequired(),
-            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
-            GuessablePassword(lambda form: current_user.email),
-        ],
-    )
-    confirm = PasswordField(
-        _l("New password again"),
-        validators=[EqualTo("password", message=_l("The passwords differ."))],
     )

@@ -19,8 +19,8 @@ from web.core.models import Survey
 from web.core.surveys.invitations import accept as accept_invitation
 from web.core.surveys.invitations import has_account, invitation_of
 from web.site.logs import security_event
+from web.workspace.account_forms import GuessablePassword
 from web.workspace.auth import start_session
-from web.workspace.forms import GuessablePassword
 
 bp = Blueprint("invitations", __name__, url_prefix="/invitations")
 # A link is 32 random bytes: a brake on scripts, not a guard of guessing.

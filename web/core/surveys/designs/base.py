@@ -214,7 +214,7 @@ class SurveyDesign:
             Naming every mistake in ``numbers`` (shares by name, ``arms``).
         """
         parameters = self.fields.planned(numbers)
-        design = self.planned_design(numbers)
+        design = design_of_plan(self, numbers)
         return {
             "procedure": self.name,
             **{name: numbers[name] for name in self.fields.share_names()},
@@ -227,23 +227,25 @@ class SurveyDesign:
             "sectors": self.page.sectors(parameters),
         }
 
-    def planned_design(self, numbers: dict, epsilon: float = 0.0) -> rr.Design:
-        """The :class:`rr.Design` a plan's ``numbers`` state (a spinner's, its ``epsilon``).
-
-        Raises
-        ------
-        ValueError
-            Naming every mistake in ``numbers``, or when the design has no single line (cheating
-            detection).
-        """
-        parameters = self.fields.planned(numbers)
-        problems = self.problems(None, parameters)
-        if problems:
-            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
-        return self.rr_design(epsilon, parameters)
-
     # Its row in the classroom lab's comparison of designs at one ε (None: it has none).
     lab: ClassVar[LabRow | None] = None
+
+
+def design_of_plan(design: SurveyDesign, numbers: dict, epsilon: float = 0.0) -> rr.Design:
+    """The :class:`rr.Design` a plan's ``numbers`` state for ``design`` (a spinner's, at its
+    ``epsilon``).
+
+    Raises
+    ------
+    ValueError
+        Naming every mistake in ``numbers``, or when the design has no single line (cheating
+        detection).
+    """
+    parameters = design.fields.planned(numbers)
+    problems = design.problems(None, parameters)
+    if problems:
+        raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+    return design.rr_design(epsilon, parameters)
 
 
 def line_codebook(design: SurveyDesign, question, models: RModels, **notes) -> dict:
