@@ -367,32 +367,32 @@ def imported(request, import_survey, import_in_batches, seed_responses):
 
 @pytest.fixture
 def designed(imported):
-    """The survey of every binary design (``tests/web/test_designs.py``); its slug."""
-    from tests.web.test_designs import SURVEY
+    """The survey of every binary design (``tests/web/core/surveys/designs/test_designs.py``); its slug."""
+    from tests.web.core.surveys.designs.test_designs import SURVEY
 
     return imported(SURVEY)
 
 
 @pytest.fixture
 def cheaters(imported):
-    """A survey asked with cheating detection (``tests/web/test_designs.py``); its slug."""
-    from tests.web.test_designs import CHEATING_SURVEY
+    """A survey asked with cheating detection (``tests/web/core/surveys/designs/test_designs.py``); its slug."""
+    from tests.web.core.surveys.designs.test_designs import CHEATING_SURVEY
 
     return imported(CHEATING_SURVEY)
 
 
 @pytest.fixture
 def amounts(imported):
-    """A survey of number questions (``tests/web/test_numbers.py``); its slug."""
-    from tests.web.test_numbers import SURVEY
+    """A survey of number questions (``tests/web/core/surveys/questions/test_numbers.py``); its slug."""
+    from tests.web.core.surveys.questions.test_numbers import SURVEY
 
     return imported(SURVEY)
 
 
 @pytest.fixture
 def cards(imported):
-    """A survey asked with Kuk's cards (``tests/web/test_kuk.py``); its slug."""
-    from tests.web.test_kuk import SURVEY
+    """A survey asked with Kuk's cards (``tests/web/core/surveys/designs/test_kuk.py``); its slug."""
+    from tests.web.core.surveys.designs.test_kuk import SURVEY
 
     return imported(SURVEY)
 

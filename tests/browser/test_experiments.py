@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import FORCED, memo, wait_until_done
-from tests.web.test_experiments import EXPERIMENT
+from tests.web.core.surveys.test_experiments import EXPERIMENT
 from web.core.surveys.lookup import find_survey
 from web.simulation import simulate_responses
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import reload_once_kept
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
-from tests.web.test_grids import COURSE
+from tests.web.core.surveys.questions.test_grids import COURSE
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +62,7 @@ def test_a_required_grid_waits_for_every_row_and_keeps_them_over_a_reload(
 
 
 def test_a_row_of_a_grid_shows_the_question_that_reads_it(browser, live_server, import_survey):
-    from tests.web.test_grids import FOLLOW_UP
+    from tests.web.core.surveys.questions.test_grids import FOLLOW_UP
 
     page, sent = on_a_phone(browser, f"{live_server}/s/{import_survey(FOLLOW_UP)}")
     cheat = page.locator("section[data-question='cheat']")

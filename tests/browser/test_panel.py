@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
-from tests.web.test_panel import ON_A_PANEL
+from tests.web.core.surveys.test_panel import ON_A_PANEL
 
 pytestmark = pytest.mark.browser
 

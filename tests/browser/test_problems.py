@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
-from tests.web.test_plain_numbers import AGES
+from tests.web.core.surveys.questions.test_plain_numbers import AGES
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import reload_once_kept
-from tests.web.core.test_flow import STUDY
+from tests.web.core.surveys.test_flow import STUDY
 
 pytestmark = pytest.mark.browser
 
@@ -208,7 +208,7 @@ def test_a_hidden_page_is_never_shown_nor_sent(browser, live_server, import_surv
 def test_a_number_asked_directly_waits_for_its_range_and_shows_what_it_unlocks(
     browser, live_server, import_survey
 ):
-    from tests.web.test_plain_numbers import AGES
+    from tests.web.core.surveys.questions.test_plain_numbers import AGES
 
     page, sent = on_a_phone(browser, f"{live_server}/s/{import_survey(AGES)}")
     age = page.locator("#direct-age")

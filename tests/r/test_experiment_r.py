@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import api_get
 from tests.r.test_r_code import RSCRIPT, run_r
-from tests.web.test_experiments import EXPERIMENT
+from tests.web.core.surveys.test_experiments import EXPERIMENT
 from web.core.surveys.lookup import find_survey
 from web.simulation import simulate_responses
 

@@ -9,7 +9,7 @@ import io
 import pytest
 
 from tests.r.test_r_code import RSCRIPT, run_r
-from tests.web.test_labelled_files import STUDY
+from tests.web.core.results.test_labelled_files import STUDY
 
 pytestmark = pytest.mark.skipif(RSCRIPT is None and not __import__("os").environ.get("REQUIRE_R"),
                                 reason="R is not installed (make r installs it)")  # fmt: skip
@@ -81,8 +81,8 @@ if ("{kind}" == "dta") {
 @pytest.mark.parametrize("kind", ["sav", "dta"])
 def test_haven_reads_why_a_cell_is_empty(app, import_survey, make_researcher, tmp_path, kind):
     from tests.helpers import submit_answers
-    from tests.web.test_labelled_files import FLOW
-    from tests.web.test_labelled_files import WHY as ANSWERS
+    from tests.web.core.results.test_labelled_files import FLOW
+    from tests.web.core.results.test_labelled_files import WHY as ANSWERS
 
     slug = import_survey(FLOW)
     app.config["RESULTS_MIN_N"] = 1

@@ -461,3 +461,17 @@ def test_every_module_of_the_app_is_in_an_area_of_the_picture():
         if name not in ("web", "web.core") and areas.area_of(name) is None:
             outside.append(name)
     assert outside == []
+
+
+def test_the_tests_mirror_the_code():
+    """A module's tests are found by its path: each folder of tests/web is a package of web
+    (tests/web/core/surveys/xlsform tests web/core/surveys/xlsform), and only the tests of the
+    app as a whole (its factory, its layout) sit at the top."""
+    tests = ROOT / "tests" / "web"
+    for folder in (path for path in tests.rglob("*") if path.is_dir()):
+        if folder.name == "__pycache__":
+            continue
+        package = ROOT / "web" / folder.relative_to(tests)
+        assert (package / "__init__.py").exists(), f"{folder.relative_to(ROOT)} mirrors no package"
+    top = sorted(path.name for path in tests.glob("test_*.py"))
+    assert top == ["test_app.py", "test_architecture.py"], top

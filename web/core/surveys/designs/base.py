@@ -106,7 +106,7 @@ class SurveyDesign:
 
     Each design also states ``literature``: its name in the literature with the paper that
     introduced it (lazily translated), what a methods section calls it, beside each estimate
-    (``tests/web/test_designs.py`` holds every registered design to it)."""
+    (``tests/web/core/surveys/designs/test_designs.py`` holds every registered design to it)."""
 
     name: ClassVar[str]
     # Where it comes in the lists researchers see (the builder's, the error messages').

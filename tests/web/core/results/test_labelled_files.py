@@ -14,7 +14,7 @@ import pyreadstat
 import pytest
 
 from tests.helpers import bearer
-from tests.web.test_grids import COURSE
+from tests.web.core.surveys.questions.test_grids import COURSE
 from web.core.results.exports import responses_csv
 from web.core.surveys.lookup import find_survey
 

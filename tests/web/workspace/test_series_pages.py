@@ -5,7 +5,7 @@ import csv
 import io
 import json
 
-from tests.web.series.test_series_file import wave
+from tests.web.core.surveys.test_series_file import wave
 from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.lookup import find_survey

@@ -7,7 +7,7 @@ import pytest
 
 from rr.joint import joint_em
 from tests.helpers import api_get
-from tests.web.test_designs import SURVEY as DESIGNED
+from tests.web.core.surveys.designs.test_designs import SURVEY as DESIGNED
 from web.core.results.joint import joint_items, reported_patterns
 from web.core.surveys.lookup import find_survey
 
@@ -78,7 +78,7 @@ def test_below_the_minimum_n_there_is_no_joint_table(app, client, token, import_
 def test_number_and_cheating_items_are_refused(
     app, runner, client, token, import_survey, seed_responses
 ):
-    from tests.web.test_numbers import SURVEY as NUMBERS
+    from tests.web.core.surveys.questions.test_numbers import SURVEY as NUMBERS
 
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(NUMBERS)

@@ -7,8 +7,8 @@ import pytest
 
 import rr
 from tests.helpers import api_get
-from tests.web.test_designs import SURVEY as DESIGNED
-from tests.web.test_numbers import SURVEY as NUMBERS
+from tests.web.core.surveys.designs.test_designs import SURVEY as DESIGNED
+from tests.web.core.surveys.questions.test_numbers import SURVEY as NUMBERS
 from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 
@@ -111,7 +111,7 @@ def test_designs_numbers_and_choices_have_posteriors_inside_their_ranges(
 def test_a_single_choice_question_gets_the_dirichlet_posterior(
     app, runner, client, token, import_survey, seed_responses
 ):
-    from tests.web.test_choice import CHOICE_SURVEY
+    from tests.web.core.surveys.questions.test_choice import CHOICE_SURVEY
 
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(CHOICE_SURVEY)
@@ -193,7 +193,7 @@ def test_the_estimates_csv_adds_the_posterior_columns_last(researcher, published
 def test_cheating_detection_gets_the_posterior_of_pi_and_gamma(
     app, runner, client, token, import_survey, seed_responses
 ):
-    from tests.web.test_designs import CHEATING_SURVEY
+    from tests.web.core.surveys.designs.test_designs import CHEATING_SURVEY
 
     app.config["RESULTS_MIN_N"] = 10
     slug = import_survey(CHEATING_SURVEY)

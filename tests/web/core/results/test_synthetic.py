@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import no_database
 from tests.helpers import api_get
-from tests.web.test_designs import SURVEY as DESIGNED
+from tests.web.core.surveys.designs.test_designs import SURVEY as DESIGNED
 
 pytestmark = pytest.mark.imported(responses=3000, seed=4)
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import rr
-from tests.web.series.test_series_file import wave
+from tests.web.core.surveys.test_series_file import wave
 
 
 def page_config(client, slug: str) -> dict:

@@ -15,7 +15,7 @@ import pytest
 import rr
 from tests.conftest import no_database
 from tests.helpers import api_get
-from tests.web.test_designs import problems, with_question
+from tests.web.core.surveys.designs.test_designs import problems, with_question
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.xlsform.read import load_xlsform

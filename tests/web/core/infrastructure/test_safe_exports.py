@@ -1,7 +1,7 @@
 """No exported cell would be evaluated by a spreadsheet: a survey's texts and keys that begin like
 a formula are written inert in every CSV (a leading apostrophe), numbers stay numbers, and the
 codebook, which is JSON and has no cells, keeps every text exactly. (The XLSForm export is
-tested in tests/web/core/test_xlsform_interop.py.)"""
+tested in tests/web/core/surveys/xlsform/test_xlsform_interop.py.)"""
 
 from __future__ import annotations
 

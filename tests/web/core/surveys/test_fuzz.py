@@ -182,7 +182,7 @@ def test_survey_parser_raises_only_survey_file_errors(path, value, data):
 @settings(max_examples=300, deadline=None)
 @given(path=flow_paths, value=json_values)
 def test_the_flow_checks_raise_only_survey_file_errors(path, value):
-    from tests.web.core.test_flow import STUDY
+    from tests.web.core.surveys.test_flow import STUDY
 
     mutated = mutate(copy.deepcopy(STUDY), path, value)
     try:

@@ -450,8 +450,8 @@ def test_a_number_asked_directly_is_a_covariate_of_the_regression(
 
 
 def test_the_randomized_answers_list_each_item_once(app, import_survey, researcher):
-    from tests.web.test_designs import ARMS
-    from tests.web.test_order_effects import SPLIT_PAGE
+    from tests.web.core.results.test_order_effects import SPLIT_PAGE
+    from tests.web.core.surveys.designs.test_designs import ARMS
 
     survey = copy.deepcopy(SPLIT_PAGE) | {"slug": "listed"}
     survey["conditions"].append({"id": "cross", "share": 1})

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from tests.conftest import PASSWORD, csrf_token
-from tests.web import test_team
+from tests.web.core.surveys import test_team
 from web.core.infrastructure.extensions import db
 from web.core.models import AuditEvent, Invitation, SurveyMember, User
 

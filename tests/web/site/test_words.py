@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 from tests.conftest import FIELDED_SURVEY
 from tests.servers import ROOT
-from tests.web.test_plain_numbers import AGES
+from tests.web.core.surveys.questions.test_plain_numbers import AGES
 
 PO = ROOT / "translations/ko/LC_MESSAGES/messages.po"
 

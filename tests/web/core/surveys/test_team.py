@@ -108,7 +108,7 @@ def test_the_owner_shares_and_unshares_on_the_people_card(app, shared):
     assert reply.status_code == 302
     page = owner.get(f"/surveys/{slug}").get_data(as_text=True)
     assert f'data-member="{COLLEAGUE}"' in page and "Shared with carl@example.org as editor" in page
-    # An email with no account is invited (tests/web/test_invitations.py); not an email, refused.
+    # An email with no account is invited (tests/web/core/surveys/test_invitations.py); not an email, refused.
     wrong = owner.post(f"/surveys/{slug}/people", data={"email": "nobody", "role": "viewer"})
     assert "Give a colleague" in owner.get(wrong.location).get_data(as_text=True)
     colleague = Researcher(app.test_client(), COLLEAGUE)
