@@ -15,8 +15,8 @@ from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.models.publication import publish_in_session
 from web.core.results.cells import cell_key, direct_questions
-from web.core.surveys.conditions import question_id
-from web.core.surveys.flow import Flow, survey_flow
+from web.core.surveys.flow.conditions import question_id
+from web.core.surveys.flow.walk import Flow, survey_flow
 from web.core.surveys.questions import Tallied
 from web.respondent.plan import Plan
 from web.respondent.storing import TALLY_TABLES, Counts

@@ -1,4 +1,4 @@
-"""Quotas and screen-outs: a survey's quotas (``quotas``, web/core/surveys/quotas.py), and the
+"""Quotas and screen-outs: a survey's quotas (``quotas``, web/core/surveys/flow/quotas.py), and the
 counts the fieldwork keeps apart from any response (``fieldwork_count``: completes per quota,
 respondents screened out per page; no time).
 

@@ -4,7 +4,7 @@
  *
  * Display logic is decided from the answers given plainly (a direct question's option id, a yes/no
  * asked directly as "yes" or "no"), never from a report: the same rules, decided the same way, as
- * the server's `web/core/surveys/flow.py` (`tests/cases/display.json` holds both to the same
+ * the server's `web/core/surveys/flow/walk.py` (`tests/cases/display.json` holds both to the same
  * cases).
  *
  * The orders (a randomized page's questions, a question's shuffled options, each `fixed` option in

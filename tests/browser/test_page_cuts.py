@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import violations
-from tests.web.core.surveys.test_quotas import QUOTA_STUDY
+from tests.web.core.surveys.flow.test_quotas import QUOTA_STUDY
 from web.core.infrastructure.extensions import db
 from web.core.surveys.lookup import find_survey
 

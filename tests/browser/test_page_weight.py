@@ -203,7 +203,7 @@ def test_a_spin_whose_code_cannot_load_says_so_and_draws_nothing(
 def test_a_survey_of_pages_loads_within_the_same_budget(browser, live_server, import_survey):
     """Its pages, logic and orders come with the first load (the orders are drawn before anything
     is shown); the draw and the submission still wait for the first answer and spin."""
-    from tests.web.core.surveys.test_flow import STUDY
+    from tests.web.core.surveys.flow.test_walk import STUDY
 
     slug = import_survey(STUDY)
     context = browser.new_context(reduced_motion="reduce")

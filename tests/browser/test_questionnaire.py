@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.respondent import reload_once_kept
-from tests.web.core.surveys.test_flow import STUDY
+from tests.web.core.surveys.flow.test_walk import STUDY
 
 pytestmark = pytest.mark.browser
 

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.browser.axe import phone_problems
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
 from tests.conftest import stored_count
-from tests.web.core.surveys.test_quotas import PANEL, QUOTA_STUDY, answers, send
+from tests.web.core.surveys.flow.test_quotas import PANEL, QUOTA_STUDY, answers, send
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldworkCount
 

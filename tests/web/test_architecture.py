@@ -448,7 +448,7 @@ def test_the_picture_of_the_areas_is_the_code_s():
     is drawn again with ``python docs/areas.py --write``."""
     areas = areas_module()
     assert areas.drawn_in_document() == areas.picture()
-    assert areas.area_of("web.core.surveys.flow") == "web.core.surveys"
+    assert areas.area_of("web.core.surveys.flow.walk") == "web.core.surveys"
     assert areas.area_of("rr.design") == "rr" and areas.area_of("web.core") is None
 
 

@@ -15,7 +15,7 @@ from web.core.infrastructure import strict_json
 from web.core.infrastructure.extensions import limiter
 from web.core.models import FieldworkCount
 from web.core.results.fieldwork import fieldwork_counts, full_quotas
-from web.core.surveys.pages import stored_pages
+from web.core.surveys.flow.pages import stored_pages
 from web.core.surveys.panel import Panel
 from web.respondent.submissions import submissions
 from web.respondent.submit import BAD_KEY, KEY_FORMAT

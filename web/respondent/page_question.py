@@ -7,10 +7,10 @@ import json
 
 from web.core.infrastructure.i18n import shown
 from web.core.models import Question
-from web.core.surveys.display import question_of
-from web.core.surveys.flow import Flow
-from web.core.surveys.pages import PageSpec, stored_pages
-from web.core.surveys.quotas import Quota
+from web.core.surveys.flow.display import question_of
+from web.core.surveys.flow.pages import PageSpec, stored_pages
+from web.core.surveys.flow.quotas import Quota
+from web.core.surveys.flow.walk import Flow
 from web.core.surveys.scales import Scale
 from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from web.core.surveys.answers import Shape
-from web.core.surveys.flow import Flow
+from web.core.surveys.flow.quotas import Quota
+from web.core.surveys.flow.walk import Flow
 from web.core.surveys.questions import Tallied
-from web.core.surveys.quotas import Quota
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ class Plan:
     direct: tuple[str, ...] = ()
     # An experiment's condition ids: a submission names the one its page drew.
     conditions: tuple[str, ...] = ()
-    # Its pages, display rules and drawn orders (web/core/surveys/flow.py); None: one page,
+    # Its pages, display rules and drawn orders (web/core/surveys/flow/walk.py); None: one page,
     # every question shown, in the file's order.
     flow: Flow | None = None
-    # Its quotas (web/core/surveys/quotas.py): a response counts in those its plain answers meet.
+    # Its quotas (web/core/surveys/flow/quotas.py): a response counts in those its plain answers meet.
     quotas: tuple[Quota, ...] = ()
 
     def __hash__(self) -> int:

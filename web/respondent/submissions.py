@@ -24,9 +24,9 @@ from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.results.cells import direct_questions
 from web.core.surveys.answers import Checked
-from web.core.surveys.flow import survey_flow
+from web.core.surveys.flow.quotas import stored_quotas
+from web.core.surveys.flow.walk import survey_flow
 from web.core.surveys.questions import Tallied
-from web.core.surveys.quotas import stored_quotas
 from web.respondent import storing
 from web.respondent.plan import Plan, SurveyState
 from web.respondent.storing import statements

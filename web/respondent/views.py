@@ -16,10 +16,10 @@ from flask_login import current_user
 
 from web.core.infrastructure.i18n import shown
 from web.core.results.cache import ResultsCache, survey_stamp
-from web.core.surveys.flow import Flow, survey_flow
+from web.core.surveys.flow.quotas import stored_quotas
+from web.core.surveys.flow.walk import Flow, survey_flow
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.panel import Panel
-from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.schedule import close_if_due, not_yet_open
 from web.core.surveys.series import wave_costs
 from web.respondent.answered import answered_slugs

@@ -17,14 +17,12 @@ from web.core.infrastructure.i18n import LANGUAGES
 from web.core.models import Question, Survey
 from web.core.results.group_sizes import group_sizes
 from web.core.surveys.audit_words import question_changes, question_entry
-from web.core.surveys.conditions import MAX_CONDITIONS
 from web.core.surveys.designs import (
     ARM_FIELDS,
     builder_descriptors,
     builder_share_fields,
     registered,
 )
-from web.core.surveys.display import stored_rule
 from web.core.surveys.editing import (
     EditError,
     edit_details,
@@ -33,6 +31,8 @@ from web.core.surveys.editing import (
     set_series,
 )
 from web.core.surveys.experiment_edit import set_experiment
+from web.core.surveys.flow.conditions import MAX_CONDITIONS
+from web.core.surveys.flow.display import stored_rule
 from web.core.surveys.importing import ImportRefused, import_survey_file
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH, page_limits
 from web.core.surveys.lookup import find_survey

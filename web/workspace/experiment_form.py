@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from web.core.infrastructure.i18n import shown
-from web.core.surveys.conditions import MAX_CONDITIONS, Condition
 from web.core.surveys.designs import design_named
 from web.core.surveys.experiment_edit import Asking
+from web.core.surveys.flow.conditions import MAX_CONDITIONS, Condition
 from web.core.surveys.questions import QuestionType
 from web.workspace.page_form import typed_number
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import shown
-from web.core.surveys.flow import survey_flow
-from web.core.surveys.pages import stored_pages
+from web.core.surveys.flow.pages import stored_pages
+from web.core.surveys.flow.walk import survey_flow
 
 
 def flow_notes(survey) -> dict[str, list[str]]:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from web.core.infrastructure.i18n import shown
-from web.core.surveys.display import one_condition, read_rule
 from web.core.surveys.editing import EditError
+from web.core.surveys.flow.display import one_condition, read_rule
 from web.core.surveys.page_breaks import PageStart, asked_ids, page_starts
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts

@@ -19,9 +19,9 @@ from web.core.surveys.designs import (
     builder_share_fields,
     find_design,
 )
-from web.core.surveys.display import Rule, one_condition, read_rule
 from web.core.surveys.editing import EditError
-from web.core.surveys.flow import plain_readings
+from web.core.surveys.flow.display import Rule, one_condition, read_rule
+from web.core.surveys.flow.walk import plain_readings
 from web.core.surveys.problems import Problem
 from web.core.surveys.question_edit import option_specs
 from web.core.surveys.questions import QUESTION_TYPES

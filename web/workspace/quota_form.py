@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from web.core.surveys.editing import EditError
+from web.core.surveys.flow.quotas import stored_quotas
 from web.core.surveys.problems import Problem
-from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.xlsform.flow import RelevantError, quotas_cell, quotas_from_cell
 from web.workspace.rule_text import rule_reader
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from flask_babel import gettext as _
 
-from web.core.surveys.display import Rule, read_rule
 from web.core.surveys.editing import EditError
+from web.core.surveys.flow.display import Rule, read_rule
 from web.core.surveys.problems import Problem
 from web.core.surveys.xlsform.columns import YES_NO_LIST
 from web.core.surveys.xlsform.flow import RelevantError, relevant_from_rule, rule_from_relevant

@@ -7,7 +7,7 @@ import io
 import json
 
 from tests.helpers import submit_answers
-from tests.web.core.surveys.test_flow import STUDY
+from tests.web.core.surveys.flow.test_walk import STUDY
 from web.core.infrastructure.extensions import db
 from web.core.results.exports import codebook_text, responses_csv
 from web.core.surveys.lookup import find_survey

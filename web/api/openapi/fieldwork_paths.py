@@ -15,7 +15,7 @@ from web.api.openapi.parts import (
     ref,
     slug_parameter,
 )
-from web.core.surveys.quotas import MAX_LIMIT
+from web.core.surveys.flow.quotas import MAX_LIMIT
 from web.core.surveys.team import ACTIONS
 
 COUNT = {"type": ["integer", "null"], "minimum": 0}

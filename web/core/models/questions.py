@@ -16,12 +16,12 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from web.core.infrastructure.extensions import Model
 from web.core.models.tallies import Tally
-from web.core.surveys.conditions import question_id, row_key
 from web.core.surveys.designs import (
     DesignParameters,
     SurveyDesign,
     design_of,
 )
+from web.core.surveys.flow.conditions import question_id, row_key
 from web.core.surveys.questions import ARM, QuestionType, question_type
 from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
@@ -106,7 +106,7 @@ class Question(Tally, Model):
     correct: Mapped[str | None] = mapped_column(String(64))
     # Whether a submission must answer it: every other question may be skipped (stored as null).
     required: Mapped[bool] = mapped_column(default=False, server_default=false())
-    # Its display rule as the file writes it (web/core/surveys/display.py), or None: shown to all.
+    # Its display rule as the file writes it (web/core/surveys/flow/display.py), or None: shown to all.
     display_rule: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     # Whether its options' order is drawn per respondent.
     shuffle_options: Mapped[bool] = mapped_column(default=False, server_default=false())

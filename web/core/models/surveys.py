@@ -21,13 +21,13 @@ from web.core.infrastructure.extensions import Model, db
 from web.core.models.questions import Option, Question
 from web.core.models.team import SurveyMember, survey_role
 from web.core.surveys.answers import Shape
-from web.core.surveys.conditions import Condition
-from web.core.surveys.display import stored_rule
 from web.core.surveys.fielding import Fielding
+from web.core.surveys.flow.conditions import Condition
+from web.core.surveys.flow.display import stored_rule
+from web.core.surveys.flow.pages import stored_pages
+from web.core.surveys.flow.quotas import stored_quotas
 from web.core.surveys.limits import DEFAULT_RESULTS_BATCH
-from web.core.surveys.pages import stored_pages
 from web.core.surveys.panel import Panel
-from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.texts import Texts, split_languages
 
@@ -108,16 +108,16 @@ class Survey(Model):
     # a question keeps its id, design and ε from wave to wave, and trends read the waves in order.
     series: Mapped[str | None] = mapped_column(String(64), index=True)
     wave: Mapped[int | None]
-    # An experiment's conditions ([{"id", "share"}], web/core/surveys/conditions.py), drawn per
+    # An experiment's conditions ([{"id", "share"}], web/core/surveys/flow/conditions.py), drawn per
     # respondent by the page; none (null or empty) for a survey asked one way.
     conditions: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     # Its pages ([{"id", "title": {lang: text}, "questions", "randomize", "show_if"}],
-    # web/core/surveys/pages.py); none (null) for a survey of one page.
+    # web/core/surveys/flow/pages.py); none (null) for a survey of one page.
     pages: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     # An online panel's parameters and completion address (web/core/surveys/panel.py): what the
     # page reads from its address and keeps on the device; none for a survey not on a panel.
     panel: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
-    # Its quotas ([{"id", <condition>, "limit"}], web/core/surveys/quotas.py); none (null) for a
+    # Its quotas ([{"id", <condition>, "limit"}], web/core/surveys/flow/quotas.py); none (null) for a
     # survey that takes anyone. Their counts are in fieldwork_count.
     quotas: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
     questions: Mapped[list[Question]] = relationship(

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from web.core.models import Option, Question, Survey
 from web.core.results.figures import difference_entry, item_results
 from web.core.results.published import published_answers
-from web.core.surveys.conditions import question_id
-from web.core.surveys.flow import PAGE_ORDER, survey_flow
-from web.core.surveys.pages import stored_pages
+from web.core.surveys.flow.conditions import question_id
+from web.core.surveys.flow.pages import stored_pages
+from web.core.surveys.flow.walk import PAGE_ORDER, survey_flow
 from web.core.surveys.questions import ARM
 from web.core.surveys.texts import Texts
 

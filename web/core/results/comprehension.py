@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from web.core.models import Question, Survey
 from web.core.results.published import published_answers
-from web.core.surveys.conditions import condition_markers, response_condition
+from web.core.surveys.flow.conditions import condition_markers, response_condition
 
 
 @dataclass

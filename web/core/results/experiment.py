@@ -14,7 +14,7 @@ from web.core.models import Question, Survey
 from web.core.results.comprehension import Comprehension, Counts, comprehension
 from web.core.results.figures import significant
 from web.core.results.published import published_answers
-from web.core.surveys.conditions import condition_markers, response_condition
+from web.core.surveys.flow.conditions import condition_markers, response_condition
 
 
 class NotAnExperiment(ValueError):

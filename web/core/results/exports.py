@@ -20,10 +20,10 @@ from web.core.results.figures import (
     published_results,
     significant,
 )
-from web.core.surveys.conditions import condition_markers, response_condition
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
-from web.core.surveys.flow import OPTION_ORDER, PAGE_ORDER, Flow, survey_flow
-from web.core.surveys.pages import stored_pages
+from web.core.surveys.flow.conditions import condition_markers, response_condition
+from web.core.surveys.flow.pages import stored_pages
+from web.core.surveys.flow.walk import OPTION_ORDER, PAGE_ORDER, Flow, survey_flow
 from web.core.surveys.series import page_light, permanent_report
 from web.core.surveys.texts import Texts
 

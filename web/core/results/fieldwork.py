@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from web.core.models import FieldworkCount, Survey
-from web.core.surveys.pages import stored_pages
-from web.core.surveys.quotas import Quota, stored_quotas
+from web.core.surveys.flow.pages import stored_pages
+from web.core.surveys.flow.quotas import Quota, stored_quotas
 from web.core.surveys.texts import Texts
 
 QUOTA, SCREEN_OUT = FieldworkCount.QUOTA, FieldworkCount.SCREEN_OUT

@@ -18,7 +18,7 @@ from flask import current_app
 from web.core.models import Question, Survey
 from web.core.results.cells import is_direct
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, design_named, find_design
-from web.core.surveys.flow import survey_flow
+from web.core.surveys.flow.walk import survey_flow
 from web.core.surveys.questions import ARM, question_type
 from web.core.surveys.texts import Texts
 

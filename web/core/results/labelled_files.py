@@ -31,8 +31,8 @@ from web.core.results.exports import (
     response_columns,
     shuffled_answers,
 )
-from web.core.surveys.conditions import condition_markers, response_condition
-from web.core.surveys.flow import survey_flow
+from web.core.surveys.flow.conditions import condition_markers, response_condition
+from web.core.surveys.flow.walk import survey_flow
 
 LABEL_LIMIT = 80  # Stata's longest variable label; SPSS takes it too
 # Why a numeric cell is empty, as Stata tags it and as SPSS codes it.

@@ -9,10 +9,10 @@ from flask_babel import gettext as _
 from web.core.infrastructure.i18n import shown
 from web.core.models import Survey
 from web.core.results.figures import survey_results
-from web.core.surveys.flow import survey_flow
-from web.core.surveys.pages import stored_pages
+from web.core.surveys.flow.pages import stored_pages
+from web.core.surveys.flow.quotas import stored_quotas
+from web.core.surveys.flow.walk import survey_flow
 from web.core.surveys.panel import Panel
-from web.core.surveys.quotas import stored_quotas
 
 
 def fielding_paragraphs(survey: Survey, min_n: int) -> list[str]:

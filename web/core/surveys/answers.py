@@ -18,11 +18,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from web.core.surveys.conditions import question_id
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters
-from web.core.surveys.flow import Flow
+from web.core.surveys.flow.conditions import question_id
+from web.core.surveys.flow.quotas import Quota, quotas_met
+from web.core.surveys.flow.walk import Flow
 from web.core.surveys.questions import AnswerError, QuestionType, question_type
-from web.core.surveys.quotas import Quota, quotas_met
 
 __all__ = ["AnswerError", "Checked", "Shape", "check_answers"]
 

@@ -1,6 +1,6 @@
 """Declaring a survey's split ballot from the builder: its conditions with their shares, and for
 each question whether every condition asks it the same way or how each one asks it (the
-builder's form of a file's ``conditions`` and ``asked``, :mod:`web.core.surveys.conditions`).
+builder's form of a file's ``conditions`` and ``asked``, :mod:`web.core.surveys.flow.conditions`).
 The survey is checked whole by the one validator, then its questions' rows are made again from
 it: a survey with responses keeps its experiment."""
 
@@ -13,9 +13,9 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
-from web.core.surveys.conditions import Condition
 from web.core.surveys.designs import NO_PARAMETERS, design_named
 from web.core.surveys.editing import EditError, new_revision
+from web.core.surveys.flow.conditions import Condition
 from web.core.surveys.problems import Problem
 from web.core.surveys.specs import QuestionSpec, SurveySpec
 from web.core.surveys.survey_checks import survey_problems

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from web.core.models import Survey
-from web.core.surveys.display import Rule
-from web.core.surveys.flow import flow_problems
-from web.core.surveys.pages import PageSpec, in_page_order, stored_pages
+from web.core.surveys.flow.display import Rule
+from web.core.surveys.flow.pages import PageSpec, in_page_order, stored_pages
+from web.core.surveys.flow.walk import flow_problems
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts
 

@@ -7,15 +7,15 @@ from collections.abc import Callable
 
 from flask_babel import gettext as _
 
-from web.core.surveys.conditions import (
-    known_prevalence_problem,
-)
 from web.core.surveys.designs import (
     design_named,
     find_design,
     known_designs,
 )
 from web.core.surveys.field_checks import key_problems, number_or_value, texts_problems
+from web.core.surveys.flow.conditions import (
+    known_prevalence_problem,
+)
 from web.core.surveys.limits import (
     MAX_ANSWER_LENGTH,
     MAX_EPSILON,

@@ -18,15 +18,15 @@ from web.core.models import (
     Question,
     Survey,
 )
-from web.core.surveys.conditions import question_id, row_key
-from web.core.surveys.display import question_of, stored_rule
 from web.core.surveys.editing import EditError, new_revision
-from web.core.surveys.flow import flow_problems, survey_flow
+from web.core.surveys.flow.conditions import question_id, row_key
+from web.core.surveys.flow.display import question_of, stored_rule
+from web.core.surveys.flow.pages import pages_in_order, pages_with, pages_without, stored_pages
+from web.core.surveys.flow.quotas import stored_quotas
+from web.core.surveys.flow.walk import flow_problems, survey_flow
 from web.core.surveys.limits import RESERVED_KEYS
-from web.core.surveys.pages import pages_in_order, pages_with, pages_without, stored_pages
 from web.core.surveys.problems import Problem
 from web.core.surveys.question_checks import question_problems
-from web.core.surveys.quotas import stored_quotas
 from web.core.surveys.series import (
     answered_elsewhere,
     fixed_in_series,

@@ -11,9 +11,9 @@ from flask_babel import gettext as _
 from web.core.infrastructure.extensions import db
 from web.core.models import FieldworkCount, Survey
 from web.core.surveys.editing import EditError, new_revision
-from web.core.surveys.flow import flow_problems
+from web.core.surveys.flow.quotas import read_quotas, stored_quotas
+from web.core.surveys.flow.walk import flow_problems
 from web.core.surveys.problems import Problem
-from web.core.surveys.quotas import read_quotas, stored_quotas
 from web.core.surveys.survey_checks import file_places
 
 

@@ -9,25 +9,25 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from web.core.surveys.conditions import (
-    Condition,
-    grouped_for_file,
-)
 from web.core.surveys.designs import (
     NO_PARAMETERS,
     DesignParameters,
     SurveyDesign,
     design_of,
 )
-from web.core.surveys.display import Rule
 from web.core.surveys.fielding import Fielding
+from web.core.surveys.flow.conditions import (
+    Condition,
+    grouped_for_file,
+)
+from web.core.surveys.flow.display import Rule
+from web.core.surveys.flow.pages import PageSpec
+from web.core.surveys.flow.quotas import Quota
 from web.core.surveys.limits import (
     DEFAULT_RESULTS_BATCH,
 )
-from web.core.surveys.pages import PageSpec
 from web.core.surveys.panel import Panel
 from web.core.surveys.questions import QuestionType, question_type
-from web.core.surveys.quotas import Quota
 from web.core.surveys.texts import Texts
 
 
@@ -51,7 +51,7 @@ class QuestionSpec:
     design: DesignParameters = NO_PARAMETERS
     # ε∞, the bound over every wave of its series (a permanent report on the device), or None.
     epsilon_permanent: float | None = None
-    # The condition of an experiment this row asks in (web/core/surveys/conditions.py), or None
+    # The condition of an experiment this row asks in (web/core/surveys/flow/conditions.py), or None
     # for a question asked the same way in every condition.
     condition: str | None = None
     # The item's true share where it is known (a zero-prevalence item catches false positives).
@@ -60,7 +60,7 @@ class QuestionSpec:
     correct: str | None = None
     # Whether a respondent must answer it; every question may be skipped unless the file says so.
     required: bool = False
-    # Shown only to respondents whose plain answers meet it (web/core/surveys/display.py).
+    # Shown only to respondents whose plain answers meet it (web/core/surveys/flow/display.py).
     show_if: Rule | None = None
     # Whether its options' order is drawn per respondent (a question with options).
     shuffle_options: bool = False
@@ -98,11 +98,11 @@ class SurveySpec:
     wave: int | None = None
     # An experiment's conditions, drawn per respondent; none for a survey asked one way.
     conditions: tuple[Condition, ...] = ()
-    # Its pages in order (web/core/surveys/pages.py); none for a survey of one page.
+    # Its pages in order (web/core/surveys/flow/pages.py); none for a survey of one page.
     pages: tuple[PageSpec, ...] = ()
     # The online panel it is fielded on (web/core/surveys/panel.py), if any.
     panel: Panel | None = None
-    # Its quotas (web/core/surveys/quotas.py); none for a survey that takes anyone.
+    # Its quotas (web/core/surveys/flow/quotas.py); none for a survey that takes anyone.
     quotas: tuple[Quota, ...] = ()
 
     def to_dict(self) -> dict:

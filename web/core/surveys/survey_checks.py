@@ -9,14 +9,14 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import LANGUAGES
-from web.core.surveys.conditions import (
+from web.core.surveys.field_checks import texts_problems
+from web.core.surveys.fielding import Fielding, fielding_problems
+from web.core.surveys.flow.conditions import (
     ASKED_FIELDS,
     condition_problems,
     rows_problems,
 )
-from web.core.surveys.field_checks import texts_problems
-from web.core.surveys.fielding import Fielding, fielding_problems
-from web.core.surveys.flow import flow_problems
+from web.core.surveys.flow.walk import flow_problems
 from web.core.surveys.limits import (
     MAX_QUESTIONS,
     MAX_RESULTS_BATCH,

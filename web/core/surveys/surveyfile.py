@@ -29,10 +29,6 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.infrastructure import strict_json
-from web.core.surveys.conditions import (
-    expand_asked,
-    read_conditions,
-)
 from web.core.surveys.designs import (
     ARM_FIELDS,
     DESIGN_FIELDS,
@@ -41,18 +37,22 @@ from web.core.surveys.designs import (
     GridRow,
     default_design,
 )
-from web.core.surveys.display import read_rule
 from web.core.surveys.fielding import Fielding, parse_moment
+from web.core.surveys.flow.conditions import (
+    expand_asked,
+    read_conditions,
+)
+from web.core.surveys.flow.display import read_rule
+from web.core.surveys.flow.pages import in_asked_order, read_pages
+from web.core.surveys.flow.quotas import read_quotas
 from web.core.surveys.limits import (
     DEFAULT_ANSWER_LENGTH,
     DEFAULT_RESULTS_BATCH,
     MAX_QUESTIONS,
 )
-from web.core.surveys.pages import in_asked_order, read_pages
 from web.core.surveys.panel import read_panel
 from web.core.surveys.problems import Problem, SurveyFileError
 from web.core.surveys.questions import QUESTION_TYPES, FixedFields
-from web.core.surveys.quotas import read_quotas
 from web.core.surveys.scales import SCALE_FIELDS, Scale
 from web.core.surveys.specs import OptionSpec, QuestionSpec, SurveySpec
 from web.core.surveys.survey_checks import language_problems, survey_problems

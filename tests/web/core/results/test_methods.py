@@ -109,7 +109,7 @@ def test_the_dashboard_api_and_command_line_give_it(
 def test_the_paragraph_says_how_the_questionnaire_was_fielded(app, import_survey):
     import copy
 
-    from tests.web.core.surveys.test_flow import STUDY as FLOW
+    from tests.web.core.surveys.flow.test_walk import STUDY as FLOW
 
     data = copy.deepcopy(FLOW)
     data["pages"][0]["screen_out_if"] = {"question": "student", "in": ["no"]}

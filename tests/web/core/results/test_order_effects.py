@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from tests.web.core.surveys.test_flow import STUDY
+from tests.web.core.surveys.flow.test_walk import STUDY
 from web.core.results.order_effects import order_effects
 from web.core.surveys.lookup import find_survey
 

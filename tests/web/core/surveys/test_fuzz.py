@@ -15,8 +15,8 @@ from web.core.infrastructure.extensions import db
 from web.core.models import Survey
 from web.core.surveys.answers import AnswerError, Shape, check_answers
 from web.core.surveys.designs import DesignParameters
-from web.core.surveys.display import AnswerBetween
-from web.core.surveys.flow import Flow, FlowPage
+from web.core.surveys.flow.display import AnswerBetween
+from web.core.surveys.flow.walk import Flow, FlowPage
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.scales import Scale
 from web.core.surveys.surveyfile import load_survey, parse_survey
@@ -182,7 +182,7 @@ def test_survey_parser_raises_only_survey_file_errors(path, value, data):
 @settings(max_examples=300, deadline=None)
 @given(path=flow_paths, value=json_values)
 def test_the_flow_checks_raise_only_survey_file_errors(path, value):
-    from tests.web.core.surveys.test_flow import STUDY
+    from tests.web.core.surveys.flow.test_walk import STUDY
 
     mutated = mutate(copy.deepcopy(STUDY), path, value)
     try:

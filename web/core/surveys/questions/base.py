@@ -111,7 +111,7 @@ class QuestionType:
 
     def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
         """What a display rule's ``in`` may name of a question of this type asked plainly: its
-        option ids (:mod:`web.core.surveys.display`)."""
+        option ids (:mod:`web.core.surveys.flow.display`)."""
         return tuple(option_keys)
 
     def plain_value(self, answer):

@@ -18,7 +18,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from web.core.surveys.conditions import Condition, grouped_for_file
+from web.core.surveys.flow.conditions import Condition, grouped_for_file
 
 CONDITION_COLUMNS = ("rr_condition", "rr_question", "rr_known_prevalence", "rr_correct")
 

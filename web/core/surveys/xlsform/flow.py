@@ -1,5 +1,5 @@
 """XLSForm's groups, ``relevant`` and ``randomize``: a survey's pages, display rules and drawn
-orders (:mod:`web.core.surveys.flow`) in a workbook.
+orders (:mod:`web.core.surveys.flow.walk`) in a workbook.
 
 - ``begin group`` … ``end group`` (appearance ``field-list``, or none) is a page: the group's
   ``name`` its id, its label its title, its ``relevant`` the page's ``show_if``, and
@@ -29,7 +29,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from web.core.surveys.display import AnswerIn, Joined, Rule
+from web.core.surveys.flow.display import AnswerIn, Joined, Rule
 
 TOKEN = re.compile(
     r"\s*(?:\$\{(?P<ref>[A-Za-z0-9_.-]+)\}|'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\""

@@ -439,7 +439,7 @@ def test_an_experiments_rows_must_share_their_wording(app):
 
 @no_database
 def test_pages_logic_and_orders_round_trip_and_pyxform_converts_them(app):
-    from tests.web.core.surveys.test_flow import STUDY
+    from tests.web.core.surveys.flow.test_walk import STUDY
 
     with app.test_request_context():
         spec = parse_survey(STUDY)
@@ -503,7 +503,7 @@ def test_relevant_is_read_as_a_display_rule(app, relevant, rule):
     ],
 )
 def test_a_relevant_this_app_cannot_read_is_refused_by_row(app, relevant):
-    from tests.web.core.surveys.test_flow import STUDY
+    from tests.web.core.surveys.flow.test_walk import STUDY
 
     with app.test_request_context():
         spec = parse_survey(STUDY)
@@ -526,7 +526,7 @@ def test_a_relevant_this_app_cannot_read_is_refused_by_row(app, relevant):
 
 @no_database
 def test_a_relevant_that_reads_a_randomized_row_is_refused_by_row(app):
-    from tests.web.core.surveys.test_flow import STUDY
+    from tests.web.core.surveys.flow.test_walk import STUDY
 
     with app.test_request_context():
         sheets = cells(survey_xlsform(parse_survey(STUDY)))

@@ -9,8 +9,8 @@ import pytest
 from tests.conftest import no_database
 from tests.servers import ROOT
 from web.core.surveys.answers import AnswerError, Shape, check_answers
-from web.core.surveys.display import read_rule
-from web.core.surveys.flow import Flow, FlowPage
+from web.core.surveys.flow.display import read_rule
+from web.core.surveys.flow.walk import Flow, FlowPage
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import load_survey, parse_survey
 

@@ -25,8 +25,8 @@ from typing import Any, Protocol, TypeVar
 
 from flask_babel import gettext as _
 
-from web.core.surveys.display import Rule, read_rule, stored_rule
 from web.core.surveys.field_checks import key_problems, texts_problems
+from web.core.surveys.flow.display import Rule, read_rule, stored_rule
 from web.core.surveys.limits import MAX_QUESTIONS, MAX_TITLE
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import Texts

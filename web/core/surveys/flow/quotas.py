@@ -7,7 +7,7 @@ In a survey file::
                {"id": "young", "question": "age", "at_most": 29, "limit": 200},
                {"id": "young_women", "all": [{...}, {...}], "limit": 100}]
 
-A quota's condition is a display rule's (:mod:`web.core.surveys.display`), and like one it may
+A quota's condition is a display rule's (:mod:`web.core.surveys.flow.display`), and like one it may
 read only questions asked plainly: a report is noise, and a page that turned a respondent away on
 it would need the true answer behind it. A response counts in every quota whose condition holds
 for its plain answers. The page asks which quotas are full at the end of each page whose answers
@@ -25,8 +25,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from web.core.surveys.display import Readable, Rule, read_rule, rule_problems, stored_rule
 from web.core.surveys.field_checks import key_problems
+from web.core.surveys.flow.display import Readable, Rule, read_rule, rule_problems, stored_rule
 from web.core.surveys.problems import Problem
 
 MAX_QUOTAS = 50

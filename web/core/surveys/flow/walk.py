@@ -2,8 +2,8 @@
 they gave plainly, and the orders the page draws (a randomized page's questions, a question's
 shuffled options); with the checks of both, in a survey and in a submission.
 
-A survey's questions and pages (:mod:`web.core.surveys.pages`) say what may be shown; display
-rules (:mod:`web.core.surveys.display`) say to whom. The page decides both on the device, from
+A survey's questions and pages (:mod:`web.core.surveys.flow.pages`) say what may be shown; display
+rules (:mod:`web.core.surveys.flow.display`) say to whom. The page decides both on the device, from
 answers asked plainly; the server decides them again from the plain answers a submission sends,
 and refuses an answer to a question the respondent was not shown. A randomized page's order is a
 permutation of its questions (those of the respondent's condition); a shuffled question's is a
@@ -22,8 +22,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from web.core.surveys.conditions import question_id
-from web.core.surveys.display import (
+from web.core.surveys.flow.conditions import question_id
+from web.core.surveys.flow.display import (
     Joined,
     Readable,
     Rule,
@@ -31,10 +31,10 @@ from web.core.surveys.display import (
     rule_problems,
     stored_rule,
 )
-from web.core.surveys.pages import PageSpec, in_page_order, page_problems, stored_pages
+from web.core.surveys.flow.pages import PageSpec, in_page_order, page_problems, stored_pages
+from web.core.surveys.flow.quotas import Quota, quota_problems
 from web.core.surveys.problems import Problem
 from web.core.surveys.questions import AnswerError
-from web.core.surveys.quotas import Quota, quota_problems
 
 # How a stored response names each drawn order: no question id has a colon.
 PAGE_ORDER, OPTION_ORDER = "order:", "options:"
