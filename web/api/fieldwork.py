@@ -32,38 +32,45 @@ def quotas_full(slug: str):
     return {"full": full_quotas(survey)}, 200, {"Cache-Control": "no-store"}
 
 
-@bp.post("/surveys/<slug>/screen-outs")
-@limiter.limit(
+# An early end counts as a submission does: under the same limit, in the same scope.
+submission_limit = limiter.limit(
     lambda: current_app.config["SUBMISSION_RATE_LIMIT"],
     key_func=address_and_survey,
     scope="submissions",
 )
+
+
+@bp.post("/surveys/<slug>/screen-outs")
+@submission_limit
 def screen_out(slug: str):
     """Count a respondent screened out at a page (``{"page": id}``), once per Idempotency-Key;
     where the panel wants them to go (its placeholders filled in on the device)."""
     survey = survey_or_404(slug, public=True)
     pages = [page.key for page in stored_pages(survey.pages) if page.screen_out_if is not None]
     key, page = ending_request(survey, "page", pages, "a page that screens out")
-    counted = submissions().store_ending(survey.id, FieldworkCount.SCREEN_OUT, page, key)
-    panel = Panel.stored(survey.panel)
-    redirect = panel.screen_out_url if panel is not None else None
-    return {"counted": counted, "redirect": redirect}, 201 if counted else 200
+    return ended(survey, FieldworkCount.SCREEN_OUT, page, key)
 
 
 @bp.post("/surveys/<slug>/turned-away")
-@limiter.limit(
-    lambda: current_app.config["SUBMISSION_RATE_LIMIT"],
-    key_func=address_and_survey,
-    scope="submissions",
-)
+@submission_limit
 def turned_away(slug: str):
     """Count a respondent turned away because their quota is full (``{"quota": id}``), once per
     Idempotency-Key; where the panel wants them to go."""
     survey = survey_or_404(slug, public=True)
     key, quota = ending_request(survey, "quota", full_quotas(survey), "a full quota")
-    counted = submissions().store_ending(survey.id, FieldworkCount.TURNED_AWAY, quota, key)
+    return ended(survey, FieldworkCount.TURNED_AWAY, quota, key)
+
+
+def ended(survey, kind: str, where: str, key: str):
+    """Count an early end of ``kind`` at ``where`` once per key; the reply says whether it
+    counted and where the panel wants such a respondent to go (None: nowhere)."""
+    counted = submissions().store_ending(survey.id, kind, where, key)
     panel = Panel.stored(survey.panel)
-    redirect = panel.quota_full_url if panel is not None else None
+    redirect = None
+    if panel is not None:
+        redirect = (
+            panel.screen_out_url if kind == FieldworkCount.SCREEN_OUT else panel.quota_full_url
+        )
     return {"counted": counted, "redirect": redirect}, 201 if counted else 200
 
 

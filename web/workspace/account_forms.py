@@ -37,6 +37,26 @@ class GuessablePassword:
             )
 
 
+def new_password(label, email_of) -> PasswordField:
+    """A new password's field: long enough, and neither common nor guessable from the address
+    ``email_of(form)`` gives."""
+    return PasswordField(
+        label,
+        validators=[
+            DataRequired(),
+            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
+            GuessablePassword(email_of),
+        ],
+    )
+
+
+def password_again(label) -> PasswordField:
+    """The new password typed a second time: the same as the form's ``password``."""
+    return PasswordField(
+        label, validators=[EqualTo("password", message=_l("The passwords differ."))]
+    )
+
+
 class SetupForm(FlaskForm):
     email = StringField(
         _l("Email"),
@@ -46,17 +66,8 @@ class SetupForm(FlaskForm):
             Regexp(EMAIL, message=_l("Enter an email address.")),
         ],
     )
-    password = PasswordField(
-        _l("Password"),
-        validators=[
-            DataRequired(),
-            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
-            GuessablePassword(lambda form: form.email.data or ""),
-        ],
-    )
-    confirm = PasswordField(
-        _l("Password again"), validators=[EqualTo("password", message=_l("The passwords differ."))]
-    )
+    password = new_password(_l("Password"), lambda form: form.email.data or "")
+    confirm = password_again(_l("Password again"))
 
 
 class TokenForm(FlaskForm):
@@ -66,15 +77,5 @@ class TokenForm(FlaskForm):
 
 class PasswordForm(FlaskForm):
     current = PasswordField(_l("Current password"), validators=[DataRequired()])
-    password = PasswordField(
-        _l("New password"),
-        validators=[
-            DataRequired(),
-            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
-            GuessablePassword(lambda form: current_user.email),
-        ],
-    )
-    confirm = PasswordField(
-        _l("New password again"),
-        validators=[EqualTo("password", message=_l("The passwords differ."))],
-    )
+    password = new_password(_l("New password"), lambda form: current_user.email)
+    confirm = password_again(_l("New password again"))

@@ -10,16 +10,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField
-from wtforms.validators import DataRequired, EqualTo, Length
 
 from web.core.infrastructure.extensions import db, limiter
-from web.core.infrastructure.passwords import MAX_PASSWORD, MIN_PASSWORD
 from web.core.models import Survey
 from web.core.surveys.invitations import accept as accept_invitation
 from web.core.surveys.invitations import has_account, invitation_of
 from web.site.logs import security_event
-from web.workspace.account_forms import GuessablePassword
+from web.workspace.account_forms import new_password, password_again
 from web.workspace.auth import start_session
 
 bp = Blueprint("invitations", __name__, url_prefix="/invitations")
@@ -30,17 +27,8 @@ TRIES_PER_MINUTE = "20/minute"
 class InvitationForm(FlaskForm):
     """The invited colleague's new password, twice."""
 
-    password = PasswordField(
-        _l("Password"),
-        validators=[
-            DataRequired(),
-            Length(min=MIN_PASSWORD, max=MAX_PASSWORD, message=_l("Use at least 8 characters.")),
-            GuessablePassword(lambda form: form.email),
-        ],
-    )
-    confirm = PasswordField(
-        _l("Password again"), validators=[EqualTo("password", message=_l("The passwords differ."))]
-    )
+    password = new_password(_l("Password"), lambda form: form.email)
+    confirm = password_again(_l("Password again"))
 
 
 @bp.route("/<token>", methods=["GET", "POST"])

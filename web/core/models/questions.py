@@ -64,7 +64,7 @@ class Question(Tally, Model):
             required=spec.required,
             display_rule=None if spec.show_if is None else spec.show_if.to_dict(),
             shuffle_options=spec.shuffle_options,
-            hint={tag: text for tag, text in spec.hint.stripped().items() if text} or None,
+            hint=spec.hint.filled(),
             position=position,
             kind=spec.kind,
             text=text,

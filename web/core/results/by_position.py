@@ -29,14 +29,20 @@ class PositionError(ValueError):
 
 @dataclass(frozen=True)
 class PositionGrouping:
-    """One randomized page's positions: its grouping key, its page and title, how many
-    questions it orders at most, and the rows on it estimated by position (each by its key)."""
+    """One randomized page's positions: its grouping key, its page and title, the questions it
+    orders (by id, as the page's flow lists them), and the rows on it estimated by position
+    (each by its key)."""
 
     key: str
     page: str
     title: Texts
-    count: int
+    questions: tuple[str, ...]
     items: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        """How many places the page has at most."""
+        return len(self.questions)
 
 
 def position_groupings(survey: Survey) -> list[PositionGrouping]:
@@ -49,7 +55,7 @@ def position_groupings(survey: Survey) -> list[PositionGrouping]:
         if page.randomize and on_page:
             found.append(PositionGrouping(f"{POSITION}{page.key}", str(page.key),
                                           titles.get(str(page.key), Texts()),
-                                          len(page.questions), on_page))  # fmt: skip
+                                          tuple(page.questions), on_page))  # fmt: skip
     return found
 
 
@@ -85,13 +91,12 @@ def positions_of(survey: Survey, grouping: PositionGrouping, row: Question) -> i
     the row's condition (every one for a row asked in every condition)."""
     if row.condition is None:
         return grouping.count
-    page = next(page for page in survey_flow(survey).pages if str(page.key) == grouping.page)
     asked = {
         question.question_id
         for question in survey.questions
         if question.condition in (None, row.condition)
     }
-    return sum(1 for name in page.questions if name in asked)
+    return sum(1 for name in grouping.questions if name in asked)
 
 
 def position_counts(

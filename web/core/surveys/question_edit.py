@@ -136,7 +136,7 @@ def update_question(survey: Survey, question: Question, spec: QuestionSpec) -> N
     question.required = spec.required
     question.shuffle_options = spec.shuffle_options
     question.correct = spec.correct
-    question.hint = {tag: text for tag, text in spec.hint.items() if text} or None
+    question.hint = spec.hint.filled()
     for sibling in _other_rows(survey, question):
         sibling.text, sibling.translations = question.text, question.translations
         sibling.required = question.required

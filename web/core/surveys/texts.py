@@ -82,6 +82,11 @@ class Texts(Mapping[str, str]):
             for index, language in enumerate(languages)
         )
 
+    def filled(self) -> dict[str, str] | None:
+        """The texts written, trimmed, by tag (an optional text such as a hint is kept so, in
+        one JSON column); None where none is written."""
+        return {tag: text for tag, text in self.stripped().items() if text} or None
+
     def to_store(self, languages: list[str]) -> tuple[str, dict[str, str]]:
         """The default language's text, and the others' by tag (see :meth:`stored`)."""
         others = {language: self._texts.get(language, "") for language in languages[1:]}
