@@ -56,6 +56,7 @@ from .experiment import (
     simulate_power,
 )
 from .joint import JointFit, joint_em, joint_gibbs
+from .lie_detector import LieDetector, LieDetectorEstimate, lie_detector
 from .linear import LinearResult
 from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response
 from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances
@@ -116,6 +117,9 @@ __all__ = [
     "mechanism_variances",
     "CheatingDetection",
     "CheatingEstimate",
+    "LieDetector",
+    "LieDetectorEstimate",
+    "lie_detector",
     "Allocation",
     "Contrast",
     "Design",
