@@ -55,6 +55,7 @@ from .experiment import (
     plan_experiment,
     simulate_power,
 )
+from .extended_crosswise import ExtendedCrosswise, ExtendedCrosswiseEstimate, extended_crosswise
 from .joint import JointFit, joint_em, joint_gibbs
 from .lie_detector import LieDetector, LieDetectorEstimate, lie_detector
 from .linear import LinearResult
@@ -117,6 +118,9 @@ __all__ = [
     "mechanism_variances",
     "CheatingDetection",
     "CheatingEstimate",
+    "ExtendedCrosswise",
+    "ExtendedCrosswiseEstimate",
+    "extended_crosswise",
     "LieDetector",
     "LieDetectorEstimate",
     "lie_detector",
