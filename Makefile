@@ -49,25 +49,29 @@ fonts:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 
 # The R code the app hands researchers (README, codebook) is run by tests/r with Debian's R and the
-# RRreg and rr sources beside the project (../shared/r-packages; no CRAN mirror is reachable).
+# RRreg, rr, list and gamlss.dist sources beside the project (../shared/r-packages; no CRAN mirror
+# is reachable): rr's list experiment, lie detector and extended crosswise model are checked
+# against list's ictreg and RRreg's RRuni there.
 R_PACKAGES ?= ../shared/r-packages
 R_LIB := $(CURDIR)/.r-lib
 
 # httr2: the README scripts a study over the API in R (tests/r runs it against the live app);
 # haven reads the SPSS and Stata files of the responses (tests/r/test_labelled_files_r.py).
 R_DEBS := r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm r-cran-haven \
-	r-cran-magic r-cran-coda r-cran-httr2 liblapack-dev libblas-dev gfortran
+	r-cran-magic r-cran-coda r-cran-httr2 r-cran-vgam r-cran-sandwich r-cran-quadprog r-cran-corpcor \
+	r-cran-mvtnorm liblapack-dev libblas-dev gfortran
 
-$(R_LIB)/rr/DESCRIPTION:
+$(R_LIB)/list/DESCRIPTION:
 	@dpkg -s $(R_DEBS) >/dev/null 2>&1 || { \
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			$(R_DEBS); }
 	mkdir -p $(R_LIB)
 	R CMD INSTALL --no-test-load -l $(R_LIB) $(R_PACKAGES)/RRreg.tar.gz $(R_PACKAGES)/rr.tar.gz \
+		$(R_PACKAGES)/gamlss.dist.tar.gz $(R_PACKAGES)/list.tar.gz \
 		>$(R_LIB)/install.log 2>&1 || { tail -n 30 $(R_LIB)/install.log; exit 1; }
 
-r: $(R_LIB)/rr/DESCRIPTION
+r: $(R_LIB)/list/DESCRIPTION
 
 screenshots: install-dev browser fonts
 	$(BIN)/python docs/screenshots/make.py

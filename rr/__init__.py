@@ -59,6 +59,7 @@ from .extended_crosswise import ExtendedCrosswise, ExtendedCrosswiseEstimate, ex
 from .joint import JointFit, joint_em, joint_gibbs
 from .lie_detector import LieDetector, LieDetectorEstimate, lie_detector
 from .linear import LinearResult
+from .list_experiment import ListEstimate, ListExperiment, list_experiment
 from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response
 from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances
 from .mechanism import (
@@ -121,6 +122,9 @@ __all__ = [
     "ExtendedCrosswise",
     "ExtendedCrosswiseEstimate",
     "extended_crosswise",
+    "ListEstimate",
+    "ListExperiment",
+    "list_experiment",
     "LieDetector",
     "LieDetectorEstimate",
     "lie_detector",
