@@ -12,13 +12,12 @@ import math
 import pytest
 
 from tests.helpers import api_get
-from tests.r.test_r_code import RSCRIPT, run_r
+from tests.r.test_r_code import requires_r, run_r
 from tests.web.core.surveys.test_experiments import EXPERIMENT
 from web.core.surveys.lookup import find_survey
 from web.simulation import simulate_responses
 
-pytestmark = pytest.mark.skipif(RSCRIPT is None and not __import__("os").environ.get("REQUIRE_R"),
-                                reason="R is not installed (make r installs it)")  # fmt: skip
+pytestmark = requires_r
 
 SHOW = r"""
 show <- function(label, values) cat(label, sprintf("%.15g", values), "\n", sep = "\t")

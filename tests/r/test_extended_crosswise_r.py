@@ -5,18 +5,12 @@ with the innocuous shares q and 1 − q and two others."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from rr.extended_crosswise import extended_crosswise
-from tests.r.test_r_code import run_r
+from tests.r.test_r_code import requires_r, run_r
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("Rscript") is None and not os.environ.get("REQUIRE_R"),
-    reason="R is not installed (make r installs it; make test requires it)",
-)
+pytestmark = requires_r
 
 CASES = [
     ((0.25, 0.75), (320, 200), (500, 500)),

@@ -8,11 +8,10 @@ import io
 
 import pytest
 
-from tests.r.test_r_code import RSCRIPT, run_r
+from tests.r.test_r_code import requires_r, run_r
 from tests.web.core.results.test_labelled_files import STUDY
 
-pytestmark = pytest.mark.skipif(RSCRIPT is None and not __import__("os").environ.get("REQUIRE_R"),
-                                reason="R is not installed (make r installs it)")  # fmt: skip
+pytestmark = requires_r
 
 READ = r"""
 library(haven)

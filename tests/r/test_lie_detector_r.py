@@ -4,18 +4,12 @@ figure, π and t with their standard errors, to 1e-12."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from rr.lie_detector import lie_detector
-from tests.r.test_r_code import run_r
+from tests.r.test_r_code import requires_r, run_r
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("Rscript") is None and not os.environ.get("REQUIRE_R"),
-    reason="R is not installed (make r installs it; make test requires it)",
-)
+pytestmark = requires_r
 
 CODE = r"""
 suppressMessages(library(RRreg))

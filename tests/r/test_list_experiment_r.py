@@ -7,18 +7,12 @@ differences) to 1e-5, and rr's log-likelihood is never below R's."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from rr.list_experiment import list_experiment
-from tests.r.test_r_code import run_r
+from tests.r.test_r_code import requires_r, run_r
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("Rscript") is None and not os.environ.get("REQUIRE_R"),
-    reason="R is not installed (make r installs it; make test requires it)",
-)
+pytestmark = requires_r
 
 CODE = r"""
 suppressMessages(library(list))

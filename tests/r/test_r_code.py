@@ -25,10 +25,12 @@ RSCRIPT = shutil.which("Rscript")
 README = Path(__file__).resolve().parents[2] / "README.md"
 N = 3000
 
-pytestmark = pytest.mark.skipif(
+# Every module of tests/r: R's tests skip where R is missing, unless make test requires it.
+requires_r = pytest.mark.skipif(
     RSCRIPT is None and not os.environ.get("REQUIRE_R"),
     reason="R is not installed (make r installs it; make test requires it)",
 )
+pytestmark = requires_r
 
 YEAR = {
     "id": "year",
