@@ -125,9 +125,9 @@ class ListExperiment:
             not a whole number ≥ 0, an arm has fewer than two respondents, or the confidence is
             outside (0, 1).
         """
-        moments = self.difference(control, treatment, confidence)
-        short = self._frequencies(control, "control", self.controls + 1)
-        long = self._frequencies(treatment, "treatment", self.controls + 2)
+        confidence = check_probability(confidence, "confidence", closed=False)
+        short, long = self._checked(control, treatment)
+        moments = _difference(short, long, confidence)
         return ListEstimate(
             moments.estimate, moments.std_error, moments.ci_low, moments.ci_high, moments.by_arm,
             _maximum_likelihood(self.controls, short, long), int(long[-1]), int(long[0]),
@@ -138,18 +138,14 @@ class ListExperiment:
         """The difference in means alone (no fit), with its HC3 standard error and Wald
         interval; refuses what :meth:`estimate` refuses."""
         confidence = check_probability(confidence, "confidence", closed=False)
-        short = self._frequencies(control, "control", self.controls + 1)
-        long = self._frequencies(treatment, "treatment", self.controls + 2)
-        (mean_0, variance_0, n_0), (mean_1, variance_1, n_1) = (
-            _mean_and_variance(counts) for counts in (short, long)
+        return _difference(*self._checked(control, treatment), confidence)
+
+    def _checked(self, control, treatment) -> tuple[np.ndarray, np.ndarray]:
+        """Both arms' frequencies, checked: J + 1 for the short list, J + 2 for the long one."""
+        return (
+            self._frequencies(control, "control", self.controls + 1),
+            self._frequencies(treatment, "treatment", self.controls + 2),
         )
-        difference = mean_1 - mean_0
-        std_error = math.sqrt(variance_1 / (n_1 - 1) + variance_0 / (n_0 - 1))
-        z = -NormalDist().inv_cdf((1 - confidence) / 2)
-        return MeanDifference(
-            difference, std_error, difference - z * std_error, difference + z * std_error,
-            (ArmMean("control", n_0, mean_0), ArmMean("treatment", n_1, mean_1)), confidence,
-        )  # fmt: skip
 
     @staticmethod
     def _frequencies(values, name: str, length: int) -> np.ndarray:
@@ -178,6 +174,21 @@ def list_experiment(controls) -> ListExperiment:
     if controls > 20:
         raise ParameterError("controls", f"controls must be at most 20, got {controls}")
     return ListExperiment(controls)
+
+
+def _difference(short: np.ndarray, long: np.ndarray, confidence: float) -> MeanDifference:
+    """The difference in means with its HC3 standard error and Wald interval. Assumes checked
+    frequencies and confidence."""
+    (mean_0, variance_0, n_0), (mean_1, variance_1, n_1) = (
+        _mean_and_variance(counts) for counts in (short, long)
+    )
+    difference = mean_1 - mean_0
+    std_error = math.sqrt(variance_1 / (n_1 - 1) + variance_0 / (n_0 - 1))
+    z = -NormalDist().inv_cdf((1 - confidence) / 2)
+    return MeanDifference(
+        difference, std_error, difference - z * std_error, difference + z * std_error,
+        (ArmMean("control", n_0, mean_0), ArmMean("treatment", n_1, mean_1)), confidence,
+    )  # fmt: skip
 
 
 def _mean_and_variance(frequencies: np.ndarray) -> tuple[float, float, int]:
