@@ -5,7 +5,7 @@ researchers' own scripts all use these functions. See ``docs/statistics.md`` for
 """
 
 from ._validate import MIN_EPSILON
-from .accounting import question_epsilon, survey_epsilon
+from .accounting import bound, question_epsilon, survey_epsilon
 from .bayes import (
     CheatingPosterior,
     ChoicePosterior,
@@ -87,6 +87,7 @@ from .split_ballot import SplitBallot, split_ballot
 from .synthetic import Pooled, combine, interval_overlap
 
 __all__ = [
+    "bound",
     "ValueSummary",
     "describe_values",
     "AveragingAttack",

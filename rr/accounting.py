@@ -38,4 +38,10 @@ def survey_epsilon(question_costs: Iterable[float]) -> float:
     return math.fsum(check_epsilon(cost) for cost in question_costs)
 
 
-__all__ = ["question_epsilon", "survey_epsilon"]
+def bound(epsilon: float) -> float | None:
+    """ε as a bound on what a report reveals, or None where a design has none (ε infinite: the
+    stochastic lie detector, a list experiment), as a document writes it."""
+    return None if math.isinf(epsilon) else epsilon
+
+
+__all__ = ["bound", "question_epsilon", "survey_epsilon"]

@@ -64,6 +64,11 @@ class CheatingEstimate(NamedTuple):
             f"{self.confidence:.0%}, arms n={self.arm_n}, yes={self.arm_yes})"
         )
 
+    @property
+    def prevalence(self) -> Share:
+        """The share the question asks about: the honest "yes" π."""
+        return self.honest_yes
+
 
 @dataclass(frozen=True)
 class CheatingDetection:

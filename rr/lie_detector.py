@@ -30,19 +30,15 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import NamedTuple
 
+import numpy as np
+
 from ._validate import check_count, check_probability
+from .cheating import Share
+from .design import Design
+from .difference import Difference
 from .errors import NO_INFORMATION, ParameterError
 
 METHOD = "closed-form moment estimates of the two arms (RRreg's RRuni 'SLD'); Wald intervals"
-
-
-class Share(NamedTuple):
-    """One estimated share with its standard error and Wald interval (unclipped)."""
-
-    estimate: float
-    std_error: float
-    ci_low: float
-    ci_high: float
 
 
 class LieDetectorEstimate(NamedTuple):
@@ -62,6 +58,11 @@ class LieDetectorEstimate(NamedTuple):
             f"arms n={self.arm_n}, yes={self.arm_yes})"
         )
 
+    @property
+    def prevalence(self) -> Share:
+        """The share the question asks about: the carriers' π."""
+        return self.carriers
+
 
 @dataclass(frozen=True)
 class LieDetector:
@@ -76,6 +77,14 @@ class LieDetector:
     def epsilon(self) -> float:
         """No bound: a carrier's "no" is their own (see the module docstring)."""
         return math.inf
+
+    @property
+    def arms(self) -> tuple[Design, Design]:
+        """Each arm's line for an honest respondent: λ₁ = 1 (a carrier says "yes"), λ₀ = 1 − pᵢ;
+        ε infinite, since a "no" comes from non-carriers only."""
+        return tuple(  # type: ignore[return-value]
+            Design("stochastic_lie_detector", 1 - p, p, math.inf, (("p_no", p),)) for p in self.p_no
+        )
 
     def yes_share(self, arm: int, carriers: float, honesty: float) -> float:
         """λᵢ = π·t + (1 − π)(1 − pᵢ)."""
@@ -102,6 +111,61 @@ class LieDetector:
             _wald(*carriers, z), _wald(*honesty, z), (total[0], total[1]), (yes[0], yes[1]),
             confidence,
         )  # fmt: skip
+
+    def perturb(self, true_bits, liars, rng=None) -> tuple[np.ndarray, np.ndarray]:
+        """Respondent by respondent: each put into arm 0 or 1 at random (half and half); a carrier
+        says "yes" unless a liar (``liars``), who says "no"; a non-carrier says "no" with their
+        arm's pᵢ. Returns (reported, arm), each of the shape of ``true_bits``."""
+        truth = np.asarray(true_bits).astype(bool)
+        lying = np.broadcast_to(np.asarray(liars).astype(bool), truth.shape)
+        rng = np.random.default_rng(rng)
+        arm = rng.integers(0, 2, size=truth.shape)
+        told_no = rng.random(truth.shape) < np.array(self.p_no)[arm]
+        reported = np.where(truth, ~lying, ~told_no)
+        return reported.astype(np.uint8), arm.astype(np.uint8)
+
+    def margin_of_error(self, n, confidence: float = 0.95, carriers: float = 0.5) -> float:
+        """The half-width of π̂'s Wald interval expected for ``n`` respondents split evenly
+        between the arms, every carrier honest (t = 1): z·√(Σᵢ λᵢ(1 − λᵢ)/(n/2))/|p₁ − p₂|
+        (a planning figure).
+
+        Raises
+        ------
+        ValueError
+            If n < 4, the share is outside [0, 1], or the confidence is outside (0, 1).
+        """
+        n = check_count(n, "n", minimum=4)
+        confidence = check_probability(confidence, "confidence", closed=False)
+        pi = check_probability(carriers, "carriers", closed=True)
+        shares = [self.yes_share(arm, pi, 1.0) for arm in (0, 1)]
+        variance = sum(share * (1 - share) / (n / 2) for share in shares)
+        spread = abs(self.p_no[0] - self.p_no[1])
+        return -NormalDist().inv_cdf((1 - confidence) / 2) * math.sqrt(variance) / spread
+
+    def difference(self, first, second, confidence: float = 0.95) -> Difference:
+        """π₁ − π₂ between two groups, each given as (arm_yes, arm_n): the difference of their
+        π̂ with a Wald interval and two-sided p-value (π̂ is linear in the arms' shares, so the
+        groups' standard errors add in quadrature).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`estimate`, for either group.
+        """
+        one = self.estimate(first[0], first[1], confidence).carriers
+        two = self.estimate(second[0], second[1], confidence).carriers
+        difference = one.estimate - two.estimate
+        std_error = math.hypot(one.std_error, two.std_error)
+        z = -NormalDist().inv_cdf((1 - confidence) / 2)
+        statistic = difference / std_error if std_error > 0 else 0.0
+        return Difference(
+            estimate=difference,
+            ci_low=difference - z * std_error,
+            ci_high=difference + z * std_error,
+            p_value=math.erfc(abs(statistic) / math.sqrt(2)),
+            confidence=confidence,
+            method="Wald interval and two-sided test on the groups' closed-form estimates",
+        )
 
 
 def lie_detector(p_no) -> LieDetector:

@@ -57,9 +57,9 @@ function start() {
   const out = (id) => document.getElementById(id);
   let marginRequest = 0;
 
-  // Where a design's field sits: a share's or the randomizer's own field, the innocuous
-  // question's translations, or the arms' fieldset.
-  const places = { innocuous: ".translations:has(#innocuous)", arms: "#arms" };
+  // Where a design's field sits: a share's, an arm's share's or the randomizer's own field, or
+  // the innocuous question's translations.
+  const places = { innocuous: ".translations:has(#innocuous)" };
   const place = (name) => places[name] ?? `.field:has(#${name})`;
   const everyField = [...new Set(Object.values(config.designs).flatMap((design) => design.fields))];
   /** A design's fields shown for it alone; its preview in place of the spinner's. Whether shown. */
@@ -78,13 +78,15 @@ function start() {
     const procedure = field("procedure").value;
     const n = Number.parseInt(planned.value, 10);
     const query = new URLSearchParams({ procedure, n: String(n >= 1 ? n : 1) });
-    for (const name of config.designs[procedure].fields) {
-      if (name === "arms") {
-        const arm = (number) => config.armShares.map((share) => field(`arm_${number}_${share}`).value).join(",");
-        query.set("arms", `${arm(1)};${arm(2)}`);
-      } else if (name !== "innocuous" && name !== "randomizer") query.set(name, field(name).value);
+    const { fields, armShares } = config.designs[procedure];
+    for (const name of fields) {
+      if (name !== "innocuous" && name !== "randomizer" && !name.startsWith("arm_")) query.set(name, field(name).value);
     }
-    // Cheating detection has two arms and no single line: no change plan.
+    if (armShares) {
+      const arm = (number) => armShares.map((share) => field(`arm_${number}_${share}`).value).join(",");
+      query.set("arms", `${arm(1)};${arm(2)}`);
+    }
+    // A design of two arms has no single line: no change plan.
     showChangePlan(query.has("arms") ? null : query);
     const request = ++marginRequest;
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, current_app, request, stream_with_context, u
 
 from web.api.bearer import bearer_user_id, writing_user_id
 from web.core.infrastructure.extensions import db
-from web.core.models import Survey, User, surveys_readable_by
+from web.core.models import Survey, User, surveys_readable_by, unbounded_questions
 from web.core.results.exports import codebook_text, responses_csv
 from web.core.results.labelled_files import FORMATS, labelled_file
 from web.core.surveys.editing import EditError, change_status
@@ -29,6 +29,8 @@ def summary(survey: Survey) -> dict:
         "archived": survey.archived,
         "n": survey.published_count,
         "epsilon_total": survey.epsilon_total,
+        # Questions whose design has no ε bound: left out of the total.
+        "epsilon_unbounded": [question.key for question in unbounded_questions(survey)],
         "series": survey.series,
         "wave": survey.wave,
         "url": url_for("respond.survey_page", slug=survey.slug),

@@ -18,7 +18,7 @@ from web.core.models import Question, Survey
 from web.core.results.group_sizes import group_sizes
 from web.core.surveys.audit_words import question_changes, question_entry
 from web.core.surveys.designs import (
-    ARM_FIELDS,
+    builder_arm_fields,
     builder_descriptors,
     builder_share_fields,
     registered,
@@ -227,7 +227,7 @@ def edit_question(slug: str, key: str):
         "shuffle_options": question.shuffle_options,
         "fixed_options": "\n".join(option.key for option in question.options if option.fixed),
         "correct": question.correct or "",
-        **design_data(question.design),
+        **design_data(question.design, question.procedure),
         **scale_data(question.design),
         **rule_data(stored_rule(question.display_rule)),
     }
@@ -417,8 +417,7 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         readable=readable,
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),
-        arm_shares=list(ARM_FIELDS),
-        arm_form_fields=[f"arm_{number}_{name}" for number in (1, 2) for name in ARM_FIELDS],
+        arm_form_fields=builder_arm_fields(),
     )
 
 

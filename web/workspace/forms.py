@@ -323,6 +323,13 @@ class QuestionForm(FlaskForm):
     arm_2_p_forced_no = FloatField(
         _l("Arm 2: share told to say “no”"), validators=[Optional()], default=0.3
     )
+    # The stochastic lie detector's arms: the share of non-carriers told to say "no" in each.
+    arm_1_p_no = FloatField(
+        _l("Arm 1: share of non-carriers told to say “no”"), validators=[Optional()], default=0.25
+    )
+    arm_2_p_no = FloatField(
+        _l("Arm 2: share of non-carriers told to say “no”"), validators=[Optional()], default=0.75
+    )
     randomizer = SelectField(
         _l("Randomizer"),
         default="page",

@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import shown
 from web.core.surveys.designs import (
-    ARM_FIELDS,
     NO_PARAMETERS,
     DesignParameters,
     GridRow,
@@ -189,11 +188,13 @@ def scale_from_form(form, languages: list[str]) -> DesignParameters:
     )
 
 
-def design_data(design: DesignParameters) -> dict:
+def design_data(design: DesignParameters, procedure: str) -> dict:
     """A design's stated numbers as form data (the defaults stay where it states none)."""
     data = dict(design.shares)
+    found = find_design(procedure)
+    names = found.fields.arm_fields if found is not None else ()
     for number, arm in enumerate(design.arms or (), start=1):
-        data |= {f"arm_{number}_{name}": value for name, value in zip(ARM_FIELDS, arm, strict=True)}
+        data |= {f"arm_{number}_{name}": value for name, value in zip(names, arm, strict=True)}
     return data | {"randomizer": design.randomizer}
 
 
@@ -213,7 +214,8 @@ def design_from_form(form, procedure: str, languages: list[str]) -> DesignParame
     if design is None or not design.derived:  # a spinner's, or a question asked directly
         return NO_PARAMETERS
     arms = tuple(
-        tuple(form[f"arm_{number}_{name}"].data for name in ARM_FIELDS) for number in (1, 2)
+        tuple(form[f"arm_{number}_{name}"].data for name in design.fields.arm_fields)
+        for number in (1, 2)
     )
     return DesignParameters.of(
         **{name: form[name].data for name in design.fields.share_names() if name != "arms"},

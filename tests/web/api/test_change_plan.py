@@ -76,7 +76,7 @@ def test_the_api_answers_power_n_per_wave_and_detectable_change(client):
         ("procedure=dice&epsilon=1&n=100&baseline=0.2&change=0.1", "procedure"),
         ("procedure=forced_response&p_truth=0.9&n=100&baseline=0.2&change=0.1", "p_forced_yes"),
         ("procedure=cheating_detection&arms=0.7,0.2,0.1;0.7,0.1,0.2&n=100&baseline=0.2&change=0.1",
-         "cheating"),
+         "two arms"),
     ],
 )  # fmt: skip
 def test_the_api_refuses_a_plan_it_cannot_make_and_names_why(client, query, named):

@@ -24,6 +24,7 @@ def schemas() -> dict:
             "archived",
             "n",
             "epsilon_total",
+            "epsilon_unbounded",
             "series",
             "wave",
             "url",
@@ -35,6 +36,12 @@ def schemas() -> dict:
             "archived": {"type": "boolean"},
             "n": {"type": "integer", "minimum": 0, "description": "Published responses."},
             "epsilon_total": {"type": "number", "minimum": 0},
+            "epsilon_unbounded": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Questions whose design has no ε bound (the stochastic lie "
+                "detector): left out of epsilon_total.",
+            },
             "series": {"type": ["string", "null"]},
             "wave": {"type": ["integer", "null"]},
             "url": {"type": "string", "description": "The respondents' page."},
@@ -144,6 +151,7 @@ def schemas() -> dict:
                 "min_n",
                 "withheld",
                 "epsilon_total",
+                "epsilon_unbounded",
                 "questions",
             ],
             "properties": {
@@ -163,6 +171,12 @@ def schemas() -> dict:
                 "min_n": {"type": "integer"},
                 "withheld": {"type": "boolean"},
                 "epsilon_total": {"type": "number"},
+                "epsilon_unbounded": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Questions whose design has no ε bound (the stochastic lie "
+                    "detector): left out of epsilon_total.",
+                },
                 "questions": {
                     "type": "array",
                     "items": OBJECT,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from flask import Flask, has_request_context, request
 from flask_babel import format_datetime, format_decimal, format_percent, get_locale
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
@@ -87,6 +89,14 @@ def number(value: float | int | None, digits: int = 0) -> str:
     return format_decimal(value, format="#,##0" + ("." + "#" * digits if digits else ""))
 
 
+def epsilon(value: float | None, digits: int = 4) -> str:
+    """A question's ε as a page shows it: a number, or "no bound" where its design has none (the
+    stochastic lie detector: a "no" is never forced)."""
+    if value is not None and math.isinf(value):
+        return _("no bound")
+    return number(value, digits)
+
+
 def fieldwork_count(value: int) -> Markup:
     """A count of responses received, published or not (a fieldwork count, live by design), marked
     as one: every other number a researcher reads moves only with the published batches."""
@@ -151,6 +161,8 @@ def local_time(moment: datetime) -> Markup:
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["epsilon"] = epsilon
+    app.jinja_env.tests["infinite"] = lambda value: isinstance(value, float) and math.isinf(value)
     app.jinja_env.filters["fixed"] = fixed
     app.jinja_env.filters["language_name"] = lambda code: LANGUAGES.get(code, code)
     app.jinja_env.globals.update(

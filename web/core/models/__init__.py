@@ -25,6 +25,7 @@ from web.core.models.surveys import (
     owns_a_survey,
     readable_by,
     surveys_readable_by,
+    unbounded_questions,
 )
 from web.core.models.tallies import GroupTally, Tally
 from web.core.models.team import AuditEvent, SurveyMember
@@ -55,4 +56,5 @@ __all__ = [
     "readable_by",
     "owns_a_survey",
     "surveys_readable_by",
+    "unbounded_questions",
 ]

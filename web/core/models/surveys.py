@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -126,11 +127,12 @@ class Survey(Model):
 
     @property
     def epsilon_total(self) -> float:
-        """The survey's privacy cost: the sum of its questions' costs."""
+        """The survey's privacy cost: the sum of its questions' costs, but for those with no ε
+        bound (:func:`unbounded_questions`), which a sum cannot hold."""
         return rr.survey_epsilon(
             question.type.cost(question)
             for question in self.questions
-            if question.asked_with.protects
+            if question.asked_with.protects and math.isfinite(question.epsilon)
         )
 
     @property
@@ -273,3 +275,13 @@ class Survey(Model):
         )
 
     owner: Mapped[User | None] = relationship()
+
+
+def unbounded_questions(survey: Survey) -> list[Question]:
+    """``survey``'s randomized questions whose design has no ε bound (the stochastic lie
+    detector): left out of its ``epsilon_total``, and named wherever that is shown."""
+    return [
+        question
+        for question in survey.questions
+        if question.asked_with.protects and math.isinf(question.epsilon)
+    ]

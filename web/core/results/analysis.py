@@ -14,6 +14,7 @@ from web.core.results.by_position import PositionError, position_difference, pos
 from web.core.results.cells import direct_questions
 from web.core.results.figures import difference_entry, significant
 from web.core.results.published import published_answers
+from web.core.surveys.designs import arms_design
 from web.core.surveys.questions import ARM, Tallied
 
 
@@ -223,14 +224,14 @@ def _fit(question: Question, item: str, design, n, yes, terms):
         raise GroupingError(f"no regression for {item!r}: {error}") from None
 
 
-def _cheating_difference(question: Question, counts, second_arms) -> Difference:
-    """The difference of two groups' honest-yes shares, from each group's (reports of 1,
-    respondents) and its second arm's [respondents, reports of 1]."""
-    model = question.type.arm_model(question.design)
+def _arms_difference(question: Question, counts, second_arms) -> Difference:
+    """The difference of two groups' asked shares under a design of two arms, from each group's
+    (reports of 1, respondents) and its second arm's [respondents, reports of 1]."""
+    model = arms_design(question.asked_with).arm_model(question.design)
     groups = []
     for (yes, n), (arm_n, arm_yes) in zip(counts, second_arms, strict=True):
-        if arm_n == 0 or arm_n == n:
-            raise GroupingError("each group needs respondents in both arms")
+        if arm_n < 2 or n - arm_n < 2:
+            raise GroupingError("each group needs at least two respondents in each arm")
         groups.append(([yes - arm_yes, arm_yes], [n - arm_n, arm_n]))
     return model.difference(groups[0], groups[1])
 
@@ -240,10 +241,10 @@ def item_difference(
 ) -> Difference:
     """The first set of respondents' true share (or mean) less the second's, from each one's
     (reports of 1, respondents) of the item, with its MOVER interval: a share through the
-    question's design line, a number's mean through its range; cheating detection's honest-yes
+    question's design line, a number's mean through its range; a design of two arms' asked
     share from each set's second arm too (``arms``: [respondents, reports of 1] of each)."""
     if arms is not None:
-        return _cheating_difference(question, [first, second], arms)
+        return _arms_difference(question, [first, second], arms)
     mean = question.type.mean_of(question)
     if mean is not None:
         return mean.difference(*first, *second)

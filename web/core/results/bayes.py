@@ -8,7 +8,8 @@ counts (:mod:`rr.bayes`), always inside [0, 1] (a number question's inside its r
 - a direct question's option: the Beta(a + chosen, b + n − chosen) posterior of its plain share;
 - cheating detection: the joint posterior of π (honest yes) and γ (cheaters) with a uniform prior
   on their simplex, whatever the Beta prior asked (:func:`rr.bayes.cheating_posterior`); π's
-  figures stand on the item, γ's beside the question's ``cheating``.
+  figures stand on the item, γ's beside the question's ``cheating``; the stochastic lie detector
+  has no posterior here (its figures are null), only its closed-form estimates.
 
 Nothing here reads a response: the posterior is post-processing of the published snapshot and
 costs no ε.
@@ -20,8 +21,7 @@ from typing import NamedTuple
 
 import rr
 from web.core.results.figures import QuestionResult, SurveyResults, significant
-from web.core.surveys.designs import design_named
-from web.core.surveys.questions import question_type
+from web.core.surveys.designs import arms_design, design_named
 
 FIELDS = ("posterior_mean", "posterior_sd", "cri_low", "cri_high", "hdi_low", "hdi_high")
 CHOICE_DRAWS = 4000
@@ -63,21 +63,22 @@ def bayes_settings(prior: str | None, threshold: str | None) -> BayesSettings:
 
 
 def question_posteriors(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
-    """Each item's posterior figures (None for an item with no responses or withheld); a
-    cheating-detection question's item has π's."""
+    """Each item's posterior figures (None for an item with no responses or withheld, and for a
+    design of two arms the app computes no posterior of); a cheating-detection question's item
+    has π's."""
     return _posteriors(question, settings)[0]
 
 
 def _posteriors(question: QuestionResult, settings: BayesSettings):
-    """Each item's posterior figures, and γ's for a cheating-detection question (else None): its
-    joint posterior is computed once for both."""
+    """Each item's posterior figures, and the second figure's for a design of two arms (else
+    None): its joint posterior is computed once for both."""
     if not question.visible:
         return [None] * len(question.items), None
     if "arms" in question.extra:
-        found = _cheating(question)
+        found = _arms_posterior(question)
         if found is None:
             return [None], None
-        return [_marginal_figures(found.honest_yes)], _marginal_figures(found.cheating)
+        return [_marginal_figures(found[0])], _marginal_figures(found[1])
     return _item_posteriors(question, settings), None
 
 
@@ -115,16 +116,15 @@ def _item_posteriors(question: QuestionResult, settings: BayesSettings) -> list[
     return figures
 
 
-def _cheating(question: QuestionResult):
-    """The (π, γ) posterior from the published arms, or None while an arm has no respondents."""
+def _arms_posterior(question: QuestionResult):
+    """The joint posterior of the asked share and the design's second figure from the published
+    arms, or None while an arm has no respondents or the design has none."""
     arms = question.extra["arms"]
     if any(arm["n"] == 0 for arm in arms):
         return None
-    return rr.cheating_posterior(
-        question_type(question.kind, question.procedure).arm_model(question.design),
-        [arm["noisy_yes"] for arm in arms],
-        [arm["n"] for arm in arms],
-    )  # fmt: skip
+    return arms_design(design_named(question.procedure)).posterior(
+        question.design, [arm["noisy_yes"] for arm in arms], [arm["n"] for arm in arms]
+    )
 
 
 def _marginal_figures(marginal) -> dict:
@@ -156,7 +156,7 @@ def with_posteriors(document: dict, results: SurveyResults, settings: BayesSetti
     questions = []
     for entry, question in zip(document["questions"], results.questions, strict=True):
         entry = dict(entry)
-        posteriors, gamma = _posteriors(question, settings)
+        posteriors, second = _posteriors(question, settings)
         if "options" in entry:
             entry["options"] = [
                 {**option, **(figures or {})}
@@ -164,8 +164,10 @@ def with_posteriors(document: dict, results: SurveyResults, settings: BayesSetti
             ]
         elif posteriors and posteriors[0]:
             entry |= posteriors[0]
-        if gamma is not None and isinstance(entry.get("cheating"), dict):
-            entry["cheating"] = {**entry["cheating"], **gamma}
+        if second is not None:
+            name = arms_design(design_named(question.procedure)).second_figure
+            if isinstance(entry.get(name), dict):
+                entry[name] = {**entry[name], **second}
         questions.append(entry)
     return {
         **document,

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 from sqlalchemy import func
 
+import rr
 from web.core.infrastructure.extensions import db
 from web.core.infrastructure.formula_guard import csv_row
-from web.core.models import Response, Survey
+from web.core.models import Response, Survey, unbounded_questions
 from web.core.results.bayes import FIELDS as BAYES_FIELDS
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.experiment_code import experiment_entry
@@ -244,6 +245,7 @@ def codebook(survey: Survey, results: SurveyResults) -> dict:
             "new responses are in, and shows no counts or rows below min_n responses.",
         },
         "epsilon_total": survey.epsilon_total,
+        "epsilon_unbounded": [question.key for question in unbounded_questions(survey)],
         "missing": "An empty cell of the responses CSV is a question the respondent skipped "
         "(decided before any spin; every question may be skipped unless it is required), or one "
         "the response was not asked (not shown to it by the survey's display logic, another "
@@ -340,8 +342,8 @@ def _question_entry(question, languages: list[str]) -> dict:
         "id": question.key,
         "text": question.texts.for_file(languages),
         "type": question.kind,
-        "epsilon": question.epsilon,
-        "epsilon_total": question.type.cost(question),
+        "epsilon": rr.bound(question.epsilon),
+        "epsilon_total": rr.bound(question.type.cost(question)),
         **_permanent_entry(question),
         "procedure": question.procedure,
         "required": question.required,

@@ -10,12 +10,14 @@ estimates.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from flask import current_app
 
-from web.core.models import Question, Survey
+import rr
+from web.core.models import Question, Survey, unbounded_questions
 from web.core.results.cells import is_direct
 from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, design_named, find_design
 from web.core.surveys.flow.walk import survey_flow
@@ -141,10 +143,12 @@ class QuestionResult:
             "type": self.kind,
             "text": self.text.for_file(languages),
             "procedure": self.procedure,
-            "epsilon": self.epsilon,
+            "epsilon": rr.bound(self.epsilon),
+            # False where its design has no ε bound (epsilon null, left out of the survey's total).
+            "epsilon_bounded": self.protected and math.isfinite(self.epsilon),
             **({"epsilon_permanent": self.epsilon_permanent}
                if self.epsilon_permanent is not None else {}),
-            "epsilon_total": significant(self.epsilon_total),
+            "epsilon_total": significant(rr.bound(self.epsilon_total)),
             "light_fraction": significant(self.light_fraction),
         }  # fmt: skip
         design = find_design(self.procedure)
@@ -258,6 +262,8 @@ class SurveyResults:
     # The series it is a wave of, and which wave (None for a survey on its own).
     series: str | None = None
     wave: int | None = None
+    # The questions whose design has no ε bound, left out of ``epsilon_total``.
+    unbounded: tuple[str, ...] = ()
 
     @property
     def withheld(self) -> bool:
@@ -278,6 +284,7 @@ class SurveyResults:
             "min_n": self.min_n,
             "withheld": self.withheld,
             "epsilon_total": significant(self.epsilon_total),
+            "epsilon_unbounded": list(self.unbounded),
             "questions": [question.to_dict(list(self.languages)) for question in self.questions],
         }
 
@@ -309,6 +316,7 @@ def survey_results(survey: Survey, min_n: int) -> SurveyResults:
         tuple(survey.language_list),
         survey.series,
         survey.wave,
+        tuple(question.key for question in unbounded_questions(survey)),
     )
 
 
@@ -366,7 +374,7 @@ def question_results(question: Question, min_n: int | None) -> QuestionResult:
         question.type.sums_to_one,
         direct,
         question.design,
-        question.type.extra_results(counts, question.design),
+        question.type.extra_results(counts, question.procedure, question.design),
         question.epsilon_permanent,
         question.condition,
         question.asked_with.protects,

@@ -51,13 +51,15 @@ def _share(value: float) -> str:
 
 
 def _extra_rows(extra: dict) -> list[tuple]:
-    """Cheating detection's share of cheaters and each arm's counts, under its question's row
-    (the estimate above is the honest-yes share)."""
+    """A design of two arms' second figure (cheating detection's cheaters, the lie detector's
+    honest carriers) and each arm's counts, under its question's row (the estimate above is the
+    asked share)."""
     rows = []
-    if "cheating" in extra:
-        gamma = extra["cheating"]
-        interval = f"[{gamma['ci_low']:.1%}, {gamma['ci_high']:.1%}]"
-        rows.append(("  cheaters (gamma)", "", "", f"{gamma['estimate']:.1%}", interval, ""))
+    for name, label in (("cheating", "cheaters (gamma)"), ("honesty", "honest carriers (t)")):
+        if name in extra:
+            share = extra[name]
+            interval = f"[{share['ci_low']:.1%}, {share['ci_high']:.1%}]"
+            rows.append((f"  {label}", "", "", f"{share['estimate']:.1%}", interval, ""))
     for number, arm in enumerate(extra.get("arms", ()), start=1):
         share = f"{arm['noisy_yes'] / arm['n']:.1%}" if arm["n"] else ""
         rows.append((f"  arm {number}", arm["n"], share, "", "", ""))

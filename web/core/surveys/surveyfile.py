@@ -36,6 +36,7 @@ from web.core.surveys.designs import (
     DesignParameters,
     GridRow,
     default_design,
+    find_design,
 )
 from web.core.surveys.fielding import Fielding, parse_moment
 from web.core.surveys.flow.conditions import (
@@ -327,7 +328,8 @@ class _Reader:
         return Scale(item.get("min"), item.get("max"), step, unit)
 
     def arms(self, item: dict, where: str):
-        """Cheating detection's arms as written: each an object of the three shares."""
+        """A design of two arms' arms as written: each an object of the design's shares (those
+        of cheating detection where the procedure names no design of arms)."""
         arms = item.get("arms")
         if arms is None:
             return None
@@ -336,9 +338,11 @@ class _Reader:
                 Problem(f"{where}.arms", _("must be a list of two objects of shares"))
             )
             return None
+        design = find_design(item.get("procedure"))
+        names = design.fields.arm_fields if design is not None else ARM_FIELDS
         for index, arm in enumerate(arms):
-            self.problems += _unknown_fields(arm, set(ARM_FIELDS), f"{where}.arms[{index}]")
-        return tuple(tuple(arm.get(name) for name in ARM_FIELDS) for arm in arms)
+            self.problems += _unknown_fields(arm, set(names), f"{where}.arms[{index}]")
+        return tuple(tuple(arm.get(name) for name in names) for arm in arms)
 
     def fielding(self, data: dict) -> Fielding:
         """Consent, thank-you, completion, schedule and target as written."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from web.core.surveys.designs.arms import ArmsDesign, arms_design
 from web.core.surveys.designs.base import (
     SurveyDesign,
     UnknownDesign,
@@ -76,13 +77,25 @@ def builder_share_fields() -> dict[str, tuple[object, float]]:
 
 
 def builder_descriptors() -> dict[str, dict]:
-    """What the builder's script needs of each design: whether its ε is derived, and the
-    fields it shows."""
+    """What the builder's script needs of each design: whether its ε is derived, the fields it
+    shows, and its arms' shares in the order a plan's ``arms`` writes them."""
     return {
         design.name: design.page.descriptor
         | {"derived": design.derived, "fields": design.fields.builder()}
+        | (
+            {"armShares": list(design.fields.arm_fields)}
+            if "arms" in design.fields.parameters
+            else {}
+        )
         for design in registered()
     }
+
+
+def builder_arm_fields() -> list[str]:
+    """Every design's builder fields of its arms' shares, once each."""
+    return list(
+        dict.fromkeys(name for design in registered() for name in design.fields.arm_form_fields())
+    )
 
 
 def default_design() -> SurveyDesign:
@@ -91,6 +104,8 @@ def default_design() -> SurveyDesign:
 
 
 __all__ = [
+    "ArmsDesign",
+    "arms_design",
     "ARM_FIELDS",
     "ASKED_PLAINLY",
     "arms_from_text",
@@ -101,6 +116,7 @@ __all__ = [
     "GridRow",
     "SurveyDesign",
     "UnknownDesign",
+    "builder_arm_fields",
     "builder_descriptors",
     "builder_share_fields",
     "default_design",

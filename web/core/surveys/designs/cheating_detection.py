@@ -9,7 +9,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs.base import SurveyDesign, epsilon_problems, register, share_words
+from web.core.surveys.designs.arms import ArmsDesign
+from web.core.surveys.designs.base import epsilon_problems, register, share_words
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
 from web.core.surveys.designs.page_draw import PageDraw
@@ -42,7 +43,7 @@ class CheatingDetectionPage(PageDraw):
 
 
 @register
-class CheatingDetection(SurveyDesign):
+class CheatingDetection(ArmsDesign):
     name = "cheating_detection"
     Page = CheatingDetectionPage
     listed = 60
@@ -53,16 +54,14 @@ class CheatingDetection(SurveyDesign):
         "detecting cheating in the randomized response model. Psychological Methods, 3, 160–168."
     )
     fields = DesignFields(("arms",))
-    variant = "arms"  # each report goes with its arm
+    second_figure = "cheating"
+    second_words = _l("cheaters (gamma)")
 
-    def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
-        raise ValueError(
-            "a cheating-detection question has two arms and a share of cheaters: it has no single "
-            "line to regress on"
-        )
+    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
+        return cheating_model(parameters)
 
-    def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
-        return cheating_model(parameters).epsilon
+    def posterior(self, parameters: DesignParameters, arm_yes, arm_n):
+        return rr.cheating_posterior(cheating_model(parameters), arm_yes, arm_n)
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms = parameters.arms
@@ -105,14 +104,6 @@ class CheatingDetection(SurveyDesign):
 
     def light_fraction(self, question) -> float:
         return question.design.arms[0][0]
-
-    def truth_probability(self, question) -> float:
-        arms = cheating_model(question.design).arms
-        return min(min(arm.yes_given_yes, 1 - arm.yes_given_no) for arm in arms)
-
-    def noise_line(self, question) -> tuple[float, float]:
-        first = cheating_model(question.design).arms[0]  # its honest respondents' line
-        return first.offset, first.slope
 
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         first, second = parameters.arms

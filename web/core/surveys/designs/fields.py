@@ -23,14 +23,21 @@ from web.core.surveys.texts import Texts
 @dataclass(frozen=True, eq=False)
 class DesignFields:
     """The parameters a design states: shares by name, ``innocuous`` (an object of the innocuous
-    question's text and prevalence), ``arms`` (a list of three shares each); the builder's field
-    for each share but an innocuous question's prevalence (name → lazily translated label,
-    default); and whether the respondent may draw with their own die or coin
-    (``"randomizer": "own"``)."""
+    question's text and prevalence), ``arms`` (a list of two objects of the shares
+    ``arm_fields``); the builder's field for each share but an innocuous question's prevalence
+    (name → lazily translated label, default); and whether the respondent may draw with their own
+    die or coin (``"randomizer": "own"``)."""
 
     parameters: tuple[str, ...] = ()
     shares: Mapping[str, tuple[object, float]] = field(default_factory=dict)
     own: bool = False
+    arm_fields: tuple[str, ...] = ARM_FIELDS
+
+    def arm_form_fields(self) -> list[str]:
+        """The builder's fields of its arms' shares (none for a design without arms)."""
+        if "arms" not in self.parameters:
+            return []
+        return [f"arm_{number}_{name}" for number in (1, 2) for name in self.arm_fields]
 
     @property
     def innocuous(self) -> bool:
@@ -53,7 +60,7 @@ class DesignFields:
                 }
             elif name == "arms":
                 data["arms"] = [
-                    dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms or ()
+                    dict(zip(self.arm_fields, arm, strict=True)) for arm in parameters.arms or ()
                 ]
             else:
                 data[name] = parameters.share(name)
@@ -63,17 +70,17 @@ class DesignFields:
 
     def builder(self) -> list[str]:
         """The builder's fields it shows: its shares, then an innocuous question's text and
-        prevalence, the randomizer, the arms."""
+        prevalence, the randomizer, the arms' shares."""
         fields = list(self.shares)
         fields += ["innocuous", "prevalence"] if self.innocuous else []
         fields += ["randomizer"] if self.own else []
-        return fields + (["arms"] if "arms" in self.parameters else [])
+        return fields + self.arm_form_fields()
 
     def from_query(self, query) -> dict:
         """The numbers a plan's query states (``query`` a mapping of strings): each share as a
         number, or None where it is missing or not one; arms as written ``t,f_yes,f_no;…``."""
         if "arms" in self.parameters:
-            return {"arms": arms_from_text(query.get("arms", ""))}
+            return {"arms": arms_from_text(query.get("arms", ""), len(self.arm_fields))}
         return {name: _float_or_none(query.get(name)) for name in self.share_names()}
 
     def planned(self, numbers: dict) -> DesignParameters:

@@ -11,7 +11,8 @@ from typing import Any
 from web.core.surveys.scales import Scale
 from web.core.surveys.texts import Texts
 
-# Cheating detection's arms: each (p_truth, p_forced_yes, p_forced_no) as stated.
+# Cheating detection's arms: each (p_truth, p_forced_yes, p_forced_no) as stated (a design of
+# arms names its own: DesignFields.arm_fields).
 ARM_FIELDS = ("p_truth", "p_forced_yes", "p_forced_no")
 RANDOMIZERS = ("page", "own")
 # The shares in the order a respondent's memo keys a draw by (``DesignParameters.numbers``):
@@ -140,9 +141,10 @@ def is_probability(value) -> bool:
     )
 
 
-def arms_from_text(text: str) -> list[tuple] | None:
-    """Arms written ``t,f_yes,f_no;t,f_yes,f_no`` (a spreadsheet cell, a query), each share a
-    number or, where it is not one, the text as written; None when the text is not of that form."""
+def arms_from_text(text: str, width: int = len(ARM_FIELDS)) -> list[tuple] | None:
+    """Arms written ``t,f_yes,f_no;t,f_yes,f_no`` (a spreadsheet cell, a query; ``width`` shares
+    each), each share a number or, where it is not one, the text as written; None when the text is
+    not of that form."""
     arms = []
     for arm in text.split(";"):
         shares: list[float | str] = []
@@ -151,7 +153,7 @@ def arms_from_text(text: str) -> list[tuple] | None:
                 shares.append(float(share))
             except ValueError:
                 shares.append(share.strip())
-        if len(shares) != len(ARM_FIELDS):
+        if len(shares) != width:
             return None
         arms.append(tuple(shares))
     return arms

@@ -3,6 +3,7 @@ response feeds."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, TypedDict, TypeVar
@@ -191,15 +192,13 @@ class QuestionType:
 
     def cost(self, question) -> float:
         """``question``'s privacy cost: ε per spin (:func:`rr.question_epsilon`); 0 where its
-        design protects nothing."""
+        design protects nothing, and infinite where its design has no ε bound (the lie
+        detector's: a survey's total leaves it out and says so)."""
         if not question.asked_with.protects:
             return 0.0
+        if math.isinf(question.epsilon):
+            return math.inf
         return rr.question_epsilon(question.epsilon, self.spin_count(len(question.options)))
-
-    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
-        """The model of a type whose respondents are put into arms, with a share of cheaters
-        (:class:`rr.CheatingDetection`); a type of one line has none."""
-        raise ValueError(f"a {self.name} question puts every respondent in one arm")
 
     def items_of(self, question) -> list[str]:
         """What a response reports for ``question`` (a stored question or a file's), spin by
@@ -302,10 +301,10 @@ class QuestionType:
         return self.items(key, option_keys)
 
     def extra_results(
-        self, counts: Sequence[tuple[int, int]], parameters: DesignParameters
+        self, counts: Sequence[tuple[int, int]], procedure: str, parameters: DesignParameters
     ) -> dict:
-        """What its results give besides each tally's figures (cheating detection's share of
-        cheaters and its arms); the published (reported yes, n) of each tally."""
+        """What its results give besides each tally's figures (a design of two arms' second
+        figure and its arms); the published (reported yes, n) of each tally."""
         return {}
 
     def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:

@@ -28,7 +28,8 @@ survey sheet column        meaning
                            an innocuous question)
 ``rr_prevalence``          its known share of yes
 ``rr_randomizer``          ``page`` (default) or ``own``: the respondent's own die or coin
-``rr_arms``                cheating detection's two arms, ``t,f_yes,f_no;t,f_yes,f_no``
+``rr_arms``                a design's two arms: cheating detection's ``t,f_yes,f_no;t,f_yes,f_no``,
+                           the lie detector's ``p_no;p_no``
 ``parameters``             a number question's range: its type is ``range`` (as in ODK) with
                            ``start=0 end=30 step=1``
 ``rr_unit::<L> (t)``       a number question's unit per language

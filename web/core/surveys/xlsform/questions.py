@@ -9,7 +9,6 @@ from typing import Any
 from flask_babel import gettext as _
 
 from web.core.surveys.designs import (
-    ARM_FIELDS,
     ASKED_PLAINLY,
     arms_from_text,
     design_named,
@@ -197,14 +196,15 @@ def _range_question(number: int, cells: dict, languages: list[str], procedure: A
 def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
     """A design's parameters from their ``rr_`` columns, as a survey file states them."""
     design: dict[str, Any] = {}
-    for name in design_named(procedure).fields.parameters:
+    fields = design_named(procedure).fields
+    for name in fields.parameters:
         if name == "innocuous":
             design["innocuous"] = {
                 "text": text_of(cells, "rr_innocuous", languages),
                 "prevalence": number_cell(cells.get("rr_prevalence")),
             }
         elif name == "arms":
-            design["arms"] = _arms(cells.get("rr_arms"))
+            design["arms"] = _arms(cells.get("rr_arms"), fields.arm_fields)
         else:
             design[name] = number_cell(cells.get(f"rr_{name}"))
     if cells.get("rr_randomizer") is not None:
@@ -221,13 +221,16 @@ def number_cell(value: Any) -> Any:
     return value
 
 
-def _arms(value: Any) -> Any:
-    """Cheating detection's arms from ``t,f_yes,f_no;t,f_yes,f_no`` (a cell that is not of that
-    form is handed on as it is, for the validator to name)."""
-    arms = arms_from_text(value) if isinstance(value, str) else None
+def _arms(value: Any, names: tuple[str, ...]) -> Any:
+    """A design's two arms from their shares ``names``, written ``a,b,c;a,b,c`` (cheating
+    detection's) or ``a;a`` (the lie detector's); a cell that is not of that form is handed on
+    as it is, for the validator to name."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    arms = arms_from_text(value, len(names)) if isinstance(value, str) else None
     if arms is None:
         return value
-    return [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in arms]
+    return [dict(zip(names, arm, strict=True)) for arm in arms]
 
 
 def whole_cell(value: Any) -> Any:

@@ -450,7 +450,7 @@ def test_simulation_recovers_pi_and_gamma_and_groups_differ_on_pi(
         groups["fourth"]["estimate"] - groups["first"]["estimate"]
     )
     refused = cheating_api(app, token, "regression", item="cd", on="year")
-    assert refused.status_code == 400 and "cheating-detection" in refused.json["error"]
+    assert refused.status_code == 400 and "two arms" in refused.json["error"]
 
 
 def test_cheating_detection_in_exports_codebook_file_and_xlsform(app, cheaters, make_researcher):

@@ -1,4 +1,5 @@
-"""A yes/no question asked with cheating detection: two arms, a share of cheaters."""
+"""A yes/no question asked with a design of two arms (cheating detection, the stochastic lie
+detector): each report sent with its arm; the asked share and the design's second figure."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs import NO_PARAMETERS, DesignParameters, registered
+from web.core.surveys.designs import (
+    NO_PARAMETERS,
+    DesignParameters,
+    arms_design,
+    design_named,
+    registered,
+)
 from web.core.surveys.questions.base import (
     ARM,
     QUESTION_TYPES,
@@ -25,9 +32,9 @@ from web.core.surveys.questions.yesno import YesNo
 
 
 @register
-class Cheating(QuestionType):
-    """A yes/no question asked with cheating detection (:mod:`rr.cheating`): the page puts each
-    respondent into one of two forced-response arms at random and sends the arm with the report,
+class Arms(QuestionType):
+    """A yes/no question asked with a design of two arms (designs/arms.py): the page puts each
+    respondent into one of two arms at random and sends the arm with the report,
     ``{"arm": 0|1, "reported": 0|1}``. It keeps two tallies: every respondent's reports (the
     question's own) and the second arm's (``ARM``); the first arm's are their difference. In a
     survey file it is a ``yesno`` question whose design puts respondents into arms."""
@@ -41,14 +48,12 @@ class Cheating(QuestionType):
     answer_shape = "arm"
     respond_template = "respond/_cheating.html"
     interval_words = _l(
-        "MOVER (Zou & Donner 2008) on the two arms' exact Clopper–Pearson limits, clipped to 0–100%"
+        "cheating detection: MOVER (Zou & Donner 2008) on the two arms' exact Clopper–Pearson "
+        "limits, clipped to 0–100%; the lie detector: Wald, on RRreg's closed-form standard error"
     )
 
     def options_problem(self, count: int) -> str | None:
         return QUESTION_TYPES[YesNo.name].options_problem(count)
-
-    def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
-        return _arm_model(parameters)
 
     def spun(self, options: Sequence[T]) -> list:
         return [None, ARM]
@@ -84,10 +89,7 @@ class Cheating(QuestionType):
         option_count: int,
         design: DesignParameters = NO_PARAMETERS,
     ) -> rr.Design:
-        raise ValueError(
-            "a cheating-detection question has two arms and a share of cheaters: it has no single "
-            "line to regress on"
-        )
+        return design_named(procedure).rr_design(epsilon, design)  # refused: no single line
 
     def dark_words(self, spinner) -> str:
         return _("a random arm, then light: your true answer; the other sectors: a forced answer")
@@ -99,12 +101,12 @@ class Cheating(QuestionType):
         procedure: str,
         parameters: DesignParameters = NO_PARAMETERS,
     ):
-        """The honest-yes share π with its interval for the question's tally; none for the arm's
-        (and none at all while an arm has no respondents)."""
-        found = _cheating_estimate(counts, parameters)
+        """The asked share π with its interval for the question's tally; none for the arm's (and
+        none at all while an arm has fewer than two respondents)."""
+        found = _arms_estimate(counts, procedure, parameters)
         if found is None:
             return [None, None]
-        pi = found.honest_yes
+        pi = found.prevalence
         return [
             Figures(
                 pi.estimate, pi.std_error, pi.ci_low, pi.ci_high, pi.estimate * sum(found.arm_n)
@@ -113,15 +115,17 @@ class Cheating(QuestionType):
         ]
 
     def extra_results(
-        self, counts: Sequence[tuple[int, int]], parameters: DesignParameters
+        self, counts: Sequence[tuple[int, int]], procedure: str, parameters: DesignParameters
     ) -> dict:
-        """The share of cheaters γ with its interval, and each arm's respondents and reports."""
+        """The design's second figure (cheaters' γ, honest carriers' t) with its interval under
+        its own name, and each arm's respondents and reports."""
         (yes, n), (arm_yes, arm_n) = counts
         arms = [{"n": n - arm_n, "noisy_yes": yes - arm_yes}, {"n": arm_n, "noisy_yes": arm_yes}]
-        found = _cheating_estimate(counts, parameters)
+        found = _arms_estimate(counts, procedure, parameters)
         if found is None:
             return {"arms": arms}
-        return {"cheating": found.cheating._asdict(), "arms": arms}
+        design = arms_design(design_named(procedure))
+        return {design.second_figure: getattr(found, design.second_figure)._asdict(), "arms": arms}
 
     def simulate(
         self,
@@ -135,10 +139,11 @@ class Cheating(QuestionType):
         cheating: float = 0.0,
     ) -> np.ndarray:
         """Columns (reported, arm): each respondent's truth drawn with ``true_proportion`` and
-        cheating with ``cheating``, independently."""
+        cheating (saying "no" whatever they are told) with ``cheating``, independently."""
         truth = rng.random(size) < np.ravel(np.broadcast_to(true_proportion, (size, 1)))
         cheaters = rng.random(size) < cheating
-        reported, arm = _arm_model(parameters).perturb(truth, cheaters, rng)
+        model = arms_design(design_named(procedure)).arm_model(parameters)
+        reported, arm = model.perturb(truth, cheaters, rng)
         return np.stack([reported, arm], axis=1)
 
     def tally_columns(self, reported: np.ndarray) -> list[tuple[np.ndarray | None, np.ndarray]]:
@@ -157,16 +162,11 @@ class Cheating(QuestionType):
         return f'{json.dumps(key)}:{{"arm":%d,"reported":%d}}'
 
 
-def _cheating_estimate(counts: Sequence[tuple[int, int]], parameters: DesignParameters):
-    """π and γ from (all reports of 1, respondents) and the second arm's; None while an arm has
-    no respondents."""
+def _arms_estimate(counts: Sequence[tuple[int, int]], procedure: str, parameters):
+    """The design's estimate (its asked share first) from (all reports of 1, respondents) and the
+    second arm's; None while an arm has fewer than two respondents."""
     (yes, n), (arm_yes, arm_n) = counts
-    if arm_n == 0 or n - arm_n == 0:
+    if arm_n < 2 or n - arm_n < 2:
         return None
-    return _arm_model(parameters).estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n])
-
-
-def _arm_model(parameters: DesignParameters) -> rr.CheatingDetection:
-    """The two arms its design states (``arms``: truth, forced yes, forced no each), as rr's
-    model; assumes checked parameters."""
-    return rr.cheating_detection(parameters.arms)
+    model = arms_design(design_named(procedure)).arm_model(parameters)
+    return model.estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n])
