@@ -14,8 +14,9 @@ and with p₁ ≠ p₂ the two arms give both unknowns in closed form (as RRreg'
 
 π̂ is linear in the arms' independent shares; its standard error is
 √(Σᵢ λ̂ᵢ(1 − λ̂ᵢ)/((nᵢ − 1)(p₁ − p₂)²)), and t̂'s the delta method's, both with RRreg's nᵢ − 1.
-Intervals are Wald intervals on them. A carrier is never told to say "no": a "no" from them is
-their own choice, so a "no" is not protected and the design has no ε bound.
+Intervals are Wald intervals on them, clipped to [0, 1] (the estimates are left unclipped). A
+carrier is never told to say "no": a "no" from them is their own choice, so a "no" is not
+protected and the design has no ε bound.
 
 References
 ----------
@@ -208,7 +209,9 @@ def _estimates(p_no, yes, n) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def _wald(estimate: float, std_error: float, z: float) -> Share:
-    return Share(estimate, std_error, estimate - z * std_error, estimate + z * std_error)
+    """The estimate as it is, its Wald interval clipped to [0, 1] (a share's)."""
+    low, high = estimate - z * std_error, estimate + z * std_error
+    return Share(estimate, std_error, min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0))
 
 
 __all__ = ["LieDetector", "LieDetectorEstimate", "Share", "lie_detector"]

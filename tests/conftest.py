@@ -382,6 +382,15 @@ def cheaters(imported):
 
 
 @pytest.fixture
+def liars(imported):
+    """A survey asked with the stochastic lie detector
+    (``tests/web/core/surveys/designs/test_lie_detector.py``); its slug."""
+    from tests.web.core.surveys.designs.test_lie_detector import SURVEY
+
+    return imported(SURVEY)
+
+
+@pytest.fixture
 def amounts(imported):
     """A survey of number questions (``tests/web/core/surveys/questions/test_numbers.py``); its slug."""
     from tests.web.core.surveys.questions.test_numbers import SURVEY

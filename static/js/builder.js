@@ -116,6 +116,16 @@ function start() {
       }, plan.sectors);
     } else out("preview-spinner").replaceChildren();
     const arms = plan.arm_probabilities;
+    if (plan.bounded === false) {
+      // No ε bound (the stochastic lie detector): said, and left out of the survey's total.
+      out("preview-light").textContent = fill(config.messages.unbounded, {
+        yes1: percent(arms[0][0]), no1: percent(arms[0][1]), yes2: percent(arms[1][0]), no2: percent(arms[1][1]),
+      });
+      out("preview-cost").textContent = "";
+      out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost) });
+      if (n >= 4) out("preview-margin").textContent = fill(config.messages.unboundedMargin, { n, margin: (plan.margin_of_error * 100).toFixed(1) });
+      return;
+    }
     if (plan.epsilon === null) {
       // Asked directly: nothing protects the answer, and it costs nothing in the ledger.
       out("preview-light").textContent = config.messages.askedDirectly;

@@ -1,7 +1,7 @@
 """The designs in the browser: forced response on one wheel of three sectors, the unrelated
 question, the respondent's own die and the crosswise question (the page asks for the report
-only), cheating detection's arm, what goes on the wire, reloads, the builder's preview, and
-accessibility."""
+only), cheating detection's and the lie detector's arms, what goes on the wire, reloads, the
+builder's preview, and accessibility."""
 
 from __future__ import annotations
 
@@ -206,3 +206,58 @@ def test_cheating_detection_draws_an_arm_and_sends_it_with_the_report(
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
     assert stored_answers(app) == [{"year": "fourth", "cd": {"arm": 1, "reported": 0}}]
+
+
+def test_the_lie_detector_draws_an_arm_whose_dark_says_yes_and_has_no_bound(
+    app, context, live_server, liars
+):
+    page = context.new_page()
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    open_survey(page, f"{live_server}/s/{liars}")
+    expect(page.locator("section[data-question='sld'] .cost")).to_contain_text("no ε bound")
+    expect(page.locator("main")).to_contain_text(
+        "Questions with no ε bound are left out of it (1 here)"
+    )
+    page.check("input[name='direct-year'][value='first']")
+    page.check("input[name='truth-spun'][value='0']")
+    page.click("section[data-question='spun'] .spin-button")
+    page.wait_for_selector("[data-item='spun'][data-state='done']", timeout=60_000)
+    page.check("input[name='truth-sld'][value='0']")
+    page.click("section[data-question='sld'] .spin-button")
+    page.wait_for_selector("[data-item='sld'][data-state='done']", timeout=60_000)
+    # The second arm, then the wheel's end: its dark sector, a told "yes", though the truth is no.
+    expect(page.locator("[data-item='sld'] .outcome")).to_contain_text("Wheel 2 of 2")
+    assert memo(page, liars)["reported"]["sld"]["bit"] == "1:1"
+    expect(page.locator("input[name='truth-sld']:checked")).to_have_count(0)
+    page.reload()
+    page.wait_for_selector("[data-item='sld'][data-state='done']")
+    assert page.evaluate("window.draws") == 0
+    page.check("input[name='direct-year'][value='first']")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    [stored] = stored_answers(app)
+    assert stored["sld"] == {"arm": 1, "reported": 1} and set(stored) == {"year", "spun", "sld"}
+
+
+@no_database
+def test_the_builder_previews_the_lie_detector_without_an_epsilon(
+    browser, runner, live_server, liars
+):
+    runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log_in(page, live_server, "rita@example.org")
+    page.goto(f"{live_server}/surveys/{liars}/questions/new")
+    page.fill("#text", "Voted for the ban?")
+    page.select_option("#procedure", "stochastic_lie_detector")
+    assert page.is_visible("#arm_2_p_no") and page.is_hidden("#arm_1_p_truth")
+    expect(page.locator("#preview-light")).to_contain_text("No ε bound")
+    expect(page.locator("#preview-margin")).to_contain_text("half in each arm")
+    page.fill("#arm_2_p_no", "0.25")
+    expect(page.locator("#preview-light")).to_contain_text("Enter the design")
+    page.fill("#arm_2_p_no", "0.75")
+    expect(page.locator("#preview-light")).to_contain_text("No ε bound")
+    page.click("#question-form button[type='submit']")
+    page.wait_for_url(re.compile(r"/edit$"))
+    expect(page.locator("#survey-epsilon")).to_contain_text("left out of it (2 here: sld, ")
+    context.close()

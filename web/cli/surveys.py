@@ -175,7 +175,8 @@ def export_survey(slug: str, output: Path | None, file_format: str | None) -> No
     show_default=True,
     help="Share of respondents to a cheating-detection question who say no whatever they are "
     "told (drawn independently of the true answer, so the honest-yes share is "
-    "true proportion × (1 − cheating share)).",
+    "true proportion × (1 − cheating share)); to a lie-detector question, the share of carriers "
+    "who say no (1 − t).",
 )
 @click.option(
     "--true-mean",

@@ -4,6 +4,7 @@ send each item, passed as JSON (``page_config`` in :mod:`web.respondent.views`).
 from __future__ import annotations
 
 import json
+import math
 
 from web.core.infrastructure.i18n import shown
 from web.core.models import Question
@@ -38,7 +39,9 @@ def page_question(question: Question) -> dict:
         # What a remembered draw must have been drawn under: the procedure, and a
         # design's parameters (a draw under others is never replayed).
         "drawnUnder": _drawn_under(question),
-        "epsilon": question.epsilon,
+        # No bound (the lie detector) goes as 0: the memo keys a draw by a finite ε, and the
+        # series' ledger adds nothing for it, as the survey's total leaves it out.
+        "epsilon": 0.0 if math.isinf(question.epsilon) else question.epsilon,
         "lightFraction": page_light(question),
         # A permanent report per value, kept for the series: ε∞, k and its keep share.
         "permanent": _permanent_numbers(question),

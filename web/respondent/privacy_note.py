@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from web.core.models import Survey
@@ -20,6 +21,8 @@ class PrivacyNote:
     written: bool = False
     direct_required: bool = False
     direct_optional: bool = False
+    # Whether a randomized question has no ε bound (the lie detector: a "no" is never forced).
+    unbounded: bool = False
 
     @classmethod
     def of(cls, survey: Survey) -> PrivacyNote:
@@ -38,4 +41,5 @@ class PrivacyNote:
             written=any(question.type.written for question, _ in asked),
             direct_required=any(q.required for q, design in asked if not design.protects),
             direct_optional=any(not q.required for q, design in asked if not design.protects),
+            unbounded=any(design.protects and math.isinf(q.epsilon) for q, design in asked),
         )

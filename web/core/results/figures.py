@@ -128,8 +128,8 @@ class QuestionResult:
     def method_words(self) -> tuple[object, object]:
         """Its design in the literature's words and how its intervals are made: what a methods
         section says of it."""
-        kind = question_type(self.kind, self.procedure)
-        return kind.design_words(design_named(self.procedure)), kind.interval_words
+        kind, design = question_type(self.kind, self.procedure), design_named(self.procedure)
+        return kind.design_words(design), kind.interval_words_of(design)
 
     def to_dict(self, languages: list[str]) -> dict:
         """The API's form: a yes/no question's figures beside its parameters, a question with

@@ -6,13 +6,14 @@ shares, allocation check and contrasts; with the references."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 from flask_babel import gettext as _
 
 from web.core.infrastructure.i18n import shown
-from web.core.models import Survey
+from web.core.models import Survey, unbounded_questions
 from web.core.results.methods_flow import fielding_paragraphs
 
 # The method's founding paper, cited in the first sentence whatever the designs.
@@ -95,6 +96,9 @@ def survey_methods(survey: Survey, min_n: int) -> Methods:
             _("The survey's total privacy cost is ε = %(total)s, the sum over its questions "
               "(a question with k options spun one by one costs k × ε).",
               total=_number(survey.epsilon_total)),
+            *([_("Questions with no ε bound are left out of the total (%(count)d here).",
+                 count=len(unbounded_questions(survey)))]
+              if unbounded_questions(survey) else []),
         ]))  # fmt: skip
         paragraphs.append(
             _("Each prevalence π̂ was estimated without bias as π̂ = (λ̂ − λ₀) / (λ₁ − λ₀), "
@@ -125,6 +129,10 @@ def _design_sentence(question) -> str:
     probabilities and ε (per option where each is spun)."""
     spins = question.type.spin_count(len(question.options))
     cost = (
+        _("no ε bound, since a “no” is never forced; estimated in closed form with the share of "
+          "honest carriers, with Wald intervals")
+        if math.isinf(question.epsilon)
+        else
         _("ε = %(epsilon)s per option × %(count)d options = %(total)s",
           epsilon=_number(question.epsilon), count=spins, total=_number(question.type.cost(question)))
         if spins > 1
@@ -139,7 +147,7 @@ def _design_sentence(question) -> str:
              "design": question.type.design_words(question.asked_with), "cost": cost}  # fmt: skip
     try:
         line = question.type.line_of(question)
-    except ValueError:  # arms of their own (cheating detection): no single line
+    except ValueError:  # arms of their own (cheating detection, the lie detector): no single line
         return _("“%(question)s”%(condition)s was asked with %(design)s, each arm with its own "
                  "probabilities; %(cost)s.", **words)  # fmt: skip
     return _(

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.figures import ItemResult, SurveyResults
+from web.core.surveys.designs import arms_design, design_named
 
 HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
 
@@ -35,7 +36,7 @@ def results_table(results: SurveyResults) -> str:
         else:
             show = _shown(question)
             rows.append(_row(label, question.items[0], show))
-            rows.extend(_extra_rows(question.extra))
+            rows.extend(_extra_rows(question))
     widths = [max(len(str(row[column])) for row in [HEADER, *rows]) for column in range(6)]
     for row in [HEADER, *rows]:
         cells = [
@@ -50,16 +51,18 @@ def _share(value: float) -> str:
     return f"{value:.1%}"
 
 
-def _extra_rows(extra: dict) -> list[tuple]:
+def _extra_rows(question) -> list[tuple]:
     """A design of two arms' second figure (cheating detection's cheaters, the lie detector's
     honest carriers) and each arm's counts, under its question's row (the estimate above is the
     asked share)."""
-    rows = []
-    for name, label in (("cheating", "cheaters (gamma)"), ("honesty", "honest carriers (t)")):
-        if name in extra:
-            share = extra[name]
-            interval = f"[{share['ci_low']:.1%}, {share['ci_high']:.1%}]"
-            rows.append((f"  {label}", "", "", f"{share['estimate']:.1%}", interval, ""))
+    rows, extra = [], question.extra
+    if "arms" not in extra:
+        return rows
+    design = arms_design(design_named(question.procedure))
+    share = extra.get(design.second_figure)
+    if share is not None:
+        interval = f"[{share['ci_low']:.1%}, {share['ci_high']:.1%}]"
+        rows.append((f"  {design.second_words}", "", "", f"{share['estimate']:.1%}", interval, ""))
     for number, arm in enumerate(extra.get("arms", ()), start=1):
         share = f"{arm['noisy_yes'] / arm['n']:.1%}" if arm["n"] else ""
         rows.append((f"  arm {number}", arm["n"], share, "", "", ""))

@@ -20,6 +20,8 @@ class ArmsDesign(SurveyDesign):
     # give it (``cheating``, ``honesty``), and its words on the researcher's pages.
     second_figure: ClassVar[str]
     second_words: ClassVar[object]  # lazily translated
+    # How its intervals are made, in words (lazily translated), beside each estimate.
+    interval_words: ClassVar[object]
 
     def arm_model(self, parameters: DesignParameters) -> Any:
         """rr's model of both arms (``epsilon``, ``arms``, ``estimate``, ``difference``,

@@ -56,6 +56,9 @@ class CheatingDetection(ArmsDesign):
     fields = DesignFields(("arms",))
     second_figure = "cheating"
     second_words = _l("cheaters (gamma)")
+    interval_words = _l(
+        "MOVER (Zou & Donner 2008) on the two arms' exact Clopper–Pearson limits, clipped to 0–100%"
+    )
 
     def arm_model(self, parameters: DesignParameters) -> rr.CheatingDetection:
         return cheating_model(parameters)

@@ -37,10 +37,15 @@ def r_column(name: str) -> str:
     return f'na.omit(d[["{name}"]])'
 
 
-def rruni(column: str, model: str, p: str, group: str | None = None) -> str:
-    """RRreg's univariate estimate of ``column`` (an R expression) under ``model`` with ``p``."""
+def rruni(
+    column: str, model: str, p: str, group: str | None = None, closed_form: bool = False
+) -> str:
+    """RRreg's univariate estimate of ``column`` (an R expression) under ``model`` with ``p``;
+    ``closed_form`` keeps RRreg's closed form where it would refit by maximum likelihood on the
+    boundary (``MLest = FALSE``)."""
     grouped = "" if group is None else f", group = {group}"
-    return f'RRreg::RRuni({column}, model = "{model}", p = {p}{grouped})'
+    closed = ", MLest = FALSE" if closed_form else ""
+    return f'RRreg::RRuni({column}, model = "{model}", p = {p}{grouped}{closed})'
 
 
 @dataclass(frozen=True)

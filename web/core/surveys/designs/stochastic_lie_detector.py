@@ -58,6 +58,7 @@ class StochasticLieDetector(ArmsDesign):
     fields = DesignFields(("arms",), arm_fields=SHARES)
     second_figure = "honesty"
     second_words = _l("honest carriers (t)")
+    interval_words = _l("Wald, on the closed-form standard error of RRreg, clipped to 0–100%")
 
     def arm_model(self, parameters: DesignParameters) -> rr.LieDetector:
         return rr.lie_detector([p_no for (p_no,) in parameters.arms])
@@ -102,7 +103,7 @@ class StochasticLieDetector(ArmsDesign):
     def researcher_words(self, parameters: DesignParameters, light: float) -> str:
         first, second = parameters.arms
         return _(
-            "Stochastic lie detector: arms told “no” (non-carriers) %(first)s and %(second)s; no ε bound",
+            "Stochastic lie detector: arms told “no” (non-carriers) %(first)s and %(second)s",
             first=share_words(first[0]),
             second=share_words(second[0]),
         )
@@ -127,7 +128,12 @@ class StochasticLieDetector(ArmsDesign):
             "RRreg_model": "SLD",
             "RRreg_p": p,
             "RRreg_group": "<id>.arm + 1",
-            "R": [rruni(r_column(reported), "SLD", r_vector(p), f"{r_column(arm)} + 1")],
+            "R": [
+                rruni(r_column(reported), "SLD", r_vector(p), f"{r_column(arm)} + 1", True)
+            ],
+            "RRreg_note": "MLest = FALSE keeps RRreg's closed form, which the app gives: with "
+            "its default, RRreg refits by maximum likelihood on the boundary where t or pi "
+            "falls outside 0 to 1",
             "randomizer": "page",
             "recompute": "rr.lie_detector(p_no).estimate([yes in arm 0, yes in arm 1], "
             "[n in arm 0, n in arm 1])",

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 import rr
 from web.core.surveys.designs import (
@@ -47,10 +46,9 @@ class Arms(QuestionType):
     procedures = tuple(design.name for design in registered() if design.variant == "arms")
     answer_shape = "arm"
     respond_template = "respond/_cheating.html"
-    interval_words = _l(
-        "cheating detection: MOVER (Zou & Donner 2008) on the two arms' exact Clopper–Pearson "
-        "limits, clipped to 0–100%; the lie detector: Wald, on RRreg's closed-form standard error"
-    )
+
+    def interval_words_of(self, design) -> object:
+        return arms_design(design).interval_words
 
     def options_problem(self, count: int) -> str | None:
         return QUESTION_TYPES[YesNo.name].options_problem(count)

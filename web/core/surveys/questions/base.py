@@ -110,6 +110,11 @@ class QuestionType:
         :class:`~web.core.surveys.designs.SurveyDesign`)."""
         return design.literature
 
+    def interval_words_of(self, design) -> object:
+        """How its intervals are made under ``design``, in words: the type's own but where the
+        design makes them itself (a design of two arms)."""
+        return self.interval_words
+
     def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
         """What a display rule's ``in`` may name of a question of this type asked plainly: its
         option ids (:mod:`web.core.surveys.flow.display`)."""

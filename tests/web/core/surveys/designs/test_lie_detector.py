@@ -48,11 +48,6 @@ SURVEY = {
 MODEL = rr.lie_detector([arm["p_no"] for arm in ARMS])
 
 
-@pytest.fixture
-def liars(imported):
-    return imported(SURVEY)
-
-
 def api(app, token, path, **query):
     return api_get(app.test_client(), token, f"surveys/liars/{path}", **query)
 
@@ -190,7 +185,7 @@ def test_the_builder_adds_a_lie_detector_question(app, researcher):
 def test_pages_say_there_is_no_bound(app, liars, client, researcher, runner, seed_responses):
     page = client.get("/s/liars").get_data(as_text=True)
     assert "no ε bound" in page and "ε = inf" not in page
-    assert "leaves out 1 question with no ε bound" in page
+    assert "Questions with no ε bound are left out of it (1 here)" in page
     seed_responses("liars", 400, seed=1)
     dashboard = researcher.get("/surveys/liars").get_data(as_text=True)
     assert "honest carriers (t)" in dashboard and "no ε bound" in dashboard
@@ -206,3 +201,13 @@ def test_the_plan_gives_the_margin_and_no_epsilon(client):
     assert plan["arms"] == ARMS
     refused = client.get("/api/plan?procedure=stochastic_lie_detector&arms=0.25&n=10")
     assert refused.status_code == 400 and "two arms" in refused.json["error"]
+
+
+def test_the_methods_paragraph_says_there_is_no_bound(app, liars, token):
+    submit(app, {"year": "first", "spun": 1, "sld": {"arm": 0, "reported": 1}})
+    submit(app, {"year": "first", "spun": 0, "sld": {"arm": 1, "reported": 0}})
+    text = api(app, token, "methods").json["markdown"]
+    assert "the stochastic lie detector (Moshagen, Musch & Erdfelder 2012)" in text
+    assert "no ε bound, since a “no” is never forced" in text
+    assert "Questions with no ε bound are left out of the total (1 here)." in text
+    assert "inf" not in text
