@@ -52,6 +52,7 @@ from .experiment import (
     allocation_check,
     contrast,
     contrast_coverage,
+    contrast_of,
     plan_experiment,
     simulate_power,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "asked_directly",
     "contrast",
     "contrast_coverage",
+    "contrast_of",
     "plan_experiment",
     "simulate_power",
     "split_ballot",

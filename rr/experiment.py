@@ -138,6 +138,28 @@ def contrast(
     return _combine(figures[0], figures[1], confidence)
 
 
+def contrast_of(first, second, confidence: float = 0.95) -> Contrast:
+    """Condition 1's true share minus condition 2's from each one's figures (estimate, standard
+    error, interval limits), for a way of asking with no single line (the lie detector's two
+    arms): the difference, its MOVER interval on the two intervals and ``p_more``.
+
+    Raises
+    ------
+    ValueError
+        If either is not four finite numbers with ci_low ≤ ci_high, or the confidence is outside
+        (0, 1).
+    """
+    confidence = check_probability(confidence, "confidence", closed=False)
+    for number, figures in enumerate((first, second), 1):
+        values = tuple(float(value) for value in figures)
+        if len(values) != 4 or not all(math.isfinite(v) for v in values) or values[2] > values[3]:
+            raise ValueError(
+                f"condition {number} needs (estimate, std_error, ci_low, ci_high) with "
+                f"ci_low <= ci_high, got {figures!r}"
+            )
+    return _combine(tuple(first), tuple(second), confidence)
+
+
 def _condition_figures(design: Line, yes, n, confidence: float, number: int):
     """(estimate, se, low, high) of one condition, unclipped; validates its counts."""
     yes_array = as_int_array(yes, f"yes_{number}")
@@ -318,6 +340,7 @@ __all__ = [
     "allocation_check",
     "contrast",
     "contrast_coverage",
+    "contrast_of",
     "plan_experiment",
     "simulate_power",
 ]

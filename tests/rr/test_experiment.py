@@ -177,3 +177,18 @@ def test_the_split_ballot_lab_finds_what_the_formulas_say():
     with pytest.raises(ValueError, match="denial"):
         rr.split_ballot(design, 0.3, 1.5, 0.0, 10)
     assert "power" in repr(found)
+
+
+def test_a_contrast_of_figures_is_the_contrast_of_the_lines_it_came_from():
+    import rr as rr_module
+    from rr.experiment import _condition_figures
+
+    spinner, direct = rr_module.designs_at_epsilon(1.0)["spinner_coin"], rr_module.asked_directly()
+    expected = rr_module.contrast(spinner, 420, 1000, direct, 180, 900)
+    found = rr_module.contrast_of(
+        _condition_figures(spinner, 420, 1000, 0.95, 1),
+        _condition_figures(direct, 180, 900, 0.95, 2),
+    )
+    assert found == expected
+    with pytest.raises(ValueError, match="ci_low <= ci_high"):
+        rr_module.contrast_of((0.1, 0.02, 0.2, 0.1), (0.1, 0.02, 0.05, 0.15))

@@ -180,7 +180,13 @@ def experiment_table(document: dict) -> str:
         lines.append("")
         lines.append(item["id"] + ("" if known is None else f" (known prevalence {known:g})"))
         for entry in item["by_condition"]:
-            epsilon = "directly" if entry["epsilon"] is None else f"eps {entry['epsilon']:.4g}"
+            epsilon = (
+                "directly"
+                if not entry["randomized"]
+                else "no eps bound"
+                if entry["epsilon"] is None
+                else f"eps {entry['epsilon']:.4g}"
+            )
             figures = "withheld" if entry["estimate"] is None else (
                 f"{entry['estimate']:.4f} [{entry['ci_low']:.4f}, {entry['ci_high']:.4f}]"
             )  # fmt: skip

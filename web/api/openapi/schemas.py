@@ -255,7 +255,8 @@ def experiment_schema() -> Schema:
 
     text: Schema = {"type": "string"}
     by_condition = {
-        "condition": text, "procedure": text, "epsilon": NUMBER_OR_NULL, "estimate": NUMBER_OR_NULL,
+        "condition": text, "procedure": text, "epsilon": NUMBER_OR_NULL,
+        "randomized": {"type": "boolean"}, "estimate": NUMBER_OR_NULL,
         "std_error": NUMBER_OR_NULL, "ci_low": NUMBER_OR_NULL, "ci_high": NUMBER_OR_NULL,
         "n": {"type": "integer", "minimum": 0},
     }  # fmt: skip

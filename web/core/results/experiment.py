@@ -14,6 +14,7 @@ from web.core.models import Question, Survey
 from web.core.results.comprehension import Comprehension, Counts, comprehension
 from web.core.results.figures import significant
 from web.core.results.published import published_answers
+from web.core.surveys.designs import ArmsDesign
 from web.core.surveys.flow.conditions import condition_markers, response_condition
 
 
@@ -84,7 +85,7 @@ def compared_items(survey: Survey) -> dict[str, list[Question]]:
     return {
         key: [asked[name] for name in ids if name in asked]
         for key, asked in rows_by_question(survey).items()
-        if len(asked) > 1 and one_line(next(iter(asked.values())))
+        if len(asked) > 1 and all(one_share(row) for row in asked.values())
     }
 
 
@@ -95,7 +96,7 @@ def reference_row(asked: list[Question]) -> Question:
 
 def one_line(question: Question) -> bool:
     """Whether the item is one share reported through one line (a yes/no question; not one
-    with options, a number, or cheating detection's two arms)."""
+    with options, a number, or a design of two arms)."""
     kind = question.type
     if kind.has_options or kind.has_range:
         return False
@@ -104,6 +105,31 @@ def one_line(question: Question) -> bool:
     except ValueError:
         return False
     return True
+
+
+def one_share(question: Question) -> bool:
+    """Whether the item is one yes/no share: through one line, or a design of two arms whose
+    estimate is that share (the lie detector's carriers, cheating detection's honest yes)."""
+    return one_line(question) or isinstance(question.asked_with, ArmsDesign)
+
+
+def _share_figures(row: Question) -> tuple[float, float, float, float] | None:
+    """(estimate, standard error, interval) of a row's published share through its design, or
+    None while a design of two arms has fewer than two respondents in an arm."""
+    if not isinstance(row.asked_with, ArmsDesign):
+        found = row.type.line_of(row).estimate(row.published_yes, row.published_n)
+        return (float(found.estimate), float(found.std_error), float(found.ci_low),
+                float(found.ci_high))  # fmt: skip
+    arm_yes, arm_n = row.published_arm_yes, row.published_arm_n
+    first_n = row.published_n - arm_n
+    if arm_n < 2 or first_n < 2:
+        return None
+    share = (
+        row.asked_with.arm_model(row.design)
+        .estimate([row.published_yes - arm_yes, arm_yes], [first_n, arm_n])
+        .prevalence
+    )
+    return share.estimate, share.std_error, share.ci_low, share.ci_high
 
 
 def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | None) -> dict:
@@ -125,10 +151,7 @@ def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | 
             continue
         contrast = None
         if entry["estimate"] is not None and base["estimate"] is not None:
-            contrast = rr.contrast(
-                row.type.line_of(row), row.published_yes, row.published_n,
-                reference.type.line_of(reference), reference.published_yes, reference.published_n,
-            )  # fmt: skip
+            contrast = _contrast(row, reference)
         contrasts.append(
             {
                 "condition": row.condition,
@@ -151,13 +174,26 @@ def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | 
     }
 
 
+def _contrast(row: Question, reference: Question) -> rr.Contrast:
+    """The row's share less the reference's: through both lines (unclipped limits), or from the
+    figures of a design of two arms."""
+    if one_line(row) and one_line(reference):
+        return rr.contrast(
+            row.type.line_of(row), row.published_yes, row.published_n,
+            reference.type.line_of(reference), reference.published_yes, reference.published_n,
+        )  # fmt: skip
+    return rr.contrast_of(_share_figures(row), _share_figures(reference))
+
+
 def _condition_figures(row: Question, min_n: int) -> dict:
     """An item's estimate in one condition through its design there; withheld below min n."""
     n = row.published_n
     entry = {
         "condition": row.condition,
         "procedure": row.procedure,
-        "epsilon": row.epsilon if row.asked_with.protects else None,
+        "epsilon": rr.bound(row.epsilon) if row.asked_with.protects else None,
+        # Whether it is randomized: an ε of null is then a design with no ε bound.
+        "randomized": row.asked_with.protects,
         "n": n,
         "estimate": None,
         "std_error": None,
@@ -166,19 +202,22 @@ def _condition_figures(row: Question, min_n: int) -> dict:
     }
     if n < min_n:
         return entry | {"withheld": True}
-    found = row.type.line_of(row).estimate(row.published_yes, n)
+    found = _share_figures(row)
+    if found is None:
+        return entry | {"noisy_yes": row.published_yes}
+    estimate, std_error, ci_low, ci_high = found
     return entry | {
         "noisy_yes": row.published_yes,
-        "estimate": significant(float(found.estimate)),
-        "std_error": significant(float(found.std_error)),
-        "ci_low": significant(float(found.ci_low)),
-        "ci_high": significant(float(found.ci_high)),
+        "estimate": significant(estimate),
+        "std_error": significant(std_error),
+        "ci_low": significant(ci_low),
+        "ci_high": significant(ci_high),
     }
 
 
 def _passed_figures(row: Question, counts: Counts, min_n: int) -> dict:
     """An item's estimate among the respondents who passed their condition's checks."""
-    if counts.n < min_n:
+    if counts.n < min_n or not one_line(row):  # two arms: the checks' counts have no arm
         return {"n": counts.n, "estimate": None, "ci_low": None, "ci_high": None}
     found = row.type.line_of(row).estimate(counts.hits, counts.n)
     return {

@@ -55,7 +55,8 @@ def _extra_rows(question) -> list[tuple]:
     """A design of two arms' second figure (cheating detection's cheaters, the lie detector's
     honest carriers) and each arm's counts, under its question's row (the estimate above is the
     asked share)."""
-    rows, extra = [], question.extra
+    rows: list[tuple] = []
+    extra = question.extra
     if "arms" not in extra:
         return rows
     design = arms_design(design_named(question.procedure))

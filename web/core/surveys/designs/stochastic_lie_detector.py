@@ -128,9 +128,7 @@ class StochasticLieDetector(ArmsDesign):
             "RRreg_model": "SLD",
             "RRreg_p": p,
             "RRreg_group": "<id>.arm + 1",
-            "R": [
-                rruni(r_column(reported), "SLD", r_vector(p), f"{r_column(arm)} + 1", True)
-            ],
+            "R": [rruni(r_column(reported), "SLD", r_vector(p), f"{r_column(arm)} + 1", True)],
             "RRreg_note": "MLest = FALSE keeps RRreg's closed form, which the app gives: with "
             "its default, RRreg refits by maximum likelihood on the boundary where t or pi "
             "falls outside 0 to 1",

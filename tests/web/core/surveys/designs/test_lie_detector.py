@@ -211,3 +211,57 @@ def test_the_methods_paragraph_says_there_is_no_bound(app, liars, token):
     assert "no ε bound, since a “no” is never forced" in text
     assert "Questions with no ε bound are left out of the total (1 here)." in text
     assert "inf" not in text
+
+
+SPLIT = {
+    "slug": "ban-study",
+    "title": "Ban",
+    "conditions": [{"id": "direct", "share": 1}, {"id": "sld", "share": 1}],
+    "questions": [
+        {
+            "id": "voted",
+            "type": "yesno",
+            "text": "Voted for the ban?",
+            "asked": {
+                "direct": {"procedure": "direct"},
+                "sld": {"procedure": "stochastic_lie_detector", "arms": ARMS},
+            },
+        }
+    ],
+}
+
+
+def test_a_split_ballot_condition_may_ask_with_the_lie_detector(app, client, token, imported):
+    from web.simulation import simulate_responses
+
+    slug = imported(copy.deepcopy(SPLIT))
+    with app.app_context():
+        simulate_responses(find_survey(slug), 4000, 0.3, seed=3)
+        row = next(q for q in find_survey(slug).questions if q.key == "voted@sld")
+        yes, n = row.published_yes, row.published_n
+        arm_yes, arm_n = row.published_arm_yes, row.published_arm_n
+    document = api_get(client, token, f"surveys/{slug}/experiment").get_json()
+    [item] = document["items"]
+    mine = {entry["condition"]: entry for entry in item["by_condition"]}
+    expected = MODEL.estimate([yes - arm_yes, arm_yes], [n - arm_n, arm_n]).carriers
+    assert mine["sld"]["estimate"] == pytest.approx(expected.estimate, abs=1e-9)
+    assert mine["sld"]["std_error"] == pytest.approx(expected.std_error, abs=1e-9)
+    assert mine["sld"]["epsilon"] is None and mine["sld"]["n"] == n
+    [contrast] = item["contrasts"]
+    difference = mine["sld"]["estimate"] - mine["direct"]["estimate"]
+    assert contrast["difference"] == pytest.approx(difference, abs=1e-9)
+    assert contrast["ci_low"] < 0 < contrast["ci_high"]  # both find the simulated 30%
+
+
+def test_the_dashboard_and_command_line_name_the_lie_detectors_condition(
+    app, runner, researcher, imported
+):
+    from web.simulation import simulate_responses
+
+    slug = imported(copy.deepcopy(SPLIT))
+    with app.app_context():
+        simulate_responses(find_survey(slug), 400, 0.3, seed=4)
+    page = researcher.get(f"/surveys/{slug}").get_data(as_text=True)
+    assert "no ε bound" in page and "directly" in page
+    printed = runner.invoke(args=["experiment", slug]).output
+    assert "no eps bound" in printed, printed
