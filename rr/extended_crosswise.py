@@ -29,8 +29,12 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import NamedTuple
 
+import numpy as np
+
 from ._validate import check_count, check_probability
+from .cheating import Share
 from .design import Design, crosswise
+from .difference import Difference
 from .errors import NO_INFORMATION, ParameterError
 
 METHOD = "maximum likelihood over both arms; Wald interval; G² test of the model (1 df)"
@@ -65,6 +69,11 @@ class ExtendedCrosswiseEstimate(NamedTuple):
             f"[{self.ci_low:.4f}, {self.ci_high:.4f}] at {self.confidence:.0%}, "
             f"G2={test.g2:.3f} on {test.df} df, p={test.p_value:.4f}, arms n={self.arm_n})"
         )
+
+    @property
+    def prevalence(self) -> Share:
+        """π̂ with its standard error and interval, as the other designs of two arms give it."""
+        return Share(self.estimate, self.std_error, self.ci_low, self.ci_high)
 
 
 @dataclass(frozen=True)
@@ -121,6 +130,63 @@ class ExtendedCrosswise:
             self._model_test(pi, same, total), (total[0], total[1]), (same[0], same[1]),
             confidence,
         )  # fmt: skip
+
+    def perturb(self, true_bits, nonadherent, rng=None) -> tuple[np.ndarray, np.ndarray]:
+        """Respondent by respondent: each put into arm 0 or 1 at random (half and half), their
+        innocuous answer drawn with the arm's qᵢ; an adherent respondent reports whether the two
+        answers are the same (1), a non-adherent one (``nonadherent``) reports "different" (0)
+        whatever they are. Returns (reported, arm), each of the shape of ``true_bits``."""
+        truth = np.asarray(true_bits).astype(bool)
+        ignoring = np.broadcast_to(np.asarray(nonadherent).astype(bool), truth.shape)
+        rng = np.random.default_rng(rng)
+        arm = rng.integers(0, 2, size=truth.shape)
+        innocuous = rng.random(truth.shape) < np.array(self.prevalences)[arm]
+        reported = (truth == innocuous) & ~ignoring
+        return reported.astype(np.uint8), arm.astype(np.uint8)
+
+    def margin_of_error(self, n, confidence: float = 0.95, prevalence: float = 0.5) -> float:
+        """The half-width of π̂'s Wald interval expected for ``n`` respondents split evenly
+        between the arms, every one adherent: z/√(Σᵢ (n/2)aᵢ²/(λᵢ(1 − λᵢ))) (a planning figure).
+
+        Raises
+        ------
+        ValueError
+            If n < 2, the share is outside [0, 1], or the confidence is outside (0, 1).
+        """
+        n = check_count(n, "n", minimum=2)
+        confidence = check_probability(confidence, "confidence", closed=False)
+        pi = check_probability(prevalence, "prevalence", closed=True)
+        information = sum(
+            (n / 2) * (2 * q - 1) ** 2 / (share * (1 - share))
+            for q, share in (
+                (q, self.same_share(arm, pi)) for arm, q in enumerate(self.prevalences)
+            )
+        )
+        return -NormalDist().inv_cdf((1 - confidence) / 2) / math.sqrt(information)
+
+    def difference(self, first, second, confidence: float = 0.95) -> Difference:
+        """π₁ − π₂ between two groups, each given as (arm_same, arm_n): the difference of their
+        maximum-likelihood π̂ with a Wald interval and two-sided p-value.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`estimate`, for either group.
+        """
+        one = self.estimate(first[0], first[1], confidence)
+        two = self.estimate(second[0], second[1], confidence)
+        difference = one.estimate - two.estimate
+        std_error = math.hypot(one.std_error, two.std_error)
+        z = -NormalDist().inv_cdf((1 - confidence) / 2)
+        statistic = difference / std_error if std_error > 0 else 0.0
+        return Difference(
+            estimate=difference,
+            ci_low=difference - z * std_error,
+            ci_high=difference + z * std_error,
+            p_value=math.erfc(abs(statistic) / math.sqrt(2)),
+            confidence=confidence,
+            method="Wald interval and two-sided test on the groups' maximum-likelihood estimates",
+        )
 
     def _arms(self, pi, same, total):
         """(qᵢ, yᵢ, nᵢ, λᵢ at π) of each arm. Assumes checked input."""

@@ -66,3 +66,43 @@ def test_the_model_test_holds_its_level_and_sees_noncompliance():
 def test_arms_that_identify_nothing_are_refused(prevalences, message):
     with pytest.raises(ParameterError, match=message):
         extended_crosswise(prevalences)
+
+
+def test_perturbed_respondents_give_back_the_share_and_pass_the_model_test():
+    design = extended_crosswise((0.25, 0.75))
+    rng = np.random.default_rng(21)
+    truth = rng.random(100_000) < 0.3
+    reported, arm = design.perturb(truth, False, rng)
+    same = [int(reported[arm == k].sum()) for k in (0, 1)]
+    n = [int((arm == k).sum()) for k in (0, 1)]
+    found = design.estimate(same, n)
+    # Four standard errors, and a test at 0.001 that an adherent sample passes.
+    assert abs(found.estimate - 0.3) < 4 * found.std_error
+    assert found.model_test.p_value > 0.001
+    assert found.prevalence == (found.estimate, found.std_error, found.ci_low, found.ci_high)
+    # One in ten answering "different" whatever they are: the two arms no longer fit one π.
+    reported, arm = design.perturb(truth, rng.random(100_000) < 0.1, rng)
+    same = [int(reported[arm == k].sum()) for k in (0, 1)]
+    n = [int((arm == k).sum()) for k in (0, 1)]
+    assert design.estimate(same, n).model_test.p_value < 1e-6
+
+
+def test_the_planned_margin_is_the_spread_of_simulated_estimates():
+    design = extended_crosswise((0.2, 0.8))
+    rng = np.random.default_rng(5)
+    n, trials = 800, 4000
+    shares = np.array([design.same_share(arm, 0.5) for arm in (0, 1)])
+    same = rng.binomial(n // 2, shares, size=(trials, 2))
+    spread = np.std([design.estimate(row, (n // 2, n // 2)).estimate for row in same])
+    # The spread's relative error over 4,000 trials is about 1.1%: 5% is over four of them.
+    assert design.margin_of_error(n) / 1.959964 == pytest.approx(spread, rel=0.05)
+
+
+def test_a_difference_between_groups_covers_the_true_one():
+    design = extended_crosswise((0.25, 0.75))
+    n = (200_000, 200_000)
+    first = [round(n[arm] * design.same_share(arm, 0.4)) for arm in (0, 1)]
+    second = [round(n[arm] * design.same_share(arm, 0.1)) for arm in (0, 1)]
+    found = design.difference((first, n), (second, n))
+    assert found.estimate == pytest.approx(0.3, abs=1e-5)
+    assert found.ci_low < 0.3 < found.ci_high and found.p_value < 1e-12
