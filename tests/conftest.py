@@ -391,6 +391,15 @@ def liars(imported):
 
 
 @pytest.fixture
+def crossed(imported):
+    """A survey asked with the extended crosswise model
+    (``tests/web/core/surveys/designs/test_extended_crosswise.py``); its slug."""
+    from tests.web.core.surveys.designs.test_extended_crosswise import SURVEY
+
+    return imported(SURVEY)
+
+
+@pytest.fixture
 def amounts(imported):
     """A survey of number questions (``tests/web/core/surveys/questions/test_numbers.py``); its slug."""
     from tests.web.core.surveys.questions.test_numbers import SURVEY

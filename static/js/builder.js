@@ -59,8 +59,7 @@ function start() {
 
   // Where a design's field sits: a share's, an arm's share's or the randomizer's own field, or
   // the innocuous question's translations.
-  const places = { innocuous: ".translations:has(#innocuous)" };
-  const place = (name) => places[name] ?? `.field:has(#${name})`;
+  const place = (name) => (name.endsWith("innocuous") ? `.translations:has(#${name})` : `.field:has(#${name})`);
   const everyField = [...new Set(Object.values(config.designs).flatMap((design) => design.fields))];
   /** A design's fields shown for it alone; its preview in place of the spinner's. Whether shown. */
   const showDesign = (direct) => {
@@ -135,7 +134,7 @@ function start() {
       return;
     }
     out("preview-light").textContent = arms
-      ? fill(config.messages.cheating, {
+      ? fill(plan.second_figure === "model_test" ? config.messages.modelTest : config.messages.cheating, {
         epsilon: short(plan.epsilon),
         yes1: percent(arms[0][0]), no1: percent(arms[0][1]), yes2: percent(arms[1][0]), no2: percent(arms[1][1]),
       })
@@ -147,7 +146,9 @@ function start() {
     out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost + plan.epsilon) });
     if (!(n >= (arms ? 2 : 1))) return;
     const margin = (plan.margin_of_error * 100).toFixed(1);
-    out("preview-margin").textContent = fill(arms ? config.messages.cheatingMargin : config.messages.margin, { n, margin });
+    const tested = plan.second_figure === "model_test";
+    const marginWords = tested ? config.messages.modelTestMargin : arms ? config.messages.cheatingMargin : config.messages.margin;
+    out("preview-margin").textContent = fill(marginWords, { n, margin });
   };
 
   const changePlan = out("change-plan");

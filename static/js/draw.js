@@ -181,7 +181,8 @@ function memoBit(report) {
  * a single-choice spin and die.
  */
 function drawItem(question, value) {
-  if (question.mode === "report") return { own: true, reported: value };
+  // A report the respondent gives, with the arm kept for it where one was drawn (arm-draw.js).
+  if (question.mode === "report") return { own: true, reported: value, arm: question.keptArm };
   return answerOf(question).draw(question, value);
 }
 

@@ -261,3 +261,45 @@ def test_the_builder_previews_the_lie_detector_without_an_epsilon(
     page.wait_for_url(re.compile(r"/edit$"))
     expect(page.locator("#survey-epsilon")).to_contain_text("left out of it (2 here: sld, ")
     context.close()
+
+
+def test_the_extended_crosswise_model_keeps_its_drawn_arm_and_sends_it_with_the_report(
+    app, browser, live_server, crossed
+):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    posted = []
+    page.on(
+        "request",
+        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
+    )
+    open_survey(page, f"{live_server}/s/{crossed}")
+    # The top of the range is the second arm: its everyday question alone is shown.
+    second = page.locator("section[data-question='ecwm'] .arm-innocuous[data-arm='1']")
+    expect(second).to_be_visible()
+    expect(page.locator(".arm-innocuous[data-arm='0']")).to_be_hidden()
+    assert memo(page, crossed)["reported"]["@arm:ecwm"]["bit"] == "1"
+    page.reload()
+    page.wait_for_selector(".spin-button:not([disabled])")
+    expect(second).to_be_visible()
+    page.check("input[name='direct-year'][value='first']")
+    page.check("input[name='report-ecwm'][value='1']")
+    page.click("section[data-question='ecwm'] .spin-button")
+    page.wait_for_selector("[data-item='ecwm'][data-state='done']", timeout=60_000)
+    assert memo(page, crossed)["reported"]["ecwm"]["bit"] == "1:1"
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    sent = [json.loads(body)["answers"] for body in posted if body and "answers" in body]
+    assert sent == [{"year": "first", "ecwm": {"arm": 1, "reported": 1}}]
+    assert stored_answers(app) == sent
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@pytest.mark.parametrize("fixture", ["crossed", "liars"])
+@no_database
+def test_the_designs_of_two_arms_fit_a_phone_and_pass_axe(phone, request, fixture, locale):
+    slug = request.getfixturevalue(fixture)
+    page = phone(f"/s/{slug}", locale)
+    assert phone_problems(page) == []

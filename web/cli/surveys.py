@@ -176,7 +176,8 @@ def export_survey(slug: str, output: Path | None, file_format: str | None) -> No
     help="Share of respondents to a cheating-detection question who say no whatever they are "
     "told (drawn independently of the true answer, so the honest-yes share is "
     "true proportion × (1 − cheating share)); to a lie-detector question, the share of carriers "
-    "who say no (1 − t).",
+    "who say no (1 − t); to an extended crosswise question, the share who answer 'different' "
+    "whatever they are.",
 )
 @click.option(
     "--true-mean",

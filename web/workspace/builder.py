@@ -233,6 +233,8 @@ def edit_question(slug: str, key: str):
     }
     data |= texts_data("text", question.texts, languages)
     data |= texts_data("innocuous", question.design.innocuous_text, languages)
+    for number, text in enumerate(question.design.arm_texts or (), start=1):
+        data |= texts_data(f"arm_{number}_innocuous", text, languages)
     data |= texts_data("hint", Texts(question.hint or {}), languages)
     if question.design.scale is not None:
         data |= texts_data("unit", question.design.scale.unit, languages)

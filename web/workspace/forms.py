@@ -184,7 +184,7 @@ class FieldingForm(SurveyForm):
 # one language is built as before), each other language's in ``<name>_<tag>``.
 TRANSLATED = (
     "title", "description", "consent", "thanks", "text", "hint", "options", "innocuous", "unit",
-    "rows",
+    "rows", "arm_1_innocuous", "arm_2_innocuous",
 )  # fmt: skip
 
 
@@ -322,6 +322,21 @@ class QuestionForm(FlaskForm):
     )
     arm_2_p_forced_no = FloatField(
         _l("Arm 2: share told to say “no”"), validators=[Optional()], default=0.3
+    )
+    # The extended crosswise model's arms: each its innocuous question and that one's prevalence.
+    arm_1_innocuous = TextAreaField(
+        _l("Arm 1: innocuous question"),
+        description=_l("e.g. “Were you born in January, February or March?”"),
+    )
+    arm_1_prevalence = FloatField(
+        _l("Arm 1: its known share of yes"), validators=[Optional()], default=0.25
+    )
+    arm_2_innocuous = TextAreaField(
+        _l("Arm 2: innocuous question"),
+        description=_l("e.g. “Were you born between April and December?”"),
+    )
+    arm_2_prevalence = FloatField(
+        _l("Arm 2: its known share of yes"), validators=[Optional()], default=0.75
     )
     # The stochastic lie detector's arms: the share of non-carriers told to say "no" in each.
     arm_1_p_no = FloatField(

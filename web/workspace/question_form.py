@@ -192,7 +192,7 @@ def design_data(design: DesignParameters, procedure: str) -> dict:
     """A design's stated numbers as form data (the defaults stay where it states none)."""
     data = dict(design.shares)
     found = find_design(procedure)
-    names = found.fields.arm_fields if found is not None else ()
+    names = found.fields.arm_share_names() if found is not None else ()
     for number, arm in enumerate(design.arms or (), start=1):
         data |= {f"arm_{number}_{name}": value for name, value in zip(names, arm, strict=True)}
     return data | {"randomizer": design.randomizer}
@@ -214,8 +214,11 @@ def design_from_form(form, procedure: str, languages: list[str]) -> DesignParame
     if design is None or not design.derived:  # a spinner's, or a question asked directly
         return NO_PARAMETERS
     arms = tuple(
-        tuple(form[f"arm_{number}_{name}"].data for name in design.fields.arm_fields)
+        tuple(form[f"arm_{number}_{name}"].data for name in design.fields.arm_share_names())
         for number in (1, 2)
+    )
+    arm_texts = tuple(
+        form_texts(form, f"arm_{number}_innocuous", languages).stripped() for number in (1, 2)
     )
     return DesignParameters.of(
         **{name: form[name].data for name in design.fields.share_names() if name != "arms"},
@@ -224,6 +227,7 @@ def design_from_form(form, procedure: str, languages: list[str]) -> DesignParame
         if design.fields.innocuous
         else None,
         randomizer=form.randomizer.data if design.fields.own else None,
+        arm_texts=arm_texts if design.fields.arm_innocuous else None,
     )
 
 
@@ -268,6 +272,9 @@ def _design_field(place: str) -> str | None:
     """The form field of a mistake in a design's parameters: an arm's share, or the innocuous
     question's wording or prevalence; None for any other place."""
     arm = ARM_PLACE.search(place)
+    if arm and ".innocuous." in place:
+        part = "innocuous" if ".innocuous.text" in place else "prevalence"
+        return f"arm_{int(arm[1]) + 1}_{part}"
     if arm:
         return f"arm_{int(arm[1]) + 1}_{arm[2] or 'p_truth'}"
     if ".arms" in place:

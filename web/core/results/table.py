@@ -61,7 +61,10 @@ def _extra_rows(question) -> list[tuple]:
         return rows
     design = arms_design(design_named(question.procedure))
     share = extra.get(design.second_figure)
-    if share is not None:
+    if share is not None and "g2" in share:  # a model test, not a share
+        test = f"G2 = {share['g2']:.3f}, p = {share['p_value']:.4f}"
+        rows.append((f"  {design.second_words}", "", "", test, "", ""))
+    elif share is not None:
         interval = f"[{share['ci_low']:.1%}, {share['ci_high']:.1%}]"
         rows.append((f"  {design.second_words}", "", "", f"{share['estimate']:.1%}", interval, ""))
     for number, arm in enumerate(extra.get("arms", ()), start=1):

@@ -275,6 +275,7 @@ class _Reader:
             )
             innocuous = None
         innocuous = innocuous or {}
+        arms, arm_texts = self.arms(item, where)
         if innocuous:
             self.problems += _unknown_fields(
                 innocuous, {"text", "prevalence"}, f"{where}.innocuous"
@@ -286,7 +287,8 @@ class _Reader:
             if innocuous
             else None,
             randomizer=item.get("randomizer", "page"),
-            arms=self.arms(item, where),
+            arms=arms,
+            arm_texts=arm_texts,
             scale=self.scale(item, where),
             max_length=self.max_length(item),
             rows=self.rows(item, where),
@@ -327,22 +329,36 @@ class _Reader:
         step = item.get("step", 1 if ranged is not None and ranged.has_range else None)
         return Scale(item.get("min"), item.get("max"), step, unit)
 
-    def arms(self, item: dict, where: str):
-        """A design of two arms' arms as written: each an object of the design's shares (those
-        of cheating detection where the procedure names no design of arms)."""
+    def arms(self, item: dict, where: str) -> tuple[tuple | None, tuple[Texts, ...] | None]:
+        """A design of two arms' arms as written, each an object of the design's shares (those
+        of cheating detection where the procedure names no design of arms), and each arm's
+        innocuous question's wording where its arms ask one (the extended crosswise model)."""
         arms = item.get("arms")
         if arms is None:
-            return None
+            return None, None
         if not isinstance(arms, list) or not all(isinstance(arm, dict) for arm in arms):
             self.problems.append(
                 Problem(f"{where}.arms", _("must be a list of two objects of shares"))
             )
-            return None
+            return None, None
         design = find_design(item.get("procedure"))
         names = design.fields.arm_fields if design is not None else ARM_FIELDS
         for index, arm in enumerate(arms):
             self.problems += _unknown_fields(arm, set(names), f"{where}.arms[{index}]")
-        return tuple(tuple(arm.get(name) for name in names) for arm in arms)
+        if design is None or not design.fields.arm_innocuous:
+            return tuple(tuple(arm.get(name) for name in names) for arm in arms), None
+        questions = []
+        for index, arm in enumerate(arms):
+            place = f"{where}.arms[{index}].innocuous"
+            innocuous = arm.get("innocuous")
+            if not isinstance(innocuous, dict):
+                self.problems.append(
+                    Problem(place, _("must be an object with text and prevalence"))
+                )
+                innocuous = {}
+            self.problems += _unknown_fields(innocuous, {"text", "prevalence"}, place)
+            questions.append((innocuous.get("prevalence"), self.texts(innocuous, "text", place)))
+        return tuple((share,) for share, _text in questions), tuple(text for _s, text in questions)
 
     def fielding(self, data: dict) -> Fielding:
         """Consent, thank-you, completion, schedule and target as written."""

@@ -148,6 +148,7 @@ class CheatingDetection(ArmsDesign):
         model = cheating_model(parameters)
         return {
             "procedure": self.name,
+            "second_figure": self.second_figure,
             "arms": [dict(zip(ARM_FIELDS, arm, strict=True)) for arm in parameters.arms],
             "epsilon": model.epsilon,
             "n": n,

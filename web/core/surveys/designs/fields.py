@@ -33,11 +33,24 @@ class DesignFields:
     own: bool = False
     arm_fields: tuple[str, ...] = ARM_FIELDS
 
+    @property
+    def arm_innocuous(self) -> bool:
+        """Whether each arm asks an innocuous question of its own (its text and prevalence: the
+        arm's one share is its ``prevalence``)."""
+        return self.arm_fields == ("innocuous",)
+
+    def arm_share_names(self) -> tuple[str, ...]:
+        """Each arm's shares by name (an arm's innocuous question states ``prevalence``)."""
+        return ("prevalence",) if self.arm_innocuous else self.arm_fields
+
     def arm_form_fields(self) -> list[str]:
-        """The builder's fields of its arms' shares (none for a design without arms)."""
+        """The builder's fields of its arms (none for a design without arms): each arm's shares,
+        and an arm's innocuous question (its wording, by language, is a translated field)."""
         if "arms" not in self.parameters:
             return []
-        return [f"arm_{number}_{name}" for number in (1, 2) for name in self.arm_fields]
+        texts = ("innocuous",) if self.arm_innocuous else ()
+        names = (*texts, *self.arm_share_names())
+        return [f"arm_{number}_{name}" for number in (1, 2) for name in names]
 
     @property
     def innocuous(self) -> bool:
@@ -58,6 +71,12 @@ class DesignFields:
                     "text": parameters.innocuous_text.for_file(languages),
                     "prevalence": parameters.share("prevalence"),
                 }
+            elif name == "arms" and self.arm_innocuous:
+                texts = parameters.arm_texts or ()
+                data["arms"] = [
+                    {"innocuous": {"text": text.for_file(languages), "prevalence": arm[0]}}
+                    for arm, text in zip(parameters.arms or (), texts, strict=True)
+                ]
             elif name == "arms":
                 data["arms"] = [
                     dict(zip(self.arm_fields, arm, strict=True)) for arm in parameters.arms or ()
@@ -80,7 +99,7 @@ class DesignFields:
         """The numbers a plan's query states (``query`` a mapping of strings): each share as a
         number, or None where it is missing or not one; arms as written ``t,f_yes,f_no;…``."""
         if "arms" in self.parameters:
-            return {"arms": arms_from_text(query.get("arms", ""), len(self.arm_fields))}
+            return {"arms": arms_from_text(query.get("arms", ""), len(self.arm_share_names()))}
         return {name: _float_or_none(query.get(name)) for name in self.share_names()}
 
     def planned(self, numbers: dict) -> DesignParameters:
@@ -88,6 +107,7 @@ class DesignFields:
         return DesignParameters.of(
             **{name: numbers.get(name) for name in self.share_names()},
             innocuous_text=Texts.one("en", "innocuous") if self.innocuous else None,
+            arm_texts=(Texts.one("en", "innocuous"),) * 2 if self.arm_innocuous else None,
         )
 
     def problems(self, parameters: DesignParameters) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ RANDOMIZERS = ("page", "own")
 # The shares in the order a respondent's memo keys a draw by (``DesignParameters.numbers``):
 # memos already kept in browsers must keep matching, so later shares only ever go after these.
 FIRST_SHARES = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
-_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale", "max_length", "rows")
+_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale", "max_length", "rows", "arm_texts")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,9 @@ class DesignParameters:
     max_length: Any = None
     # A grid's rows, each answered with one of the question's shared options (None: no grid).
     rows: tuple[GridRow, ...] | None = None
+    # Each arm's innocuous question, by language, where a design's arms ask one each (the
+    # extended crosswise model); its prevalence is the arm's share in ``arms``.
+    arm_texts: tuple[Texts, ...] | None = None
 
     def __post_init__(self):
         # One order whatever order they were stated in, so that equal parameters are equal.
@@ -92,7 +95,12 @@ class DesignParameters:
         rows = None if self.rows is None else tuple(
             GridRow(row.key, kept(row.text)) for row in self.rows
         )  # fmt: skip
-        return replace(self, innocuous_text=kept(self.innocuous_text), rows=rows)
+        arm_texts = None if self.arm_texts is None else tuple(
+            kept(text) for text in self.arm_texts
+        )  # fmt: skip
+        return replace(
+            self, innocuous_text=kept(self.innocuous_text), rows=rows, arm_texts=arm_texts
+        )
 
     # In the database: one JSON object, the innocuous question's text by language.
 
@@ -110,6 +118,8 @@ class DesignParameters:
             stored["max_length"] = self.max_length
         if self.rows is not None:
             stored["rows"] = [{"id": row.key, "text": dict(row.text)} for row in self.rows]
+        if self.arm_texts is not None:
+            stored["arm_texts"] = [dict(text) for text in self.arm_texts]
         return stored
 
     @classmethod
@@ -124,6 +134,9 @@ class DesignParameters:
             data.get("max_length"),
             tuple(GridRow(row["id"], Texts(row["text"])) for row in data["rows"])
             if data.get("rows") is not None
+            else None,
+            tuple(Texts(text) for text in data["arm_texts"])
+            if data.get("arm_texts") is not None
             else None,
         )
 

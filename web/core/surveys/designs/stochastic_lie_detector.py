@@ -145,6 +145,7 @@ class StochasticLieDetector(ArmsDesign):
         model = self.arm_model(parameters)
         return {
             "procedure": self.name,
+            "second_figure": self.second_figure,
             "arms": [{"p_no": p_no} for (p_no,) in parameters.arms],
             "epsilon": None,
             "bounded": False,

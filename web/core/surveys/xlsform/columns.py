@@ -25,11 +25,13 @@ survey sheet column        meaning
                            states (``rr_p_truth``, ``rr_p_forced_yes``, ``rr_p_forced_no``,
                            ``rr_theta_yes``, ``rr_theta_no``); each design reads its own
 ``rr_innocuous::<L> (t)``  the innocuous question's wording per language (a design that asks
-                           an innocuous question)
+                           an innocuous question; the extended crosswise model's first arm's)
+``rr_innocuous_2::<L> (t)`` the extended crosswise model's second arm's innocuous question
 ``rr_prevalence``          its known share of yes
 ``rr_randomizer``          ``page`` (default) or ``own``: the respondent's own die or coin
 ``rr_arms``                a design's two arms: cheating detection's ``t,f_yes,f_no;t,f_yes,f_no``,
-                           the lie detector's ``p_no;p_no``
+                           the lie detector's ``p_no;p_no``, the extended crosswise model's
+                           innocuous prevalences ``q;q``
 ``parameters``             a number question's range: its type is ``range`` (as in ODK) with
                            ``start=0 end=30 step=1``
 ``rr_unit::<L> (t)``       a number question's unit per language
@@ -141,7 +143,8 @@ HEADER_ALIASES = {"list name": "list_name"}
 # row is refused by row and column, never dropped.
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
-     "rr_innocuous", "rr_unit", "required", "relevant", "constraint", "rr_screen_out_if", "hint",
+     "rr_innocuous", "rr_innocuous_2", "rr_unit", "required", "relevant", "constraint",
+     "rr_screen_out_if", "hint",
      *DESIGN_COLUMNS,
      *CONDITION_COLUMNS)
 )  # fmt: skip

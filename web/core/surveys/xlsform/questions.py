@@ -203,6 +203,8 @@ def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
                 "text": text_of(cells, "rr_innocuous", languages),
                 "prevalence": number_cell(cells.get("rr_prevalence")),
             }
+        elif name == "arms" and fields.arm_innocuous:
+            design["arms"] = _innocuous_arms(cells, languages)
         elif name == "arms":
             design["arms"] = _arms(cells.get("rr_arms"), fields.arm_fields)
         else:
@@ -219,6 +221,21 @@ def number_cell(value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+def _innocuous_arms(cells: dict, languages: list[str]) -> Any:
+    """Two arms each asking its innocuous question: their prevalences from ``rr_arms`` (``q;q``),
+    their wordings from ``rr_innocuous`` and ``rr_innocuous_2``; a cell of another form is handed
+    on as it is, for the validator to name."""
+    value = cells.get("rr_arms")
+    shares = _arms(value, ("prevalence",))
+    if not isinstance(shares, list):
+        return shares
+    texts = [text_of(cells, column, languages) for column in ("rr_innocuous", "rr_innocuous_2")]
+    return [
+        {"innocuous": {"text": text, "prevalence": arm["prevalence"]}}
+        for arm, text in zip(shares, texts + [None] * (len(shares) - 2), strict=False)
+    ]
 
 
 def _arms(value: Any, names: tuple[str, ...]) -> Any:

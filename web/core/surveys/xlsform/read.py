@@ -165,7 +165,8 @@ def _header_key(header: str) -> str:
 # (``jr:count``, ``media:image``).
 TEXT_COLUMNS = frozenset(
     ("label", "hint", "guidance_hint", "constraint_message", "required_message", "form_title",
-     "rr_title", "rr_innocuous", "rr_unit", *(f"rr_{name}" for name in SETTINGS_TEXTS))
+     "rr_title", "rr_innocuous", "rr_innocuous_2", "rr_unit",
+     *(f"rr_{name}" for name in SETTINGS_TEXTS))
 )  # fmt: skip
 # A language named without its tag (``label::English``), as pyxform allows: the app's languages
 # by the names it gives them, and by their English names.

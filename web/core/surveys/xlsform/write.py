@@ -12,6 +12,7 @@ from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.panel import ADDRESSES
 from web.core.surveys.specs import SurveySpec
+from web.core.surveys.texts import Texts
 from web.core.surveys.xlsform.columns import (
     DESIGN_COLUMNS,
     PANEL_SETTINGS,
@@ -113,6 +114,9 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         for question in spec.questions
     )
     innocuous = [f"rr_innocuous::{header.split('::', 1)[1]}" for header in headers]
+    # A second arm's innocuous question (the extended crosswise model's) only where one asks it.
+    armed = any(question.design.arm_texts for question in spec.questions)
+    innocuous += [f"rr_innocuous_2::{header.split('::', 1)[1]}" for header in headers] * armed
     design_headers = [*SHARE_COLUMNS, *innocuous, *DESIGN_COLUMNS[len(SHARE_COLUMNS) :]]
     design_headers = design_headers if designed else []
     # The range columns only where a question is a number; parameters also where an order is drawn.
@@ -201,7 +205,9 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             cells.append(question.epsilon_permanent)
         if designed:
             cells += [_exact(design.share(column[3:])) for column in SHARE_COLUMNS]
-            cells += [design.innocuous_text.get(code) for code in languages]
+            first, second = design.arm_texts or (design.innocuous_text, Texts())
+            cells += [first.get(code) for code in languages]
+            cells += [second.get(code) for code in languages] * armed
             cells += [_exact(design.share("prevalence")), randomizer]
             cells += [
                 ";".join(",".join(repr(float(share)) for share in arm) for arm in design.arms)
