@@ -257,6 +257,12 @@ def test_the_builder_previews_the_lie_detector_without_an_epsilon(
     expect(page.locator("#preview-light")).to_contain_text("Enter the design")
     page.fill("#arm_2_p_no", "0.75")
     expect(page.locator("#preview-light")).to_contain_text("No ε bound")
+    # The extended crosswise model: an everyday question per arm, and the model test.
+    page.select_option("#procedure", "extended_crosswise")
+    assert page.is_visible("#arm_2_innocuous") and page.is_hidden("#arm_2_p_no")
+    expect(page.locator("#preview-light")).to_contain_text("the model test says whether")
+    expect(page.locator("#preview-margin")).to_contain_text("everyone follows the instructions")
+    page.select_option("#procedure", "stochastic_lie_detector")
     page.click("#question-form button[type='submit']")
     page.wait_for_url(re.compile(r"/edit$"))
     expect(page.locator("#survey-epsilon")).to_contain_text("left out of it (2 here: sld, ")

@@ -90,6 +90,16 @@ SURVEY = {
             ],
         },
         {
+            "id": "copied_ecwm",
+            "type": "yesno",
+            "text": "Copied (extended crosswise)?",
+            "procedure": "extended_crosswise",
+            "arms": [
+                {"innocuous": {"text": "Born in January to March?", "prevalence": 0.25}},
+                {"innocuous": {"text": "Born in April to December?", "prevalence": 0.75}},
+            ],
+        },
+        {
             "id": "voted",
             "type": "yesno",
             "text": "Voted for the ban?",
@@ -234,7 +244,7 @@ def test_every_codebook_call_runs_and_gives_the_apps_estimate(fielded):
                 row = app[key, _option(call, key)]
                 assert found[label, "share"][0] == pytest.approx(float(row["estimate"]), abs=1e-4)
                 checked += 1
-            else:  # a number question's mean
+            else:  # a number question's mean, or the extended crosswise model's π (glm)
                 value = found[label, "value"][0]
                 assert value == pytest.approx(float(app[key, ""]["estimate"]), abs=1e-4)
                 checked += 1

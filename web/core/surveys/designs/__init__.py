@@ -83,7 +83,7 @@ def builder_descriptors() -> dict[str, dict]:
         design.name: design.page.descriptor
         | {"derived": design.derived, "fields": design.fields.builder()}
         | (
-            {"armShares": list(design.fields.arm_fields)}
+            {"armShares": list(design.fields.arm_share_names())}
             if "arms" in design.fields.parameters
             else {}
         )
