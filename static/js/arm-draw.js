@@ -6,7 +6,7 @@
  * @module arm-draw
  */
 import { commitReported, loadMemo } from "./memo.js";
-import { cryptoUint32, pickByShares } from "./random.js";
+import { cryptoUint32, newSubmissionId, pickByShares } from "./random.js";
 
 const KEPT_AS = "arm";
 
@@ -70,7 +70,6 @@ export async function keepArms(page, questions, sectionOf, random = cryptoUint32
           found.set(question.id, arm);
         }
         if (drawn.size) {
-          const { newSubmissionId } = await import("./random.js");
           commitReported(stored, config.slug, config.revision, drawn, newSubmissionId);
           await page.share(stored.value);
         }
