@@ -41,6 +41,7 @@ from .design import (
     spinner_coin,
     unrelated_question,
 )
+from .design_effect import DesignEffectTest, design_effect_test
 from .difference import Difference, difference, simulate_difference_coverage
 from .equal_epsilon import designs_at_epsilon
 from .errors import ParameterError
@@ -130,6 +131,8 @@ __all__ = [
     "LieDetector",
     "LieDetectorEstimate",
     "lie_detector",
+    "DesignEffectTest",
+    "design_effect_test",
     "Allocation",
     "Contrast",
     "Design",

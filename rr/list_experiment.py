@@ -134,6 +134,15 @@ class ListExperiment:
             moments.confidence,
         )  # fmt: skip
 
+    def design_effect(self, control, treatment):
+        """Blair & Imai's (2012) test that adding the sensitive item left the control items'
+        answers unchanged (:func:`rr.design_effect.design_effect_test`); refuses what
+        :meth:`estimate` refuses, and J < 2."""
+        from .design_effect import design_effect_test
+
+        short, long = self._checked(control, treatment)
+        return design_effect_test(short.astype(int), long.astype(int))
+
     def difference(self, control, treatment, confidence: float = 0.95) -> MeanDifference:
         """The difference in means alone (no fit), with its HC3 standard error and Wald
         interval; refuses what :meth:`estimate` refuses."""
