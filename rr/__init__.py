@@ -62,6 +62,7 @@ from .joint import JointFit, joint_em, joint_gibbs
 from .lie_detector import LieDetector, LieDetectorEstimate, lie_detector
 from .linear import LinearResult
 from .list_experiment import ListEstimate, ListExperiment, list_experiment
+from .list_regression import ListRegression, list_regression
 from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response
 from .mean import BoundedMean, MeanEstimate, MechanismVariances, bounded_mean, mechanism_variances
 from .mechanism import (
@@ -128,6 +129,8 @@ __all__ = [
     "ListEstimate",
     "ListExperiment",
     "list_experiment",
+    "ListRegression",
+    "list_regression",
     "LieDetector",
     "LieDetectorEstimate",
     "lie_detector",
