@@ -112,6 +112,24 @@ def _combine(estimate, std_error, low, high, confidence: float) -> Difference:
     return Difference(d, lower, upper, p_value, confidence)
 
 
+def wald_difference(first, second, confidence: float, method: str) -> Difference:
+    """The first estimate less the second, each (estimate, std_error) of independent groups:
+    its Wald interval and two-sided p-value, the standard errors added in quadrature. Assumes
+    finite figures and a checked confidence."""
+    difference = first[0] - second[0]
+    std_error = math.hypot(first[1], second[1])
+    z = -NormalDist().inv_cdf((1 - confidence) / 2)
+    statistic = difference / std_error if std_error > 0 else 0.0
+    return Difference(
+        estimate=difference,
+        ci_low=difference - z * std_error,
+        ci_high=difference + z * std_error,
+        p_value=math.erfc(abs(statistic) / math.sqrt(2)),
+        confidence=confidence,
+        method=method,
+    )
+
+
 def mover(first, second) -> tuple[float, float, float]:
     """d = p₁ − p₂ and its MOVER limits, held inside [−1, 1], from each group's (estimate, low,
     high) on its own line; assumes valid input."""

@@ -34,7 +34,7 @@ import numpy as np
 from ._validate import check_count, check_probability
 from .cheating import Share
 from .design import Design, crosswise
-from .difference import Difference
+from .difference import Difference, wald_difference
 from .errors import NO_INFORMATION, ParameterError
 
 METHOD = "maximum likelihood over both arms; Wald interval; G² test of the model (1 df)"
@@ -173,20 +173,12 @@ class ExtendedCrosswise:
         ValueError
             As :meth:`estimate`, for either group.
         """
-        one = self.estimate(first[0], first[1], confidence)
-        two = self.estimate(second[0], second[1], confidence)
-        difference = one.estimate - two.estimate
-        std_error = math.hypot(one.std_error, two.std_error)
-        z = -NormalDist().inv_cdf((1 - confidence) / 2)
-        statistic = difference / std_error if std_error > 0 else 0.0
-        return Difference(
-            estimate=difference,
-            ci_low=difference - z * std_error,
-            ci_high=difference + z * std_error,
-            p_value=math.erfc(abs(statistic) / math.sqrt(2)),
-            confidence=confidence,
-            method="Wald interval and two-sided test on the groups' maximum-likelihood estimates",
-        )
+        one = self.estimate(first[0], first[1], confidence).prevalence
+        two = self.estimate(second[0], second[1], confidence).prevalence
+        return wald_difference(
+            one[:2], two[:2], confidence,
+            "Wald interval and two-sided test on the groups' maximum-likelihood estimates",
+        )  # fmt: skip
 
     def _arms(self, pi, same, total):
         """(qᵢ, yᵢ, nᵢ, λᵢ at π) of each arm. Assumes checked input."""

@@ -36,7 +36,7 @@ import numpy as np
 from ._validate import check_count, check_probability
 from .cheating import Share
 from .design import Design
-from .difference import Difference
+from .difference import Difference, wald_difference
 from .errors import NO_INFORMATION, ParameterError
 
 METHOD = "closed-form moment estimates of the two arms (RRreg's RRuni 'SLD'); Wald intervals"
@@ -155,18 +155,10 @@ class LieDetector:
         """
         one = self.estimate(first[0], first[1], confidence).carriers
         two = self.estimate(second[0], second[1], confidence).carriers
-        difference = one.estimate - two.estimate
-        std_error = math.hypot(one.std_error, two.std_error)
-        z = -NormalDist().inv_cdf((1 - confidence) / 2)
-        statistic = difference / std_error if std_error > 0 else 0.0
-        return Difference(
-            estimate=difference,
-            ci_low=difference - z * std_error,
-            ci_high=difference + z * std_error,
-            p_value=math.erfc(abs(statistic) / math.sqrt(2)),
-            confidence=confidence,
-            method="Wald interval and two-sided test on the groups' closed-form estimates",
-        )
+        return wald_difference(
+            one[:2], two[:2], confidence,
+            "Wald interval and two-sided test on the groups' closed-form estimates",
+        )  # fmt: skip
 
 
 def lie_detector(p_no) -> LieDetector:

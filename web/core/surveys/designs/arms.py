@@ -51,6 +51,16 @@ class ArmsDesign(SurveyDesign):
         return first.offset, first.slope
 
 
+def two_arms(arms, width: int) -> bool:
+    """Whether ``arms`` as stated is two arms of ``width`` shares each (the shares are checked
+    apart)."""
+    return (
+        isinstance(arms, (list, tuple))
+        and len(arms) == 2
+        and all(isinstance(arm, (list, tuple)) and len(arm) == width for arm in arms)
+    )
+
+
 def arms_design(design: SurveyDesign) -> ArmsDesign:
     """``design`` as a design of two arms; ValueError for a design of one line."""
     if not isinstance(design, ArmsDesign):

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs.arms import ArmsDesign
+from web.core.surveys.designs.arms import ArmsDesign, two_arms
 from web.core.surveys.designs.base import epsilon_problems, register, share_words
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.forced_response import forced_refusal, forced_sectors
@@ -68,11 +68,7 @@ class CheatingDetection(ArmsDesign):
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms = parameters.arms
-        if (
-            not isinstance(arms, (list, tuple))
-            or len(arms) != 2
-            or not all(isinstance(arm, (list, tuple)) and len(arm) == 3 for arm in arms)
-        ):
+        if not two_arms(arms, 3):
             return [("arms", _("needs two arms, each with p_truth, p_forced_yes and p_forced_no"))]
         problems = [
             (f"arms[{index}].{name}", _("must be a number from 0 to 1, got %(value)r", value=value))

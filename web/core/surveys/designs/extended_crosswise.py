@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs.arms import ArmsDesign
+from web.core.surveys.designs.arms import ArmsDesign, two_arms
 from web.core.surveys.designs.base import epsilon_problems, register, share_words
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.own_draw import OwnDraw
@@ -78,11 +78,7 @@ class ExtendedCrosswise(ArmsDesign):
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms, texts = parameters.arms, parameters.arm_texts or ()
-        if (
-            not isinstance(arms, (list, tuple))
-            or len(arms) != 2
-            or not all(isinstance(arm, (list, tuple)) and len(arm) == 1 for arm in arms)
-        ):
+        if not two_arms(arms, 1):
             return [("arms", _("needs two arms, each with its innocuous question"))]
         problems = [
             (

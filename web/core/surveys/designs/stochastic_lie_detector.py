@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 import rr
-from web.core.surveys.designs.arms import ArmsDesign
+from web.core.surveys.designs.arms import ArmsDesign, two_arms
 from web.core.surveys.designs.base import register, share_words
 from web.core.surveys.designs.fields import DesignFields
 from web.core.surveys.designs.page_draw import PageDraw
@@ -68,11 +68,7 @@ class StochasticLieDetector(ArmsDesign):
 
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms = parameters.arms
-        if (
-            not isinstance(arms, (list, tuple))
-            or len(arms) != 2
-            or not all(isinstance(arm, (list, tuple)) and len(arm) == 1 for arm in arms)
-        ):
+        if not two_arms(arms, 1):
             return [("arms", _("needs two arms, each with p_no"))]
         problems = [
             (f"arms[{index}].p_no", _("must be a number from 0 to 1, got %(value)r", value=p_no))
