@@ -13,35 +13,15 @@ from flask_babel import lazy_gettext as _l
 import rr
 from web.core.surveys.designs.arms import ArmsDesign, two_arms
 from web.core.surveys.designs.base import epsilon_problems, register, share_words
+from web.core.surveys.designs.crosswise import CrosswisePage
 from web.core.surveys.designs.fields import DesignFields
-from web.core.surveys.designs.own_draw import OwnDraw
-from web.core.surveys.designs.page_draw import PageDraw
 from web.core.surveys.designs.parameters import DesignParameters, is_probability
 from web.core.surveys.designs.r_code import r_column, r_vector
 from web.core.surveys.limits import MAX_TEXT
 
 
-class ExtendedCrosswisePage(PageDraw):
-    """No wheel: the page draws an arm, shows its innocuous question, and asks for the report."""
-
-    states_chance = False
-    draws = False
-
-    def own_randomizer(self, parameters: DesignParameters) -> bool:
-        return True  # the page draws the arm; the respondent states the sameness
-
-    def own_draw(self, parameters: DesignParameters) -> OwnDraw:
-        return OwnDraw(
-            _(
-                "Think of your true answer to the question above and to this everyday question, "
-                "without writing either down:"
-            ),
-            after=_(
-                "Then report only whether the two answers are the same (both yes or both no) or "
-                "different."
-            ),
-            innocuous=True,
-        )
+class ExtendedCrosswisePage(CrosswisePage):
+    """The crosswise question's page, whose everyday question is the drawn arm's."""
 
     def template(self, question) -> str:
         return "respond/_arm_crosswise.html"
@@ -51,9 +31,6 @@ class ExtendedCrosswisePage(PageDraw):
             "Your answer is never sent: only whether it matches your answer to an everyday "
             "question, one of two drawn for you at random"
         )
-
-    def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
-        return _("Different"), _("Both the same")
 
 
 @register
