@@ -6,6 +6,7 @@ its checks are :mod:`web.core.surveys.survey_checks`."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +145,8 @@ def _question_dict(question: QuestionSpec, languages: list[str]) -> dict:
         "text": question.text.for_file(languages),
     }
     asked: dict[str, Any] = {}
-    if question.asked_with.protects:
+    # A design with no ε bound states none (a file has no infinity: JSON cannot write one).
+    if question.asked_with.protects and math.isfinite(question.derived_epsilon):
         asked["epsilon"] = question.derived_epsilon
     asked["procedure"] = question.procedure
     if question.epsilon_permanent is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from openpyxl import Workbook
 
+import rr
 from web.core.infrastructure.formula_guard import append_row
 from web.core.infrastructure.i18n import LANGUAGES
 from web.core.surveys.panel import ADDRESSES
@@ -184,7 +185,8 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             continue
         wording = [question.text.get(code, "") for code in languages]
         procedure = question.procedure
-        epsilon = question.derived_epsilon if question.asked_with.protects else None
+        # No ε where nothing protects the answer, or no bound does (the lie detector).
+        epsilon = rr.bound(question.derived_epsilon) if question.asked_with.protects else None
         name = row_name(question.key, question.condition)
         list_name = kind.xlsform_list or name
         design = question.design

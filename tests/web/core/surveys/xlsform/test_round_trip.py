@@ -1,6 +1,7 @@
 """Every export imports back to the same survey, whatever features meet in it: surveys are generated
 (pages with rules, drawn orders and screen-outs, shuffled options, split ballots on a page, grids,
-numbers and open answers asked directly, quotas, a panel) and each is written as a survey file and
+numbers and open answers asked directly, designs of two arms alone and in a split ballot, quotas,
+a panel) and each is written as a survey file and
 as XLSForm, then read again."""
 
 from __future__ import annotations
@@ -33,7 +34,19 @@ ASKED = {
     "spin": {"procedure": "spinner_coin", "epsilon": 1},
     "cross": {"procedure": "crosswise", "innocuous": {"text": "Born in spring?",
                                                       "prevalence": 0.25}},
+    "sld": {"procedure": "stochastic_lie_detector", "arms": [{"p_no": 0.25}, {"p_no": 0.75}]},
+    "ecwm": {"procedure": "extended_crosswise", "arms": [
+        {"innocuous": {"text": "Born in spring?", "prevalence": 0.25}},
+        {"innocuous": {"text": "Born outside spring?", "prevalence": 0.75}}]},
 }  # fmt: skip
+# Yes/no questions asked with a design of two arms, one of which a survey may hold.
+TWO_ARMS = [
+    {"procedure": "cheating_detection", "arms": [
+        {"p_truth": 0.6, "p_forced_yes": 0.3, "p_forced_no": 0.1},
+        {"p_truth": 0.6, "p_forced_yes": 0.1, "p_forced_no": 0.3}]},
+    ASKED["sld"],
+    ASKED["ecwm"],
+]  # fmt: skip
 
 
 def _randomized(key: str, procedure: str, epsilon: float, kind: str) -> dict:
@@ -69,11 +82,14 @@ def surveys(draw) -> dict:
     data: dict = {"slug": "generated", "title": "Generated study", "description": "A study."}
     experiment = draw(st.booleans())
     if experiment:
-        chosen = draw(st.lists(st.sampled_from(list(ASKED)), min_size=2, max_size=3, unique=True))
+        chosen = draw(st.lists(st.sampled_from(list(ASKED)), min_size=2, max_size=4, unique=True))
         data["conditions"] = [{"id": name, "share": 1} for name in chosen]
         questions.append({"id": "exam", "type": "yesno", "text": "Cheated in an exam?",
                           "asked": {name: ASKED[name] for name in chosen}})  # fmt: skip
-    extras = draw(st.sets(st.sampled_from(["grid", "age", "comment"])))
+    extras = draw(st.sets(st.sampled_from(["grid", "age", "comment", "arms"])))
+    if "arms" in extras:
+        questions.append({"id": "lied", "type": "yesno", "text": "Lied?",
+                          **draw(st.sampled_from(TWO_ARMS))})  # fmt: skip
     if "grid" in extras:
         questions.append({"id": "views", "type": "grid", "text": "How far do you agree?",
                           "rows": [{"id": "fair", "text": "Fair"}, {"id": "clear", "text": "Clear"}],
