@@ -9,6 +9,7 @@ keeps for the series (static/js/permanent.js) still mean what they meant. Texts 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from flask_babel import force_locale
 from flask_babel import gettext as _
@@ -56,11 +57,14 @@ def page_light(question: Question) -> float:
 def wave_costs(survey: Survey) -> tuple[float, float]:
     """A wave's two privacy costs: what it costs on the questions drawn afresh every wave (no
     ε∞), added up over the waves a browser answers; and the bound over every wave on the
-    questions with a permanent report while the answers stay the same (ε∞ per spin)."""
+    questions with a permanent report while the answers stay the same (ε∞ per spin). A
+    question with no ε bound is in neither, as it is in no survey's total."""
     fresh = rr.survey_epsilon(
         question.type.cost(question)
         for question in survey.questions
-        if question.asked_with.protects and question.epsilon_permanent is None
+        if question.asked_with.protects
+        and question.epsilon_permanent is None
+        and math.isfinite(question.epsilon)
     )
     kept = rr.survey_epsilon(
         rr.question_epsilon(

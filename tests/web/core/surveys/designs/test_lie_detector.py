@@ -268,3 +268,15 @@ def test_the_dashboard_and_command_line_name_the_lie_detectors_condition(
     assert "no ε bound" in page and "directly" in page
     printed = runner.invoke(args=["experiment", slug]).output
     assert "no eps bound" in printed, printed
+
+
+def test_a_wave_of_a_series_with_a_lie_detector_question_leaves_it_out_of_its_costs(
+    app, client, imported
+):
+    from web.core.surveys.series import wave_costs
+
+    data = copy.deepcopy(SURVEY) | {"slug": "liars-1", "series": "liars", "wave": 1}
+    slug = imported(data)
+    assert client.get(f"/s/{slug}").status_code == 200
+    with app.app_context():
+        assert wave_costs(find_survey(slug)) == (pytest.approx(1.0), 0.0)
