@@ -14,6 +14,7 @@ label cut at 80 characters keeps it; yes/no items carry value labels; codes are 
 
 from __future__ import annotations
 
+import math
 import re
 import tempfile
 import textwrap
@@ -24,7 +25,7 @@ import polars as pl
 import pyreadstat
 from pyreadstat.pyclasses import MissingRange
 
-from web.core.models import Survey
+from web.core.models import Survey, unbounded_questions
 from web.core.results.exports import (
     answer_cell,
     order_columns,
@@ -192,7 +193,7 @@ def _variable(question, part: str | None, name: str, taken: set[str]) -> Variabl
         texts = named or row
         wording += f" [{texts.default if texts else part}]"
     if question.asked_with.protects:
-        wording = f"[report: {question.procedure}, eps {question.epsilon:.4g}] {wording}"
+        wording = f"[report: {question.procedure}, eps {_eps(question.epsilon)}] {wording}"
     # Every report's bit, an arm, a number asked directly is a number; words are text.
     variable = Variable(_name(name, taken), _fitted(wording), not question.type.written)
     shape = question.type.answer_shape
@@ -220,7 +221,12 @@ def _notes(survey: Survey, min_n: int) -> list[str]:
         f"responses in random order (none below {min_n}); each report was randomized on the "
         "respondent's device. Estimate each prevalence through its design's line: "
         "pi = (share reporting 1 - P0) / (P1 - P0). The codebook gives every parameter.",
-        f"Total epsilon of the survey: {survey.epsilon_total:.4g}.",
+        f"Total epsilon of the survey: {survey.epsilon_total:.4g}"
+        + "".join(
+            f"; it leaves out {question.key} (no epsilon bound)"
+            for question in unbounded_questions(survey)
+        )
+        + ".",
     ]
     for question in survey.questions:
         if not question.asked_with.protects:
@@ -229,7 +235,7 @@ def _notes(survey: Survey, min_n: int) -> list[str]:
         try:
             line = question.type.line_of(question)
         except ValueError:  # arms of their own: the codebook has each
-            notes.append(f"{question.key}: {design.name}, epsilon {question.epsilon:.4g}; "
+            notes.append(f"{question.key}: {design.name}, epsilon {_eps(question.epsilon)}; "
                          "each arm's probabilities are in the codebook.")  # fmt: skip
             continue
         notes.append(
@@ -263,3 +269,8 @@ def _fitted(text: str) -> str:
 
 def _text(value) -> str:
     return value if isinstance(value, str) else str(value)
+
+
+def _eps(epsilon: float) -> str:
+    """ε as a label writes it: a number, or "none" where a design has no bound."""
+    return "none (no bound)" if math.isinf(epsilon) else f"{epsilon:.4g}"

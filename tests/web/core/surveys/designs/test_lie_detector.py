@@ -280,3 +280,20 @@ def test_a_wave_of_a_series_with_a_lie_detector_question_leaves_it_out_of_its_co
     assert client.get(f"/s/{slug}").status_code == 200
     with app.app_context():
         assert wave_costs(find_survey(slug)) == (pytest.approx(1.0), 0.0)
+
+
+def test_the_spss_file_labels_the_question_without_a_bound(app, liars, researcher, runner):
+    import tempfile
+    from pathlib import Path
+
+    import pyreadstat
+
+    assert runner.invoke(args=["simulate-responses", "liars", "--n", "40"]).exit_code == 0
+    raw = researcher.get("/surveys/liars/responses.sav").data
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "file.sav"
+        path.write_bytes(raw)
+        _data, meta = pyreadstat.read_sav(str(path), output_format="dict")
+    labels = dict(zip(meta.column_names, meta.column_labels, strict=True))
+    assert labels["sld_reported"].startswith("[report: stochastic_lie_detector, eps none")
+    assert "inf" not in " ".join(label or "" for label in labels.values())
