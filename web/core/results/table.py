@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from web.core.results.bayes import BayesSettings, question_posteriors
@@ -16,7 +17,12 @@ def results_table(results: SurveyResults) -> str:
     lines = [
         f"{results.title.default} ({results.slug}, {results.status})",
         f"{results.n} of {results.received} responses published (results move in batches of "
-        f"{results.results_batch}), total privacy cost epsilon = {results.epsilon_total:g}",
+        f"{results.results_batch}), total privacy cost epsilon = {results.epsilon_total:g}"
+        + (
+            f" (leaving out {', '.join(results.unbounded)}: no epsilon bound)"
+            if results.unbounded
+            else ""
+        ),
         "",
     ]
     if results.withheld:
@@ -29,7 +35,8 @@ def results_table(results: SurveyResults) -> str:
         if not question.visible:
             rows.append((f"{question.key}: withheld (fewer than {results.min_n})", *[""] * 5))
             continue
-        label = f"{question.key} (eps {question.epsilon:g}, {question.procedure})"
+        epsilon = "no bound" if math.isinf(question.epsilon) else f"{question.epsilon:g}"
+        label = f"{question.key} (eps {epsilon}, {question.procedure})"
         if question.has_options:
             rows.append((label, "", "", "", "", ""))
             rows.extend(_row(f"  {item.option}", item) for item in question.items)

@@ -194,6 +194,8 @@ def test_pages_say_there_is_no_bound(app, liars, client, researcher, runner, see
     assert "honest carriers (t)" in dashboard and "no ε bound" in dashboard
     printed = runner.invoke(args=["results", "liars"]).output
     assert "honest carriers (t)" in printed and "arm 2" in printed
+    assert "sld (eps no bound, stochastic_lie_detector)" in printed
+    assert "epsilon = 1 (leaving out sld: no epsilon bound)" in printed
 
 
 @no_database
