@@ -38,7 +38,7 @@ from web.core.models import (
 )
 from web.core.results.figures import survey_results
 
-HEAD = "0022"
+HEAD = "0023"
 
 
 def empty_database():

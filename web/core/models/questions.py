@@ -88,7 +88,7 @@ class Question(Tally, Model):
     # ε∞: the bound over every wave of its series, kept by a permanent report on the respondent's
     # device (rr.permanent_response); None where every wave draws afresh at ε.
     epsilon_permanent: Mapped[float | None]
-    procedure: Mapped[str] = mapped_column(String(20))
+    procedure: Mapped[str] = mapped_column(String(40))
     # A design's parameters (web/core/surveys/designs.py); empty for the spinners.
     design_parameters: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Cheating detection's second arm: its respondents and their reports of 1, running and

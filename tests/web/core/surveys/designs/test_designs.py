@@ -602,3 +602,14 @@ def test_the_dashboard_names_each_estimates_design_and_interval_method(
                    "(Greenberg et al. 1969)"):  # fmt: skip
         assert f"Design: {design}. Interval:" in text, design
     assert "Interval: exact (Clopper–Pearson) on the reported share, carried through the " in text
+
+
+@no_database
+def test_every_design_s_name_fits_a_questions_procedure_column():
+    """PostgreSQL enforces a column's length where SQLite does not: a longer name would be
+    refused on PostgreSQL alone."""
+    from web.core.models import Question
+    from web.core.surveys.designs import known_designs
+
+    length = Question.__table__.c.procedure.type.length
+    assert max(len(name) for name in known_designs()) <= length
