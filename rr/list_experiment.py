@@ -134,6 +134,33 @@ class ListExperiment:
             moments.confidence,
         )  # fmt: skip
 
+    def simulate(
+        self, n, prevalence, control_share, dropping: float = 0.0, seed=None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One class's frequencies, ``n`` respondents in each list: each holds the sensitive item
+        with ``prevalence`` and says yes to each control item with ``control_share``; in the long
+        list a share ``dropping`` of respondents leaves out one control item they hold (a design
+        effect). Returns (control, treatment) frequencies, J + 1 and J + 2 of them.
+
+        Raises
+        ------
+        ValueError
+            If n < 2 or a share is outside [0, 1].
+        """
+        n = check_count(n, "n", minimum=2)
+        shares = [check_probability(value, name, closed=True) for value, name in (
+            (prevalence, "prevalence"), (control_share, "control_share"), (dropping, "dropping"))]  # fmt: skip
+        delta, psi, drop = shares
+        rng = np.random.default_rng(seed)
+        short = rng.binomial(self.controls, psi, size=n)
+        controls = rng.binomial(self.controls, psi, size=n)
+        dropped = (rng.random(n) < drop) & (controls > 0)
+        long = controls - dropped + (rng.random(n) < delta)
+        return (
+            np.bincount(short, minlength=self.controls + 1),
+            np.bincount(long, minlength=self.controls + 2),
+        )
+
     def design_effect(self, control, treatment):
         """Blair & Imai's (2012) test that adding the sensitive item left the control items'
         answers unchanged (:func:`rr.design_effect.design_effect_test`); refuses what

@@ -13,6 +13,7 @@ import rr
 from rr.mechanism import noise_line
 from rr.sanitized import ACCOUNTINGS, POSTERIORS
 from web.classroom.experiment_lab import experiment_query
+from web.classroom.list_lab import list_query
 from web.classroom.number_lab import number_class
 from web.classroom.report_lab import (
     MAX_REPORT_RUNS,
@@ -69,6 +70,7 @@ def lab():
         rhat_warning=RHAT_WARNING,
         repetitions=repetitions or REPORT_RUNS,
         experiment=experiment_query(),
+        list_experiment=list_query(),
     )
 
 

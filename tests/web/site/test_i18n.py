@@ -51,6 +51,10 @@ LATIN_ALLOWED = {
     "Donner",
     "MOVER",
     "Newcombe",
+    "Blair",
+    "Imai",
+    # The number of a list experiment's control items, as its literature writes it.
+    "J",
     # Formats a methods paragraph is copied as.
     "Markdown",
     "LaTeX",

@@ -25,6 +25,7 @@ from web.classroom.lab import (
     MAX_N,
     MAX_TRIALS,
 )
+from web.classroom.list_lab import MAX_CONTROLS, MAX_LIST_N, MIN_CONTROLS
 from web.classroom.report_lab import MAX_REPORT_RUNS, MAX_REPORT_VALUES, REPORT_RUNS
 from web.core.surveys.limits import MAX_EPSILON, MAX_OPTIONS, MIN_EPSILON
 
@@ -279,6 +280,37 @@ def computation_paths() -> dict:
                         "Who say no whatever the spinner shows.",
                     ),
                     parameter("n", whole(10, MAX_CONDITION_N, 1000), "Respondents per condition."),
+                    seed(),
+                ],
+                json_body(OBJECT, "The figures."),
+                400,
+                429,
+            )
+        },
+        "/api/lab/list": {
+            "get": public_operation(
+                "A simulated list experiment",
+                "A class given the short list of control items or the long one with the "
+                "sensitive item added, each saying only how many apply: the difference in means "
+                "and the maximum-likelihood estimate, the long list's answers that gave the "
+                "sensitive one away (ceiling: all J + 1, floor: none), and Blair & Imai's test "
+                f"for a design effect. {lab}",
+                [
+                    parameter(
+                        "controls",
+                        whole(MIN_CONTROLS, MAX_CONTROLS, 4),
+                        "Control items (J).",
+                    ),
+                    parameter("prevalence", number(0, 1, 0.2), "The true share holding it."),
+                    parameter(
+                        "control_share", number(0, 1, 0.5), "Each control item's share of yes."
+                    ),
+                    parameter(
+                        "dropping",
+                        number(0, 1, 0),
+                        "Long-list respondents who leave out a control item (a design effect).",
+                    ),
+                    parameter("n", whole(10, MAX_LIST_N, 500), "Respondents per list."),
                     seed(),
                 ],
                 json_body(OBJECT, "The figures."),
