@@ -41,7 +41,7 @@ def test_the_page_says_what_the_counts_give_away(client):
     assert 'id="list-table"' in page and "said all 3 items, so yes to the sensitive one" in page
     assert "A list experiment has no ε bound" in page
     effect = client.get("/lab?list_dropping=0.5&list_n=3000").get_data(as_text=True)
-    assert "p = &lt; 0.0001. Adding the sensitive item changed" in effect
+    assert "design effect: p &lt; 0.0001. Adding the sensitive item changed" in effect
 
 
 @pytest.mark.parametrize(
