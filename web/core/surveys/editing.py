@@ -252,7 +252,8 @@ def set_languages(survey: Survey, languages: list[str]) -> None:
     for option, texts in options:
         option.text, option.translations = texts.to_store(languages)
     for question in survey.questions:
-        if question.design.innocuous_text or question.design.rows:
+        design = question.design
+        if design.innocuous_text or design.rows or design.arm_texts:
             question.design_parameters = question.design.with_languages(languages).to_store()
     survey.edits += 1
 

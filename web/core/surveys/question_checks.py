@@ -231,6 +231,12 @@ def _procedure_problems(
             spec.design.innocuous_text, f"{where}.innocuous.text", MAX_TEXT, languages,
             complete=complete,
         )  # fmt: skip
+    for index, text in enumerate(spec.design.arm_texts or ()):
+        if text:  # an arm with no text at all is the design's own refusal
+            problems += texts_problems(
+                text, f"{where}.arms[{index}].innocuous.text", MAX_TEXT, languages,
+                complete=complete,
+            )  # fmt: skip
     return problems
 
 

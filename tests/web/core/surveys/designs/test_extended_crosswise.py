@@ -188,3 +188,17 @@ def test_the_page_shows_both_arms_questions_hidden_until_one_is_drawn(client, cr
     assert page.count('class="arm-innocuous"') == 2
     assert 'data-arm="1" hidden>Born in April to December?</strong>' in page
     assert 'name="report-ecwm"' in page and 'name="truth-ecwm"' not in page
+
+
+@no_database
+def test_each_arms_everyday_question_needs_every_language_of_the_survey(app):
+    data = copy.deepcopy(SURVEY) | {"languages": ["en", "ko"]}
+    for question in data["questions"]:
+        question["text"] = {"en": question["text"], "ko": "질문"}
+        for option in question.get("options", []):
+            option["text"] = {"en": option["text"], "ko": "선택"}
+    data["title"] = {"en": "Crossed", "ko": "교차"}
+    data["questions"][1]["arms"][1]["innocuous"]["text"] = {"en": "Born in April to December?"}
+    with app.app_context(), pytest.raises(Exception) as refused:
+        parse_survey(data)
+    assert "questions[1].arms[1].innocuous.text" in str(refused.value)
