@@ -12,6 +12,8 @@ from .bayes import (
     Posterior,
     cheating_posterior,
     choice_posterior,
+    extended_crosswise_posterior,
+    lie_detector_posterior,
     posterior,
 )
 from .cheating import CheatingDetection, CheatingEstimate, cheating_detection
@@ -105,6 +107,8 @@ __all__ = [
     "ParameterError",
     "CheatingPosterior",
     "cheating_posterior",
+    "extended_crosswise_posterior",
+    "lie_detector_posterior",
     "Pooled",
     "combine",
     "interval_overlap",

@@ -427,6 +427,72 @@ def cheating_posterior(model, arm_yes, arm_n, cells: int = 301) -> CheatingPoste
     )
 
 
+class LieDetectorPosterior(NamedTuple):
+    """The posterior of the lie detector's carriers π and honest carriers' share t."""
+
+    carriers: Marginal
+    honesty: Marginal
+
+
+def lie_detector_posterior(model, arm_yes, arm_n, cells: int = 301) -> LieDetectorPosterior:
+    """The joint posterior of (π, t) from the two arms' counts, with a uniform prior on the unit
+    square: arm i says yes with λᵢ = π·t + (1 − π)(1 − pᵢ) (:class:`rr.LieDetector`). Evaluated
+    as :func:`cheating_posterior` is, on a grid over the closed-form estimates ± 12 standard
+    errors (the whole square where those are wide or undefined).
+
+    Raises
+    ------
+    ValueError
+        On counts that are not whole, out of order, or an arm of fewer than two respondents.
+    """
+    yes, n = _two_arms(arm_yes, arm_n, minimum=2)
+    found = model.estimate(yes, n)
+    axes = [
+        _window(share.estimate, share.std_error, cells) if math.isfinite(share.estimate)
+        and math.isfinite(share.std_error) else _window(0.5, 1.0, cells)
+        for share in (found.carriers, found.honesty)
+    ]  # fmt: skip
+    pi, t = np.meshgrid(axes[0], axes[1], indexing="ij")
+    log_f = np.zeros_like(pi)
+    for arm, (arm_yes_k, arm_n_k) in enumerate(zip(yes, n, strict=True)):
+        theta = np.clip(model.yes_share(arm, pi, t), 1e-300, 1 - 1e-16)
+        log_f += arm_yes_k * np.log(theta) + (arm_n_k - arm_yes_k) * np.log1p(-theta)
+    weight = np.exp(log_f - log_f.max())
+    weight /= weight.sum()
+    return LieDetectorPosterior(
+        _marginal(axes[0], weight.sum(axis=1)), _marginal(axes[1], weight.sum(axis=0))
+    )
+
+
+def extended_crosswise_posterior(model, arm_same, arm_n, cells: int = 2001) -> Marginal:
+    """The posterior of π from both arms of the extended crosswise model, with a uniform prior:
+    arm i reports "the same" with λᵢ = (1 − qᵢ) + π(2qᵢ − 1) (:class:`rr.ExtendedCrosswise`),
+    on a grid of ``cells`` midpoints over [0, 1].
+
+    Raises
+    ------
+    ValueError
+        On counts that are not whole, out of order, or an arm without respondents.
+    """
+    same, n = _two_arms(arm_same, arm_n, minimum=1)
+    points = _window(0.5, 1.0, cells)
+    log_f = np.zeros_like(points)
+    for arm, (same_k, n_k) in enumerate(zip(same, n, strict=True)):
+        theta = np.clip(model.same_share(arm, points), 1e-300, 1 - 1e-16)
+        log_f += same_k * np.log(theta) + (n_k - same_k) * np.log1p(-theta)
+    weight = np.exp(log_f - log_f.max())
+    return _marginal(points, weight / weight.sum())
+
+
+def _two_arms(arm_yes, arm_n, minimum: int) -> tuple[list[int], list[int]]:
+    """Two arms' counts, checked: 0 ≤ yes ≤ n and n ≥ ``minimum`` in each."""
+    yes = [check_count(value, "arm_yes", minimum=0) for value in arm_yes]
+    n = [check_count(value, "arm_n", minimum=minimum) for value in arm_n]
+    if len(yes) != 2 or len(n) != 2 or any(y > total for y, total in zip(yes, n, strict=True)):
+        raise ValueError(f"need two arms with 0 <= yes <= n, got yes={arm_yes!r}, n={arm_n!r}")
+    return yes, n
+
+
 def _window(centre: float, spread: float, cells: int) -> np.ndarray:
     """Midpoints of ``cells`` equal cells over centre ± 12 spreads, inside [0, 1]."""
     low, high = max(0.0, centre - 12 * spread), min(1.0, centre + 12 * spread)
@@ -459,9 +525,12 @@ def _marginal(points: np.ndarray, weights: np.ndarray) -> Marginal:
 __all__ = [
     "CheatingPosterior",
     "ChoicePosterior",
+    "LieDetectorPosterior",
     "Marginal",
     "Posterior",
     "cheating_posterior",
     "choice_posterior",
+    "extended_crosswise_posterior",
+    "lie_detector_posterior",
     "posterior",
 ]

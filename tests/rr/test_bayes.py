@@ -181,3 +181,24 @@ def test_cheating_posterior_stays_on_the_simplex_with_few_respondents():
     assert found.honest_yes.mean + found.cheating.mean <= 1
     with pytest.raises(ValueError, match="two arms"):
         cheating_posterior(model, [5, 1], [4, 9])
+
+
+def test_the_two_arm_posteriors_sit_on_the_estimates_when_data_are_plenty():
+    import rr
+
+    n = (20_000, 20_000)
+    detector = rr.lie_detector((0.25, 0.75))
+    yes = [round(n[arm] * detector.yes_share(arm, 0.3, 0.8)) for arm in (0, 1)]
+    found = detector.estimate(yes, n)
+    posterior = rr.lie_detector_posterior(detector, yes, n)
+    # With this much data the posterior is the likelihood: its mean within a tenth of an SE of the
+    # estimate, its SD within 5% of the SE.
+    assert abs(posterior.carriers.mean - found.carriers.estimate) < 0.1 * found.carriers.std_error
+    assert posterior.carriers.sd == pytest.approx(found.carriers.std_error, rel=0.05)
+    assert posterior.honesty.sd == pytest.approx(found.honesty.std_error, rel=0.05)
+    crossed = rr.extended_crosswise((0.25, 0.75))
+    same = [round(n[arm] * crossed.same_share(arm, 0.3)) for arm in (0, 1)]
+    fit = crossed.estimate(same, n)
+    marginal = rr.extended_crosswise_posterior(crossed, same, n)
+    assert abs(marginal.mean - fit.estimate) < 0.1 * fit.std_error
+    assert marginal.sd == pytest.approx(fit.std_error, rel=0.05)

@@ -8,8 +8,9 @@ counts (:mod:`rr.bayes`), always inside [0, 1] (a number question's inside its r
 - a direct question's option: the Beta(a + chosen, b + n − chosen) posterior of its plain share;
 - cheating detection: the joint posterior of π (honest yes) and γ (cheaters) with a uniform prior
   on their simplex, whatever the Beta prior asked (:func:`rr.bayes.cheating_posterior`); π's
-  figures stand on the item, γ's beside the question's ``cheating``; the stochastic lie detector
-  has no posterior here (its figures are null), only its closed-form estimates.
+  figures stand on the item, γ's beside the question's ``cheating``; likewise the stochastic lie
+  detector's π and t (``honesty``), with a uniform prior on their square, and the extended
+  crosswise model's π, with a uniform prior over both arms (:mod:`rr.bayes`).
 
 Nothing here reads a response: the posterior is post-processing of the published snapshot and
 costs no ε.
@@ -78,7 +79,8 @@ def _posteriors(question: QuestionResult, settings: BayesSettings):
         found = _arms_posterior(question)
         if found is None:
             return [None], None
-        return [_marginal_figures(found[0])], _marginal_figures(found[1])
+        second = None if found[1] is None else _marginal_figures(found[1])
+        return [_marginal_figures(found[0])], second
     return _item_posteriors(question, settings), None
 
 
@@ -117,10 +119,10 @@ def _item_posteriors(question: QuestionResult, settings: BayesSettings) -> list[
 
 
 def _arms_posterior(question: QuestionResult):
-    """The joint posterior of the asked share and the design's second figure from the published
-    arms, or None while an arm has no respondents or the design has none."""
+    """The posterior of the asked share and of the design's second figure from the published
+    arms, or None while an arm has fewer than two respondents."""
     arms = question.extra["arms"]
-    if any(arm["n"] == 0 for arm in arms):
+    if any(arm["n"] < 2 for arm in arms):
         return None
     return arms_design(design_named(question.procedure)).posterior(
         question.design, [arm["noisy_yes"] for arm in arms], [arm["n"] for arm in arms]

@@ -29,9 +29,9 @@ class ArmsDesign(SurveyDesign):
         raise NotImplementedError
 
     def posterior(self, parameters: DesignParameters, arm_yes, arm_n):
-        """The joint posterior of both figures (``honest_yes``-like π first), or None where the
-        app computes none for the design."""
-        return None
+        """The posterior marginals of the asked share and of the second figure (None where that
+        is no share: a model test), from the arms' counts with a uniform prior."""
+        raise NotImplementedError
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         raise ValueError(

@@ -53,6 +53,9 @@ class ExtendedCrosswise(ArmsDesign):
     def arm_model(self, parameters: DesignParameters) -> rr.ExtendedCrosswise:
         return rr.extended_crosswise([q for (q,) in parameters.arms])
 
+    def posterior(self, parameters: DesignParameters, arm_yes, arm_n):
+        return rr.extended_crosswise_posterior(self.arm_model(parameters), arm_yes, arm_n), None
+
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         arms, texts = parameters.arms, parameters.arm_texts or ()
         if not two_arms(arms, 1):

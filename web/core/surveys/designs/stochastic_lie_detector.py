@@ -63,6 +63,9 @@ class StochasticLieDetector(ArmsDesign):
     def arm_model(self, parameters: DesignParameters) -> rr.LieDetector:
         return rr.lie_detector([p_no for (p_no,) in parameters.arms])
 
+    def posterior(self, parameters: DesignParameters, arm_yes, arm_n):
+        return rr.lie_detector_posterior(self.arm_model(parameters), arm_yes, arm_n)
+
     def epsilon_of(self, epsilon: float | None, parameters: DesignParameters) -> float:
         return math.inf
 

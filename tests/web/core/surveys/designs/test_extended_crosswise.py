@@ -202,3 +202,19 @@ def test_each_arms_everyday_question_needs_every_language_of_the_survey(app):
     with app.app_context(), pytest.raises(Exception) as refused:
         parse_survey(data)
     assert "questions[1].arms[1].innocuous.text" in str(refused.value)
+
+
+def test_the_bayesian_results_give_pi_s_posterior_over_both_arms(app, crossed, token):
+    for arm, reported in [(0, 1), (0, 0), (1, 1), (1, 1), (1, 0), (0, 1)]:
+        assert (
+            submit(app, {"year": "first", "ecwm": {"arm": arm, "reported": reported}}).status_code
+            == 201
+        )
+    question = api(app, token, "results", method="bayes").json["questions"][1]
+    expected = rr.extended_crosswise_posterior(MODEL, [2, 2], [3, 3])
+    assert question["posterior_mean"] == pytest.approx(expected.mean, abs=1e-9)
+    assert question["cri_low"] == pytest.approx(expected.cri_low, abs=1e-9)
+    assert (
+        question["model_test"]["p_value"]
+        == api(app, token, "results").json["questions"][1]["model_test"]["p_value"]
+    )

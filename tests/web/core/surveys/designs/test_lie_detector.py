@@ -99,7 +99,10 @@ def test_results_give_pi_t_and_the_arms_as_rr_does_with_no_epsilon(app, liars, t
     assert document["epsilon_total"] == pytest.approx(1.0)
     assert document["epsilon_unbounded"] == ["sld"]
     bayes = api(app, token, "results", method="bayes").json["questions"][2]
-    assert "posterior_mean" not in bayes and bayes["honesty"] == question["honesty"]
+    posterior = rr.lie_detector_posterior(MODEL, [3, 2], [4, 4])
+    assert bayes["posterior_mean"] == pytest.approx(posterior.carriers.mean, abs=1e-9)
+    assert bayes["honesty"]["posterior_mean"] == pytest.approx(posterior.honesty.mean, abs=1e-9)
+    assert bayes["honesty"]["estimate"] == question["honesty"]["estimate"]
 
 
 def test_simulation_recovers_pi_and_t_and_groups_differ_on_pi(app, liars, token, seed_responses):
