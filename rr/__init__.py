@@ -6,16 +6,13 @@ researchers' own scripts all use these functions. See ``docs/statistics.md`` for
 
 from ._validate import MIN_EPSILON
 from .accounting import bound, question_epsilon, survey_epsilon
-from .bayes import (
+from .arm_posteriors import (
     CheatingPosterior,
-    ChoicePosterior,
-    Posterior,
     cheating_posterior,
-    choice_posterior,
     extended_crosswise_posterior,
     lie_detector_posterior,
-    posterior,
 )
+from .bayes import ChoicePosterior, Posterior, choice_posterior, posterior
 from .cheating import CheatingDetection, CheatingEstimate, cheating_detection
 from .choice import (
     ChoiceEstimate,

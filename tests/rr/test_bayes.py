@@ -155,7 +155,7 @@ def test_choice_posterior_is_repeatable_and_refuses_bad_counts():
 
 
 def test_cheating_posterior_agrees_with_the_moment_estimates_at_large_n():
-    from rr.bayes import cheating_posterior
+    from rr.arm_posteriors import cheating_posterior
 
     model = rr.cheating_detection([(0.6, 0.3, 0.1), (0.6, 0.1, 0.3)])
     yes, n = model.simulate_counts(0.2, 0.2, 10_000, trials=1, seed=3)
@@ -172,7 +172,7 @@ def test_cheating_posterior_agrees_with_the_moment_estimates_at_large_n():
 
 
 def test_cheating_posterior_stays_on_the_simplex_with_few_respondents():
-    from rr.bayes import cheating_posterior
+    from rr.arm_posteriors import cheating_posterior
 
     model = rr.cheating_detection([(0.6, 0.3, 0.1), (0.6, 0.1, 0.3)])
     found = cheating_posterior(model, [2, 1], [10, 9])

@@ -53,7 +53,7 @@ def page_question(question: Question) -> dict:
         "sectors": question.asked_with.page.sectors(question.design),
         # What a report of 0 and of 1 say (yes and no, or the design's own words).
         "reportWords": question.asked_with.page.report_words(question.design),
-        # Cheating detection: one wheel per arm, the arm drawn when the respondent spins.
+        # A design of two arms with wheels: one per arm, the arm drawn when the respondent spins.
         "armSectors": question.asked_with.page.arm_sectors(question.design),
         # A number question's range: what the field takes and the value wheel's scale.
         "scale": _scale_numbers(question.design.scale),

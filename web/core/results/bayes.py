@@ -7,10 +7,10 @@ counts (:mod:`rr.bayes`), always inside [0, 1] (a number question's inside its r
   seed, so a version of the results always gives the same figures), with Dirichlet(a, …, a);
 - a direct question's option: the Beta(a + chosen, b + n − chosen) posterior of its plain share;
 - cheating detection: the joint posterior of π (honest yes) and γ (cheaters) with a uniform prior
-  on their simplex, whatever the Beta prior asked (:func:`rr.bayes.cheating_posterior`); π's
+  on their simplex, whatever the Beta prior asked (:func:`rr.arm_posteriors.cheating_posterior`); π's
   figures stand on the item, γ's beside the question's ``cheating``; likewise the stochastic lie
   detector's π and t (``honesty``), with a uniform prior on their square, and the extended
-  crosswise model's π, with a uniform prior over both arms (:mod:`rr.bayes`).
+  crosswise model's π, with a uniform prior over both arms (:mod:`rr.arm_posteriors`).
 
 Nothing here reads a response: the posterior is post-processing of the published snapshot and
 costs no ε.
@@ -85,7 +85,7 @@ def _posteriors(question: QuestionResult, settings: BayesSettings):
 
 
 def _item_posteriors(question: QuestionResult, settings: BayesSettings) -> list[dict | None]:
-    """The posteriors of a question that is not cheating detection's (assumes it visible)."""
+    """The posteriors of a question of one line (assumes it visible)."""
     if question.sums_to_one:
         return _choice(question, settings)
     scale = question.design.scale

@@ -104,7 +104,7 @@ class QuestionResult:
     counts_choices: bool = False
     # A design's parameters (web/core/surveys/designs/), else none.
     design: DesignParameters = NO_PARAMETERS
-    # What its type adds to the figures (cheating detection's cheaters and arms).
+    # What its type adds to the figures (a design of two arms' second figure and its arms).
     extra: dict = field(default_factory=dict)
     # ε∞, its bound over every wave of the series (a permanent report), else None.
     epsilon_permanent: float | None = None
@@ -156,7 +156,7 @@ class QuestionResult:
             data |= design.fields.for_file(self.design, languages)
         if self.design.scale is not None:
             data |= self.design.scale.for_file(languages)
-        if "arms" in data:  # cheating detection's: "arms" gives each arm's counts below
+        if "arms" in data:  # a design of two arms': "arms" gives each arm's counts below
             data["arm_parameters"] = data.pop("arms")
         if design is not None and not design.page.draws:
             del data["light_fraction"]  # no spinner: the respondent answers one question

@@ -38,7 +38,7 @@ class Observation:
     group: str | None
     result: ItemResult
     visible: bool
-    arms: list[int] | None  # cheating detection's second arm: [respondents, reports of 1]
+    arms: list[int] | None  # a design of two arms' second arm: [respondents, reports of 1]
     group_text: Texts | None = None  # the group's option, in every language of the survey
 
     @property

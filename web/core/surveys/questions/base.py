@@ -376,7 +376,7 @@ def register(cls: type[Q]) -> type[Q]:
 
 def question_type(kind: str, procedure: str | None = None) -> QuestionType:
     """The type a question behaves as: its kind's, but under a design with a variant of its kind,
-    that variant (cheating detection's :class:`Cheating` reports an arm with its bit; a number
+    that variant (a design of two arms' :class:`Arms` reports an arm with its bit; a number
     asked directly sends its value)."""
     design = find_design(procedure) if procedure is not None else None
     variant = None if design is None else VARIANTS.get(design.variant or "")
