@@ -33,6 +33,21 @@ class ArmsDesign(SurveyDesign):
         is no share: a model test), from the arms' counts with a uniform prior."""
         raise NotImplementedError
 
+    def planned_model(self, numbers: dict) -> tuple[DesignParameters, Any]:
+        """The parameters a plan's ``numbers`` state (an innocuous question stands in for each
+        arm's where its arms ask one) and rr's model of them.
+
+        Raises
+        ------
+        ValueError
+            Naming every mistake in ``numbers``.
+        """
+        parameters = self.fields.planned(numbers)
+        problems = self.problems(None, parameters)
+        if problems:
+            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
+        return parameters, self.arm_model(parameters)
+
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
         raise ValueError(
             "a question of two arms estimates two shares at once: it has no single line to "

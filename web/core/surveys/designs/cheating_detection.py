@@ -137,11 +137,7 @@ class CheatingDetection(ArmsDesign):
         }
 
     def plan(self, numbers: dict, n: int) -> dict:
-        parameters = DesignParameters(arms=numbers.get("arms"))
-        problems = self.problems(None, parameters)
-        if problems:
-            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
-        model = cheating_model(parameters)
+        parameters, model = self.planned_model(numbers)
         return {
             "procedure": self.name,
             "second_figure": self.second_figure,

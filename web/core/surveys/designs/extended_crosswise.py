@@ -144,15 +144,7 @@ class ExtendedCrosswise(ArmsDesign):
         }
 
     def plan(self, numbers: dict, n: int) -> dict:
-        arms = numbers.get("arms")
-        parameters = DesignParameters(
-            arms=arms,
-            arm_texts=self.fields.planned({}).arm_texts,
-        )
-        problems = self.problems(None, parameters)
-        if problems:
-            raise ValueError("; ".join(f"{field}: {message}" for field, message in problems))
-        model = self.arm_model(parameters)
+        parameters, model = self.planned_model(numbers)
         return {
             "procedure": self.name,
             "second_figure": self.second_figure,
