@@ -161,6 +161,28 @@ class ListExperiment:
             np.bincount(long, minlength=self.controls + 2),
         )
 
+    def margin_of_error(
+        self, n, prevalence: float = 0.5, control_share: float = 0.5, confidence: float = 0.95
+    ) -> float:
+        """The half-width of the difference in means' interval with ``n`` respondents drawn half
+        and half into the two lists, each control item held with ``control_share``: z·√(2(v₀ +
+        v₁)/n), with v₀ = Jψ(1 − ψ) the short list's count variance and v₁ = v₀ + π(1 − π) the
+        long list's (the control count and the sensitive item independent). A planning figure:
+        the worst case at π = ψ = ½.
+
+        Raises
+        ------
+        ValueError
+            If n < 4 or a share or the confidence is outside its range.
+        """
+        n = check_count(n, "n", minimum=4)
+        pi = check_probability(prevalence, "prevalence", closed=True)
+        psi = check_probability(control_share, "control_share", closed=True)
+        confidence = check_probability(confidence, "confidence", closed=False)
+        short = self.controls * psi * (1 - psi)
+        z = -NormalDist().inv_cdf((1 - confidence) / 2)
+        return z * math.sqrt(2 * (2 * short + pi * (1 - pi)) / n)
+
     def design_effect(self, control, treatment):
         """Blair & Imai's (2012) test that adding the sensitive item left the control items'
         answers unchanged (:func:`rr.design_effect.design_effect_test`); refuses what

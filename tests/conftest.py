@@ -564,3 +564,12 @@ def live_server(app):
     deadline = time.monotonic() + 60
     while served.running and time.monotonic() < deadline:
         time.sleep(0.01)
+
+
+@pytest.fixture
+def listed(imported):
+    """A survey with a list experiment (``tests/web/core/surveys/designs/test_list.py``); its
+    slug."""
+    from tests.web.core.surveys.designs.test_list import SURVEY
+
+    return imported(SURVEY)

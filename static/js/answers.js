@@ -30,7 +30,9 @@ import { pickByShares } from "./random.js";
  * @property {(question: any, inputs: Inputs) => Map<string, any> | null} truth The true answer
  *   per item, or null while it is incomplete.
  * @property {(question: any, value: any) => object} draw One draw of an item's true value.
+ * @property {(input: HTMLInputElement) => any} given A report the respondent chose on the page.
  * @property {(question: any, result: any) => any} report What a draw reports, as it is sent.
+ * @property {(report: any) => any} kept A report as the memo keeps it (bits and strings only).
  * @property {(question: any, value: any) => any} remembered A remembered report if it fits, else undefined.
  * @property {(question: any, params: object) => object} params What a draw must be replayed under.
  * @property {(question: any, value: any, text: Record<string, string>) => string} words A report in words.
@@ -62,7 +64,9 @@ const bit = {
     const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
     return drawDesign(truth, question.sectors, innocuous);
   },
+  given: (input) => (input.value === "1" ? 1 : 0),
   report: (question, result) => result.reported,
+  kept: (report) => report,
   remembered: (question, value) => (typeof value === "string" ? undefined : value),
   params: (question, params) => params,
   words: (question, value) => words(question, value),
@@ -131,12 +135,36 @@ const arm = {
     return { arm: drawn, ...drawDesign(value, question.armSectors[drawn]) };
   },
   report: (question, result) => ({ arm: result.arm, reported: result.reported }),
+  kept: (report) => `${report.arm}:${report.reported}`,
   remembered(question, value) {
     const match = /^([01]):([01])$/.exec(typeof value === "string" ? value : "");
     return match ? { arm: Number(match[1]), reported: Number(match[2]) } : undefined;
   },
   words: (question, value) => words(question, value?.reported),
   summary: (question, { reportedOf }) => [words(question, reportedOf(question.id)?.reported)],
+};
+
+/** The arms of a list experiment, as a submission names them (index: the kept draw's arm). */
+const LISTS = ["control", "treatment"];
+
+/**
+ * A list experiment: the list and its order drawn first (arm-draw.js), then the respondent's
+ * count of the items that apply, sent with the list's arm. Nothing is drawn from the count.
+ * @type {Answer}
+ */
+const count = {
+  ...bit,
+  given: (input) => Number(input.value),
+  report: (question, result) => ({ arm: LISTS[result.arm], count: result.reported }),
+  kept: (report) => `${report.arm}:${report.count}`,
+  remembered(question, value) {
+    const match = /^(control|treatment):(\d+)$/.exec(typeof value === "string" ? value : "");
+    return match ? { arm: match[1], count: Number(match[2]) } : undefined;
+  },
+  words: (question, value, text) => text.listCount.replace("{count}", String(value?.count)),
+  summary(question, { reportedOf, text }) {
+    return [this.words(question, reportedOf(question.id), text)];
+  },
 };
 
 /** A direct question: asked plainly, sent as chosen, never drawn. @type {Answer} */
@@ -183,7 +211,7 @@ const grid = {
   },
 };
 
-const ANSWERS = { bit, bits, number, option, arm, direct, text, value, grid };
+const ANSWERS = { bit, bits, number, option, arm, count, direct, text, value, grid };
 
 /**
  * The answer kind of `question` (its `answer` field).

@@ -1,53 +1,116 @@
 /**
- * The arm of a question whose arms ask no wheel (the extended crosswise model): drawn once per
- * respondent, half and half, with the browser's cryptographic generator, and kept in the survey's
- * memo beside the reports, before its innocuous question is shown; a reload, Back or a second tab
- * shows the same one. The arm is chance alone, and is sent with the report.
+ * What a question draws before it is answered, once per respondent, with the browser's
+ * cryptographic generator, kept in the survey's memo beside the reports before anything of it is
+ * shown; a reload, Back or a second tab shows the same draw. Two kinds:
+ * - the extended crosswise model's arm (half and half), which shows that arm's innocuous question;
+ * - a list experiment's list (the short list or the long one, half and half) and the order of its
+ *   items, which shows that list in that order.
+ * The draw is chance alone, and its arm is sent with the report.
  * @module arm-draw
  */
+import { permutation } from "./flow.js";
 import { commitReported, loadMemo } from "./memo.js";
 import { cryptoUint32, newSubmissionId, pickByShares } from "./random.js";
 
-const KEPT_AS = "arm";
+/** A list's sensitive item, as its kept order names it (no item's id starts with "@"). */
+export const SENSITIVE = "@sensitive";
 
 /**
- * The memo's entry for a question's arm (no question's item starts with "@").
- * @param {string} id The question's id.
+ * A kind of draw made before the question is answered.
+ * @typedef {object} DrawnFirst
+ * @property {string} keptAs The memo entry's procedure.
+ * @property {(id: string) => string} item The memo's entry for a question's draw.
+ * @property {(question: any, random: import("./random.js").Uint32Source) => string} draw
+ * @property {(question: any, kept: string) => boolean} fits Whether a kept draw fits the question.
+ * @property {(question: any, kept: string, section: HTMLElement | null) => void} show
  */
-export const armItem = (id) => `@arm:${id}`;
+
+/** The extended crosswise model's arm, "0" or "1". @type {DrawnFirst} */
+const arm = {
+  keptAs: "arm",
+  item: (id) => `@arm:${id}`,
+  draw: (question, random) => String(pickByShares([1, 1], random)),
+  fits: (question, kept) => kept === "0" || kept === "1",
+  show(question, kept, section) {
+    question.keptArm = Number(kept);
+    for (const text of section?.querySelectorAll(".arm-innocuous") ?? []) {
+      text.hidden = Number(text.dataset.arm) !== question.keptArm;
+    }
+  },
+};
 
 /**
- * Whether a question draws an arm before it is answered: an answer of two arms whose report the
- * respondent gives.
- * @param {{answer: string, mode: string}} question
+ * A list experiment's arm ("0" the short list, "1" the long one) and its items' order, kept as
+ * "arm:id id …" (the long list's order names {@link SENSITIVE}). @type {DrawnFirst}
  */
-export const drawsArmFirst = (question) => question.answer === "arm" && question.mode === "report";
+const list = {
+  keptAs: "list",
+  item: (id) => `@list:${id}`,
+  draw(question, random) {
+    const drawn = pickByShares([1, 1], random);
+    const items = drawn ? [...question.listItems, SENSITIVE] : question.listItems;
+    return `${drawn}:${permutation(items, items.map(() => false), random).join(" ")}`;
+  },
+  fits(question, kept) {
+    const match = /^([01]):(.*)$/.exec(kept);
+    if (!match) return false;
+    const expected = match[1] === "1" ? [...question.listItems, SENSITIVE] : question.listItems;
+    const order = match[2].split(" ");
+    return order.length === expected.length && expected.every((item) => order.includes(item));
+  },
+  show(question, kept, section) {
+    const [drawn, order] = kept.split(":");
+    question.keptArm = Number(drawn);
+    const list = section?.querySelector(".list-items");
+    if (!list) return;
+    const items = new Map([...list.querySelectorAll("li[data-item]")].map((item) => [item.dataset.item, item]));
+    for (const id of order.split(" ")) {
+      const item = items.get(id);
+      if (item) {
+        item.hidden = false;
+        list.append(item);
+      }
+    }
+    const top = section.querySelector(`input[name^="report-"][value="${question.listItems.length + 1}"]`);
+    if (top) top.closest("label").hidden = question.keptArm === 0;
+    list.hidden = false;
+  },
+};
+
+const KINDS = { arm, count: list };
 
 /**
- * The arm this browser keeps for the question, if it is one.
+ * Whether a question draws before it is answered (the server says so: `drawsFirst`).
+ * @param {{drawsFirst?: boolean}} question
+ */
+export const drawsFirst = (question) => Boolean(question.drawsFirst);
+
+/**
+ * The draw this browser keeps for the question, if it fits it.
  * @param {{reported: Map<string, {bit: unknown, procedure: string}>}} memo
- * @param {string} id
- * @returns {number | undefined}
+ * @param {any} question
+ * @returns {string | undefined}
  */
-export function keptArm(memo, id) {
-  const entry = memo.reported.get(armItem(id));
-  if (!entry || entry.procedure !== KEPT_AS) return undefined;
-  return entry.bit === "0" || entry.bit === "1" ? Number(entry.bit) : undefined;
+export function keptDraw(memo, question) {
+  const kind = KINDS[question.answer];
+  const entry = memo.reported.get(kind.item(question.id));
+  if (!entry || entry.procedure !== kind.keptAs || typeof entry.bit !== "string") return undefined;
+  return kind.fits(question, entry.bit) ? entry.bit : undefined;
 }
 
 /**
- * Keep an arm for each question of the page that draws one first ({@link drawsArmFirst}).
+ * Keep a draw for each question of the page that draws first ({@link drawsFirst}).
  * @param {any} page
  */
 export function keepArmsOf(page) {
   const section = (id) => page.form.querySelector(`section[data-question="${CSS.escape(id)}"]`);
-  return keepArms(page, page.config.questions.filter(drawsArmFirst), section);
+  return keepArms(page, page.config.questions.filter(drawsFirst), section);
 }
 
 /**
- * Keep an arm for each of `questions`: the one this browser keeps, or one drawn now and committed
- * (under the survey's lock, to both stores) before its innocuous question shows; a preview draws
- * afresh and keeps nothing. Each question's `keptArm` is set and its arm's question revealed.
+ * Keep a draw for each of `questions`: the one this browser keeps, or one drawn now and committed
+ * (under the survey's lock, to both stores) before anything of it shows; a preview draws afresh
+ * and keeps nothing. Each question's `keptArm` is set and its draw shown.
  * @param {any} page The survey page (its config, lock, memo mirror and shared store).
  * @param {any[]} questions
  * @param {(id: string) => HTMLElement | null} sectionOf
@@ -55,19 +118,20 @@ export function keepArmsOf(page) {
  */
 export async function keepArms(page, questions, sectionOf, random = cryptoUint32) {
   const { config } = page;
-  const draw = () => pickByShares([1, 1], random);
-  const arms = page.preview
-    ? new Map(questions.map((question) => [question.id, draw()]))
+  const draw = (question) => KINDS[question.answer].draw(question, random);
+  const draws = page.preview
+    ? new Map(questions.map((question) => [question.id, draw(question)]))
     : await page.lock(async () => {
         const stored = await page.mirror();
         const memo = loadMemo(stored, config.slug, config.revision);
         const found = new Map();
         const drawn = new Map();
         for (const question of questions) {
-          const kept = keptArm(memo, question.id);
-          const arm = kept ?? draw();
-          if (kept === undefined) drawn.set(armItem(question.id), { bit: String(arm), epsilon: 0, procedure: KEPT_AS });
-          found.set(question.id, arm);
+          const kept = keptDraw(memo, question);
+          const value = kept ?? draw(question);
+          const kind = KINDS[question.answer];
+          if (kept === undefined) drawn.set(kind.item(question.id), { bit: value, epsilon: 0, procedure: kind.keptAs });
+          found.set(question.id, value);
         }
         if (drawn.size) {
           commitReported(stored, config.slug, config.revision, drawn, newSubmissionId);
@@ -75,10 +139,5 @@ export async function keepArms(page, questions, sectionOf, random = cryptoUint32
         }
         return found;
       });
-  for (const question of questions) {
-    question.keptArm = arms.get(question.id);
-    for (const text of sectionOf(question.id)?.querySelectorAll(".arm-innocuous") ?? []) {
-      text.hidden = Number(text.dataset.arm) !== question.keptArm;
-    }
-  }
+  for (const question of questions) KINDS[question.answer].show(question, draws.get(question.id), sectionOf(question.id));
 }

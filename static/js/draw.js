@@ -83,7 +83,7 @@ function truthOf(question, root) {
   // The respondent's own die or coin, or a design that draws nothing: the report itself, never the truth.
   if (question.mode === "report") {
     const report = picked(`report-${question.id}`);
-    return report ? new Map([[question.id, report.value === "1" ? 1 : 0]]) : null;
+    return report ? new Map([[question.id, answerOf(question).given(report)]]) : null;
   }
   return answerOf(question).truth(question, { named, picked });
 }
@@ -118,7 +118,7 @@ async function drawOnce(page, question, truth) {
     if (known === undefined) draws.set(item, drawItem(question, kept ? kept.get(item)[value] : value));
     else remembered.set(item, known);
   }
-  const entries = [...draws].map(([item, result]) => [item, { bit: memoBit(reportOf(question, result)), ...params }]);
+  const entries = [...draws].map(([item, result]) => [item, { bit: answerOf(question).kept(reportOf(question, result)), ...params }]);
   commitReported(mirror, config.slug, config.revision, new Map(entries), newSubmissionId);
   // In the same task as the commit: once the report is stored, the true answer leaves the screen.
   clearTruth(page.views.get(question.id), true);
@@ -166,14 +166,6 @@ async function permanentReports(page, question, items) {
     }
     return found;
   });
-}
-
-/**
- * A report as the memo keeps it: a bit, an option id, or cheating detection's arm and bit as
- * "arm:bit" (the memo holds bits and strings only).
- */
-function memoBit(report) {
-  return typeof report === "object" ? `${report.arm}:${report.reported}` : report;
 }
 
 /**

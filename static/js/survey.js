@@ -168,8 +168,8 @@ const loadSend = () => import("./send.js");
  */
 async function begin(page, memo, dies) {
   const { config, preview } = page;
-  // A question whose arm shows its own innocuous question draws and keeps the arm first.
-  if (config.questions.some((question) => question.answer === "arm" && question.mode === "report")) await (await import("./arm-draw.js")).keepArmsOf(page);
+  // A question that shows what was drawn for it (an arm's innocuous question, a list) draws first.
+  if (config.questions.some((question) => question.drawsFirst)) await (await import("./arm-draw.js")).keepArmsOf(page);
   for (const question of config.questions) {
     if (question.items.length) page.views.set(question.id, setUpQuestion(page, question, dies));
   }

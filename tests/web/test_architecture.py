@@ -88,6 +88,31 @@ def type_names() -> tuple[str, ...]:
     return tuple(QUESTION_TYPES)
 
 
+def own_names(path, registered) -> set[str]:
+    """The names of what ``path``'s module registers (its designs, its question types): those
+    classes are defined there."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return {name for name, found in registered if type(found).__module__ == ".".join(parts)}
+
+
+def registered_designs():
+    from web.core.surveys.designs import registered
+
+    return [(design.name, design) for design in registered()]
+
+
+def registered_types():
+    from web.core.surveys.questions import QUESTION_TYPES, VARIANTS
+
+    return [(kind.name, kind) for kind in (*QUESTION_TYPES.values(), *VARIANTS.values())]
+
+
+# "list" is a list experiment's type and design, and also XLSForm's word for a choice list
+# (``select_one <list>``) and a command's name; no module compares a question's by it (each asks
+# its type or its design).
+COMMON_WORDS = {"list"}
+
+
 def quoted_strings(path) -> list[str]:
     """The string constants of a Python file that are not docstrings."""
     import ast
@@ -123,12 +148,12 @@ def test_only_a_design_s_own_module_names_it(path):
         if path == ROOT / "web" / "core" / "surveys" / "questions" / "direct.py"
         else set()
     )
-    own = path.parent == ROOT / "web" / "core" / "surveys" / "designs" and path.stem
+    own = own_names(path, registered_designs()) | COMMON_WORDS
     named = sorted(
         {
             text
             for text in quoted_strings(path)
-            if text in design_names() and text != own and text not in exempt
+            if text in design_names() and text not in own and text not in exempt
         }
     )
     assert named == [], f"{path.relative_to(ROOT)} names designs {named}: ask the registry"
@@ -148,12 +173,12 @@ def test_only_a_type_s_own_module_names_it(path):
     }.get(path, set()) | {"text"}
     if path.parent == ROOT / "web" / "api" / "openapi":
         exempt |= {"number"}
-    own = path.parent == ROOT / "web" / "core" / "surveys" / "questions" and path.stem
+    own = own_names(path, registered_types()) | COMMON_WORDS
     named = sorted(
         {
             text
             for text in quoted_strings(path)
-            if text in type_names() and text != own and text not in exempt
+            if text in type_names() and text not in own and text not in exempt
         }
     )
     assert named == [], f"{path.relative_to(ROOT)} names question types {named}: ask the type"
@@ -171,7 +196,9 @@ def test_no_template_or_script_names_a_design(path):
     text = path.read_text(encoding="utf-8")
     # A quoted design name; class="spinner" is the wheel's CSS class, not the design.
     named = [
-        name for name in design_names() if re.search(rf"""(?<!class=)["'`]{name}["'`]""", text)
+        name
+        for name in design_names()
+        if name not in COMMON_WORDS and re.search(rf"""(?<!class=)["'`]{name}["'`]""", text)
     ]
     assert named == [], f"{path.relative_to(ROOT)} names designs {named}: use its descriptor"
 
@@ -189,13 +216,13 @@ def test_an_unknown_design_is_refused_with_the_known_ones():
     "path", sorted((ROOT / "web").rglob("*.py")), ids=lambda path: str(path.relative_to(ROOT))
 )
 def test_no_module_outside_the_designs_imports_a_design(path):
-    # A design's module is its own (its stem is its name); the rest of the app asks the registry
+    # A design's module is its own; the rest of the app asks the registry
     # (design_named, a design's methods such as arm_model), never a design's module.
     import ast
 
     if path.parent == ROOT / "web" / "core" / "surveys" / "designs":
         return
-    designs = {f"web.core.surveys.designs.{name}" for name in design_names()}
+    designs = {type(design).__module__ for _name, design in registered_designs()}
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module

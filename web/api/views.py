@@ -24,6 +24,7 @@ from web.core.results.cache import Built, SurveyStamp, results_cache, results_ve
 from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
+from web.core.results.list_experiments import list_results
 from web.core.results.methods import survey_methods
 from web.core.results.synthetic import (
     MAX_M,
@@ -328,6 +329,10 @@ def results_document(survey: Survey, by: str | None, settings: BayesSettings | N
     and each item's posterior with ``settings``."""
     results = published_results(survey)
     document = results.to_dict()
+    # Read from the published counts, not from tallies (list_experiments.py).
+    document["lists"] = [
+        entry.to_dict(list(results.languages)) for entry in list_results(survey, results.min_n)
+    ]
     if by is not None:
         try:
             groups = by_group(survey, by, results.min_n)

@@ -48,6 +48,8 @@ def page_question(question: Question) -> dict:
         # The page draws (spin) or the respondent reports what their own die, coin or
         # crosswise question gave (report).
         "mode": "report" if question.asked_with.page.own_randomizer(question.design) else "spin",
+        # Drawn and kept before it is answered (static/js/arm-draw.js): an arm, a list.
+        **({"drawsFirst": True} if question.asked_with.page.draws_first else {}),
         # A spinner's: what its dark share does ("coin" or "opposite").
         "dark": question.asked_with.page.descriptor.get("dark"),
         "sectors": question.asked_with.page.sectors(question.design),
@@ -60,6 +62,12 @@ def page_question(question: Question) -> dict:
         "options": [
             {"id": option.key, "text": shown(option.texts).text} for option in question.options
         ],
+        # A list experiment's control items, by id (the long list adds the sensitive item).
+        **(
+            {"listItems": [row.key for row in question.design.controls]}
+            if question.design.controls is not None
+            else {}
+        ),
         # A grid's rows, each answered on the options.
         **(
             {

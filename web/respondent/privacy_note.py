@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from web.core.models import Survey
+from web.core.surveys.designs.page_draw import PageDraw
 
 
 @dataclass(frozen=True)
@@ -21,8 +22,9 @@ class PrivacyNote:
     written: bool = False
     direct_required: bool = False
     direct_optional: bool = False
-    # Whether a randomized question has no ε bound (the lie detector: a "no" is never forced).
-    unbounded: bool = False
+    # The page parts of the designs with no ε bound the survey asks with (the lie detector's, a
+    # list's), each saying what its answers give away.
+    unbounded: tuple[PageDraw, ...] = ()
 
     @classmethod
     def of(cls, survey: Survey) -> PrivacyNote:
@@ -33,13 +35,20 @@ class PrivacyNote:
                 for question, design in asked
                 if design.protects and design.page.states_chance
             ),
+            # A design with no ε bound says what it gives away in its own note.
             own_draw=any(
-                design.protects and design.page.own_randomizer(question.design)
+                design.protects
+                and design.page.own_randomizer(question.design)
+                and math.isfinite(question.epsilon)
                 for question, design in asked
             ),
             direct=any(not design.protects for _, design in asked),
             written=any(question.type.written for question, _ in asked),
             direct_required=any(q.required for q, design in asked if not design.protects),
             direct_optional=any(not q.required for q, design in asked if not design.protects),
-            unbounded=any(design.protects and math.isinf(q.epsilon) for q, design in asked),
+            unbounded=tuple(
+                dict.fromkeys(
+                    design.page for q, design in asked if design.protects and math.isinf(q.epsilon)
+                )
+            ),
         )

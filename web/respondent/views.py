@@ -188,6 +188,8 @@ def messages() -> dict:
         "forcedYes": _("“yes”"),
         "forcedNo": _("“no”"),
         "chooseReport": _("Choose what you report first."),
+        # A list experiment's count, in the summary and the outcome.
+        "listCount": _("{count} of the items apply"),
         "chooseInnocuous": _(
             "Choose your true answer to the everyday question too. It stays on this device."
         ),

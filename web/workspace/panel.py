@@ -16,6 +16,7 @@ from web.core.results.chart import Bar, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.results.grids import grid_results
+from web.core.results.list_experiments import ListResult, list_results
 from web.core.results.open_answers import OpenAnswers, open_answers
 from web.core.results.order_effects import ItemByPosition, order_effects
 from web.core.results.plain_numbers import PlainNumber, plain_numbers
@@ -77,6 +78,8 @@ class Panel:
     order_effects: tuple[ItemByPosition, ...] = ()
     # The grids, a stacked bar per row.
     grids: tuple[GridPanel, ...] = ()
+    # The list experiments, estimated from their counts.
+    lists: tuple[ListResult, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -105,11 +108,11 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
             )
         posteriors = question_posteriors(question, BayesSettings()) if bayes else None
         entries.append(PanelEntry(question, visible, chart, posteriors))
-    written, given, ordered, counted = read_from_responses(survey, min_n)
+    written, given, ordered, counted, listed = read_from_responses(survey, min_n)
     grids = tuple(grid_panel(grid, f"grid-{index}") for index, grid in enumerate(counted))
     if not survey.condition_list:
         return Panel(results, tuple(entries), min_n, bayes, open_answers=written,
-                     plain_numbers=given, order_effects=ordered, grids=grids)  # fmt: skip
+                     plain_numbers=given, order_effects=ordered, grids=grids, lists=listed)  # fmt: skip
     # Kept per published version with the API's own (a survey with comprehension checks reads
     # its published rows for it): the dashboard and the projector refresh every few seconds.
     experiment = (
@@ -125,13 +128,14 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
     )
     items = tuple(experiment_items(survey, experiment))
     return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given, ordered,
-                 grids)  # fmt: skip
+                 grids, listed)  # fmt: skip
 
 
 def read_from_responses(survey: Survey, min_n: int) -> tuple:
     """What is read from the published responses rather than from tallies (the open answers,
-    the numbers asked directly, the items by position, the grids' rows), once per published version: the
-    dashboard refreshes its panel every few seconds while the survey is open."""
+    the numbers asked directly, the items by position, the grids' rows, the lists' counts), once
+    per published version: the dashboard refreshes its panel every few seconds while the survey
+    is open."""
     version = results_version(survey)
 
     def build() -> Built:
@@ -140,6 +144,7 @@ def read_from_responses(survey: Survey, min_n: int) -> tuple:
             plain_numbers(survey, min_n),
             order_effects(survey, min_n),
             grid_results(survey, min_n),
+            list_results(survey, min_n),
         )
         return Built(version, survey.response_count, document)
 

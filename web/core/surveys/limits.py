@@ -17,6 +17,9 @@ MAX_EPSILON = 10.0  # per spin; e^10 ≈ 22,000: past it the spin protects next 
 MAX_QUESTIONS = 100
 MAX_OPTIONS = 30
 MAX_GRID_ROWS = 30  # a grid's rows, each answered on its shared options
+# A list experiment's control items (the published studies use 3 to 5).
+MIN_LIST_ITEMS = 2
+MAX_LIST_ITEMS = 10
 MAX_TITLE = 200
 MAX_TEXT = 2000  # a question's or an option's wording, a survey's description
 # An open answer's length in characters: a file's "max_length", else the default.

@@ -102,6 +102,33 @@ def question_problems(
         lambda key: _("duplicate option id %(id)r", id=key),
     )  # fmt: skip
     problems += _rows_problems(spec, kind, where, languages, complete)
+    problems += _list_problems(spec, kind, where, languages, complete)
+    return problems
+
+
+def _list_problems(
+    spec: QuestionSpec, kind: QuestionType | None, where: str, languages, complete: bool
+) -> list[Problem]:
+    """A list experiment's control items (each a valid id, unique, with its text) and its
+    sensitive item (which a ``list`` question states, and a yes/no question asked as a list
+    takes from its own text); neither on any other question."""
+    design = find_design(spec.procedure)
+    listed = design is not None and "controls" in design.fields.parameters
+    stated = [name for name, given in (("controls", spec.design.controls is not None),
+                                       ("sensitive", bool(spec.design.sensitive_text))) if given]  # fmt: skip
+    if not listed:
+        return [Problem(f"{where}.{name}", _("only a list experiment has %(name)r", name=name))
+                for name in stated]  # fmt: skip
+    problems = _listed_problems(spec.design.controls or (), f"{where}.controls", languages,
+                                complete, lambda key: _("duplicate item id %(id)r", id=key))  # fmt: skip
+    states_sensitive = kind is not None and kind.states_sensitive
+    if states_sensitive:
+        problems += texts_problems(spec.design.sensitive_text, f"{where}.sensitive.text",
+                                   MAX_TEXT, languages, complete=complete)  # fmt: skip
+    elif "sensitive" in stated:
+        problems.append(Problem(f"{where}.sensitive", _(
+            "a yes/no question asked as a list adds its own text as the sensitive item: remove "
+            "'sensitive'")))  # fmt: skip
     return problems
 
 

@@ -75,6 +75,15 @@ ROW_FIELDS = {"id", "text"}
 # Reading a file: its JSON shape first, then the shared checks.
 
 
+def _first_procedure(kind) -> str:
+    """The procedure a question of ``kind`` is asked with where its file names none: the default
+    design, where the type may be asked with it, else the type's first (a list's)."""
+    default = default_design().name
+    if kind is None or default in kind.procedures:
+        return default
+    return kind.procedures[0]
+
+
 def load_survey(raw: bytes | str) -> SurveySpec:
     """Decode UTF-8 JSON and parse it; raises :class:`SurveyFileError`."""
     if isinstance(raw, bytes):
@@ -133,7 +142,7 @@ def parse_survey(data) -> SurveySpec:
                     _field(item, "type"),
                     reader.texts(item, "text", where),
                     _field(item, "epsilon", fixed.get("epsilon")),
-                    _field(item, "procedure", fixed.get("procedure", default_design().name)),
+                    _field(item, "procedure", fixed.get("procedure", _first_procedure(kind))),
                     options,
                     reader.design(item, f"{where}.asked.{condition}" if condition else where),
                     _field(item, "epsilon_permanent"),
@@ -292,20 +301,34 @@ class _Reader:
             scale=self.scale(item, where),
             max_length=self.max_length(item),
             rows=self.rows(item, where),
+            controls=self.rows(item, where, "controls"),
+            sensitive_text=self.sensitive(item, where),
         )
 
-    def rows(self, item: dict, where: str) -> tuple[GridRow, ...] | None:
-        """A grid's rows as written (their ids and texts are checked with the question's)."""
-        rows = item.get("rows")
+    def sensitive(self, item: dict, where: str) -> Texts | None:
+        """A list experiment's sensitive item's wording as written."""
+        sensitive = item.get("sensitive")
+        if sensitive is None:
+            return None
+        if not isinstance(sensitive, dict):
+            self.problems.append(Problem(f"{where}.sensitive", _("must be an object with text")))
+            return None
+        self.problems += _unknown_fields(sensitive, {"text"}, f"{where}.sensitive")
+        return self.texts(sensitive, "text", f"{where}.sensitive")
+
+    def rows(self, item: dict, where: str, name: str = "rows") -> tuple[GridRow, ...] | None:
+        """A grid's rows or a list's control items as written (their ids and texts are checked
+        with the question's)."""
+        rows = item.get(name)
         if rows is None:
             return None
         if not isinstance(rows, list):
-            self.problems.append(Problem(f"{where}.rows", _("must be a list of rows")))
-            self.bad_places.add(f"{where}.rows")
+            self.problems.append(Problem(f"{where}.{name}", _("must be a list of items")))
+            self.bad_places.add(f"{where}.{name}")
             return None
         read = []
         for index, row in enumerate(rows):
-            place = f"{where}.rows[{index}]"
+            place = f"{where}.{name}[{index}]"
             if not isinstance(row, dict):
                 self.problems.append(Problem(place, _("must be an object")))
                 continue

@@ -23,6 +23,8 @@ from web.core.surveys.limits import MAX_TEXT
 class ExtendedCrosswisePage(CrosswisePage):
     """The crosswise question's page, whose everyday question is the drawn arm's."""
 
+    draws_first = True
+
     def template(self, question) -> str:
         return "respond/_arm_crosswise.html"
 

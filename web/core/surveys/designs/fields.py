@@ -19,6 +19,9 @@ from web.core.surveys.designs.parameters import (
 from web.core.surveys.limits import MAX_TEXT
 from web.core.surveys.texts import Texts
 
+# Parameters that are items with their wording, not shares: a list experiment's.
+WORDED = ("controls", "sensitive")
+
 
 @dataclass(frozen=True, eq=False)
 class DesignFields:
@@ -60,7 +63,11 @@ class DesignFields:
     def share_names(self) -> tuple[str, ...]:
         """Its numbers as shares are named (``innocuous`` states ``prevalence``); also the query
         arguments a plan of the design reads besides ε, n and the procedure."""
-        return tuple("prevalence" if name == "innocuous" else name for name in self.parameters)
+        return tuple(
+            "prevalence" if name == "innocuous" else name
+            for name in self.parameters
+            if name not in WORDED
+        )
 
     def for_file(self, parameters: DesignParameters, languages: list[str]) -> dict:
         """The fields a survey file writes beside ``procedure``."""
@@ -81,6 +88,14 @@ class DesignFields:
                 data["arms"] = [
                     dict(zip(self.arm_fields, arm, strict=True)) for arm in parameters.arms or ()
                 ]
+            elif name == "controls":
+                data["controls"] = [
+                    {"id": row.key, "text": row.text.for_file(languages)}
+                    for row in parameters.controls or ()
+                ]
+            elif name == "sensitive":
+                if parameters.sensitive_text:
+                    data["sensitive"] = {"text": parameters.sensitive_text.for_file(languages)}
             else:
                 data[name] = parameters.share(name)
         if self.own and parameters.randomizer != "page":
@@ -100,6 +115,9 @@ class DesignFields:
         number, or None where it is missing or not one; arms as written ``t,f_yes,f_no;…``."""
         if "arms" in self.parameters:
             return {"arms": arms_from_text(query.get("arms", ""), len(self.arm_share_names()))}
+        if "controls" in self.parameters:  # a list's J
+            text = query.get("controls", "")
+            return {"controls": int(text) if text.isdigit() else None}
         return {name: _float_or_none(query.get(name)) for name in self.share_names()}
 
     def planned(self, numbers: dict) -> DesignParameters:
@@ -115,6 +133,8 @@ class DesignFields:
         as (field, message) in the viewer's language."""
         problems = []
         for name in self.parameters:
+            if name in WORDED:
+                continue  # items and their wording: question_checks.py checks them
             field_name = "innocuous.prevalence" if name == "innocuous" else name
             value = parameters.share("prevalence" if name == "innocuous" else name)
             if not is_probability(value):

@@ -28,6 +28,9 @@ class PageDraw:
     draws: ClassVar[bool] = True
     # Whether the page says how often the true answer is sent (not where none is ever sent).
     states_chance: ClassVar[bool] = True
+    # Whether the page draws, keeps and shows something before the question is answered (an arm's
+    # innocuous question, a list and its order: static/js/arm-draw.js).
+    draws_first: ClassVar[bool] = False
 
     def __init__(self, design: DrawnDesign):
         self.design = design
@@ -86,6 +89,23 @@ class PageDraw:
     def respondent_words(self, question) -> str:
         """What decides the report, in the respondent's words."""
         raise NotImplementedError
+
+    def unbounded_words(self) -> str:
+        """What a design with no ε bound says in its place (the lie detector's)."""
+        return _("no ε bound: what a “no” reveals is not limited")
+
+    def unbounded_note(self) -> tuple[str, str, str]:
+        """What the survey's privacy note says of a design with no ε bound: a title, what its
+        answers give away, and a sentence for the summary (the lie detector's)."""
+        return (
+            _("One kind of question protects only a “yes”."),
+            _(
+                "Where a question says “no ε bound”, the wheel may tell you to say “yes” but "
+                "never “no”: a “no” sent there is always your own answer, and the researcher can "
+                "read it as one."
+            ),
+            _("On a question with no ε bound, a “no” is always your own."),
+        )
 
     def report_words(self, parameters: DesignParameters) -> tuple[str, str]:
         """A report of 0 and of 1, in the respondent's words."""

@@ -18,7 +18,10 @@ RANDOMIZERS = ("page", "own")
 # The shares in the order a respondent's memo keys a draw by (``DesignParameters.numbers``):
 # memos already kept in browsers must keep matching, so later shares only ever go after these.
 FIRST_SHARES = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
-_NOT_SHARES = ("innocuous_text", "randomizer", "arms", "scale", "max_length", "rows", "arm_texts")
+_NOT_SHARES = (
+    "innocuous_text", "randomizer", "arms", "scale", "max_length", "rows", "arm_texts",
+    "controls", "sensitive_text",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,11 @@ class DesignParameters:
     # Each arm's innocuous question, by language, where a design's arms ask one each (the
     # extended crosswise model); its prevalence is the arm's share in ``arms``.
     arm_texts: tuple[Texts, ...] | None = None
+    # A list experiment's control items (its short list), each with its wording by language.
+    controls: tuple[GridRow, ...] | None = None
+    # A list experiment's sensitive item, added in the long list (empty: the question's own text,
+    # where a yes/no question is asked as a list in a split ballot).
+    sensitive_text: Texts = Texts()
 
     def __post_init__(self):
         # One order whatever order they were stated in, so that equal parameters are equal.
@@ -66,6 +74,11 @@ class DesignParameters:
         rest = {name: stated[name] for name in _NOT_SHARES if stated.get(name) is not None}
         return cls(shares, **rest)
 
+    @property
+    def control_count(self) -> int:
+        """A list experiment's J: its short list's items (0 for any other design)."""
+        return len(self.controls or ())
+
     def share(self, name: str):
         """The share called ``name`` as stated, or None."""
         return dict(self.shares).get(name)
@@ -80,9 +93,13 @@ class DesignParameters:
         length = () if self.max_length is None else (("max_length", self.max_length),)
         # A grid's row ids (their wording may change; a row's answers keep their meaning).
         rows = () if self.rows is None else (("rows", tuple(row.key for row in self.rows)),)
+        # A list's control items by id: which count a respondent could give, and what it counts.
+        controls = () if self.controls is None else (
+            ("controls", tuple(row.key for row in self.controls)),
+        )  # fmt: skip
         return (
             *first, self.randomizer, self.arms, scale, *((later,) if later else ()), *length,
-            *rows,
+            *rows, *controls,
         )  # fmt: skip
 
     def with_languages(self, languages) -> DesignParameters:
@@ -98,9 +115,13 @@ class DesignParameters:
         arm_texts = None if self.arm_texts is None else tuple(
             kept(text) for text in self.arm_texts
         )  # fmt: skip
+        controls = None if self.controls is None else tuple(
+            GridRow(row.key, kept(row.text)) for row in self.controls
+        )  # fmt: skip
         return replace(
-            self, innocuous_text=kept(self.innocuous_text), rows=rows, arm_texts=arm_texts
-        )
+            self, innocuous_text=kept(self.innocuous_text), rows=rows, arm_texts=arm_texts,
+            controls=controls, sensitive_text=kept(self.sensitive_text),
+        )  # fmt: skip
 
     # In the database: one JSON object, the innocuous question's text by language.
 
@@ -120,6 +141,10 @@ class DesignParameters:
             stored["rows"] = [{"id": row.key, "text": dict(row.text)} for row in self.rows]
         if self.arm_texts is not None:
             stored["arm_texts"] = [dict(text) for text in self.arm_texts]
+        if self.controls is not None:
+            stored["controls"] = [{"id": row.key, "text": dict(row.text)} for row in self.controls]
+        if self.sensitive_text:
+            stored["sensitive_text"] = dict(self.sensitive_text)
         return stored
 
     @classmethod
@@ -132,16 +157,23 @@ class DesignParameters:
             tuple(tuple(arm) for arm in data["arms"]) if data.get("arms") else None,
             Scale.stored(data["scale"]) if data.get("scale") else None,
             data.get("max_length"),
-            tuple(GridRow(row["id"], Texts(row["text"])) for row in data["rows"])
-            if data.get("rows") is not None
-            else None,
+            _stored_rows(data.get("rows")),
             tuple(Texts(text) for text in data["arm_texts"])
             if data.get("arm_texts") is not None
             else None,
+            _stored_rows(data.get("controls")),
+            Texts(data.get("sensitive_text") or {}),
         )
 
 
 NO_PARAMETERS = DesignParameters()
+
+
+def _stored_rows(rows: list | None) -> tuple[GridRow, ...] | None:
+    """A grid's rows or a list's items as stored: each ``{"id", "text"}``."""
+    if rows is None:
+        return None
+    return tuple(GridRow(row["id"], Texts(row["text"])) for row in rows)
 
 
 def is_probability(value) -> bool:

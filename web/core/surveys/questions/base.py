@@ -82,6 +82,9 @@ class QuestionType:
     # Whether it asks several rows on its shared options (a grid's ``rows``), each answered on
     # its own.
     has_rows: ClassVar[bool] = False
+    # Whether it states a list experiment's sensitive item apart from its text (a ``list``
+    # question; a yes/no question asked as a list adds its own text).
+    states_sensitive: ClassVar[bool] = False
     # Whether a display rule reads its plain answer as a number (``at_least``, ``at_most``).
     numeric_answer: ClassVar[bool] = False
     # Whether it is asked on a range (min, max, step, unit; web/core/surveys/scales.py) and its

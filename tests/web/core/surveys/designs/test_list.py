@@ -1,0 +1,183 @@
+"""The list experiment end to end on the server: file, checks, submission, results API (the
+difference in means, the ML fit, the design-effect test, the answers given away), exports and
+codebook."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import rr
+from tests.conftest import no_database
+from tests.helpers import api_get
+from web.core.surveys.lookup import find_survey
+from web.core.surveys.surveyfile import parse_survey
+
+# The surveys of tests/conftest.py's `imported`: results from 2 responses, moving every 2.
+pytestmark = pytest.mark.imported(batch=2)
+
+CONTROLS = [
+    {"id": "cinema", "text": "Went to the cinema"},
+    {"id": "marathon", "text": "Ran a marathon"},
+    {"id": "museum", "text": "Visited a museum"},
+]
+SURVEY = {
+    "slug": "listed",
+    "title": {"en": "Listed", "ko": "목록"},
+    "languages": ["en", "ko"],
+    "questions": [
+        {
+            "id": "year",
+            "type": "direct",
+            "text": {"en": "Year?", "ko": "학년?"},
+            "options": [
+                {"id": "first", "text": {"en": "First", "ko": "1학년"}},
+                {"id": "fourth", "text": {"en": "Fourth", "ko": "4학년"}},
+            ],
+        },
+        {
+            "id": "drove",
+            "type": "list",
+            "text": {
+                "en": "How many of these did you do last year?",
+                "ko": "작년에 다음 중 몇 가지를 했습니까?",
+            },
+            "controls": [
+                {"id": item["id"], "text": {"en": item["text"], "ko": f"항목 {index}"}}
+                for index, item in enumerate(CONTROLS, 1)
+            ],
+            "sensitive": {"text": {"en": "Drove after drinking", "ko": "음주 후 운전"}},
+        },
+    ],
+}
+
+
+def submit(app, answers):
+    return app.test_client().post("/api/surveys/listed/responses", json={"answers": answers})
+
+
+def problems(question: dict) -> list[str]:
+    data = copy.deepcopy(SURVEY)
+    data["questions"][1] = question
+    try:
+        parse_survey(data)
+    except Exception as error:  # SurveyFileError
+        return [str(problem) for problem in error.problems]
+    return []
+
+
+LIST = SURVEY["questions"][1]
+
+
+@no_database
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"controls": CONTROLS[:1]}, "controls: a list needs 2 to 10 control items, got 1"),
+        ({"controls": [*CONTROLS, CONTROLS[0]]}, "duplicate item id 'cinema'"),
+        ({"sensitive": None}, "sensitive.text"),
+        ({"epsilon": 1}, "epsilon: a list experiment has no epsilon bound"),
+        ({"options": [{"id": "a", "text": "A"}]}, "control items (controls), not options"),
+        ({"procedure": "spinner"}, "unknown procedure 'spinner' (use 'list')"),
+    ],
+)
+def test_a_list_is_refused_with_the_reason(app, change, expected):
+    question = {name: value for name, value in (LIST | change).items() if value is not None}
+    with app.app_context():
+        found = problems(question)
+    assert any(expected in problem for problem in found), found
+
+
+@no_database
+def test_controls_belong_to_a_list_only(app):
+    yesno = {"id": "q", "type": "yesno", "text": "Q?", "epsilon": 1, "controls": CONTROLS}
+    with app.app_context():
+        assert "questions[1].controls: only a list experiment has 'controls'" in problems(yesno)
+
+
+@no_database
+def test_the_file_round_trips_and_states_no_epsilon(app):
+    with app.app_context():
+        spec = parse_survey(copy.deepcopy(SURVEY))
+        assert parse_survey(json.loads(spec.to_json())) == spec
+        written = json.loads(spec.to_json())["questions"][1]
+    assert "epsilon" not in written and written["procedure"] == "list"
+    assert [item["id"] for item in written["controls"]] == ["cinema", "marathon", "museum"]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        2,
+        {"arm": "treatment"},
+        {"arm": "long", "count": 1},
+        {"arm": "control", "count": 4},
+        {"arm": "treatment", "count": 5},
+        {"arm": "control", "count": -1},
+        {"arm": "control", "count": 1.5},
+        {"arm": "control", "count": True},
+        {"arm": "control", "count": 1, "items": ["cinema"]},
+    ],
+)
+def test_an_answer_is_its_list_and_count_and_nothing_else(app, listed, bad):
+    refused = submit(app, {"year": "first", "drove": bad})
+    assert refused.status_code == 400 and "'drove'" in refused.json["error"], bad
+    with app.app_context():
+        assert find_survey("listed").response_count == 0
+
+
+def test_the_longest_count_of_each_list_is_taken(app, listed):
+    assert (
+        submit(app, {"year": "first", "drove": {"arm": "control", "count": 3}}).status_code == 201
+    )
+    assert (
+        submit(app, {"year": "first", "drove": {"arm": "treatment", "count": 4}}).status_code == 201
+    )
+    assert submit(app, {"year": "first", "drove": None}).status_code == 201
+
+
+# Each list's counts: the short list's frequencies of 0…3, the long list's of 0…4.
+SHORT = [1, 3, 2, 1]
+LONG = [1, 1, 3, 2, 2]  # 16 in all: results move every 2
+
+
+def submit_counts(app):
+    for arm, frequencies in (("control", SHORT), ("treatment", LONG)):
+        for count, times in enumerate(frequencies):
+            for _ in range(times):
+                body = {"year": "first", "drove": {"arm": arm, "count": count}}
+                assert submit(app, body).status_code == 201
+
+
+def test_results_give_every_figure_of_rr(app, listed, token):
+    submit_counts(app)
+    document = api_get(app.test_client(), token, "surveys/listed/results").json
+    assert [question["id"] for question in document["questions"]] == ["year"]
+    assert "drove" in document["epsilon_unbounded"]
+    (entry,) = document["lists"]
+    model = rr.list_experiment(3)
+    expected = model.estimate(SHORT, LONG)
+    assert entry["epsilon"] is None and entry["controls"] == 3 and entry["n"] == 16
+    assert entry["frequencies"] == {"control": SHORT, "treatment": LONG}
+    for name in ("estimate", "std_error", "ci_low", "ci_high", "ceiling", "floor"):
+        assert entry[name] == pytest.approx(getattr(expected, name)), name
+    assert entry["ml"]["estimate"] == pytest.approx(expected.ml.estimate)
+    assert entry["ml"]["log_likelihood"] == pytest.approx(expected.ml.log_likelihood)
+    assert entry["design_effect"]["p_value"] == pytest.approx(
+        model.design_effect(SHORT, LONG).p_value
+    )
+    assert entry["by_arm"] == [
+        {"arm": "control", "n": 7, "mean": pytest.approx(expected.by_arm[0].mean)},
+        {"arm": "treatment", "n": 9, "mean": pytest.approx(expected.by_arm[1].mean)},
+    ]
+    assert (entry["ceiling"], entry["floor"]) == (2, 1)
+
+
+def test_results_are_withheld_below_the_minimum_n(app, listed, token):
+    app.config["RESULTS_MIN_N"] = 20
+    submit_counts(app)
+    (entry,) = api_get(app.test_client(), token, "surveys/listed/results").json["lists"]
+    assert entry["withheld"] is True
+    assert not {"frequencies", "estimate", "n", "ceiling"} & set(entry)
