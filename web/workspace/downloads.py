@@ -15,6 +15,7 @@ from web.core.results.exports import (
 )
 from web.core.results.figures import published_results
 from web.core.results.labelled_files import FORMATS, labelled_file
+from web.core.results.list_experiments import list_results
 from web.core.results.synthetic import (
     MAX_M,
     SyntheticUnavailable,
@@ -82,7 +83,10 @@ def estimates(slug: str):
                 settings = bayes_settings(request.args.get("prior"), request.args.get("threshold"))
             except BayesError as error:
                 abort(400, str(error))
-        return attachment(estimates_csv(results, settings), "text/csv", f"{slug}-estimates.csv")
+        lists = list_results(survey, results.min_n)
+        return attachment(
+            estimates_csv(results, settings, lists), "text/csv", f"{slug}-estimates.csv"
+        )
     try:
         groups = by_group(survey, by, results.min_n)
     except GroupingError as error:

@@ -40,7 +40,7 @@ def schemas() -> dict:
                 "type": "array",
                 "items": {"type": "string"},
                 "description": "Questions whose design has no ε bound (the stochastic lie "
-                "detector): left out of epsilon_total.",
+                "detector, a list experiment): left out of epsilon_total.",
             },
             "series": {"type": ["string", "null"]},
             "wave": {"type": ["integer", "null"]},
@@ -153,6 +153,7 @@ def schemas() -> dict:
                 "epsilon_total",
                 "epsilon_unbounded",
                 "questions",
+                "lists",
             ],
             "properties": {
                 "slug": ref("Slug"),
@@ -175,7 +176,7 @@ def schemas() -> dict:
                     "type": "array",
                     "items": {"type": "string"},
                     "description": "Questions whose design has no ε bound (the stochastic lie "
-                    "detector): left out of epsilon_total.",
+                    "detector, a list experiment): left out of epsilon_total.",
                 },
                 "questions": {
                     "type": "array",
@@ -184,8 +185,14 @@ def schemas() -> dict:
                     "numbers asked directly are not here (the dashboard and the responses CSV "
                     "have them).",
                 },
+                "lists": {
+                    "type": "array",
+                    "items": ref("ListResult"),
+                    "description": "Each list experiment, estimated from its published counts.",
+                },
             },
         },
+        "ListResult": list_result_schema(),
         "Trend": {
             "type": "object",
             "required": ["series", "min_n", "waves", "items"],
@@ -289,5 +296,59 @@ def experiment_schema() -> Schema:
                     "contrasts": entries(contrasts),
                 }
             ),
+        },
+    }
+
+
+def list_result_schema() -> Schema:
+    """A list experiment's entry in the results: withheld, or its counts and estimates."""
+    share = {"type": "number"}
+    return {
+        "type": "object",
+        "required": ["id", "type", "text", "sensitive", "controls", "epsilon", "withheld"],
+        "properties": {
+            "id": {"type": "string"},
+            "type": {"type": "string"},
+            "text": {"type": ["string", "object"]},
+            "sensitive": {"type": ["string", "object"]},
+            "controls": {"type": "integer", "minimum": 2, "description": "J, the control items."},
+            "condition": {"type": "string"},
+            "epsilon": {"type": "null", "description": "No ε bound."},
+            "withheld": {"type": "boolean"},
+            "n": {"type": "integer", "minimum": 0},
+            "frequencies": {
+                "type": "object",
+                "description": "Per list, how many respondents gave each count (0 to J, or J + 1).",
+                "properties": {
+                    "control": {"type": "array", "items": {"type": "integer"}},
+                    "treatment": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+            "estimate": share,
+            "std_error": share,
+            "ci_low": share,
+            "ci_high": share,
+            "by_arm": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "arm": {"type": "string", "enum": ["control", "treatment"]},
+                        "n": {"type": "integer"},
+                        "mean": share,
+                    },
+                },
+            },
+            "ml": {
+                "type": "object",
+                "properties": {"estimate": share, "std_error": share, "log_likelihood": share},
+            },
+            "design_effect": {
+                "type": ["object", "null"],
+                "properties": {"p_value": share},
+                "description": "Blair & Imai's (2012) test (list::ict.test).",
+            },
+            "ceiling": {"type": "integer", "description": "Long-list counts of J + 1: a yes."},
+            "floor": {"type": "integer", "description": "Long-list counts of 0: a no."},
         },
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from sqlalchemy import func
 
@@ -21,6 +21,7 @@ from web.core.results.figures import (
     published_results,
     significant,
 )
+from web.core.results.list_experiments import ListResult
 from web.core.surveys.designs.r_code import CHANGE_FUNCTION, INSTALL, READ_CSV
 from web.core.surveys.flow.conditions import condition_markers, response_condition
 from web.core.surveys.flow.pages import stored_pages
@@ -123,10 +124,13 @@ def _texts(question, item, languages) -> list[str]:
     ]
 
 
-def estimates_csv(results: SurveyResults, settings: BayesSettings | None = None) -> str:
+def estimates_csv(
+    results: SurveyResults, settings: BayesSettings | None = None, lists: Sequence[ListResult] = ()
+) -> str:
     """CSV of the published estimates, one row per tally: a yes/no question, or one option, with
-    their wording in every language of the survey. A question whose figures are withheld (below
-    the minimum n) has no rows; a direct answer chosen by fewer than the minimum n has its row with
+    their wording in every language of the survey; then a row per list experiment (``lists``: its
+    difference in means; no ε, no reports). A question whose figures are withheld (below the
+    minimum n) has no rows; a direct answer chosen by fewer than the minimum n has its row with
     no count or figures. With ``settings``, each row also has its posterior (Bayesian columns
     last: a reader of the plain file finds its columns where they were)."""
     languages = results.languages
@@ -160,6 +164,17 @@ def estimates_csv(results: SurveyResults, settings: BayesSettings | None = None)
                     ]
                 )
             )
+    for found in lists:
+        if found.estimate is None:
+            continue  # withheld, or a list with fewer than two respondents
+        shares = found.estimate
+        lines.append(_line([
+            found.key, "", found.kind, found.procedure, "", "", found.n, "", "",
+            *(significant(getattr(shares, name)) for name in SHARE_FIELDS),
+            significant(shares.estimate * found.n), significant(shares.estimate * found.n),
+            *(found.text.get(code, "") for code in languages), *([""] * len(languages)),
+            *([""] * len(bayes)),
+        ]))  # fmt: skip
     return "".join(lines)
 
 

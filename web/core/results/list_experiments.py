@@ -28,6 +28,7 @@ class ListResult:
     sensitive: Texts
     controls: int  # J
     kind: str  # the question's type, as the file names it
+    procedure: str
     condition: str | None
     frequencies: tuple[tuple[int, ...], tuple[int, ...]] | None  # None while withheld
     estimate: rr.ListEstimate | None = None
@@ -115,7 +116,7 @@ def _result(question, frequencies: list[np.ndarray], min_n: int) -> ListResult:
     """One question's result: withheld below ``min_n`` counts, estimated once each list has two."""
     short, long = frequencies
     common = (question.key, question.texts, question.design.sensitive_text or question.texts,
-              question.design.control_count, question.kind, question.condition)  # fmt: skip
+              question.design.control_count, question.kind, question.procedure, question.condition)  # fmt: skip
     if short.sum() + long.sum() < max(min_n, 1):
         return ListResult(*common, None)
     shown = (tuple(int(v) for v in short), tuple(int(v) for v in long))

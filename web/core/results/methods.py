@@ -29,6 +29,10 @@ NEWCOMBE = (
     "Newcombe, R. G. (1998). Interval estimation for the difference between independent "
     "proportions: comparison of eleven methods. Statistics in Medicine, 17(8), 873–890."
 )
+IMAI = (
+    "Imai, K. (2011). Multivariate regression analysis for the item count technique. Journal of "
+    "the American Statistical Association, 106(494), 407–416."
+)
 # Symbols written once for both forms: (Markdown, LaTeX).
 SYMBOLS = {
     "ε": ("ε", r"$\varepsilon$"),
@@ -84,7 +88,13 @@ class Methods:
 
 def survey_methods(survey: Survey, min_n: int) -> Methods:
     """The survey's methods paragraph in the request's language."""
-    randomized = [question for question in survey.questions if question.asked_with.protects]
+    # A list experiment randomizes which list is shown, not the answer: its own paragraph.
+    listed = [question for question in survey.questions if question.design.controls is not None]
+    randomized = [
+        question
+        for question in survey.questions
+        if question.asked_with.protects and question.design.controls is None
+    ]
     direct = [question for question in survey.questions if not question.asked_with.protects]
     paragraphs = []
     if randomized:
@@ -108,6 +118,8 @@ def survey_methods(survey: Survey, min_n: int) -> Methods:
               "reported share, carried through the design's line and clipped to 0–100%%.",
               level=95)
         )  # fmt: skip
+    if listed:
+        paragraphs.append(_lists_paragraph(listed))
     if direct:
         asked = ", ".join(_direct_words(question) for question in _once_per_condition(direct))
         paragraphs.append(_("Asked directly, with no randomizing (and no ε): %(questions)s.",
@@ -121,7 +133,34 @@ def survey_methods(survey: Survey, min_n: int) -> Methods:
           "fewer than %(min)s respondents was withheld.",
           n=f"{survey.published_count:,}", batch=survey.results_batch, min=min_n)
     )  # fmt: skip
-    return Methods(tuple(paragraphs), _references(randomized, bool(survey.condition_list)))
+    references = _references(randomized, bool(survey.condition_list))
+    if listed:
+        references = tuple(sorted({*references, IMAI, listed[0].asked_with.reference or ""}))
+    return Methods(tuple(paragraphs), references)
+
+
+def _lists_paragraph(listed) -> str:
+    """The list experiments: how each was asked, how it was estimated, and why no ε bounds it."""
+    asked = "; ".join(
+        _("“%(question)s”%(condition)s, %(count)d control items and the sensitive item “%(item)s”",
+          question=shown(question.texts).text, count=question.design.control_count,
+          item=shown(question.design.sensitive_text or question.texts).text,
+          condition=_("(in condition %(condition)s)", condition=question.condition)
+          if question.condition is not None else "")
+        for question in listed
+    )  # fmt: skip
+    return _(
+        "Asked as list experiments (the item count technique): %(questions)s. Each respondent's "
+        "device drew them at random, half and half, into the short list (the control items) or "
+        "the long list (the control items and the sensitive item), and the order of the items "
+        "for them; respondents gave only how many items applied. The share holding the sensitive "
+        "item was estimated by the difference in the two lists' mean counts, with the HC3 "
+        "standard error and a Wald %(level)d%% interval, and by maximum likelihood (Imai 2011), "
+        "as list::ictreg does; Blair and Imai's (2012) test for design effects was applied. A "
+        "list experiment has no ε bound: a count of every item of the long list, or of none, "
+        "gives the answer away; these questions are left out of the survey's total ε.",
+        questions=asked, level=95,
+    )  # fmt: skip
 
 
 def _design_sentence(question) -> str:

@@ -5,6 +5,8 @@ codebook."""
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import json
 
 import pytest
@@ -181,3 +183,41 @@ def test_results_are_withheld_below_the_minimum_n(app, listed, token):
     (entry,) = api_get(app.test_client(), token, "surveys/listed/results").json["lists"]
     assert entry["withheld"] is True
     assert not {"frequencies", "estimate", "n", "ceiling"} & set(entry)
+
+
+def test_exports_and_codebook_carry_the_list_and_its_count(app, listed, make_researcher):
+    submit_counts(app)
+    researcher = make_researcher("rita@example.org")
+    rows = list(csv.reader(io.StringIO(
+        researcher.get("/surveys/listed/responses.csv").get_data(as_text=True))))  # fmt: skip
+    assert rows[0] == ["year", "drove.arm", "drove.count"]
+    cells = sorted((row[1], int(row[2])) for row in rows[1:])
+    assert cells.count(("treatment", 4)) == 2 and cells.count(("control", 0)) == 1
+    book = json.loads(researcher.get("/surveys/listed/codebook.json").get_data(as_text=True))
+    entry = book["questions"][1]
+    assert entry["epsilon"] is None and entry["J"] == 3 and entry["procedure"] == "list"
+    assert entry["columns"] == ["drove.arm", "drove.count"]
+    assert 'list::ictreg(y ~ 1, data = l, treat = "treat", J = 3, method = "ml")' in entry["R"]
+    assert entry["controls"]["museum"] == {"en": "Visited a museum", "ko": "항목 3"}
+
+
+def test_the_estimates_csv_has_the_lists_row(app, listed, make_researcher):
+    submit_counts(app)
+    researcher = make_researcher("rita@example.org")
+    text = researcher.get("/surveys/listed/estimates.csv").get_data(as_text=True)
+    row = next(row for row in csv.DictReader(io.StringIO(text)) if row["question"] == "drove")
+    expected = rr.list_experiment(3).estimate(SHORT, LONG)
+    assert (row["type"], row["procedure"], row["epsilon"], row["n"]) == ("list", "list", "", "16")
+    assert float(row["estimate"]) == pytest.approx(expected.estimate, rel=1e-6)
+    assert float(row["ci_high"]) == pytest.approx(expected.ci_high, rel=1e-6)
+    assert row["text_ko"] == "작년에 다음 중 몇 가지를 했습니까?"
+
+
+def test_the_methods_paragraph_says_how_the_list_was_asked_and_estimated(app, listed, token):
+    submit_counts(app)
+    methods = api_get(app.test_client(), token, "surveys/listed/methods").json
+    text = methods["markdown"]
+    assert "“How many of these did you do last year?”, 3 control items" in text
+    assert "“Drove after drinking”" in text and "no ε bound" in text
+    assert "randomized response (Warner 1965)" not in text
+    assert "Imai, K. (2011)" in text and "Blair, G., & Imai, K. (2012)" in text
