@@ -1,0 +1,81 @@
+"""A list experiment in the browser, on a phone: the page draws the short or the long list and
+its items' order once, before they show, and keeps both through a reload; the respondent gives a
+count (there is no box per item), and only the list and the count are sent."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.axe import phone_problems
+from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo, open_survey
+from tests.conftest import no_database, stored_bits
+
+pytestmark = pytest.mark.browser
+
+
+def shown_items(page) -> list[str]:
+    return page.locator("section[data-question='drove'] .list-items li:visible").evaluate_all(
+        "(items) => items.map((item) => item.dataset.item)"
+    )
+
+
+def test_a_list_keeps_its_draw_and_sends_only_its_list_and_count(app, browser, live_server, listed):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    # The top of every draw: the long list (the second of two).
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    posted = []
+    page.on(
+        "request",
+        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
+    )
+    open_survey(page, f"{live_server}/s/{listed}")
+    section = page.locator("section[data-question='drove']")
+    expect(section.locator("li[data-item='@sensitive']")).to_be_visible()
+    order = shown_items(page)
+    assert sorted(order) == ["@sensitive", "cinema", "marathon", "museum"]
+    kept = memo(page, listed)["reported"]["@list:drove"]["bit"]
+    assert kept == "1:" + " ".join(order)
+    # No box per item: the only answers are the counts, 0 to J + 1 in the long list.
+    assert section.locator("input[type='checkbox']:not(.skip-question)").count() == 0
+    expect(section.locator("input[name='report-drove'][value='4']")).to_be_visible()
+    page.reload()
+    page.wait_for_selector(".spin-button:not([disabled])")
+    expect(section.locator("li[data-item='@sensitive']")).to_be_visible()
+    assert shown_items(page) == order
+    page.check("input[name='direct-year'][value='first']")
+    page.check("input[name='report-drove'][value='2']")
+    section.locator(".spin-button").click()
+    expect(section.locator(".outcome")).to_contain_text("2")
+    assert memo(page, listed)["reported"]["drove"]["bit"] == "treatment:2"
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    sent = [json.loads(body)["answers"] for body in posted if body and "answers" in body]
+    assert sent == [{"year": "first", "drove": {"arm": "treatment", "count": 2}}]
+    with app.app_context():
+        assert stored_bits() == sent
+    context.close()
+
+
+def test_the_short_list_hides_the_sensitive_item_and_its_count(browser, live_server, listed):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.add_init_script("crypto.getRandomValues = (array) => array.fill(0);")
+    open_survey(page, f"{live_server}/s/{listed}")
+    section = page.locator("section[data-question='drove']")
+    expect(section.locator("li[data-item='cinema']")).to_be_visible()
+    expect(section.locator("li[data-item='@sensitive']")).to_be_hidden()
+    expect(section.locator("input[name='report-drove'][value='4']")).to_be_hidden()
+    assert memo(page, listed)["reported"]["@list:drove"]["bit"].startswith("0:")
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@no_database
+def test_a_list_fits_a_phone_and_passes_axe(phone, listed, locale):
+    page = phone(f"/s/{listed}", locale)
+    assert phone_problems(page) == []
