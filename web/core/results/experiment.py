@@ -13,6 +13,7 @@ import rr
 from web.core.models import Question, Survey
 from web.core.results.comprehension import Comprehension, Counts, comprehension
 from web.core.results.figures import significant
+from web.core.results.list_experiments import ListResult, list_results
 from web.core.results.published import published_answers
 from web.core.surveys.designs import ArmsDesign
 from web.core.surveys.flow.conditions import condition_markers, response_condition
@@ -37,7 +38,11 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
     counts = [submitted.get(condition.id, 0) for condition in conditions]
     allocation = rr.allocation_check(counts, [condition.share for condition in conditions])
     items = compared_items(survey)
-    checked = comprehension(survey, [row for asked in items.values() for row in asked])
+    # The checks count one bit per response: the rows reported through one line.
+    checked = comprehension(
+        survey, [row for asked in items.values() for row in asked if one_line(row)]
+    )
+    counted = {(found.key, found.condition): found for found in list_results(survey, 1)}
     return {
         "slug": survey.slug,
         "min_n": min_n,
@@ -52,7 +57,9 @@ def experiment_document(survey: Survey, min_n: int) -> dict:
         },
         "method": rr.experiment.METHOD,
         "checks": [] if checked is None else _checks(survey, checked, max(min_n, 1)),
-        "items": [_item(key, asked, max(min_n, 1), checked) for key, asked in items.items()],
+        "items": [
+            _item(key, asked, max(min_n, 1), checked, counted) for key, asked in items.items()
+        ],
     }
 
 
@@ -108,14 +115,28 @@ def one_line(question: Question) -> bool:
 
 
 def one_share(question: Question) -> bool:
-    """Whether the item is one yes/no share: through one line, or a design of two arms whose
-    estimate is that share (the lie detector's carriers, cheating detection's honest yes)."""
-    return one_line(question) or isinstance(question.asked_with, ArmsDesign)
+    """Whether the item is one yes/no share: through one line, a design of two arms whose
+    estimate is that share (the lie detector's carriers, cheating detection's honest yes), or a
+    list experiment's difference in means."""
+    return (
+        one_line(question)
+        or isinstance(question.asked_with, ArmsDesign)
+        or question.design.controls is not None
+    )
 
 
-def _share_figures(row: Question) -> tuple[float, float, float, float] | None:
+# A list experiment's published counts and figures, by (question key, condition).
+Counted = dict[tuple[str, str | None], ListResult]
+
+
+def _share_figures(row: Question, counted: Counted) -> tuple[float, float, float, float] | None:
     """(estimate, standard error, interval) of a row's published share through its design, or
-    None while a design of two arms has fewer than two respondents in an arm."""
+    None while a design of two arms (or a list) has fewer than two respondents in an arm."""
+    if row.design.controls is not None:
+        listed = counted[row.key, row.condition].estimate
+        if listed is None:
+            return None
+        return listed.estimate, listed.std_error, listed.ci_low, listed.ci_high
     if not isinstance(row.asked_with, ArmsDesign):
         found = row.type.line_of(row).estimate(row.published_yes, row.published_n)
         return (float(found.estimate), float(found.std_error), float(found.ci_low),
@@ -132,10 +153,12 @@ def _share_figures(row: Question) -> tuple[float, float, float, float] | None:
     return share.estimate, share.std_error, share.ci_low, share.ci_high
 
 
-def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | None) -> dict:
+def _item(
+    key: str, asked: list[Question], min_n: int, checked: Comprehension | None, counted: Counted
+) -> dict:
     """One item: its figures in each condition it is asked in (and among those who passed the
     condition's checks) and the contrasts with the reference condition."""
-    figures = [_condition_figures(row, min_n) for row in asked]
+    figures = [_condition_figures(row, min_n, counted) for row in asked]
     if checked is not None:
         with_checks = {condition for _key, condition in checked.checks}
         for row, entry in zip(asked, figures, strict=True):
@@ -151,7 +174,7 @@ def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | 
             continue
         contrast = None
         if entry["estimate"] is not None and base["estimate"] is not None:
-            contrast = _contrast(row, reference)
+            contrast = _contrast(row, reference, counted)
         contrasts.append(
             {
                 "condition": row.condition,
@@ -174,7 +197,7 @@ def _item(key: str, asked: list[Question], min_n: int, checked: Comprehension | 
     }
 
 
-def _contrast(row: Question, reference: Question) -> rr.Contrast:
+def _contrast(row: Question, reference: Question, counted: Counted) -> rr.Contrast:
     """The row's share less the reference's: through both lines (unclipped limits), or from the
     figures of a design of two arms."""
     if one_line(row) and one_line(reference):
@@ -182,12 +205,14 @@ def _contrast(row: Question, reference: Question) -> rr.Contrast:
             row.type.line_of(row), row.published_yes, row.published_n,
             reference.type.line_of(reference), reference.published_yes, reference.published_n,
         )  # fmt: skip
-    return rr.contrast_of(_share_figures(row), _share_figures(reference))
+    return rr.contrast_of(_share_figures(row, counted), _share_figures(reference, counted))
 
 
-def _condition_figures(row: Question, min_n: int) -> dict:
-    """An item's estimate in one condition through its design there; withheld below min n."""
-    n = row.published_n
+def _condition_figures(row: Question, min_n: int, counted: Counted) -> dict:
+    """An item's estimate in one condition through its design there; withheld below min n (a
+    list's n: the respondents who gave a count)."""
+    listed = counted.get((row.key, row.condition))
+    n = row.published_n if listed is None else listed.n
     entry = {
         "condition": row.condition,
         "procedure": row.procedure,
@@ -202,17 +227,21 @@ def _condition_figures(row: Question, min_n: int) -> dict:
     }
     if n < min_n:
         return entry | {"withheld": True}
-    found = _share_figures(row)
+    reports = {} if listed is not None else {"noisy_yes": row.published_yes}
+    found = _share_figures(row, counted)
     if found is None:
-        return entry | {"noisy_yes": row.published_yes}
+        return entry | reports
     estimate, std_error, ci_low, ci_high = found
-    return entry | {
-        "noisy_yes": row.published_yes,
-        "estimate": significant(estimate),
-        "std_error": significant(std_error),
-        "ci_low": significant(ci_low),
-        "ci_high": significant(ci_high),
-    }
+    return (
+        entry
+        | reports
+        | {
+            "estimate": significant(estimate),
+            "std_error": significant(std_error),
+            "ci_low": significant(ci_low),
+            "ci_high": significant(ci_high),
+        }
+    )
 
 
 def _passed_figures(row: Question, counts: Counts, min_n: int) -> dict:

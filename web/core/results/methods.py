@@ -145,7 +145,7 @@ def _lists_paragraph(listed) -> str:
         _("“%(question)s”%(condition)s, %(count)d control items and the sensitive item “%(item)s”",
           question=shown(question.texts).text, count=question.design.control_count,
           item=shown(question.design.sensitive_text or question.texts).text,
-          condition=_("(in condition %(condition)s)", condition=question.condition)
+          condition=_(" (in condition %(condition)s)", condition=question.condition)
           if question.condition is not None else "")
         for question in listed
     )  # fmt: skip
