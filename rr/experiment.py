@@ -42,6 +42,7 @@ from ._validate import as_int_array, check_count, check_probability, planned_siz
 from .difference import exact_lines_coverage, mover
 from .errors import ParameterError
 from .estimate import line_estimate
+from .list_experiment import ListExperiment
 
 METHOD = "MOVER on each condition's exact Clopper-Pearson limits; one-sided Wald test of more"
 
@@ -263,7 +264,7 @@ def _positive(share, index: int) -> float:
 
 
 def plan_experiment(
-    design: Line, baseline, lift, power=0.8, n=None, alpha: float = 0.05
+    design: Line | ListExperiment, baseline, lift, power=0.8, n=None, alpha: float = 0.05
 ) -> ExperimentPlan:
     """Respondents per condition for the one-sided test that ``design`` finds ``lift`` more than
     asking directly (which finds ``baseline``), at level ``alpha`` with ``power``; or, given
@@ -271,7 +272,9 @@ def plan_experiment(
 
         n = ⌈(z₁₋α + z_power)²·(v_d + v_r)/lift²⌉,  power(n) = Φ(lift·√n/√(v_d + v_r) − z₁₋α),
 
-    v_d = β(1 − β), v_r = θ(1 − θ)/b², θ = a + b·(β + lift).
+    v_d = β(1 − β), v_r = θ(1 − θ)/b², θ = a + b·(β + lift); for a list experiment of J control
+    items (each held with ½, half the condition in each list), v_r = 2(J/2 + π(1 − π)) with
+    π = β + lift.
 
     Raises
     ------
@@ -287,8 +290,7 @@ def plan_experiment(
             f"lift must be > 0 with baseline + lift <= 1, got lift={lift!r}, baseline={baseline!r}",
         )
     alpha = check_probability(alpha, "alpha", closed=False)
-    theta = design.offset + design.slope * (baseline + lift)
-    spread = baseline * (1 - baseline) + theta * (1 - theta) / design.slope**2
+    spread = baseline * (1 - baseline) + _spread(design, baseline + lift)
     z_alpha = -NormalDist().inv_cdf(alpha)
     if n is None:
         power = check_probability(power, "power", closed=False)
@@ -299,6 +301,17 @@ def plan_experiment(
     # With no spread either way, any n tells the conditions apart.
     achieved = 1.0 if spread == 0 else NormalDist().cdf(lift * math.sqrt(size / spread) - z_alpha)
     return ExperimentPlan(size, achieved, baseline, lift, alpha)
+
+
+def _spread(design, share: float) -> float:
+    """n·Var(π̂) of one condition of n respondents at true ``share``: θ(1 − θ)/b² through a line
+    (θ = a + b·share), or a list experiment's 2(2Jψ(1 − ψ) + π(1 − π)) at ψ = ½ (half its
+    respondents in each list: :meth:`rr.ListExperiment.margin_of_error`'s variance). Assumes a
+    valid share."""
+    if isinstance(design, ListExperiment):
+        return 2 * (2 * design.controls * 0.25 + share * (1 - share))
+    theta = design.offset + design.slope * share
+    return theta * (1 - theta) / design.slope**2
 
 
 def simulate_power(

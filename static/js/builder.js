@@ -49,6 +49,9 @@ export function numberRange(field) {
 /** @param {number} value */
 const short = (value) => String(Number(value.toFixed(4)));
 
+/** How many lines of `text` hold something (a list's items, one per line). @param {string} text */
+const lineCount = (text) => text.split("\n").filter((line) => line.trim()).length;
+
 function start() {
   const config = JSON.parse(document.getElementById("builder-config").textContent);
   const form = document.getElementById("question-form");
@@ -56,6 +59,7 @@ function start() {
   const planned = document.getElementById("planned");
   const out = (id) => document.getElementById(id);
   let marginRequest = 0;
+  let lastKind = "";
 
   // Where a design's field sits: a share's, an arm's share's or the randomizer's own field, or
   // the innocuous question's translations.
@@ -66,7 +70,7 @@ function start() {
     const design = direct ? undefined : config.designs[field("procedure").value];
     const derived = Boolean(design?.derived);
     const show = (selector, visible) => form.querySelector(selector)?.toggleAttribute("hidden", !visible);
-    show("#design-parameters", derived);
+    show("#design-parameters", derived && design.fields.length > 0);
     show(".field:has(#epsilon)", !direct && !derived);
     for (const name of everyField) show(place(name), derived && design.fields.includes(name));
     return derived;
@@ -85,7 +89,8 @@ function start() {
       const arm = (number) => armShares.map((share) => field(`arm_${number}_${share}`).value).join(",");
       query.set("arms", `${arm(1)};${arm(2)}`);
     }
-    // A design of two arms has no single line: no change plan.
+    if (config.listDesigns.includes(procedure)) query.set("controls", String(lineCount(field("controls").value)));
+    // A design of two arms has no single line: no change plan (a list's split ballot is planned).
     showChangePlan(query.has("arms") ? null : query);
     const request = ++marginRequest;
     fetch(`${config.planUrl}?${query}`, { credentials: "same-origin" })
@@ -115,6 +120,14 @@ function start() {
       }, plan.sectors);
     } else out("preview-spinner").replaceChildren();
     const arms = plan.arm_probabilities;
+    if (plan.controls) {
+      // A list experiment: no ε bound, and the difference in means' margin at its worst.
+      out("preview-light").textContent = "";
+      out("preview-cost").textContent = "";
+      out("preview-total").textContent = fill(config.messages.total, { total: short(config.otherCost) });
+      out("preview-margin").textContent = fill(config.messages.listPlan, { n, items: plan.controls, margin: (plan.margin_of_error * 100).toFixed(1) });
+      return;
+    }
     if (plan.bounded === false) {
       // No ε bound (the stochastic lie detector): said, and left out of the survey's total.
       out("preview-light").textContent = fill(config.messages.unbounded, {
@@ -161,7 +174,7 @@ function start() {
     // A split ballot compares one yes/no item's share: not options, a range or one of k.
     const oneShare = !config.typesWithOptions.includes(kind) && !config.rangedTypes.includes(kind);
     planExperiment(oneShare ? designQuery : null, Number.parseInt(planned.value, 10));
-    const fits = designQuery !== null && !config.rangedTypes.includes(kind) && !config.singleChoiceTypes.includes(kind);
+    const fits = designQuery !== null && !designQuery.has("controls") && !config.rangedTypes.includes(kind) && !config.singleChoiceTypes.includes(kind);
     changePlan.hidden = !fits;
     if (!fits || !changePlan.open) return;
     const n = Number.parseInt(planned.value, 10);
@@ -223,8 +236,15 @@ function start() {
     }
     // A grid's rows; its options are one scale for every row, never shuffled.
     out("grid-rows")?.toggleAttribute("hidden", !grid);
+    // A list question is asked as a list only; a yes/no question may be (its text the sensitive item).
+    const listed = config.listTypes.includes(kind);
+    if (listed) field("procedure").value = config.listDesigns[0];
+    else if (config.listTypes.includes(lastKind) && config.listDesigns.includes(field("procedure").value)) field("procedure").selectedIndex = 0;
+    lastKind = kind;
+    out("list-items")?.toggleAttribute("hidden", direct || !config.listDesigns.includes(field("procedure").value));
+    form.querySelector(".translations:has(#sensitive)")?.toggleAttribute("hidden", !listed);
     if (grid) out("option-order")?.setAttribute("hidden", "");
-    for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct);
+    for (const id of ["epsilon", "procedure"]) form.querySelector(`.field:has(#${id})`)?.toggleAttribute("hidden", direct || listed);
     const number = config.rangedTypes.includes(kind);
     out("number-range")?.toggleAttribute("hidden", !number);
     out("answer-length")?.toggleAttribute("hidden", !config.writtenTypes.includes(kind));

@@ -135,6 +135,36 @@ def test_the_plan_meets_its_power_in_simulation():
     assert simulated == pytest.approx(plan.power, abs=4 * math.sqrt(0.8 * 0.2 / trials) + 0.02)
 
 
+def test_a_list_conditions_plan_meets_its_power_in_simulation():
+    """A list of three control items against asking directly: the planned n per condition gives
+    the planned power when each condition is drawn and tested as the experiment document does
+    (the list's difference in means with its HC3 standard error, the direct share's)."""
+    listed = rr.list_experiment(3)
+    plan = rr.plan_experiment(listed, baseline=0.2, lift=0.1, power=0.8)
+    assert plan.power >= 0.8
+    assert rr.plan_experiment(listed, 0.2, 0.1, n=plan.n_per_condition - 1).power < 0.8
+    # Asking as a list costs respondents: far more than the spinner at ε = 1 needs.
+    assert (
+        plan.n_per_condition
+        > 2 * rr.plan_experiment(rr.spinner_coin(1.0), 0.2, 0.1).n_per_condition
+    )
+    n, trials, found = plan.n_per_condition, 1000, 0
+    rng = np.random.default_rng(5)
+    z = NormalDist().inv_cdf(0.95)
+    for _ in range(trials):
+        direct = (rng.random(n) < 0.2).mean()
+        arm = rng.integers(0, 2, n)
+        counts = rng.binomial(3, 0.5, n) + arm * (rng.random(n) < 0.3)
+        short, long = counts[arm == 0], counts[arm == 1]
+        difference = listed.difference(
+            np.bincount(short, minlength=4), np.bincount(long, minlength=5)
+        )
+        spread = math.hypot(difference.std_error, math.sqrt(direct * (1 - direct) / n))
+        found += (difference.estimate - direct) / spread > z
+    # Four standard errors of the simulated share, and 0.02 for the normal approximation.
+    assert found / trials == pytest.approx(plan.power, abs=4 * math.sqrt(0.8 * 0.2 / trials) + 0.02)
+
+
 def test_the_plan_grows_with_the_noise():
     weak, strong = rr.spinner_coin(0.5), rr.spinner_coin(3.0)
     assert (

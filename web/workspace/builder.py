@@ -224,6 +224,7 @@ def edit_question(slug: str, key: str):
         "required": question.required,
         "option_ids": "\n".join(option.key for option in question.options),
         "row_ids": "\n".join(row.key for row in question.design.rows or ()),
+        "control_ids": "\n".join(item.key for item in question.design.controls or ()),
         "shuffle_options": question.shuffle_options,
         "fixed_options": "\n".join(option.key for option in question.options if option.fixed),
         "correct": question.correct or "",
@@ -242,6 +243,9 @@ def edit_question(slug: str, key: str):
     data |= texts_data("options", lines_of(options, languages), languages)
     rows = [row.text for row in question.design.rows or ()]
     data |= texts_data("rows", lines_of(rows, languages), languages)
+    items = [item.text for item in question.design.controls or ()]
+    data |= texts_data("controls", lines_of(items, languages), languages)
+    data |= texts_data("sensitive", question.design.sensitive_text, languages)
     form = translated_form(QuestionForm, languages, data=data)
     if form.validate_on_submit():
         before = question_entry(file_of(survey), key)
@@ -249,7 +253,7 @@ def edit_question(slug: str, key: str):
             kept = stored_rule(question.display_rule)
             spec = spec_from_form(
                 form, question.key, languages, question.options, kept,
-                question.design.rows or (), read=rule_reader(survey),
+                question.design.rows or question.design.controls or (), read=rule_reader(survey),
             )  # fmt: skip
             update_question(survey, question, spec)
         except EditError as error:
@@ -416,6 +420,10 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         ranged_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_range],
         written_types=[name for name, kind in QUESTION_TYPES.items() if kind.written],
         grid_types=[name for name, kind in QUESTION_TYPES.items() if kind.has_rows],
+        list_types=[name for name, kind in QUESTION_TYPES.items() if kind.states_sensitive],
+        list_designs=[
+            design.name for design in registered() if "controls" in design.fields.parameters
+        ],
         readable=readable,
         designs=builder_descriptors(),
         share_fields=list(builder_share_fields()),

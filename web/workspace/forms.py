@@ -184,7 +184,7 @@ class FieldingForm(SurveyForm):
 # one language is built as before), each other language's in ``<name>_<tag>``.
 TRANSLATED = (
     "title", "description", "consent", "thanks", "text", "hint", "options", "innocuous", "unit",
-    "rows", "arm_1_innocuous", "arm_2_innocuous",
+    "rows", "arm_1_innocuous", "arm_2_innocuous", "controls", "sensitive",
 )  # fmt: skip
 
 
@@ -248,7 +248,9 @@ def _spinner_only(validator):
     """``validator``, for a question asked with a spinner: a design's ε is derived."""
 
     def check(form, field):
-        design = find_design(form.procedure.data)
+        kind = QUESTION_TYPES.get(form.kind.data)
+        chosen = form.procedure.data
+        design = find_design(chosen if kind is None else kind.procedure_for(chosen))
         if design is None or not design.derived:
             validator(form, field)
         else:
@@ -392,6 +394,28 @@ class QuestionForm(FlaskForm):
         description=_l(
             "Name each row in exports (the responses CSV's <grid>_<row> columns), in the order "
             "of the rows. Leave a line empty to make the id from the row's text."
+        ),
+    )
+    controls = TextAreaField(
+        _l("Control items, one per line"),
+        description=_l(
+            "For a list experiment: the items every respondent sees (2 to 10; the published "
+            "studies use 3 to 5, some that most people hold and some that few do, so that few "
+            "say every item or none)."
+        ),
+    )
+    control_ids = TextAreaField(
+        _l("Control item ids, one per line"),
+        description=_l(
+            "Name each control item in the codebook, in the order of the items. Leave a line "
+            "empty to make the id from the item's text."
+        ),
+    )
+    sensitive = TextAreaField(
+        _l("Sensitive item"),
+        description=_l(
+            "For a list question: the item only the long list adds. A yes/no question asked as "
+            "a list adds its own text."
         ),
     )
     correct = StringField(

@@ -26,6 +26,7 @@ from web.core.surveys.question_edit import option_specs
 from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
 from web.core.surveys.specs import QuestionSpec
+from web.core.surveys.texts import Texts
 from web.workspace.forms import (
     form_texts,
 )
@@ -68,7 +69,8 @@ def spec_from_form(
     # What the type fixes (a direct question's ε and procedure) it keeps, whatever the hidden
     # fields still hold; a design's ε is derived from its parameters.
     fixed = kind.fixed_fields()
-    procedure = fixed.get("procedure", form.procedure.data)
+    # A type asked one way only (a list) is asked that way, whatever the hidden field holds.
+    procedure = fixed.get("procedure", kind.procedure_for(form.procedure.data))
     design = find_design(procedure)
     if "epsilon" in fixed:
         epsilon = fixed["epsilon"]
@@ -177,7 +179,22 @@ def parameters_from_form(
         return scale_from_form(form, languages)
     if kind.written:
         return DesignParameters(max_length=form.max_length.data)
+    design = find_design(procedure)
+    if design is not None and "controls" in design.fields.parameters:
+        return list_from_form(form, kind, languages, kept_rows)
     return design_from_form(form, procedure, languages)
+
+
+def list_from_form(form, kind, languages: list[str], kept_items=()) -> DesignParameters:
+    """A list experiment's control items (one per line, by language; ``kept_items`` the items so
+    far, whose ids stay by position) and, for a ``list`` question, its sensitive item."""
+    lines = dict(form_texts(form, "controls", languages))
+    items = option_specs(lines, languages, list(kept_items), form.control_ids.data or "")
+    sensitive = form_texts(form, "sensitive", languages).stripped()
+    return DesignParameters(
+        controls=tuple(GridRow(item.key, item.text) for item in items),
+        sensitive_text=sensitive if kind.states_sensitive else Texts(),
+    )
 
 
 def scale_from_form(form, languages: list[str]) -> DesignParameters:
@@ -238,8 +255,10 @@ FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "u
 FORM_FIELDS |= {"max_length": "max_length", "shuffle_options": "shuffle_options"}
 FORM_FIELDS |= {"fixed": "fixed_options", "show_if_question": "show_if_question"}
 FORM_FIELDS |= {"rows": "rows", "correct": "correct", "hint": "hint"}
+FORM_FIELDS |= {"controls": "controls", "sensitive": "sensitive"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ROW_PLACE = re.compile(r"\.rows\[(\d+)\]")
+ITEM_PLACE = re.compile(r"\.controls\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 
 
@@ -249,7 +268,14 @@ def show_problems(form, problems, languages: list[str]) -> None:
     for problem in problems:
         option = OPTION_PLACE.search(problem.place)
         row = ROW_PLACE.search(problem.place)
-        if option:
+        item = ITEM_PLACE.search(problem.place)
+        if item:
+            number = int(item.group(1)) + 1
+            name = "control_ids" if problem.field == "id" else "controls"
+            message = _("Item %(number)d: %(message)s", number=number, message=problem.message)
+        elif ".sensitive" in problem.place:
+            name, message = "sensitive", problem.message
+        elif option:
             number = int(option.group(1)) + 1
             name = "option_ids" if problem.field == "id" else "options"
             message = _("Option %(number)d: %(message)s", number=number, message=problem.message)

@@ -168,4 +168,5 @@ class ListExperiment(SurveyDesign):
             "bounded": False,
             "n": n,
             "margin_of_error": model.margin_of_error(max(n, 4)),
+            "sectors": [],  # nothing is spun
         }

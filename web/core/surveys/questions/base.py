@@ -82,6 +82,9 @@ class QuestionType:
     # Whether it asks several rows on its shared options (a grid's ``rows``), each answered on
     # its own.
     has_rows: ClassVar[bool] = False
+    # Whether the respondent's page heads the question with its text (not where the text is an
+    # item of a list: a yes/no question asked as a list experiment).
+    heads_its_text: ClassVar[bool] = True
     # Whether it states a list experiment's sensitive item apart from its text (a ``list``
     # question; a yes/no question asked as a list adds its own text).
     states_sensitive: ClassVar[bool] = False
@@ -117,6 +120,12 @@ class QuestionType:
         """How its intervals are made under ``design``, in words: the type's own but where the
         design makes them itself (a design of two arms)."""
         return self.interval_words
+
+    def procedure_for(self, chosen: str) -> str:
+        """The procedure a question of this type is asked with when ``chosen`` is picked (the
+        builder's field): ``chosen``, but the one way a type asked one way only is asked (a
+        list)."""
+        return self.procedures[0] if len(self.procedures) == 1 else chosen
 
     def plain_answers(self, option_keys: Sequence[str]) -> tuple[str, ...]:
         """What a display rule's ``in`` may name of a question of this type asked plainly: its

@@ -22,6 +22,7 @@ class YesNoList(ItemCount):
     variant = "count"
     xlsform_list = YesNo.xlsform_list
     states_sensitive = False
+    heads_its_text = False
     procedures = tuple(design.name for design in registered() if design.variant == "count")
 
     def options_problem(self, count: int) -> str | None:

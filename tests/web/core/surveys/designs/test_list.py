@@ -221,3 +221,48 @@ def test_the_methods_paragraph_says_how_the_list_was_asked_and_estimated(app, li
     assert "“Drove after drinking”" in text and "no ε bound" in text
     assert "randomized response (Warner 1965)" not in text
     assert "Imai, K. (2011)" in text and "Blair, G., & Imai, K. (2012)" in text
+
+
+def test_the_plans_give_the_lists_margin_and_a_split_ballots_n(client):
+    plan = client.get("/api/plan?procedure=list&controls=4&n=1000").json
+    assert plan["epsilon"] is None and plan["bounded"] is False and plan["controls"] == 4
+    assert plan["margin_of_error"] == pytest.approx(rr.list_experiment(4).margin_of_error(1000))
+    refused = client.get("/api/plan?procedure=list&controls=1&n=10")
+    assert refused.status_code == 400 and "2 to 10 control items" in refused.json["error"]
+    query = "procedure=list&controls=3&baseline=0.2&lift=0.1&n=500"
+    split = client.get(f"/api/plan/experiment?{query}").json
+    expected = rr.plan_experiment(rr.list_experiment(3), 0.2, 0.1)
+    assert split["n_per_condition"] == expected.n_per_condition and split["epsilon"] is None
+    assert split["power"] == pytest.approx(
+        rr.plan_experiment(rr.list_experiment(3), 0.2, 0.1, n=500).power
+    )
+    assert (
+        client.get("/api/plan/experiment?procedure=list&baseline=0.2&lift=0.1").status_code == 400
+    )
+
+
+def test_the_builder_adds_a_list_and_a_yes_no_question_asked_as_one(app, researcher):
+    researcher.post("/surveys/new", data={"title": "Draft", "slug": "", "description": ""})
+    form = {"text": "How many of these have you done?", "key": "done", "kind": "list"}
+    form |= {"procedure": "spinner_coin", "controls": "Voted\nRecycled", "sensitive": ""}
+    html = researcher.post("/surveys/draft/questions/new", data=form).get_data(as_text=True)
+    assert 'id="sensitive-errors"' in html
+    form |= {"controls": "Voted", "sensitive": "Cheated on taxes"}
+    html = researcher.post("/surveys/draft/questions/new", data=form).get_data(as_text=True)
+    assert 'id="controls-errors"' in html and "2 to 10 control items" in html
+    form["controls"] = "Voted\nRecycled\nDonated blood"
+    assert researcher.post("/surveys/draft/questions/new", data=form).status_code == 302
+    yesno = {"text": "Cheated on an exam", "key": "exam", "kind": "yesno", "procedure": "list"}
+    yesno |= {"controls": "Read a book\nWent abroad", "control_ids": "book\nabroad"}
+    assert researcher.post("/surveys/draft/questions/new", data=yesno).status_code == 302
+    with app.app_context():
+        done, exam = find_survey("draft").questions
+        assert (done.procedure, [row.key for row in done.design.controls]) == (
+            "list", ["voted", "recycled", "donated_blood"])  # fmt: skip
+        assert dict(done.design.sensitive_text) == {"en": "Cheated on taxes"}
+        assert (exam.kind, exam.procedure, exam.type.name) == ("yesno", "list", "yesno")
+        assert [row.key for row in exam.design.controls] == ["book", "abroad"]
+        assert not exam.design.sensitive_text
+    edit = researcher.get("/surveys/draft/questions/done").get_data(as_text=True)
+    assert "Voted\nRecycled\nDonated blood</textarea>" in edit
+    assert "Cheated on taxes</textarea>" in edit
