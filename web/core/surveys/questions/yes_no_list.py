@@ -20,6 +20,7 @@ class YesNoList(ItemCount):
     name = YesNo.name
     label = YesNo.label
     variant = "count"
+    xlsform_select = YesNo.xlsform_select
     xlsform_list = YesNo.xlsform_list
     states_sensitive = False
     heads_its_text = False

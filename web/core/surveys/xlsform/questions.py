@@ -12,6 +12,7 @@ from web.core.surveys.designs import (
     ASKED_PLAINLY,
     arms_from_text,
     design_named,
+    find_design,
     known_designs,
 )
 from web.core.surveys.questions import QUESTION_TYPES
@@ -31,6 +32,9 @@ def question_from_row(number: int, cells: dict, choices: dict, languages: list[s
     procedure = cells.get("rr_procedure")
     if written == RANGE:
         return _range_question(number, cells, languages, procedure)
+    listed = find_design(procedure)
+    if written in TYPED_NUMBERS and listed is not None and "controls" in listed.fields.parameters:
+        return _list_question(number, cells, choices, languages, procedure)
     if written in TYPED_NUMBERS:
         return _typed_number(number, cells, languages, written)
     open_kind = next((kind for kind in QUESTION_TYPES.values() if kind.written), None)
@@ -101,8 +105,25 @@ def question_from_row(number: int, cells: dict, choices: dict, languages: list[s
         if permanent is not None:
             question["epsilon_permanent"] = permanent
         if design_named(procedure).derived:
-            question |= _design(cells, procedure, languages)
+            question |= _design(cells, procedure, languages, choices)
     return question, None
+
+
+def _list_question(number: int, cells: dict, choices: dict, languages: list[str], procedure):
+    """An ``integer`` row asked as a list experiment: the count of items; its control items are
+    the choices list ``rr_controls`` names, its sensitive item ``rr_sensitive``."""
+    counted = next(kind for kind in QUESTION_TYPES.values() if kind.states_sensitive)
+    if cells.get("rr_controls") not in choices:
+        return None, _(
+            "survey row %(row)d: a list experiment names its control items' list of the choices "
+            "sheet in rr_controls, got %(value)r",
+            row=number, value=cells.get("rr_controls"),
+        )  # fmt: skip
+    question: dict[str, Any] = {
+        "id": cells.get("name"), "type": counted.name, "procedure": procedure,
+        "text": text_of(cells, "label", languages),
+    }  # fmt: skip
+    return question | _design(cells, procedure, languages, choices), None
 
 
 def _open_question(number: int, cells: dict, languages: list[str], kind):
@@ -193,12 +214,19 @@ def _range_question(number: int, cells: dict, languages: list[str], procedure: A
     return question, None
 
 
-def _design(cells: dict, procedure: str, languages: list[str]) -> dict:
-    """A design's parameters from their ``rr_`` columns, as a survey file states them."""
+def _design(cells: dict, procedure: str, languages: list[str], choices: dict) -> dict:
+    """A design's parameters from their ``rr_`` columns, as a survey file states them (a list's
+    control items from the choices list its ``rr_controls`` names)."""
     design: dict[str, Any] = {}
     fields = design_named(procedure).fields
     for name in fields.parameters:
-        if name == "innocuous":
+        if name == "controls":
+            design["controls"] = choices.get(cells.get("rr_controls"), [])
+        elif name == "sensitive":
+            text = text_of(cells, "rr_sensitive", languages)
+            if text is not None:
+                design["sensitive"] = {"text": text}
+        elif name == "innocuous":
             design["innocuous"] = {
                 "text": text_of(cells, "rr_innocuous", languages),
                 "prevalence": number_cell(cells.get("rr_prevalence")),

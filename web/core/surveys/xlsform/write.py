@@ -21,6 +21,7 @@ from web.core.surveys.xlsform.columns import (
     SETTINGS_TEXTS,
     SHARE_COLUMNS,
     SURVEY_SETTINGS,
+    TYPED_NUMBERS,
     YES_NO_LABELS,
     YES_NO_LIST,
     derived,
@@ -72,7 +73,13 @@ def _write_choices(choices, list_name: str, options, fixed: bool, languages) -> 
     for option in options:
         texts = (option.text.get(code, "") for code in languages)
         append_row(
-            choices, [list_name, option.key, *texts, *["yes" if option.fixed else None] * fixed]
+            choices,
+            [
+                list_name,
+                option.key,
+                *texts,
+                *["yes" if getattr(option, "fixed", False) else None] * fixed,
+            ],  # fmt: skip
         )
 
 
@@ -147,15 +154,19 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     required_header = ["required"] if any(question.required for question in spec.questions) else []
     # An open answer's length as XLSForm's own constraint, only where a question is open.
     constraint_header = ["constraint"] if any(q.type.written for q in spec.questions) else []
+    # A list experiment's items (a list of the choices sheet) and sensitive item, only where one is.
+    items_header = ["rr_controls"] if any(q.design.controls for q in spec.questions) else []
+    sensitive = any(q.design.sensitive_text for q in spec.questions)
+    items_header += [f"rr_sensitive::{header.split('::', 1)[1]}" for header in headers] * sensitive
     append_row(
         survey,
         ["type", "name", *headers, *hint_headers, *required_header, "rr_procedure", "rr_epsilon",
          *permanent_header, *design_headers, *range_headers, *experiment_headers, *flow_headers,
-         *constraint_header],
+         *constraint_header, *items_header],
     )  # fmt: skip
     columns = ["type", "name", *headers, *hint_headers, *required_header, "rr_procedure", "rr_epsilon",
                *permanent_header, *design_headers, *range_headers, *experiment_headers,
-               *flow_headers, *constraint_header]  # fmt: skip
+               *flow_headers, *constraint_header, *items_header]  # fmt: skip
     choices = book.create_sheet("choices")
     fixed = any(option.fixed for question in spec.questions for option in question.options)
     append_row(choices, ["list_name", "name", *headers, *["rr_fixed"] * fixed])
@@ -194,7 +205,7 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         scale = design.scale
         kind_cell = (
             RANGE if scale is not None
-            else kind.xlsform_select if kind.written
+            else kind.xlsform_select if kind.written or kind.xlsform_select in TYPED_NUMBERS
             else f"{kind.xlsform_select} {list_name}"
         )  # fmt: skip
         cells: list[Any] = [kind_cell, name, *wording]
@@ -230,8 +241,14 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
         if constraint_header:
             length = design.max_length
             cells.append(None if length is None else length_constraint(length))
+        items = f"{name}_controls" if design.controls else None
+        if items_header:
+            cells.append(items)
+            cells += [design.sensitive_text.get(code) for code in languages] * sensitive
         append_row(survey, cells)
         _write_choices(choices, list_name, question.options, fixed, languages)
+        if items is not None:
+            _write_choices(choices, items, design.controls, fixed, languages)
     if opened is not None:
         append_row(survey, _row(columns, {"type": "end group"}))
     settings = book.create_sheet("settings")

@@ -15,7 +15,10 @@ import rr
 from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.surveys.lookup import find_survey
+from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.surveyfile import parse_survey
+from web.core.surveys.xlsform.read import load_xlsform
+from web.core.surveys.xlsform.write import survey_xlsform
 
 # The surveys of tests/conftest.py's `imported`: results from 2 responses, moving every 2.
 pytestmark = pytest.mark.imported(batch=2)
@@ -266,3 +269,30 @@ def test_the_builder_adds_a_list_and_a_yes_no_question_asked_as_one(app, researc
     edit = researcher.get("/surveys/draft/questions/done").get_data(as_text=True)
     assert "Voted\nRecycled\nDonated blood</textarea>" in edit
     assert "Cheated on taxes</textarea>" in edit
+
+
+@no_database
+def test_an_xlsform_holds_the_list_as_an_integer_with_its_items_in_the_choices(app):
+    import openpyxl
+
+    with app.app_context():
+        spec = parse_survey(copy.deepcopy(SURVEY))
+        raw = survey_xlsform(spec)
+        assert load_xlsform(raw) == spec
+        book = openpyxl.load_workbook(io.BytesIO(raw))
+        header, *rows = book["survey"].iter_rows(values_only=True)
+        row = dict(zip(header, next(row for row in rows if row[1] == "drove"), strict=True))
+        assert (row["type"], row["rr_procedure"], row["rr_controls"]) == (
+            "integer", "list", "drove_controls")  # fmt: skip
+        assert row["rr_sensitive::English (en)"] == "Drove after drinking"
+        sheet = book["survey"]
+        column = header.index("rr_controls") + 1
+        number = next(index for index, each in enumerate(rows, 2) if each[1] == "drove")
+        sheet.cell(number, column).value = "missing"
+        buffer = io.BytesIO()
+        book.save(buffer)
+        with pytest.raises(SurveyFileError) as refused:
+            load_xlsform(buffer.getvalue())
+    assert "names its control items' list of the choices sheet in rr_controls" in str(
+        refused.value.problems
+    )
