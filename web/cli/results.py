@@ -20,11 +20,13 @@ from web.core.results.by_group import GroupingError, by_group
 from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
+from web.core.results.list_experiments import list_results
 from web.core.results.methods import survey_methods
 from web.core.results.synthetic import SyntheticUnavailable, synthetic_csv, synthetic_data
 from web.core.results.table import (
     grouped_table,
     joint_text,
+    list_table,
     posterior_table,
     regression_text,
     results_table,
@@ -57,7 +59,8 @@ def results(
         click.echo(results_table(published) + "\n\n" + posterior_table(published, settings))
         return
     if by is None:
-        click.echo(results_table(published))
+        lists = list_results(survey, published.min_n)
+        click.echo(results_table(published) + (f"\n\n{list_table(lists)}" if lists else ""))
         return
     try:
         click.echo(grouped_table(published, by_group(survey, by, published.min_n), by))

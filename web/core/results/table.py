@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.figures import ItemResult, SurveyResults
+from web.core.results.list_experiments import ListResult
 from web.core.surveys.designs import arms_design, design_named
 
 HEADER = ("question", "n", "reported yes", "estimate", "95% interval", "est. count")
@@ -56,6 +57,36 @@ def results_table(results: SurveyResults) -> str:
 
 def _share(value: float) -> str:
     return f"{value:.1%}"
+
+
+LIST_HEADER = ("list", "n", "mean short", "mean long", "estimate", "95% interval", "ML",
+               "design effect p", "all / none")  # fmt: skip
+
+
+def list_table(lists: Sequence[ListResult]) -> str:
+    """The list experiments as aligned text: each list's n and mean counts, the difference in
+    means with its interval, the ML estimate, the test for design effects and the long list's
+    answers that gave the sensitive item away (every item / none)."""
+    rows: list[tuple] = []
+    for found in lists:
+        label = found.key if found.condition is None else f"{found.key} ({found.condition})"
+        estimate = found.estimate
+        if estimate is None:
+            rows.append((f"{label}: withheld", *[""] * 8))
+            continue
+        short, long = estimate.by_arm
+        effect = found.design_effect
+        rows.append((
+            label, found.n, f"{short.mean:.2f} ({short.n})", f"{long.mean:.2f} ({long.n})",
+            _share(estimate.estimate), f"{_share(estimate.ci_low)} to {_share(estimate.ci_high)}",
+            _share(estimate.ml.estimate), "" if effect is None else f"{effect.p_value:.3f}",
+            f"{estimate.ceiling} / {estimate.floor}",
+        ))  # fmt: skip
+    title = (
+        "List experiments (no epsilon bound): the long list's mean count less the short list's, "
+        "with its HC3 standard error's Wald interval, and the maximum-likelihood estimate"
+    )
+    return "\n".join([title, *_aligned([LIST_HEADER, *rows])])
 
 
 def _extra_rows(question) -> list[tuple]:

@@ -296,3 +296,13 @@ def test_an_xlsform_holds_the_list_as_an_integer_with_its_items_in_the_choices(a
     assert "names its control items' list of the choices sheet in rr_controls" in str(
         refused.value.problems
     )
+
+
+def test_the_command_line_prints_the_lists_figures(app, listed, runner):
+    submit_counts(app)
+    output = runner.invoke(args=["results", "listed"]).output
+    expected = rr.list_experiment(3).estimate(SHORT, LONG)
+    assert "List experiments (no epsilon bound)" in output
+    line = next(line for line in output.splitlines() if line.startswith("drove "))
+    assert f"{expected.estimate:.1%}" in line and "2 / 1" in line
+    assert f"{expected.by_arm[1].mean:.2f} (9)" in line
