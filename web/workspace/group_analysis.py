@@ -15,10 +15,10 @@ from web.core.results import analysis
 from web.core.results.by_group import GroupingError, GroupResult, by_group
 from web.core.results.by_position import PositionGrouping, position_groupings
 from web.core.results.cells import direct_questions
-from web.core.results.chart import estimate_chart
+from web.core.results.chart import describe, estimate_chart
 from web.core.surveys.questions import ARM
 from web.core.surveys.scales import Scale
-from web.workspace.panel import describe, scaled_bars
+from web.workspace.panel import scaled_bars
 
 
 @dataclass(frozen=True)

@@ -12,17 +12,18 @@ from web.core.infrastructure.i18n import number, percent, shown
 from web.core.models import Survey
 from web.core.results.bayes import BayesSettings, question_posteriors
 from web.core.results.cache import Built, results_cache, results_version
-from web.core.results.chart import Bar, estimate_chart
+from web.core.results.chart import Bar, describe, estimate_chart
 from web.core.results.experiment import experiment_document
 from web.core.results.figures import ItemResult, QuestionResult, SurveyResults, survey_results
 from web.core.results.grids import grid_results
-from web.core.results.list_experiments import ListResult, list_results
+from web.core.results.list_experiments import list_results
 from web.core.results.open_answers import OpenAnswers, open_answers
 from web.core.results.order_effects import ItemByPosition, order_effects
 from web.core.results.plain_numbers import PlainNumber, plain_numbers
 from web.core.surveys.scales import Scale
 from web.workspace.experiment_panel import ExperimentItem, experiment_items
 from web.workspace.grid_panel import GridPanel, grid_panel
+from web.workspace.list_panel import ListPanel, list_panel
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,8 @@ class Panel:
     order_effects: tuple[ItemByPosition, ...] = ()
     # The grids, a stacked bar per row.
     grids: tuple[GridPanel, ...] = ()
-    # The list experiments, estimated from their counts.
-    lists: tuple[ListResult, ...] = ()
+    # The list experiments, estimated from their counts, each with its chart.
+    lists: tuple[ListPanel, ...] = ()
 
 
 def label(item: ItemResult) -> str:
@@ -110,9 +111,10 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
         entries.append(PanelEntry(question, visible, chart, posteriors))
     written, given, ordered, counted, listed = read_from_responses(survey, min_n)
     grids = tuple(grid_panel(grid, f"grid-{index}") for index, grid in enumerate(counted))
+    lists = tuple(list_panel(found, f"list-{index}") for index, found in enumerate(listed))
     if not survey.condition_list:
         return Panel(results, tuple(entries), min_n, bayes, open_answers=written,
-                     plain_numbers=given, order_effects=ordered, grids=grids, lists=listed)  # fmt: skip
+                     plain_numbers=given, order_effects=ordered, grids=grids, lists=lists)  # fmt: skip
     # Kept per published version with the API's own (a survey with comprehension checks reads
     # its published rows for it): the dashboard and the projector refresh every few seconds.
     experiment = (
@@ -128,7 +130,7 @@ def results_panel(survey: Survey, min_n: int, bayes: bool = False) -> Panel:
     )
     items = tuple(experiment_items(survey, experiment))
     return Panel(results, tuple(entries), min_n, bayes, experiment, items, written, given, ordered,
-                 grids, listed)  # fmt: skip
+                 grids, lists)  # fmt: skip
 
 
 def read_from_responses(survey: Survey, min_n: int) -> tuple:
@@ -195,18 +197,3 @@ def bars(labelled) -> list[Bar]:
         for text, item in labelled
         if item.estimate is not None and item.ci_low is not None and item.ci_high is not None
     ]
-
-
-def describe(drawn: list[Bar], show: Callable[[float], str] | None = None) -> str:
-    """The chart in words, for screen readers (``show`` writes a position on its axis)."""
-    write = show or (lambda share: percent(share, 0))
-    return "; ".join(
-        _(
-            "%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
-            label=bar.label,
-            estimate=write(bar.estimate),
-            low=write(bar.ci_low),
-            high=write(bar.ci_high),
-        )
-        for bar in drawn
-    )

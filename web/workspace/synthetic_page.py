@@ -11,10 +11,9 @@ from markupsafe import Markup
 from web.core.infrastructure.i18n import percent
 from web.core.models import Survey
 from web.core.results.by_group import GroupingError
-from web.core.results.chart import Bar, estimate_chart
+from web.core.results.chart import Bar, describe, estimate_chart
 from web.core.results.figures import published_results
 from web.core.results.synthetic import MAX_M, SyntheticUnavailable, synthetic_data, utility
-from web.workspace.panel import describe
 
 
 @dataclass

@@ -6,7 +6,10 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
+
+from web.core.infrastructure.i18n import percent
 
 LABEL_WIDTH = 280
 PLOT_WIDTH = 380
@@ -309,3 +312,18 @@ def stacked_chart(stacks: list[Stack], title: str, description: str, chart_id: s
         top += STACK_BAR + 11
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def describe(drawn: list[Bar], show: Callable[[float], str] | None = None) -> str:
+    """The chart in words, for screen readers (``show`` writes a position on its axis)."""
+    write = show or (lambda share: percent(share, 0))
+    return "; ".join(
+        _(
+            "%(label)s: estimate %(estimate)s, 95%% interval %(low)s to %(high)s",
+            label=bar.label,
+            estimate=write(bar.estimate),
+            low=write(bar.ci_low),
+            high=write(bar.ci_high),
+        )
+        for bar in drawn
+    )

@@ -306,3 +306,18 @@ def test_the_command_line_prints_the_lists_figures(app, listed, runner):
     line = next(line for line in output.splitlines() if line.startswith("drove "))
     assert f"{expected.estimate:.1%}" in line and "2 / 1" in line
     assert f"{expected.by_arm[1].mean:.2f} (9)" in line
+
+
+def test_the_dashboard_and_the_projector_show_the_lists_estimate(app, listed, researcher):
+    submit_counts(app)
+    dashboard = researcher.get("/surveys/listed").get_data(as_text=True)
+    card = dashboard.split('class="result list-result"')[1].split("</article>")[0]
+    expected = rr.list_experiment(3).estimate(SHORT, LONG)
+    assert "Drove after drinking" in card and "<svg" in card
+    assert "Test for design effects" in card and "No sign that adding the sensitive item" in card
+    assert "2 respondents of the long list said every item applies" in card
+    projector = researcher.get("/surveys/listed/present/panel").get_data(as_text=True)
+    slide = projector.split('class="present-result present-list"')[1].split("</article>")[0]
+    assert "Drove after drinking" in slide and "<svg" in slide
+    assert "2 said every item of the longer list, 1 said none" in slide
+    assert f"{expected.estimate * 100:.1f}%" in slide
