@@ -205,6 +205,11 @@ def _variable(question, part: str | None, name: str, taken: set[str]) -> Variabl
         variable.value_labels = {0: f"{said}no", 1: f"{said}yes"}
     elif shape == "arm" and part == "arm":
         variable.whole = True
+    elif question.design.controls is not None:  # a list experiment: its list, and a count
+        variable.whole = True
+        if part == "arm":
+            variable.codes = {"control": 0, "treatment": 1}
+            variable.value_labels = {0: "control (short list)", 1: "treatment (long list)"}
     if question.type.has_options and (part is None or question.type.has_rows):
         variable.numeric = True
         variable.codes = {option.key: place for place, option in
@@ -232,6 +237,12 @@ def _notes(survey: Survey, min_n: int) -> list[str]:
         if not question.asked_with.protects:
             continue
         design = question.asked_with
+        if question.design.controls is not None:
+            notes.append(f"{question.key}: list experiment of {question.design.control_count} "
+                         "control items, no epsilon bound; arm 0 the short list, 1 the long one "
+                         "(with the sensitive item); count the items said to apply. The codebook "
+                         "gives list::ictreg's calls.")  # fmt: skip
+            continue
         try:
             line = question.type.line_of(question)
         except ValueError:  # arms of their own: the codebook has each

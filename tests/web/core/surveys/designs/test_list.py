@@ -321,3 +321,18 @@ def test_the_dashboard_and_the_projector_show_the_lists_estimate(app, listed, re
     assert "Drove after drinking" in slide and "<svg" in slide
     assert "2 said every item of the longer list, 1 said none" in slide
     assert f"{expected.estimate * 100:.1f}%" in slide
+
+
+@pytest.mark.parametrize("kind", ["sav", "dta"])
+def test_the_spss_and_stata_files_code_the_list_and_keep_the_count(app, listed, researcher, kind):
+    from tests.web.core.results.test_labelled_files import read
+
+    submit_counts(app)
+    data, meta = read(researcher.get(f"/surveys/listed/responses.{kind}").data, kind)
+    assert sorted(data["drove_arm"]) == [0] * 7 + [1] * 9
+    assert sorted(data["drove_count"]) == sorted(
+        count for frequencies in (SHORT, LONG) for count, times in enumerate(frequencies)
+        for _ in range(times)
+    )  # fmt: skip
+    labels = meta.variable_value_labels["drove_arm"]
+    assert (labels[0], labels[1]) == ("control (short list)", "treatment (long list)")
