@@ -25,6 +25,7 @@ from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.list_experiments import list_results
+from web.core.results.list_regression import list_regression, listed_item
 from web.core.results.methods import survey_methods
 from web.core.results.synthetic import (
     MAX_M,
@@ -158,9 +159,9 @@ def requested_bayes() -> BayesSettings | None:
 
 @bp.get("/surveys/<slug>/regression")
 def regression(slug: str):
-    """A randomized item regressed on direct questions (``item``, ``on=a,b``, optionally
-    ``reference=a:option,b:option``), from the published counts per group; 400 with the reason
-    when it cannot be estimated."""
+    """A randomized item (or a list experiment) regressed on direct questions (``item``,
+    ``on=a,b``, optionally ``reference=a:option,b:option``), from the published counts per
+    group; 400 with the reason when it cannot be estimated."""
     stamp, _received = readable_stamp(slug)
     item = request.args.get("item", "")
     on = [key for key in request.args.get("on", "").split(",") if key]
@@ -173,8 +174,16 @@ def regression(slug: str):
         slug,
         stamp,
         rest,
-        lambda survey, min_n: analysis.regression(survey, item, on, min_n, reference),
+        lambda survey, min_n: regressed(survey, item, on, min_n, reference),
     )
+
+
+def regressed(survey: Survey, item: str, on: list[str], min_n: int, reference: dict) -> dict:
+    """A list experiment's ML model (list_regression.py), or a randomized item's regression."""
+    listed = listed_item(survey, item)
+    if listed is not None:
+        return list_regression(survey, listed, on, min_n, reference)
+    return analysis.regression(survey, item, on, min_n, reference)
 
 
 @bp.get("/surveys/<slug>/difference")

@@ -108,7 +108,7 @@ def regression(
         if numbers
         else cell_totals(survey, question, option, factors)
     )
-    levels = _factor_levels(groupings, totals, reference, min_n)
+    levels = factor_levels(groupings, totals, reference, min_n)
     if sum(n for n, _ in totals.values()) < max(min_n, 1):
         raise GroupingError(f"the regression has fewer than {min_n} respondents")
     terms = ["(intercept)"] + [
@@ -175,7 +175,7 @@ def regression(
     }
 
 
-def _factor_levels(groupings, totals: dict, reference: dict, min_n: int) -> list[list[str]]:
+def factor_levels(groupings, totals: dict, reference: dict, min_n: int) -> list[list[str]]:
     """Each direct question's levels with respondents, its reference first; GroupingError where
     a group is below the minimum n or a question has fewer than two groups."""
     levels = []

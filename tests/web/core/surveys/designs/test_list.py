@@ -9,6 +9,7 @@ import csv
 import io
 import json
 
+import numpy as np
 import pytest
 
 import rr
@@ -336,3 +337,35 @@ def test_the_spss_and_stata_files_code_the_list_and_keep_the_count(app, listed, 
     )  # fmt: skip
     labels = meta.variable_value_labels["drove_arm"]
     assert (labels[0], labels[1]) == ("control (short list)", "treatment (long list)")
+
+
+def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed, token):
+    rng = np.random.default_rng(8)
+    rows = []
+    for _ in range(200):  # results move every 2: all published
+        year = ("first", "fourth")[rng.integers(2)]
+        arm = int(rng.integers(2))
+        count = int(rng.binomial(3, 0.4)) + arm * int(
+            rng.random() < (0.2 if year == "first" else 0.5)
+        )
+        body = {"year": year, "drove": {"arm": ("control", "treatment")[arm], "count": count}}
+        assert submit(app, body).status_code == 201
+        rows.append((year, arm, count))
+    fit = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="year")
+    assert fit.status_code == 200, fit.json
+    found = fit.json
+    expected = rr.list_regression(
+        3, [count for *_, count in rows], [arm == 1 for _, arm, _ in rows],
+        [[1.0, float(year == "fourth")] for year, *_ in rows], ["(intercept)", "year=fourth"],
+    )  # fmt: skip
+    assert (
+        found["model"] == "list" and found["n"] == 200 and found["reference"] == {"year": "first"}
+    )
+    for mine, theirs in zip(found["coefficients"], expected.sensitive, strict=True):
+        assert mine["term"] == theirs.name
+        assert mine["estimate"] == pytest.approx(theirs.estimate, rel=1e-6)
+        assert mine["std_error"] == pytest.approx(theirs.std_error, rel=1e-6)
+    predicted = {entry["group"]["year"]: entry["estimate"] for entry in found["predicted"]}
+    assert predicted["fourth"] == pytest.approx(expected.share([1.0, 1.0]), rel=1e-6)
+    refused = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="")
+    assert refused.status_code == 400
