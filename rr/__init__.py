@@ -60,6 +60,7 @@ from .extended_crosswise import ExtendedCrosswise, ExtendedCrosswiseEstimate, ex
 from .joint import JointFit, joint_em, joint_gibbs
 from .lie_detector import LieDetector, LieDetectorEstimate, lie_detector
 from .linear import LinearResult
+from .double_list import DoubleList, DoubleListEstimate, double_list
 from .list_experiment import ListEstimate, ListExperiment, list_experiment
 from .list_regression import ListRegression, list_regression
 from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response
@@ -129,7 +130,10 @@ __all__ = [
     "extended_crosswise",
     "ListEstimate",
     "ListExperiment",
+    "DoubleList",
+    "DoubleListEstimate",
     "list_experiment",
+    "double_list",
     "ListRegression",
     "list_regression",
     "LieDetector",
