@@ -42,6 +42,7 @@ from .design import (
 )
 from .design_effect import DesignEffectTest, design_effect_test
 from .difference import Difference, difference, simulate_difference_coverage
+from .double_list import DoubleList, DoubleListEstimate, double_list
 from .equal_epsilon import designs_at_epsilon
 from .errors import ParameterError
 from .estimate import Estimate
@@ -60,7 +61,6 @@ from .extended_crosswise import ExtendedCrosswise, ExtendedCrosswiseEstimate, ex
 from .joint import JointFit, joint_em, joint_gibbs
 from .lie_detector import LieDetector, LieDetectorEstimate, lie_detector
 from .linear import LinearResult
-from .double_list import DoubleList, DoubleListEstimate, double_list
 from .list_experiment import ListEstimate, ListExperiment, list_experiment
 from .list_regression import ListRegression, list_regression
 from .longitudinal import AveragingAttack, PermanentResponse, averaging_attack, permanent_response

@@ -573,3 +573,12 @@ def listed(imported):
     from tests.web.core.surveys.designs.test_list import SURVEY
 
     return imported(SURVEY)
+
+
+@pytest.fixture
+def doubled(imported):
+    """A survey with a double list experiment (``tests/web/core/surveys/designs/test_double_list.py``);
+    its slug."""
+    from tests.web.core.surveys.designs.test_double_list import SURVEY
+
+    return imported(SURVEY)

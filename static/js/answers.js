@@ -30,7 +30,8 @@ import { pickByShares } from "./random.js";
  * @property {(question: any, inputs: Inputs) => Map<string, any> | null} truth The true answer
  *   per item, or null while it is incomplete.
  * @property {(question: any, value: any) => object} draw One draw of an item's true value.
- * @property {(input: HTMLInputElement) => any} given A report the respondent chose on the page.
+ * @property {(question: any, picked: (name: string) => HTMLInputElement | null) => any} reported
+ *   The report the respondent chose on the page (their own draw, or a list's counts), or null.
  * @property {(question: any, result: any) => any} report What a draw reports, as it is sent.
  * @property {(report: any) => any} kept A report as the memo keeps it (bits and strings only).
  * @property {(question: any, value: any) => any} remembered A remembered report if it fits, else undefined.
@@ -64,7 +65,10 @@ const bit = {
     const { truth, innocuous } = typeof value === "object" ? value : { truth: value, innocuous: null };
     return drawDesign(truth, question.sectors, innocuous);
   },
-  given: (input) => (input.value === "1" ? 1 : 0),
+  reported(question, picked) {
+    const chosen = picked(`report-${question.id}`);
+    return chosen ? (chosen.value === "1" ? 1 : 0) : null;
+  },
   report: (question, result) => result.reported,
   kept: (report) => report,
   remembered: (question, value) => (typeof value === "string" ? undefined : value),
@@ -147,21 +151,41 @@ const arm = {
 /** The arms of a list experiment, as a submission names them (index: the kept draw's arm). */
 const LISTS = ["control", "treatment"];
 
+/** A double list's arms: which list holds the sensitive item (index: the kept draw's arm). */
+const DOUBLE_LISTS = ["a", "b"];
+
 /**
  * A list experiment: the list and its order drawn first (arm-draw.js), then the respondent's
- * count of the items that apply, sent with the list's arm. Nothing is drawn from the count.
+ * count of the items that apply, sent with the list's arm; a double list's two counts with the
+ * list that held the sensitive item. Nothing is drawn from the counts.
  * @type {Answer}
  */
 const count = {
   ...bit,
-  given: (input) => Number(input.value),
-  report: (question, result) => ({ arm: LISTS[result.arm], count: result.reported }),
-  kept: (report) => `${report.arm}:${report.count}`,
+  reported(question, picked) {
+    if (!question.listItemsB) {
+      const chosen = picked(`report-${question.id}`);
+      return chosen ? Number(chosen.value) : null;
+    }
+    const [a, b] = DOUBLE_LISTS.map((name) => picked(`report-${question.id}-${name}`));
+    return a && b ? { a: Number(a.value), b: Number(b.value) } : null;
+  },
+  report: (question, result) =>
+    question.listItemsB ? { arm: DOUBLE_LISTS[result.arm], counts: result.reported } : { arm: LISTS[result.arm], count: result.reported },
+  kept: (report) => (report.counts ? `${report.arm}:${report.counts.a}:${report.counts.b}` : `${report.arm}:${report.count}`),
   remembered(question, value) {
-    const match = /^(control|treatment):(\d+)$/.exec(typeof value === "string" ? value : "");
+    const text = typeof value === "string" ? value : "";
+    if (question.listItemsB) {
+      const match = /^([ab]):(\d+):(\d+)$/.exec(text);
+      return match ? { arm: match[1], counts: { a: Number(match[2]), b: Number(match[3]) } } : undefined;
+    }
+    const match = /^(control|treatment):(\d+)$/.exec(text);
     return match ? { arm: match[1], count: Number(match[2]) } : undefined;
   },
-  words: (question, value, text) => text.listCount.replace("{count}", String(value?.count)),
+  words: (question, value, text) =>
+    value?.counts
+      ? text.listCounts.replace("{a}", String(value.counts.a)).replace("{b}", String(value.counts.b))
+      : text.listCount.replace("{count}", String(value?.count)),
   summary(question, { reportedOf, text }) {
     return [this.words(question, reportedOf(question.id), text)];
   },

@@ -40,40 +40,66 @@ const arm = {
 };
 
 /**
- * A list experiment's arm ("0" the short list, "1" the long one) and its items' order, kept as
- * "arm:id id …" (the long list's order names {@link SENSITIVE}). @type {DrawnFirst}
+ * The lists a question shows, each with its items in the file's order: one list (`a`), or a
+ * double list's A and B.
+ * @param {{listItems: string[], listItemsB?: string[]}} question
+ */
+const listsOf = (question) => [["a", question.listItems], ...(question.listItemsB ? [["b", question.listItemsB]] : [])];
+
+/**
+ * Which list holds the sensitive item under a drawn arm: a single list's long one (arm 1), or
+ * a double list's A (arm 0) or B (arm 1).
+ * @returns {string | null}
+ */
+const holderOf = (question, arm) => (question.listItemsB ? ["a", "b"][arm] : arm === 1 ? "a" : null);
+
+/** Each list's items under a drawn arm, the sensitive item in the list that holds it. */
+const itemsUnder = (question, arm) =>
+  listsOf(question).map(([name, items]) => (holderOf(question, arm) === name ? [...items, SENSITIVE] : items));
+
+/**
+ * A list experiment's arm (a single list: "0" the short list, "1" the long one; a double list:
+ * "0" the sensitive item in A, "1" in B) and its items' order, kept as "arm:id id …", a double
+ * list's two orders joined by "|". @type {DrawnFirst}
  */
 const list = {
   keptAs: "list",
   item: (id) => `@list:${id}`,
   draw(question, random) {
     const drawn = pickByShares([1, 1], random);
-    const items = drawn ? [...question.listItems, SENSITIVE] : question.listItems;
-    return `${drawn}:${permutation(items, items.map(() => false), random).join(" ")}`;
+    const orders = itemsUnder(question, drawn).map((items) => permutation(items, items.map(() => false), random).join(" "));
+    return `${drawn}:${orders.join("|")}`;
   },
   fits(question, kept) {
     const match = /^([01]):(.*)$/.exec(kept);
     if (!match) return false;
-    const expected = match[1] === "1" ? [...question.listItems, SENSITIVE] : question.listItems;
-    const order = match[2].split(" ");
-    return order.length === expected.length && expected.every((item) => order.includes(item));
+    const orders = match[2].split("|").map((order) => order.split(" "));
+    const expected = itemsUnder(question, Number(match[1]));
+    return (
+      orders.length === expected.length &&
+      expected.every((items, index) => orders[index].length === items.length && items.every((item) => orders[index].includes(item)))
+    );
   },
   show(question, kept, section) {
-    const [drawn, order] = kept.split(":");
+    const [drawn, orders] = kept.split(":");
     question.keptArm = Number(drawn);
-    const list = section?.querySelector(".list-items");
-    if (!list) return;
-    const items = new Map([...list.querySelectorAll("li[data-item]")].map((item) => [item.dataset.item, item]));
-    for (const id of order.split(" ")) {
-      const item = items.get(id);
-      if (item) {
-        item.hidden = false;
-        list.append(item);
+    const holder = holderOf(question, question.keptArm);
+    listsOf(question).forEach(([name, items], index) => {
+      const list = section?.querySelector(`.list-items[data-list="${name}"]`);
+      if (!list) return;
+      const shown = new Map([...list.querySelectorAll("li[data-item]")].map((item) => [item.dataset.item, item]));
+      for (const id of orders.split("|")[index].split(" ")) {
+        const item = shown.get(id);
+        if (item) {
+          item.hidden = false;
+          list.append(item);
+        }
       }
-    }
-    const top = section.querySelector(`input[name^="report-"][value="${question.listItems.length + 1}"]`);
-    if (top) top.closest("label").hidden = question.keptArm === 0;
-    list.hidden = false;
+      list.hidden = false;
+      // A count of every item and the sensitive one only where the list holds it.
+      const top = section.querySelector(`fieldset[data-list="${name}"] input[value="${items.length + 1}"]`);
+      if (top) top.closest("label").hidden = holder !== name;
+    });
   },
 };
 

@@ -82,8 +82,8 @@ function truthOf(question, root) {
   const picked = (name) => root.querySelector(`input[name="${CSS.escape(name)}"]:checked`);
   // The respondent's own die or coin, or a design that draws nothing: the report itself, never the truth.
   if (question.mode === "report") {
-    const report = picked(`report-${question.id}`);
-    return report ? new Map([[question.id, answerOf(question).given(report)]]) : null;
+    const report = answerOf(question).reported(question, picked);
+    return report === null ? null : new Map([[question.id, report]]);
   }
   return answerOf(question).truth(question, { named, picked });
 }

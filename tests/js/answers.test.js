@@ -124,3 +124,25 @@ describe("answerOf", () => {
     assert.deepEqual(answer.summary(question, declined), ["It is fair: Once; It is clear: Prefer not to say (sent as chosen)"]);
   });
 });
+
+it("reads, keeps and reads back a list's count, and a double list's two, with their list", () => {
+  const single = { id: "l", answer: "count", listItems: ["a", "b", "c"] };
+  const double = { ...single, listItemsB: ["x", "y"] };
+  const checked = (values) => (name) => (name in values ? { value: String(values[name]) } : null);
+  const count = answerOf(single);
+  assert.equal(count.reported(single, checked({ "report-l": 2 })), 2);
+  assert.equal(count.reported(single, checked({})), null);
+  assert.deepEqual(count.reported(double, checked({ "report-l-a": 1, "report-l-b": 3 })), { a: 1, b: 3 });
+  assert.equal(count.reported(double, checked({ "report-l-a": 1 })), null);
+  const sent = count.report(single, { arm: 1, reported: 2 });
+  assert.deepEqual(sent, { arm: "treatment", count: 2 });
+  assert.deepEqual(count.remembered(single, count.kept(sent)), sent);
+  const both = count.report(double, { arm: 0, reported: { a: 1, b: 3 } });
+  assert.deepEqual(both, { arm: "a", counts: { a: 1, b: 3 } });
+  assert.deepEqual(count.remembered(double, count.kept(both)), both);
+  // A kept report of the other shape is not this question's.
+  assert.equal(count.remembered(double, count.kept(sent)), undefined);
+  const text = { listCount: "{count} apply", listCounts: "{a} and {b} apply" };
+  assert.equal(count.words(double, both, text), "1 and 3 apply");
+  assert.equal(count.words(single, sent, text), "2 apply");
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { SENSITIVE, drawsFirst, keepArms, keptDraw } from "../../static/js/arm-draw.js";
+import { loadMemo } from "../../static/js/memo.js";
 import { seeded } from "./seeded.js";
 
 /** A memo store in memory, as memo.js reads and writes one. */
@@ -40,10 +41,11 @@ function pageOf(stored, preview = false, ids = ["a", "b", "c"]) {
   const sectionOf = (id) => {
     if (!texts.has(id)) texts.set(id, [0, 1].map((arm) => ({ dataset: { arm: String(arm) }, hidden: true })));
     if (!lists.has(id)) lists.set(id, listOf(ids));
-    const { list, top } = lists.get(id);
+    if (!lists.has(`${id}:b`)) lists.set(`${id}:b`, listOf(["x", "y"]));
+    const which = (selector) => lists.get(selector.includes('"b"') ? `${id}:b` : id);
     return {
       querySelectorAll: () => texts.get(id),
-      querySelector: (selector) => (selector === ".list-items" ? list : { closest: () => top }),
+      querySelector: (selector) => (selector.startsWith(".list-items") ? which(selector).list : { closest: () => which(selector).top }),
     };
   };
   const page = { config: { slug: "s", revision: 1 }, preview, lock: (task) => task(), mirror: async () => stored, share: async () => {} };
@@ -136,4 +138,26 @@ test("only a kept draw that fits its question is read back", () => {
   assert.equal(list("0:c a d"), undefined);
   assert.equal(drawsFirst({ drawsFirst: true }), true);
   assert.equal(drawsFirst({ answer: "arm", mode: "report" }), false);
+});
+
+test("a double list shows both lists, the sensitive item in the one drawn, and keeps them", async () => {
+  const stored = store();
+  const { page, sectionOf, lists } = pageOf(stored);
+  const question = () => ({ ...listQuestion(), listItemsB: ["x", "y"] });
+  const questions = [question()];
+  await keepArms(page, questions, sectionOf, seeded(3));
+  const shownIn = (key) => lists.get(key).list.items.filter((item) => !item.hidden).map((item) => item.dataset.item);
+  const [first, second] = [shownIn("l"), shownIn("l:b")];
+  const holder = questions[0].keptArm === 0 ? first : second;
+  assert.ok(holder.includes(SENSITIVE));
+  assert.equal([...first, ...second].filter((id) => id === SENSITIVE).length, 1);
+  assert.deepEqual([...first].sort(), questions[0].keptArm === 0 ? ["a", "b", "c", SENSITIVE].sort() : ["a", "b", "c"]);
+  // The top count is offered only for the list holding the sensitive item.
+  assert.equal(lists.get("l").top.hidden, questions[0].keptArm !== 0);
+  assert.equal(lists.get("l:b").top.hidden, questions[0].keptArm !== 1);
+  const memo = loadMemo(stored, "s", 1);
+  const kept = memo.reported.get("@list:l").bit;
+  assert.equal(kept, `${questions[0].keptArm}:${first.join(" ")}|${second.join(" ")}`);
+  assert.equal(keptDraw(memo, question()), kept);
+  assert.equal(keptDraw(memo, listQuestion()), undefined);
 });

@@ -44,3 +44,34 @@ def test_the_codebook_s_list_calls_give_the_apps_figures(
     assert entry["std_error"] == pytest.approx(std_error, abs=1e-9)
     assert entry["ml"]["estimate"] == pytest.approx(ml_share, abs=1e-4)
     assert entry["design_effect"]["p_value"] == pytest.approx(p_value, abs=1e-9)
+
+
+def test_the_codebook_s_double_list_calls_give_the_apps_figures(
+    app, import_survey, make_researcher, token, tmp_path
+):
+    """A double list: each list's ``ictreg`` difference is that list's figure, and the
+    codebook's last line gives the mean of the two with its standard error (1e-9)."""
+    from tests.web.core.surveys.designs.test_double_list import SURVEY as DOUBLE
+
+    import_survey(DOUBLE)
+    with app.app_context():
+        simulate_responses(find_survey("doubled"), 800, 0.3, seed=12)
+    researcher = make_researcher("rita@example.org")
+    csv_text = researcher.get("/surveys/doubled/responses.csv").get_data(as_text=True)
+    (tmp_path / "doubled-responses.csv").write_text(csv_text, encoding="utf-8")
+    book = json.loads(researcher.get("/surveys/doubled/codebook.json").get_data(as_text=True))
+    calls = book["questions"][0]["R"]
+    lines = [book["R"]["read"]]
+    for first in (0, 4):
+        frame, lm = calls[first], calls[first + 1]
+        lines += [frame, f'cat(sprintf("%.17g", c(({lm})$par.treat, ({lm})$se.treat)), "\\n")']
+    lines += [f"combined <- local({{ {calls[8]} }})", 'cat(sprintf("%.17g", combined), "\\n")']
+    first, second, combined = run_r("\n".join(lines), tmp_path).strip().splitlines()
+    (entry,) = api_get(app.test_client(), token, "surveys/doubled/results").json["lists"]
+    for found, line in zip(entry["lists"], (first, second), strict=True):
+        estimate, std_error = map(float, line.split())
+        assert found["estimate"] == pytest.approx(estimate, abs=1e-9)
+        assert found["std_error"] == pytest.approx(std_error, abs=1e-9)
+    estimate, std_error = map(float, combined.split())
+    assert entry["estimate"] == pytest.approx(estimate, abs=1e-9)
+    assert entry["std_error"] == pytest.approx(std_error, abs=1e-9)

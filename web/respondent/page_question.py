@@ -68,6 +68,12 @@ def page_question(question: Question) -> dict:
             if question.design.controls is not None
             else {}
         ),
+        # A double list's second list (the sensitive item goes in one of the two).
+        **(
+            {"listItemsB": [row.key for row in question.design.controls_b]}
+            if question.design.controls_b is not None
+            else {}
+        ),
         # A grid's rows, each answered on the options.
         **(
             {

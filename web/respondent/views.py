@@ -190,6 +190,7 @@ def messages() -> dict:
         "chooseReport": _("Choose what you report first."),
         # A list experiment's count, in the summary and the outcome.
         "listCount": _("{count} of the items apply"),
+        "listCounts": _("{a} of list A's items and {b} of list B's apply"),
         "chooseInnocuous": _(
             "Choose your true answer to the everyday question too. It stays on this device."
         ),

@@ -34,6 +34,10 @@ def list_regression(
     """``question``'s ML fit on the direct questions (dummy-coded against their reference level,
     else their first with respondents) and numbers ``on``; GroupingError where a group is below
     the minimum n, the model has too few respondents, or it cannot be fitted."""
+    if question.design.double_list:
+        raise GroupingError(
+            f"{question.key!r} is a double list: the codebook's ictreg calls regress each list"
+        )
     if not on or len(set(on)) != len(on):
         raise GroupingError(
             "on must name one or more different direct questions or numbers asked directly"

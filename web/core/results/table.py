@@ -70,18 +70,24 @@ def list_table(lists: Sequence[ListResult]) -> str:
     rows: list[tuple] = []
     for found in lists:
         label = found.key if found.condition is None else f"{found.key} ({found.condition})"
-        estimate = found.estimate
-        if estimate is None:
+        if found.estimate is None:
             rows.append((f"{label}: withheld", *[""] * 8))
             continue
-        short, long = estimate.by_arm
-        effect = found.design_effect
-        rows.append((
-            label, found.n, f"{short.mean:.2f} ({short.n})", f"{long.mean:.2f} ({long.n})",
-            _share(estimate.estimate), f"{_share(estimate.ci_low)} to {_share(estimate.ci_high)}",
-            _share(estimate.ml.estimate), "" if effect is None else f"{effect.p_value:.3f}",
-            f"{estimate.ceiling} / {estimate.floor}",
-        ))  # fmt: skip
+        named = [("list A", found.by_list[0]), ("list B", found.by_list[1])] if found.double else []
+        if found.double:
+            estimate = found.estimate
+            rows.append((f"{label} (double list)", found.n, "", "", _share(estimate.estimate),
+                         f"{_share(estimate.ci_low)} to {_share(estimate.ci_high)}", "", "", ""))  # fmt: skip
+        for name, single in named or [(label, found.by_list[0])]:
+            short, long = single.by_arm
+            effect = found.design_effects[found.by_list.index(single)]
+            rows.append((
+                f"  {name}" if named else name, short.n + long.n, f"{short.mean:.2f} ({short.n})",
+                f"{long.mean:.2f} ({long.n})", _share(single.estimate),
+                f"{_share(single.ci_low)} to {_share(single.ci_high)}", _share(single.ml.estimate),
+                "" if effect is None else f"{effect.p_value:.3f}",
+                f"{single.ceiling} / {single.floor}",
+            ))  # fmt: skip
     title = (
         "List experiments (no epsilon bound): the long list's mean count less the short list's, "
         "with its HC3 standard error's Wald interval, and the maximum-likelihood estimate"

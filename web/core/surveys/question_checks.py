@@ -115,12 +115,18 @@ def _list_problems(
     design = find_design(spec.procedure)
     listed = design is not None and "controls" in design.fields.parameters
     stated = [name for name, given in (("controls", spec.design.controls is not None),
-                                       ("sensitive", bool(spec.design.sensitive_text))) if given]  # fmt: skip
+                                       ("sensitive", bool(spec.design.sensitive_text)),
+                                       ("controls_b", spec.design.controls_b is not None)) if given]  # fmt: skip
     if not listed:
         return [Problem(f"{where}.{name}", _("only a list experiment has %(name)r", name=name))
                 for name in stated]  # fmt: skip
-    problems = _listed_problems(spec.design.controls or (), f"{where}.controls", languages,
-                                complete, lambda key: _("duplicate item id %(id)r", id=key))  # fmt: skip
+    problems = [
+        problem
+        for name in ("controls", "controls_b")
+        for problem in _listed_problems(getattr(spec.design, name) or (), f"{where}.{name}",
+                                        languages, complete,
+                                        lambda key: _("duplicate item id %(id)r", id=key))
+    ]  # fmt: skip
     states_sensitive = kind is not None and kind.states_sensitive
     if states_sensitive:
         problems += texts_problems(spec.design.sensitive_text, f"{where}.sensitive.text",

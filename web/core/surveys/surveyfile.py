@@ -302,6 +302,7 @@ class _Reader:
             max_length=self.max_length(item),
             rows=self.rows(item, where),
             controls=self.rows(item, where, "controls"),
+            controls_b=self.rows(item, where, "controls_b"),
             sensitive_text=self.sensitive(item, where),
         )
 

@@ -20,7 +20,7 @@ from web.core.surveys.limits import MAX_TEXT
 from web.core.surveys.texts import Texts
 
 # Parameters that are items with their wording, not shares: a list experiment's.
-WORDED = ("controls", "sensitive")
+WORDED = ("controls", "sensitive", "controls_b")
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,11 +88,12 @@ class DesignFields:
                 data["arms"] = [
                     dict(zip(self.arm_fields, arm, strict=True)) for arm in parameters.arms or ()
                 ]
-            elif name == "controls":
-                data["controls"] = [
-                    {"id": row.key, "text": row.text.for_file(languages)}
-                    for row in parameters.controls or ()
-                ]
+            elif name in ("controls", "controls_b"):
+                items = getattr(parameters, name)
+                if items is not None:
+                    data[name] = [
+                        {"id": row.key, "text": row.text.for_file(languages)} for row in items
+                    ]
             elif name == "sensitive":
                 if parameters.sensitive_text:
                     data["sensitive"] = {"text": parameters.sensitive_text.for_file(languages)}

@@ -70,7 +70,7 @@ class ListExperiment(SurveyDesign):
         "Blair, G., & Imai, K. (2012). Statistical analysis of list experiments. Political "
         "Analysis, 20, 47–77."
     )
-    fields = DesignFields(("controls", "sensitive"))
+    fields = DesignFields(("controls", "sensitive", "controls_b"))
     variant = "count"  # its answer is a list's arm and a count (questions/item_count.py)
 
     def rr_design(self, epsilon: float, parameters: DesignParameters) -> rr.Design:
@@ -82,10 +82,16 @@ class ListExperiment(SurveyDesign):
     def problems(self, epsilon, parameters: DesignParameters) -> list[tuple[str, str]]:
         """Too few or too many control items, an ε, an own randomizer (the items' wording is the
         question's check: question_checks.py)."""
-        count = parameters.control_count
-        if not MIN_LIST_ITEMS <= count <= MAX_LIST_ITEMS:
-            return [("controls", _("a list needs %(low)d to %(high)d control items, got %(count)d",
-                                   low=MIN_LIST_ITEMS, high=MAX_LIST_ITEMS, count=count))]  # fmt: skip
+        for name, items in (
+            ("controls", parameters.controls),
+            ("controls_b", parameters.controls_b),
+        ):
+            count = len(items or ())
+            if (
+                name == "controls" or items is not None
+            ) and not MIN_LIST_ITEMS <= count <= MAX_LIST_ITEMS:
+                return [(name, _("a list needs %(low)d to %(high)d control items, got %(count)d",
+                                 low=MIN_LIST_ITEMS, high=MAX_LIST_ITEMS, count=count))]  # fmt: skip
         if parameters.randomizer != "page":
             return [("randomizer", _("the page draws a list experiment's lists"))]
         if epsilon is not None and not (isinstance(epsilon, float) and math.isinf(epsilon)):
@@ -109,36 +115,56 @@ class ListExperiment(SurveyDesign):
         )
 
     def codebook(self, question) -> dict:
-        """In the literature's words, with the list package's calls on the export's columns."""
+        """In the literature's words, with the list package's calls on the export's columns (a
+        double list: each list's, and the mean of the two by hand)."""
         parameters = question.design
-        controls = parameters.control_count
-        arm, count = question.type.items_of(question)
-        frame = (
-            f'l <- na.omit(data.frame(y = d[["{count}"]], '
-            f'treat = as.integer(d[["{arm}"]] == "treatment")))'
-        )
+        arm, *counts = question.type.items_of(question)
         fit = 'list::ictreg(y ~ 1, data = l, treat = "treat", J = {J}, method = "{method}")'
-        return {
+        controls = [parameters.control_count, len(parameters.controls_b or ())][: len(counts)]
+        lists = ["a", "b"] if parameters.double_list else ["treatment"]
+        calls = []
+        for count, held, length in zip(counts, lists, controls, strict=True):
+            calls += [
+                f'l <- na.omit(data.frame(y = d[["{count}"]], '
+                f'treat = as.integer(d[["{arm}"]] == "{held}")))',
+                fit.format(J=length, method="lm"),
+                fit.format(J=length, method="ml"),
+                f"list::ict.test(l$y, l$treat, J = {length})",
+            ]
+        entry = {
             "design": self.name,
             "controls": {row.key: dict(row.text) for row in parameters.controls or ()},
             "epsilon": None,
             "note": "no epsilon bound: a long list's count of J + 1 says yes and 0 says no; the "
             "survey's total epsilon leaves this question out",
-            "column_meaning": "<id>.arm: control (the short list) or treatment (the long list, "
-            "with the sensitive item), drawn half and half by the page; <id>.count: how many "
-            "items the respondent said apply (0 to J, or J + 1 in the long list)",
-            "J": controls,
-            "R": [
-                frame,
-                fit.format(J=controls, method="lm"),
-                fit.format(J=controls, method="ml"),
-                f"list::ict.test(l$y, l$treat, J = {controls})",
-            ],
+            "J": parameters.control_count,
             "R_note": "ictreg's lm fit gives the difference in means with its HC3 standard "
             "error; its ml fit the constrained binomial maximum-likelihood estimate; ict.test "
             "Blair & Imai's test for design effects",
-            "recompute": "rr.list_experiment(J).estimate(control_frequencies, "
-            "treatment_frequencies)",
+        }
+        if not parameters.double_list:
+            return entry | {
+                "column_meaning": "<id>.arm: control (the short list) or treatment (the long "
+                "list, with the sensitive item), drawn half and half by the page; <id>.count: "
+                "how many items the respondent said apply (0 to J, or J + 1 in the long list)",
+                "R": calls,
+                "recompute": "rr.list_experiment(J).estimate(control_frequencies, "
+                "treatment_frequencies)",
+            }
+        combined = (
+            f'r <- na.omit(data.frame(arm = d[["{arm}"]], a = d[["{counts[0]}"]], '
+            f'b = d[["{counts[1]}"]])); z <- r$a - r$b; g <- r$arm == "a"; '
+            "c(estimate = (mean(z[g]) - mean(z[!g])) / 2, std_error = sqrt(var(z[g]) / "
+            "(sum(g) - 1) + var(z[!g]) / (sum(!g) - 1)) / 2)"
+        )
+        return entry | {
+            "controls_b": {row.key: dict(row.text) for row in parameters.controls_b or ()},
+            "J_b": controls[1],
+            "column_meaning": "<id>.arm: a (the sensitive item added to list A) or b (added to "
+            "list B), drawn half and half by the page; <id>.count_a and <id>.count_b: how many "
+            "items of each list the respondent said apply",
+            "R": [*calls, combined],
+            "recompute": "rr.double_list(J, J_b).estimate(arms, counts_a, counts_b)",
         }
 
     def plan(self, numbers: dict, n: int) -> dict:

@@ -20,7 +20,7 @@ RANDOMIZERS = ("page", "own")
 FIRST_SHARES = ("p_truth", "p_forced_yes", "p_forced_no", "prevalence")
 _NOT_SHARES = (
     "innocuous_text", "randomizer", "arms", "scale", "max_length", "rows", "arm_texts",
-    "controls", "sensitive_text",
+    "controls", "sensitive_text", "controls_b",
 )  # fmt: skip
 
 
@@ -57,6 +57,8 @@ class DesignParameters:
     # A list experiment's sensitive item, added in the long list (empty: the question's own text,
     # where a yes/no question is asked as a list in a split ballot).
     sensitive_text: Texts = Texts()
+    # A double list's second list of control items (None: a single list).
+    controls_b: tuple[GridRow, ...] | None = None
 
     def __post_init__(self):
         # One order whatever order they were stated in, so that equal parameters are equal.
@@ -76,8 +78,14 @@ class DesignParameters:
 
     @property
     def control_count(self) -> int:
-        """A list experiment's J: its short list's items (0 for any other design)."""
+        """A list experiment's J: its short list's items (0 for any other design); list A's
+        in a double list."""
         return len(self.controls or ())
+
+    @property
+    def double_list(self) -> bool:
+        """Whether a list experiment is a double list (a second list, ``controls_b``)."""
+        return self.controls_b is not None
 
     def share(self, name: str):
         """The share called ``name`` as stated, or None."""
@@ -94,9 +102,11 @@ class DesignParameters:
         # A grid's row ids (their wording may change; a row's answers keep their meaning).
         rows = () if self.rows is None else (("rows", tuple(row.key for row in self.rows)),)
         # A list's control items by id: which count a respondent could give, and what it counts.
-        controls = () if self.controls is None else (
-            ("controls", tuple(row.key for row in self.controls)),
-        )  # fmt: skip
+        controls = tuple(
+            (name, tuple(row.key for row in items))
+            for name, items in (("controls", self.controls), ("controls_b", self.controls_b))
+            if items is not None
+        )
         return (
             *first, self.randomizer, self.arms, scale, *((later,) if later else ()), *length,
             *rows, *controls,
@@ -115,12 +125,14 @@ class DesignParameters:
         arm_texts = None if self.arm_texts is None else tuple(
             kept(text) for text in self.arm_texts
         )  # fmt: skip
-        controls = None if self.controls is None else tuple(
-            GridRow(row.key, kept(row.text)) for row in self.controls
-        )  # fmt: skip
+
+        def kept_rows(found):
+            return None if found is None else tuple(GridRow(r.key, kept(r.text)) for r in found)
+
         return replace(
             self, innocuous_text=kept(self.innocuous_text), rows=rows, arm_texts=arm_texts,
-            controls=controls, sensitive_text=kept(self.sensitive_text),
+            controls=kept_rows(self.controls), sensitive_text=kept(self.sensitive_text),
+            controls_b=kept_rows(self.controls_b),
         )  # fmt: skip
 
     # In the database: one JSON object, the innocuous question's text by language.
@@ -145,6 +157,10 @@ class DesignParameters:
             stored["controls"] = [{"id": row.key, "text": dict(row.text)} for row in self.controls]
         if self.sensitive_text:
             stored["sensitive_text"] = dict(self.sensitive_text)
+        if self.controls_b is not None:
+            stored["controls_b"] = [
+                {"id": row.key, "text": dict(row.text)} for row in self.controls_b
+            ]
         return stored
 
     @classmethod
@@ -163,6 +179,7 @@ class DesignParameters:
             else None,
             _stored_rows(data.get("controls")),
             Texts(data.get("sensitive_text") or {}),
+            _stored_rows(data.get("controls_b")),
         )
 
 

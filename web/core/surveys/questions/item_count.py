@@ -15,6 +15,8 @@ from web.core.surveys.questions.base import AnswerError, QuestionType, T, regist
 
 # The lists as a submission names them, the short one first (its index is the page's draw).
 ARMS = ("control", "treatment")
+# A double list's arms: which list holds the sensitive item (its index is the page's draw).
+DOUBLE_ARMS = ("a", "b")
 
 
 @register
@@ -54,30 +56,50 @@ class ItemCount(QuestionType):
     def items(self, key: str, option_keys: Sequence[str]) -> list[str]:
         return [f"{key}.arm", f"{key}.count"]
 
+    def items_of(self, question) -> list[str]:
+        """Its list and its count; a double list's arm and both lists' counts."""
+        if question.design.double_list:
+            return [f"{question.key}.arm", f"{question.key}.count_a", f"{question.key}.count_b"]
+        return self.items(question.key, [])
+
     def page_items(self, key: str, option_keys: Sequence[str]) -> list[str]:
         return [key]
 
     def check_answer(self, value, key: str, option_keys: Sequence[str]) -> dict:
-        """The arm and the count as sent (the count's top: :meth:`check_limits`)."""
+        """The list and the count as sent, or a double list's arm and both counts, stored as
+        ``{"arm", "count_a", "count_b"}`` (which shape the question takes, and the counts' tops:
+        :meth:`check_limits`)."""
+        if isinstance(value, dict) and set(value) == {"arm", "counts"}:
+            return _double(value, key)
         if not isinstance(value, dict) or set(value) != {"arm", "count"}:
             raise AnswerError(
                 f'question {key!r} must be {{"arm": "control" or "treatment", "count": a '
-                f"whole number}}, got {value!r}"
+                f'whole number}} (a double list: {{"arm": "a" or "b", "counts": {{"a": …, '
+                f'"b": …}}}}), got {value!r}'
             )
         arm, count = value["arm"], value["count"]
         if arm not in ARMS:
             raise AnswerError(f"the arm of question {key!r} must be one of {ARMS}, got {arm!r}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise AnswerError(f"the count of question {key!r} must be a whole number ≥ 0")
+        _count(count, key)
         return {"arm": arm, "count": count}
 
     def check_limits(self, answer, key: str, parameters: DesignParameters) -> None:
-        top = parameters.control_count + ARMS.index(answer["arm"])
-        if answer["count"] > top:
-            raise AnswerError(
-                f"question {key!r}'s {answer['arm']} list has {top} items: its count is at most "
-                f"{top}, got {answer['count']}"
-            )
+        if parameters.double_list != ("count_a" in answer):
+            shape = "a double list's" if parameters.double_list else "a single list's"
+            raise AnswerError(f"question {key!r} takes {shape} answer, got {answer!r}")
+        if parameters.double_list:
+            lengths = {"a": parameters.control_count, "b": len(parameters.controls_b or ())}
+            tops = {name: length + (answer["arm"] == name) for name, length in lengths.items()}
+            found = {name: answer[f"count_{name}"] for name in tops}
+        else:
+            tops = {answer["arm"]: parameters.control_count + ARMS.index(answer["arm"])}
+            found = {answer["arm"]: answer["count"]}
+        for name, top in tops.items():
+            if found[name] > top:
+                raise AnswerError(
+                    f"question {key!r}'s {name} list has {top} items here: its count is at "
+                    f"most {top}, got {found[name]}"
+                )
 
     def figures(self, counts, epsilon: float, procedure: str, parameters=NO_PARAMETERS):
         return []  # web/core/results/list_experiments.py reads the counts
@@ -96,12 +118,16 @@ class ItemCount(QuestionType):
         parameters: DesignParameters = NO_PARAMETERS,
         cheating: float = 0.0,
     ) -> np.ndarray:
-        """Columns (arm, count): the arm drawn half and half, each control item held with ½,
-        the sensitive item with ``true_proportion`` (counted in the long list only)."""
+        """Columns (arm, count) or, for a double list, (arm, count A, count B): the arm drawn
+        half and half, each control item held with ½, the sensitive item with
+        ``true_proportion``, counted in the list that holds it."""
         truth = rng.random(size) < np.ravel(np.broadcast_to(true_proportion, (size, 1)))
         arm = rng.integers(0, 2, size=size)
         controls = rng.binomial(parameters.control_count, 0.5, size=size)
-        return np.stack([arm, controls + arm * truth], axis=1)
+        if not parameters.double_list:
+            return np.stack([arm, controls + arm * truth], axis=1)
+        second = rng.binomial(len(parameters.controls_b or ()), 0.5, size=size)
+        return np.stack([arm, controls + (1 - arm) * truth, second + arm * truth], axis=1)
 
     def template_values(
         self,
@@ -109,7 +135,29 @@ class ItemCount(QuestionType):
         option_keys: Sequence[str],
         parameters: DesignParameters = NO_PARAMETERS,
     ) -> list:
-        return [np.array(ARMS, dtype=object)[reported[:, 0]], reported[:, 1]]
+        if parameters.double_list:
+            answers = [{"arm": DOUBLE_ARMS[arm], "count_a": int(a), "count_b": int(b)}
+                       for arm, a, b in reported]  # fmt: skip
+        else:
+            answers = [{"arm": ARMS[arm], "count": int(count)} for arm, count in reported]
+        return [np.array([json.dumps(answer) for answer in answers], dtype=object)]
 
     def answer_template(self, key: str, option_keys: Sequence[str]) -> str:
-        return f'{json.dumps(key)}:{{"arm":"%s","count":%d}}'
+        return f"{json.dumps(key)}:%s"
+
+
+def _count(value, key: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AnswerError(f"the count of question {key!r} must be a whole number ≥ 0")
+
+
+def _double(value: dict, key: str) -> dict:
+    """A double list's answer as stored: its arm and both counts (their tops: check_limits)."""
+    arm, counts = value["arm"], value["counts"]
+    if arm not in DOUBLE_ARMS:
+        raise AnswerError(f"the arm of question {key!r} must be one of {DOUBLE_ARMS}, got {arm!r}")
+    if not isinstance(counts, dict) or set(counts) != set(DOUBLE_ARMS):
+        raise AnswerError(f'the counts of question {key!r} must be {{"a": …, "b": …}}')
+    for count in counts.values():
+        _count(count, key)
+    return {"arm": arm, "count_a": counts["a"], "count_b": counts["b"]}

@@ -144,7 +144,7 @@ HEADER_ALIASES = {"list name": "list_name"}
 SURVEY_COLUMNS = frozenset(
     ("type", "name", "label", "parameters", "rr_procedure", "rr_epsilon", "rr_epsilon_permanent",
      "rr_innocuous", "rr_innocuous_2", "rr_unit", "required", "relevant", "constraint",
-     "rr_controls", "rr_sensitive",
+     "rr_controls", "rr_controls_b", "rr_sensitive",
      "rr_screen_out_if", "hint",
      *DESIGN_COLUMNS,
      *CONDITION_COLUMNS)

@@ -222,6 +222,9 @@ def _design(cells: dict, procedure: str, languages: list[str], choices: dict) ->
     for name in fields.parameters:
         if name == "controls":
             design["controls"] = choices.get(cells.get("rr_controls"), [])
+        elif name == "controls_b":
+            if cells.get("rr_controls_b") is not None:
+                design["controls_b"] = choices.get(cells["rr_controls_b"], [])
         elif name == "sensitive":
             text = text_of(cells, "rr_sensitive", languages)
             if text is not None:

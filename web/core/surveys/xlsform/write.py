@@ -156,6 +156,7 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
     constraint_header = ["constraint"] if any(q.type.written for q in spec.questions) else []
     # A list experiment's items (a list of the choices sheet) and sensitive item, only where one is.
     items_header = ["rr_controls"] if any(q.design.controls for q in spec.questions) else []
+    items_header += ["rr_controls_b"] * any(q.design.controls_b for q in spec.questions)
     sensitive = any(q.design.sensitive_text for q in spec.questions)
     items_header += [f"rr_sensitive::{header.split('::', 1)[1]}" for header in headers] * sensitive
     append_row(
@@ -242,13 +243,16 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             length = design.max_length
             cells.append(None if length is None else length_constraint(length))
         items = f"{name}_controls" if design.controls else None
+        second = f"{name}_controls_b" if design.controls_b else None
         if items_header:
             cells.append(items)
+            cells += [second] * ("rr_controls_b" in items_header)
             cells += [design.sensitive_text.get(code) for code in languages] * sensitive
         append_row(survey, cells)
         _write_choices(choices, list_name, question.options, fixed, languages)
-        if items is not None:
-            _write_choices(choices, items, design.controls, fixed, languages)
+        for listed, rows in ((items, design.controls), (second, design.controls_b)):
+            if listed is not None:
+                _write_choices(choices, listed, rows, fixed, languages)
     if opened is not None:
         append_row(survey, _row(columns, {"type": "end group"}))
     settings = book.create_sheet("settings")
