@@ -243,14 +243,14 @@ def survey_xlsform(spec: SurveySpec) -> bytes:
             length = design.max_length
             cells.append(None if length is None else length_constraint(length))
         items = f"{name}_controls" if design.controls else None
-        second = f"{name}_controls_b" if design.controls_b else None
+        items_b = f"{name}_controls_b" if design.controls_b else None
         if items_header:
             cells.append(items)
-            cells += [second] * ("rr_controls_b" in items_header)
+            cells += [items_b] * ("rr_controls_b" in items_header)
             cells += [design.sensitive_text.get(code) for code in languages] * sensitive
         append_row(survey, cells)
         _write_choices(choices, list_name, question.options, fixed, languages)
-        for listed, rows in ((items, design.controls), (second, design.controls_b)):
+        for listed, rows in ((items, design.controls), (items_b, design.controls_b)):
             if listed is not None:
                 _write_choices(choices, listed, rows, fixed, languages)
     if opened is not None:
