@@ -79,3 +79,46 @@ def test_the_short_list_hides_the_sensitive_item_and_its_count(browser, live_ser
 def test_a_list_fits_a_phone_and_passes_axe(phone, listed, locale):
     page = phone(f"/s/{listed}", locale)
     assert phone_problems(page) == []
+
+
+def test_a_double_list_shows_both_lists_and_sends_both_counts(app, browser, live_server, doubled):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    # The top of every draw: the sensitive item in list B.
+    page.add_init_script(FORCE_DARK_AND_TAILS)
+    posted = []
+    page.on(
+        "request",
+        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
+    )
+    open_survey(page, f"{live_server}/s/{doubled}")
+    section = page.locator("section[data-question='drove']")
+    first, second = (section.locator(f".list-items[data-list='{name}']") for name in "ab")
+    expect(second.locator("li[data-item='@sensitive']")).to_be_visible()
+    expect(first.locator("li[data-item='@sensitive']")).to_be_hidden()
+    expect(first.locator("li[data-item='zoo']")).to_be_visible()
+    # The top count only where the list holds the sensitive item: 3 in B (two items and it).
+    expect(section.locator("input[name='report-drove-b'][value='3']")).to_be_visible()
+    expect(section.locator("input[name='report-drove-a'][value='4']")).to_be_hidden()
+    kept = memo(page, doubled)["reported"]["@list:drove"]["bit"]
+    page.reload()
+    page.wait_for_selector(".spin-button:not([disabled])")
+    assert memo(page, doubled)["reported"]["@list:drove"]["bit"] == kept
+    page.check("input[name='report-drove-a'][value='1']")
+    page.check("input[name='report-drove-b'][value='3']")
+    section.locator(".spin-button").click()
+    expect(section.locator(".outcome")).to_contain_text("3")
+    with page.expect_navigation(url=re.compile(r"/thanks$")):
+        page.click("#submit-button")
+    sent = [json.loads(body)["answers"] for body in posted if body and "answers" in body]
+    assert sent == [{"drove": {"arm": "b", "counts": {"a": 1, "b": 3}}}]
+    with app.app_context():
+        assert stored_bits() == [{"drove": {"arm": "b", "count_a": 1, "count_b": 3}}]
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
+@no_database
+def test_a_double_list_fits_a_phone_and_passes_axe(phone, doubled, locale):
+    page = phone(f"/s/{doubled}", locale)
+    assert phone_problems(page) == []

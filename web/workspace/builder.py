@@ -225,6 +225,7 @@ def edit_question(slug: str, key: str):
         "option_ids": "\n".join(option.key for option in question.options),
         "row_ids": "\n".join(row.key for row in question.design.rows or ()),
         "control_ids": "\n".join(item.key for item in question.design.controls or ()),
+        "control_ids_b": "\n".join(item.key for item in question.design.controls_b or ()),
         "shuffle_options": question.shuffle_options,
         "fixed_options": "\n".join(option.key for option in question.options if option.fixed),
         "correct": question.correct or "",
@@ -246,6 +247,8 @@ def edit_question(slug: str, key: str):
     items = [item.text for item in question.design.controls or ()]
     data |= texts_data("controls", lines_of(items, languages), languages)
     data |= texts_data("sensitive", question.design.sensitive_text, languages)
+    items_b = [item.text for item in question.design.controls_b or ()]
+    data |= texts_data("controls_b", lines_of(items_b, languages), languages)
     form = translated_form(QuestionForm, languages, data=data)
     if form.validate_on_submit():
         before = question_entry(file_of(survey), key)
@@ -253,7 +256,7 @@ def edit_question(slug: str, key: str):
             kept = stored_rule(question.display_rule)
             spec = spec_from_form(
                 form, question.key, languages, question.options, kept,
-                question.design.rows or question.design.controls or (), read=rule_reader(survey),
+                kept_items(question.design), read=rule_reader(survey),
             )  # fmt: skip
             update_question(survey, question, spec)
         except EditError as error:
@@ -429,6 +432,14 @@ def question_page(survey: Survey, form, question: Question | None) -> str:
         share_fields=list(builder_share_fields()),
         arm_form_fields=builder_arm_fields(),
     )
+
+
+def kept_items(design) -> tuple:
+    """What a question's ids stay by, position for position: a grid's rows, or a list's two
+    lists of control items."""
+    if design.controls is not None:
+        return (design.controls, design.controls_b or ())
+    return design.rows or ()
 
 
 # Which form field each part of a question is entered in.

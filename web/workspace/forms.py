@@ -184,7 +184,7 @@ class FieldingForm(SurveyForm):
 # one language is built as before), each other language's in ``<name>_<tag>``.
 TRANSLATED = (
     "title", "description", "consent", "thanks", "text", "hint", "options", "innocuous", "unit",
-    "rows", "arm_1_innocuous", "arm_2_innocuous", "controls", "sensitive",
+    "rows", "arm_1_innocuous", "arm_2_innocuous", "controls", "sensitive", "controls_b",
 )  # fmt: skip
 
 
@@ -411,6 +411,14 @@ class QuestionForm(FlaskForm):
             "empty to make the id from the item's text."
         ),
     )
+    controls_b = TextAreaField(
+        _l("A second list's control items, one per line (optional: a double list)"),
+        description=_l(
+            "Every respondent then answers both lists, the sensitive item added to one of them "
+            "drawn at random: more precise than one list for the same respondents."
+        ),
+    )
+    control_ids_b = TextAreaField(_l("The second list's item ids, one per line"))
     sensitive = TextAreaField(
         _l("Sensitive item"),
         description=_l(

@@ -186,14 +186,19 @@ def parameters_from_form(
 
 
 def list_from_form(form, kind, languages: list[str], kept_items=()) -> DesignParameters:
-    """A list experiment's control items (one per line, by language; ``kept_items`` the items so
-    far, whose ids stay by position) and, for a ``list`` question, its sensitive item."""
+    """A list experiment's control items (one per line, by language; ``kept_items`` the items of
+    each list so far, whose ids stay by position), a double list's second list, and, for a
+    ``list`` question, its sensitive item."""
+    kept_a, kept_b = kept_items if kept_items else ((), ())
     lines = dict(form_texts(form, "controls", languages))
-    items = option_specs(lines, languages, list(kept_items), form.control_ids.data or "")
+    items = option_specs(lines, languages, list(kept_a), form.control_ids.data or "")
+    second = dict(form_texts(form, "controls_b", languages))
+    items_b = option_specs(second, languages, list(kept_b), form.control_ids_b.data or "")
     sensitive = form_texts(form, "sensitive", languages).stripped()
     return DesignParameters(
         controls=tuple(GridRow(item.key, item.text) for item in items),
         sensitive_text=sensitive if kind.states_sensitive else Texts(),
+        controls_b=tuple(GridRow(item.key, item.text) for item in items_b) or None,
     )
 
 
@@ -255,10 +260,10 @@ FORM_FIELDS |= {"min": "value_min", "max": "value_max", "step": "value_step", "u
 FORM_FIELDS |= {"max_length": "max_length", "shuffle_options": "shuffle_options"}
 FORM_FIELDS |= {"fixed": "fixed_options", "show_if_question": "show_if_question"}
 FORM_FIELDS |= {"rows": "rows", "correct": "correct", "hint": "hint"}
-FORM_FIELDS |= {"controls": "controls", "sensitive": "sensitive"}
+FORM_FIELDS |= {"controls": "controls", "sensitive": "sensitive", "controls_b": "controls_b"}
 OPTION_PLACE = re.compile(r"\.options\[(\d+)\]")
 ROW_PLACE = re.compile(r"\.rows\[(\d+)\]")
-ITEM_PLACE = re.compile(r"\.controls\[(\d+)\]")
+ITEM_PLACE = re.compile(r"\.controls(_b)?\[(\d+)\]")
 ARM_PLACE = re.compile(r"\.arms\[(\d)\](?:\.(\w+))?")
 
 
@@ -270,8 +275,9 @@ def show_problems(form, problems, languages: list[str]) -> None:
         row = ROW_PLACE.search(problem.place)
         item = ITEM_PLACE.search(problem.place)
         if item:
-            number = int(item.group(1)) + 1
-            name = "control_ids" if problem.field == "id" else "controls"
+            number = int(item.group(2)) + 1
+            second = item.group(1) or ""
+            name = f"control_ids{second}" if problem.field == "id" else f"controls{second}"
             message = _("Item %(number)d: %(message)s", number=number, message=problem.message)
         elif ".sensitive" in problem.place:
             name, message = "sensitive", problem.message

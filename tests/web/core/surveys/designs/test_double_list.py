@@ -116,3 +116,20 @@ def test_exports_codebook_and_pages_carry_both_lists(app, doubled, make_research
     config = json.loads(page.split('id="survey-config">')[1].split("</script>")[0])
     (question,) = config["questions"]
     assert question["listItemsB"] == ["gym", "library"] and question["drawsFirst"] is True
+
+
+def test_the_builder_adds_a_double_list_and_keeps_its_ids_on_editing(app, researcher):
+    researcher.post("/surveys/new", data={"title": "Draft", "slug": "", "description": ""})
+    form = {"text": "How many of these?", "key": "done", "kind": "list", "procedure": "list"}
+    form |= {"controls": "Voted\nRecycled", "sensitive": "Cheated on taxes"}
+    form |= {"controls_b": "Swam\nSwam", "control_ids_b": "swam\nswam"}
+    html = researcher.post("/surveys/draft/questions/new", data=form).get_data(as_text=True)
+    assert 'id="control_ids_b-errors"' in html and "duplicate item id" in html
+    form |= {"controls_b": "Swam\nRan", "control_ids_b": "swam\nran"}
+    assert researcher.post("/surveys/draft/questions/new", data=form).status_code == 302
+    edited = form | {"controls_b": "Swam a length\nRan a mile", "control_ids_b": ""}
+    assert researcher.post("/surveys/draft/questions/done", data=edited).status_code == 302
+    with app.app_context():
+        (question,) = find_survey("draft").questions
+        assert [(row.key, row.text.default) for row in question.design.controls_b] == [
+            ("swam", "Swam a length"), ("ran", "Ran a mile")]  # fmt: skip
