@@ -34,6 +34,26 @@ FORCE_LIGHT = FORCED % "0"
 FORCE_DARK_THEN_LIGHT = FORCED % "window.name === 'light' ? 0 : 0xFFFFFFFE"
 
 
+def on_a_phone(browser, script: str | None = None):
+    """A phone-sized context and its page (with ``script`` run first on every load, forcing the
+    draws), and the bodies of every POST it sends, in order."""
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    if script is not None:
+        page.add_init_script(script)
+    posted: list = []
+    page.on(
+        "request",
+        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
+    )
+    return context, page, posted
+
+
+def sent_answers(posted) -> list[dict]:
+    """The answers of every submission among ``posted`` bodies."""
+    return [json.loads(body)["answers"] for body in posted if body and "answers" in body]
+
+
 def open_survey(page, url):
     """Load a survey page and wait until its code has set the questions up: the code starts once
     the page has loaded, and an answer given before then may be undone by it."""

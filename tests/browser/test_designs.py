@@ -13,7 +13,14 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
 from tests.browser.researcher import log_in
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, FORCE_LIGHT, hint, memo, open_survey
+from tests.browser.respondent import (
+    FORCE_DARK_AND_TAILS,
+    FORCE_LIGHT,
+    hint,
+    memo,
+    on_a_phone,
+    open_survey,
+)
 from tests.conftest import PASSWORD, no_database, stored_bits
 
 pytestmark = pytest.mark.browser
@@ -272,14 +279,7 @@ def test_the_builder_previews_the_lie_detector_without_an_epsilon(
 def test_the_extended_crosswise_model_keeps_its_drawn_arm_and_sends_it_with_the_report(
     app, browser, live_server, crossed
 ):
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.add_init_script(FORCE_DARK_AND_TAILS)
-    posted = []
-    page.on(
-        "request",
-        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
-    )
+    context, page, posted = on_a_phone(browser, FORCE_DARK_AND_TAILS)
     open_survey(page, f"{live_server}/s/{crossed}")
     # The top of the range is the second arm: its everyday question alone is shown.
     second = page.locator("section[data-question='ecwm'] .arm-innocuous[data-arm='1']")

@@ -4,14 +4,19 @@ count (there is no box per item), and only the list and the count are sent."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
-from tests.browser.respondent import FORCE_DARK_AND_TAILS, memo, open_survey
+from tests.browser.respondent import (
+    FORCE_DARK_AND_TAILS,
+    memo,
+    on_a_phone,
+    open_survey,
+    sent_answers,
+)
 from tests.conftest import no_database, stored_bits
 
 pytestmark = pytest.mark.browser
@@ -24,15 +29,8 @@ def shown_items(page) -> list[str]:
 
 
 def test_a_list_keeps_its_draw_and_sends_only_its_list_and_count(app, browser, live_server, listed):
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
-    page = context.new_page()
     # The top of every draw: the long list (the second of two).
-    page.add_init_script(FORCE_DARK_AND_TAILS)
-    posted = []
-    page.on(
-        "request",
-        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
-    )
+    context, page, posted = on_a_phone(browser, FORCE_DARK_AND_TAILS)
     open_survey(page, f"{live_server}/s/{listed}")
     section = page.locator("section[data-question='drove']")
     expect(section.locator("li[data-item='@sensitive']")).to_be_visible()
@@ -54,7 +52,7 @@ def test_a_list_keeps_its_draw_and_sends_only_its_list_and_count(app, browser, l
     assert memo(page, listed)["reported"]["drove"]["bit"] == "treatment:2"
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
-    sent = [json.loads(body)["answers"] for body in posted if body and "answers" in body]
+    sent = sent_answers(posted)
     assert sent == [{"year": "first", "drove": {"arm": "treatment", "count": 2}}]
     with app.app_context():
         assert stored_bits() == sent
@@ -62,9 +60,7 @@ def test_a_list_keeps_its_draw_and_sends_only_its_list_and_count(app, browser, l
 
 
 def test_the_short_list_hides_the_sensitive_item_and_its_count(browser, live_server, listed):
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.add_init_script("crypto.getRandomValues = (array) => array.fill(0);")
+    context, page, _posted = on_a_phone(browser, "crypto.getRandomValues = (a) => a.fill(0);")
     open_survey(page, f"{live_server}/s/{listed}")
     section = page.locator("section[data-question='drove']")
     expect(section.locator("li[data-item='cinema']")).to_be_visible()
@@ -82,15 +78,8 @@ def test_a_list_fits_a_phone_and_passes_axe(phone, listed, locale):
 
 
 def test_a_double_list_shows_both_lists_and_sends_both_counts(app, browser, live_server, doubled):
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
-    page = context.new_page()
     # The top of every draw: the sensitive item in list B.
-    page.add_init_script(FORCE_DARK_AND_TAILS)
-    posted = []
-    page.on(
-        "request",
-        lambda request: posted.append(request.post_data) if request.method == "POST" else None,
-    )
+    context, page, posted = on_a_phone(browser, FORCE_DARK_AND_TAILS)
     open_survey(page, f"{live_server}/s/{doubled}")
     section = page.locator("section[data-question='drove']")
     first, second = (section.locator(f".list-items[data-list='{name}']") for name in "ab")
@@ -110,7 +99,7 @@ def test_a_double_list_shows_both_lists_and_sends_both_counts(app, browser, live
     expect(section.locator(".outcome")).to_contain_text("3")
     with page.expect_navigation(url=re.compile(r"/thanks$")):
         page.click("#submit-button")
-    sent = [json.loads(body)["answers"] for body in posted if body and "answers" in body]
+    sent = sent_answers(posted)
     assert sent == [{"drove": {"arm": "b", "counts": {"a": 1, "b": 3}}}]
     with app.app_context():
         assert stored_bits() == [{"drove": {"arm": "b", "count_a": 1, "count_b": 3}}]
