@@ -63,15 +63,7 @@ from web.workspace.details_form import (
 )
 from web.workspace.experiment_form import experiment_from_form, experiment_rows, takes_epsilon
 from web.workspace.flow_notes import flow_notes
-from web.workspace.forms import (
-    ImportForm,
-    LanguagesForm,
-    QuestionForm,
-    SurveyForm,
-    form_texts,
-    texts_data,
-    translated_form,
-)
+from web.workspace.forms import ImportForm, LanguagesForm, QuestionForm, SurveyForm
 from web.workspace.page_form import page_rows, starts_from_form
 from web.workspace.question_form import (
     design_data,
@@ -83,6 +75,7 @@ from web.workspace.question_form import (
 )
 from web.workspace.quota_form import on_quota_field, quotas_from_text
 from web.workspace.rule_text import WRITTEN_RULE, rule_reader
+from web.workspace.translated_fields import form_texts, texts_data, translated_form
 
 bp = Blueprint("builder", __name__, url_prefix="/surveys")
 bp.before_request(require_login)

@@ -14,8 +14,9 @@ from web.core.surveys.fielding import Fielding
 from web.core.surveys.panel import ADDRESSES, Panel
 from web.core.surveys.problems import Problem
 from web.core.surveys.texts import language_name
-from web.workspace.forms import FieldingForm, LanguagesForm, form_texts, texts_data, translated_form
+from web.workspace.forms import FieldingForm, LanguagesForm
 from web.workspace.quota_form import quotas_text
+from web.workspace.translated_fields import form_texts, texts_data, translated_form
 
 
 def details_form(survey: Survey):

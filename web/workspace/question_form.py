@@ -27,10 +27,8 @@ from web.core.surveys.questions import QUESTION_TYPES
 from web.core.surveys.scales import Scale
 from web.core.surveys.specs import QuestionSpec
 from web.core.surveys.texts import Texts
-from web.workspace.forms import (
-    form_texts,
-)
 from web.workspace.rule_text import WRITTEN_RULE, rule_from_text, rule_text
+from web.workspace.translated_fields import form_texts
 
 # The choice of "Shown to" (a question's or a page's) that keeps a rule the builder cannot show
 # as one condition.
