@@ -19,6 +19,9 @@ from web.core.results.published import published_answers
 from web.core.surveys.questions.item_count import ARMS
 
 Z = 1.959963984540054  # the normal's 97.5% point: 95% Wald intervals
+# A logit past this (a share below 1 in 20,000 or above its complement), or a standard error of
+# 0, is a fit run off to the edge of the space, where the ML model is not identified.
+EDGE = 10.0
 
 
 def listed_item(survey: Survey, item: str) -> Question | None:
@@ -84,6 +87,11 @@ def list_regression(
         "method": 'list::ictreg(y ~ x, method = "ml"): Imai (2011), binomial, constrained',
         "n": fit.n,
         "log_likelihood": significant(fit.log_likelihood),
+        # A fit at the edge: its coefficients and intervals mean nothing (too few respondents,
+        # or a group where no one, or everyone, holds the item).
+        "at_boundary": any(
+            abs(c.estimate) > EDGE or c.std_error == 0 for c in (*fit.sensitive, *fit.control)
+        ),
         "coefficients": [_coefficient(c) for c in fit.sensitive],
         "control_coefficients": [_coefficient(c) for c in fit.control],
         "at": {key: significant(float(value)) for key, value in means.items()},

@@ -339,10 +339,10 @@ def test_the_spss_and_stata_files_code_the_list_and_keep_the_count(app, listed, 
     assert (labels[0], labels[1]) == ("control (short list)", "treatment (long list)")
 
 
-def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed, token):
-    # A seed whose fit is inside the space: with a few hundred respondents, ML can run off to
-    # the boundary (a coefficient of ±18 with no standard error), as ictreg's does.
-    rng = np.random.default_rng(6)
+def submit_by_year(app, seed: int) -> list[tuple]:
+    """200 respondents (results move every 2: all published), the item held by 30% of first
+    years and 60% of fourth years, three control items held with ½; (year, arm, count) each."""
+    rng = np.random.default_rng(seed)
     rows = []
     for _ in range(200):  # results move every 2: all published
         year = ("first", "fourth")[rng.integers(2)]
@@ -352,6 +352,13 @@ def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed,
         body = {"year": year, "drove": {"arm": ("control", "treatment")[arm], "count": count}}
         assert submit(app, body).status_code == 201
         rows.append((year, arm, count))
+    return rows
+
+
+def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed, token):
+    # A seed whose fit is inside the space: with a few hundred respondents, ML can run off to
+    # the boundary (a coefficient of ±18 with no standard error), as ictreg's does.
+    rows = submit_by_year(app, 6)
     fit = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="year")
     assert fit.status_code == 200, fit.json
     found = fit.json
@@ -362,6 +369,7 @@ def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed,
     assert (
         found["model"] == "list" and found["n"] == 200 and found["reference"] == {"year": "first"}
     )
+    assert found["at_boundary"] is False
     for mine, theirs in zip(found["coefficients"], expected.sensitive, strict=True):
         assert mine["term"] == theirs.name
         # The published rows come in another order: EM's last steps and the numerical Hessian
@@ -372,3 +380,9 @@ def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed,
     assert predicted["fourth"] == pytest.approx(expected.share([1.0, 1.0]), rel=1e-5)
     refused = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="")
     assert refused.status_code == 400
+
+
+def test_a_regression_run_off_to_the_boundary_says_so(app, listed, token):
+    submit_by_year(app, 8)  # this sample's fit runs off to the edge
+    found = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="year")
+    assert found.json["at_boundary"] is True
