@@ -15,6 +15,7 @@ from scipy import stats
 
 import rr
 from tests.helpers import api_get, submit_answers
+from web.core.surveys.lookup import find_survey
 
 pytestmark = pytest.mark.imported(batch=2)
 
@@ -144,3 +145,19 @@ def test_direct_rr_and_a_list_on_one_item_end_to_end(app, client, token, importe
     # Every way of asking finds the 30% the respondents hold, within four standard errors.
     for entry in found.values():
         assert abs(entry["estimate"] - TRUE_SHARE) < 4 * entry["std_error"], entry
+
+
+def test_the_builder_turns_a_conditions_row_into_a_list(app, imported, make_researcher):
+    """The split ballot's grid offers the ways of asking without parameters; a condition's row is
+    then asked as a list in the question editor, with its items."""
+    slug = imported(SURVEY)
+    researcher = make_researcher("rita@example.org")
+    form = {"text": "Drove after drinking", "key": "drove@rr", "kind": "yesno",
+            "procedure": "list", "controls": "Cinema\nMuseum\nConcert"}  # fmt: skip
+    response = researcher.post(f"/surveys/{slug}/questions/drove@rr", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)[-500:]
+    body = {"condition": "rr", "answers": {"drove": {"arm": "treatment", "count": 4}}}
+    assert submit_answers(app.test_client(), slug, body).status_code == 201
+    with app.app_context():
+        row = next(q for q in find_survey(slug).questions if q.key == "drove@rr")
+        assert (row.procedure, row.design.control_count, row.condition) == ("list", 3, "rr")
