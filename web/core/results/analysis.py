@@ -68,7 +68,7 @@ def response_totals(
         answer = answers.get(question.key)
         values = tuple(answers.get(key) for key in numbers)
         levels = tuple(answers.get(key) for key in on)
-        if answer is None or None in levels or not all(_is_number(v) for v in values):
+        if answer is None or None in levels or not all(is_number(v) for v in values):
             continue
         n, yes = question.type.count(answer, option_key)
         totals[levels + values][0] += n
@@ -76,7 +76,8 @@ def response_totals(
     return totals
 
 
-def _is_number(value) -> bool:
+def is_number(value) -> bool:
+    """Whether a stored answer is a number (a bool is not, though Python counts it one)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -6,19 +6,20 @@ predicted for each group, at the numbers' means."""
 from __future__ import annotations
 
 from collections import defaultdict
+from statistics import NormalDist
 
 import numpy as np
 
 import rr
 from rr.list_regression import Coefficient
 from web.core.models import Question, Survey
-from web.core.results.analysis import factor_levels, number_covariates
+from web.core.results.analysis import factor_levels, is_number, number_covariates
 from web.core.results.by_group import GroupingError, direct_question
 from web.core.results.figures import significant
 from web.core.results.published import published_answers
 from web.core.surveys.questions.item_count import ARMS
 
-Z = 1.959963984540054  # the normal's 97.5% point: 95% Wald intervals
+Z = NormalDist().inv_cdf(0.975)  # 95% Wald intervals
 # A logit past this (a share below 1 in 20,000 or above its complement), or a standard error of
 # 0, is a fit run off to the edge of the space, where the ML model is not identified.
 EDGE = 10.0
@@ -130,7 +131,7 @@ def _rows(survey: Survey, key: str, factors: list[str], numbers: list[str]) -> l
         values = cell[len(factors) :]
         if not isinstance(answer, dict) or None in cell:
             continue
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        if not all(is_number(value) for value in values):
             continue
         rows.append((cell, answer["arm"], answer["count"]))
     return rows

@@ -133,10 +133,7 @@ def survey_methods(survey: Survey, min_n: int) -> Methods:
           "fewer than %(min)s respondents was withheld.",
           n=f"{survey.published_count:,}", batch=survey.results_batch, min=min_n)
     )  # fmt: skip
-    references = _references(randomized, bool(survey.condition_list))
-    if listed:
-        references = tuple(sorted({*references, IMAI, listed[0].asked_with.reference or ""}))
-    return Methods(tuple(paragraphs), references)
+    return Methods(tuple(paragraphs), _references(randomized, listed, bool(survey.condition_list)))
 
 
 def _lists_paragraph(listed) -> str:
@@ -221,10 +218,11 @@ def _experiment_sentence(survey: Survey) -> str:
     )
 
 
-def _references(randomized, experiment: bool) -> tuple[str, ...]:
+def _references(randomized, listed, experiment: bool) -> tuple[str, ...]:
     found = [WARNER] if randomized else []
-    found += [question.asked_with.reference for question in randomized]
+    found += [question.asked_with.reference for question in (*randomized, *listed)]
     found += [CLOPPER_PEARSON] if randomized else []
+    found += [IMAI] if listed else []
     found += [NEWCOMBE] if experiment else []
     return tuple(sorted(dict.fromkeys(reference for reference in found if reference)))
 
