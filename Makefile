@@ -1,6 +1,6 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
 # `make test`: install everything (Debian's chromium, R, PostgreSQL and Redis included) and run the
-# whole test suite: the JavaScript tests, lint and types, then two passes side by side: every
+# whole test suite: the JavaScript tests, lint and types, the guide's build, then two passes side by side: every
 # Python test on SQLite, and on PostgreSQL (with Redis, both stopped at the end) the tests of the
 # database code (tests/web; tests/rr, tests/r and the browser tests have none of their own). Each
 # pass spreads its tests over pytest-xdist workers (on PostgreSQL each worker has a database of its
@@ -17,7 +17,7 @@ unexport PYTHONDONTWRITEBYTECODE
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js lint test-py test-postgres sqlite-pass postgres-pass install install-dev browser fonts r screenshots system-packages
+.PHONY: run test test-js lint test-py test-postgres sqlite-pass postgres-pass install install-dev browser fonts r docs docs-shots system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,10 +73,16 @@ $(R_LIB)/list/DESCRIPTION:
 
 r: $(R_LIB)/list/DESCRIPTION
 
-screenshots: install-dev browser fonts
+# The guide (docs/, mkdocs.yml) into site/, which the app serves at /guide/. --strict fails on a
+# broken link, a page missing from the navigation or a missing picture.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# Every picture of the guide, made by driving chromium through the app in both languages.
+docs-shots: install-dev browser fonts
 	$(BIN)/python docs/screenshots/make.py
 
-run: install
+run: install docs
 	$(BIN)/flask --app app db upgrade
 	@echo "Serving on http://$(HOST):$(PORT)/ (demo survey: http://$(HOST):$(PORT)/s/campus-life)"
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
@@ -131,4 +137,4 @@ system-packages:
 # Each one's output is held until it ends; `make test` fails if any of them does.
 test:
 	$(MAKE) --no-print-directory -j2 install-dev system-packages
-	$(MAKE) --no-print-directory -j4 --output-sync=target sqlite-pass postgres-pass lint test-js
+	$(MAKE) --no-print-directory -j4 --output-sync=target sqlite-pass postgres-pass lint test-js docs

@@ -15,7 +15,7 @@ from web.core.infrastructure.database import MIGRATIONS
 from web.core.infrastructure.extensions import babel, csrf, db, limiter, login_manager, migrate
 from web.core.surveys.demo import seed_demo_if_empty
 from web.respondent import submissions
-from web.site import assets, compression, compute, errors, public_url, roles, security
+from web.site import assets, compression, compute, errors, guide, public_url, roles, security
 from web.site.logs import quiet_development_log
 from web.site.sessions import LazyCookieSessions
 
@@ -36,6 +36,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         RESULTS_MIN_N=10,
         PRESENT_REFRESH_MS=1000,  # how often the projector asks for the count and results
         DASHBOARD_REFRESH_MS=5000,  # and the dashboard for its results panel
+        # The guide as `make docs` builds it (mkdocs.yml's site_dir), served at /guide/.
+        GUIDE_FOLDER=str(Path(__file__).resolve().parent / "site"),
         WTF_CSRF_TIME_LIMIT=None,
         # Werkzeug's scrypt (n = 2**15, r = 8, p = 1): about 0.15 s a check on purpose. Only the
         # test suite lowers it (tests/conftest.py), to spend its minutes on what it tests.
@@ -94,6 +96,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     errors.init_app(app)
     roles.init_app(app)
+    guide.init_app(app)
     compute.init_app(app)
     quiet_development_log()
     with app.app_context():

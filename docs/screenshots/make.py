@@ -1,33 +1,75 @@
-"""Make the screenshots in this folder: the projector's slides at 1920x1080 and 1280x720 (in
-English, and the first in Korean), the dashboard at 320 px wide, the analysis by group at 1280 px,
-a single-choice question on a phone after its spin, the bilingual demo survey on a phone in Korean,
-and the builder editing both languages side by side, from the demo survey with 400 simulated
-responses (prevalence rising with the year).
+"""Make every picture of the guide (docs/assets/shots/<language>/), in English and in Korean.
 
-Run from the repository: make screenshots (it installs Debian's chromium and fonts-noto-cjk, without
+Each language gets the same screens, taken with the browser set to that language: a first survey
+made in the builder as docs/start/first-survey.md tells it (its form, the question editor, the
+survey's page, the dashboard before and after it opens), a respondent answering it on a phone,
+its results once a simulated class has answered, and the demo survey's other screens (groups,
+the projector, a crosswise and a number question on a phone, the lab). Nothing is drawn by hand:
+rerun this after a change and every picture follows.
+
+Run from the repository: make docs-shots (it installs Debian's chromium and fonts-noto-cjk, without
 which Korean would be drawn as empty boxes: this script refuses to run without a Korean font).
 """
 
 from __future__ import annotations
 
+import logging
 import pathlib
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+from dataclasses import dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from app import create_app  # noqa: E402
 from web.core.startup import prepare_database  # noqa: E402
 
-HERE = pathlib.Path(__file__).resolve().parent
+SHOTS = ROOT / "docs" / "assets" / "shots"
+EMAIL = "teacher@example.edu"
 PASSWORD = "violet kestrel 42"
+# A draw that lands on dark, so that the coin or the die shows (as the browser tests force it).
+DARK_DRAW = "crypto.getRandomValues = (b) => { b.fill(0xC0000000); return b; };"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the walkthrough types, in one language."""
+
+    locale: str
+    title: str
+    slug: str
+    question: str
+    year: str
+    years: str
+
+
+WORDS = {
+    "en": Words(
+        "en-US",
+        "Exam honesty",
+        "exam-honesty",
+        "Have you ever copied someone else's answers in an exam?",
+        "Which year are you in?",
+        "First year\nSecond year\nThird year\nFourth year",
+    ),
+    "ko": Words(
+        "ko-KR",
+        "시험 정직성",
+        "exam-honesty-ko",
+        "시험에서 다른 사람의 답을 베낀 적이 있습니까?",
+        "몇 학년입니까?",
+        "1학년\n2학년\n3학년\n4학년",
+    ),
+}
 
 
 def has_korean_font() -> bool:
@@ -52,10 +94,12 @@ def main() -> None:
         )
         prepare_database(app)
         runner = app.test_cli_runner()
-        runner.invoke(args=["create-user", "teacher@example.edu", "--password", PASSWORD])
+        runner.invoke(args=["create-user", EMAIL, "--password", PASSWORD])
         by_year = "year=first:0.1,second:0.2,third:0.3,fourth:0.45"
         args = ["simulate-responses", "campus-life", "--n", "400", "--true-proportion-by", by_year]
         runner.invoke(args=[*args, "--seed", "7"])
+        # The development server's request lines would bury what went wrong.
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
@@ -63,86 +107,148 @@ def main() -> None:
             browser = playwright.chromium.launch(
                 executable_path="/usr/bin/chromium", args=["--no-sandbox"]
             )
-            for width, height in ((1920, 1080), (1280, 720)):
-                page = logged_in(browser, base, {"width": width, "height": height})
-                page.goto(f"{base}/surveys/campus-life/present")
-                page.click("#reveal")
-                for slide in (1, 3):
-                    while page.inner_text("#slide-position").split(" /")[0] != str(slide):
-                        page.keyboard.press("PageDown")
-                    page.screenshot(path=HERE / f"projector-{width}x{height}-slide{slide}.png")
-                page.context.close()
-            page = logged_in(browser, base, {"width": 1920, "height": 1080}, locale="ko-KR")
-            page.goto(f"{base}/surveys/campus-life/present")
-            page.click("#reveal")
-            page.screenshot(path=HERE / "projector-1920x1080-slide1-ko.png")
-            page.context.close()
-            page = logged_in(browser, base, {"width": 1280, "height": 900})
-            page.goto(f"{base}/surveys/campus-life/edit")
-            page.locator("#details-form").screenshot(path=HERE / "builder-languages-1280.png")
-            page.context.close()
-            phone = browser.new_context(
-                viewport={"width": 390, "height": 844}, reduced_motion="reduce", locale="ko-KR"
-            )
-            page = phone.new_page()
-            page.goto(f"{base}/s/campus-life")
-            page.screenshot(path=HERE / "survey-ko-390.png")
-            phone.close()
-            page = logged_in(browser, base, {"width": 320, "height": 900})
-            page.goto(f"{base}/surveys/campus-life")
-            page.screenshot(path=HERE / "dashboard-320.png", full_page=True)
-            page.context.close()
-            page = logged_in(browser, base, {"width": 1280, "height": 900})
-            page.goto(f"{base}/surveys/campus-life/groups?by=year&item=cheated&a=fourth&b=first")
-            page.screenshot(path=HERE / "analysis-by-group-1280.png", full_page=True)
-            page.context.close()
-            page = browser.new_context(
-                viewport={"width": 390, "height": 844}, reduced_motion="reduce"
-            ).new_page()
-            # A draw that lands on dark, so that the die shows (as the tests force it).
-            page.add_init_script(
-                "crypto.getRandomValues = (b) => { b.fill(0xC0000000); return b; };"
-            )
-            page.goto(f"{base}/s/campus-life")
-            page.check("input[name='truth-copied_work'][value='once']")
-            page.click("section[data-question='copied_work'] .spin-button")
-            page.wait_for_selector("[data-item='copied_work'][data-state='done']")
-            page.locator("section[data-question='copied_work']").screenshot(
-                path=HERE / "single-choice-390.png"
-            )
-            # The crosswise question: no randomizer, the report only.
-            page.check("input[name='report-shared_homework'][value='0']")
-            page.click("section[data-question='shared_homework'] .spin-button")
-            page.wait_for_selector("[data-item='shared_homework'][data-state='done']")
-            page.locator("section[data-question='shared_homework']").screenshot(
-                path=HERE / "crosswise-390.png"
-            )
-            # A number question: the value typed (the slider follows), before the spin.
-            page.fill("input[name='truth-all_nighters']", "3")
-            page.locator("section[data-question='all_nighters']").screenshot(
-                path=HERE / "number-390.png"
-            )
-            page.context.close()
-            page = logged_in(browser, base, {"width": 1280, "height": 720})
-            page.goto(f"{base}/surveys/campus-life/present")
-            page.click("#reveal")
-            while page.inner_text("#slide-position").split(" /")[0] != "6":
-                page.keyboard.press("PageDown")
-            page.screenshot(path=HERE / "projector-1280x720-number.png")
-            page.context.close()
+            for language, words in WORDS.items():
+                folder_out = SHOTS / language
+                folder_out.mkdir(parents=True, exist_ok=True)
+                Shots(browser, base, words, folder_out, runner).take()
             browser.close()
         server.shutdown()
 
 
-def logged_in(browser, base, viewport, locale="en-US"):
-    context = browser.new_context(viewport=viewport, reduced_motion="reduce", locale=locale)
-    page = context.new_page()
-    page.goto(f"{base}/login")
-    page.fill("#email", "teacher@example.edu")
-    page.fill("#password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/surveys")
-    return page
+class Shots:
+    """The guide's screens in one language."""
+
+    def __init__(self, browser, base: str, words: Words, folder: pathlib.Path, runner) -> None:
+        self.browser, self.base, self.words, self.folder = browser, base, words, folder
+        self.runner = runner
+
+    def take(self) -> None:
+        self.first_survey()
+        self.respondent()
+        self.results()
+        self.demo_screens()
+        self.lab()
+
+    def page(self, viewport=LAPTOP, logged_in=True, dark_draw=False) -> Page:
+        context = self.browser.new_context(
+            viewport=viewport, reduced_motion="reduce", locale=self.words.locale
+        )
+        page = context.new_page()
+        if dark_draw:
+            page.add_init_script(DARK_DRAW)
+        if logged_in:
+            page.goto(f"{self.base}/login")
+            page.fill("#email", EMAIL)
+            page.fill("#password", PASSWORD)
+            page.click("main button[type=submit]")
+            page.wait_for_url(f"{self.base}/surveys**")
+        return page
+
+    def shot(self, page: Page, name: str, selector: str | None = None, full: bool = False) -> None:
+        path = self.folder / f"{name}.png"
+        if selector:
+            page.locator(selector).first.screenshot(path=path)
+        else:
+            page.screenshot(path=path, full_page=full)
+
+    def first_survey(self) -> None:
+        """The walkthrough of docs/start/first-survey.md, step by step."""
+        words, base = self.words, self.base
+        page = self.page()
+        page.goto(f"{base}/surveys/new")
+        page.fill("#title", words.title)
+        page.fill("#slug", words.slug)
+        self.shot(page, "new-survey", "main")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(f"{base}/surveys/{words.slug}/edit")
+        page.goto(f"{base}/surveys/{words.slug}/questions/new")
+        page.fill("#text", words.question)
+        page.fill("#key", "copied")
+        page.select_option("#kind", "yesno")
+        page.select_option("#procedure", "spinner_coin")
+        page.fill("#epsilon", "1")
+        page.wait_for_function(
+            "() => document.getElementById('preview-margin').textContent.length > 20"
+        )
+        self.shot(page, "question-editor", full=True)
+        page.click("#question-form button[type=submit]")
+        page.wait_for_url(f"{base}/surveys/{words.slug}/edit")
+        page.goto(f"{base}/surveys/{words.slug}/questions/new")
+        page.fill("#text", words.year)
+        page.fill("#key", "year")
+        page.select_option("#kind", "direct")
+        page.fill("#options", words.years)
+        page.click("#question-form button[type=submit]")
+        page.wait_for_url(f"{base}/surveys/{words.slug}/edit")
+        self.shot(page, "survey-questions", "section[aria-labelledby='questions-title']")
+        page.goto(f"{base}/surveys/{words.slug}")
+        self.shot(page, "dashboard-draft", "main .title-row")
+        page.click("main button[value='open']")
+        page.wait_for_selector("#survey-link")
+        self.shot(page, "dashboard-open", "main .share")
+        page.context.close()
+
+    def respondent(self) -> None:
+        """The first survey answered on a phone: the true answer chosen, then what was sent."""
+        page = self.page(PHONE, logged_in=False, dark_draw=True)
+        page.goto(f"{self.base}/s/{self.words.slug}")
+        page.check("input[name='truth-copied'][value='1']")
+        self.shot(page, "respondent-phone", "section[data-question='copied']")
+        page.click("section[data-question='copied'] .spin-button")
+        page.wait_for_selector("[data-item='copied'][data-state='done']")
+        self.shot(page, "respondent-sent", "section[data-question='copied']")
+        page.context.close()
+
+    def results(self) -> None:
+        """The first survey's dashboard once a simulated class of 400 has answered."""
+        slug = self.words.slug
+        self.runner.invoke(
+            args=["simulate-responses", slug, "--n", "400", "--true-proportion", "0.3"]
+            + ["--seed", "3"]
+        )
+        page = self.page()
+        page.goto(f"{self.base}/surveys/{slug}")
+        self.shot(page, "dashboard-results", "#results-panel")
+        self.shot(page, "downloads", "section[aria-labelledby='exports-title']")
+        self.shot(page, "methods", "#methods")
+        page.context.close()
+
+    def demo_screens(self) -> None:
+        """The demo survey: groups, the projector, the builder's languages, designs on a phone."""
+        base = self.base
+        page = self.page()
+        page.goto(f"{base}/surveys/campus-life/groups?by=year&item=cheated&a=fourth&b=first")
+        self.shot(page, "groups", full=True)
+        page.goto(f"{base}/surveys/campus-life/edit")
+        self.shot(page, "builder-languages", "#details-form")
+        page.context.close()
+        page = self.page({"width": 1280, "height": 720})
+        page.goto(f"{base}/surveys/campus-life/present")
+        self.shot(page, "projector-join")
+        page.click("#reveal")
+        self.shot(page, "projector-slide")
+        page.context.close()
+        page = self.page(PHONE, logged_in=False, dark_draw=True)
+        page.goto(f"{base}/s/campus-life")
+        page.check("input[name='truth-copied_work'][value='once']")
+        page.click("section[data-question='copied_work'] .spin-button")
+        page.wait_for_selector("[data-item='copied_work'][data-state='done']")
+        self.shot(page, "single-choice", "section[data-question='copied_work']")
+        page.check("input[name='report-shared_homework'][value='0']")
+        page.click("section[data-question='shared_homework'] .spin-button")
+        page.wait_for_selector("[data-item='shared_homework'][data-state='done']")
+        self.shot(page, "crosswise", "section[data-question='shared_homework']")
+        page.fill("input[name='truth-all_nighters']", "3")
+        self.shot(page, "number", "section[data-question='all_nighters']")
+        page.context.close()
+
+    def lab(self) -> None:
+        """The lab's first cards: one simulated class, and many."""
+        page = self.page(logged_in=False)
+        page.goto(f"{self.base}/lab")
+        page.wait_for_selector("#class-title")
+        self.shot(page, "lab", full=False)
+        page.context.close()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The R code the app hands researchers runs as given, with Debian's R and the current RRreg and rr
 (``make r`` installs them): every call in the codebook on the responses CSV as downloaded, and the
-README's reanalysis. Its numbers are the app's: RRuni's prevalence equals the estimate, its
+guide's reanalysis (docs/analyse/r.md). Its numbers are the app's: RRuni's prevalence equals the estimate, its
 standard error is the app's times sqrt(n / (n - 1)), rrreg's intercept is the logit of the
 estimate, and rrreg's fit agrees with RRlog's."""
 
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from tests import guide
 from web.core.surveys.lookup import find_survey
 from web.simulation import simulate_responses
 
 RSCRIPT = shutil.which("Rscript")
-README = Path(__file__).resolve().parents[2] / "README.md"
 N = 3000
 
 # Every module of tests/r: R's tests skip where R is missing, unless make test requires it.
@@ -39,7 +39,7 @@ YEAR = {
     "options": [{"id": name, "text": name} for name in ("first", "second", "third", "fourth")],
 }
 CROSSWISE = {"text": "Mother born in January to March?", "prevalence": 0.25}
-# Every design and randomized type, with the README's column names where it uses them.
+# Every design and randomized type, with the guide's column names where it uses them.
 SURVEY = {
     "slug": "campus-life",
     "title": "Campus life",
@@ -259,19 +259,17 @@ def _option(call: str, key: str) -> str:
     return "" if name == key else name.removeprefix(f"{key}.")
 
 
-def readme_r_code() -> str:
-    """The R blocks of the README's section on reanalysing an export."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### Reanalysing an export in R", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```r\n(.*?)```", section, flags=re.S)
-    assert len(blocks) >= 2
-    return "\n".join(blocks)
+def guide_r_code() -> str:
+    """The R blocks of the guide's page on reanalysing an export."""
+    found = guide.blocks(guide.page("analyse/r.md"), "r")
+    assert len(found) >= 2
+    return "\n".join(found)
 
 
 @pytest.mark.long
-def test_the_readmes_r_code_runs_and_rrreg_agrees_with_rrlog(fielded):
+def test_the_guides_r_code_runs_and_rrreg_agrees_with_rrlog(fielded):
     _, folder = fielded
-    code = readme_r_code()
+    code = guide_r_code()
     assert code.count("rr::rrreg(") >= 3 and "start = rep(0, 4)" in code
     checks = r"""
 cat("rrreg", sprintf("%.10g", coef(fit)), "\n", sep = "\t")

@@ -1,4 +1,4 @@
-"""The README's scripted study runs as given against the live app: its curl block with the shell,
+"""The guide's scripted study (docs/run/api.md) runs as given against the live app: its curl block with the shell,
 its R block with Debian's R and httr2. Each imports a survey file, opens it, reads the list and the
 downloads, and closes it."""
 
@@ -6,22 +6,21 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 
 import pytest
 
+from tests import guide
 from tests.conftest import SAMPLE_SURVEY
-from tests.r.test_r_code import README, RSCRIPT, run_r
+from tests.r.test_r_code import RSCRIPT, run_r
 from web.core.surveys.lookup import find_survey
 
 STUDY = {**SAMPLE_SURVEY, "slug": "study"}
 
 
 def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("### Scripting a study", 1)[1].split("\n### ", 1)[0]
+    return guide.section("run/api.md", "Scripting a study")
 
 
 @pytest.fixture
@@ -31,8 +30,8 @@ def folder(tmp_path):
 
 
 def run_curl_block(base: str, token: str, folder) -> subprocess.CompletedProcess:
-    """The README's curl block, run with bash against ``base`` with ``token``."""
-    block = re.findall(r"```sh\n(.*?)```", section(), flags=re.S)[0]
+    """The guide's curl block, run with bash against ``base`` with ``token``."""
+    block = guide.blocks(section(), "sh")[0]
     environment = dict(os.environ, BASE=base, TOKEN=token)
     return subprocess.run(
         ["bash", "-euo", "pipefail", "-c", block],
@@ -41,7 +40,7 @@ def run_curl_block(base: str, token: str, folder) -> subprocess.CompletedProcess
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
-def test_the_readmes_curl_study_runs(app, live_server, write_token, folder):
+def test_the_guides_curl_study_runs(app, live_server, write_token, folder):
     run = run_curl_block(live_server, write_token, folder)
     assert run.returncode == 0, run.stderr
     assert '"slug":"study"' in run.stdout.replace(" ", "")
@@ -60,8 +59,8 @@ def test_the_curl_block_refuses_a_read_only_token(app, live_server, folder, toke
 
 
 @pytest.mark.skipif(RSCRIPT is None and not os.environ.get("REQUIRE_R"), reason="needs R")
-def test_the_readmes_r_study_runs(app, live_server, write_token, folder):
-    block = re.findall(r"```r\n(.*?)```", section(), flags=re.S)[0]
+def test_the_guides_r_study_runs(app, live_server, write_token, folder):
+    block = guide.blocks(section(), "r")[0]
     assert "library(httr2)" in block
     check = 'cat("columns", names(responses), "\\n"); cat("status", closed$status, "\\n")\n'
     environment = {"RR_BASE": live_server, "RR_TOKEN": write_token}

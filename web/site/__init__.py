@@ -1,5 +1,5 @@
 """What every page shares over HTTP: security headers, sessions, the language switch, errors."""
 
-from web.site import assets, language
+from web.site import assets, guide, language
 
-BLUEPRINTS = (language.bp, assets.bp)
+BLUEPRINTS = (language.bp, assets.bp, guide.bp)

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
+from tests import guide
 from tests.conftest import no_database, stricter_database
-from tests.servers import ROOT
 from web.core.surveys.demo import seed_demo_if_empty
 
 METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE"}
@@ -67,9 +67,8 @@ def test_the_document_is_valid_openapi(client):
 
 
 @no_database
-def test_the_readme_links_the_document():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "(http://127.0.0.1:5000/api/openapi.json)" in readme
+def test_the_guide_links_the_document():
+    assert "(http://127.0.0.1:5000/api/openapi.json)" in guide.page("run/api.md")
 
 
 @pytest.fixture

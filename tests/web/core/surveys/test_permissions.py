@@ -1,6 +1,6 @@
 """One table says what each role may (web/core/surveys/permissions.py): each role is walked through
 every dashboard card and every researcher route, in the pages and through the API, and what it
-finds is compared with the table; the README prints the same table."""
+finds is compared with the table; the guide prints the same table (docs/field/team.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import re
 import pytest
 
 from tests.conftest import PASSWORD, SAMPLE_SURVEY, Researcher
+from tests.guide import page
 from tests.helpers import bearer
-from tests.servers import ROOT
 from web.core.models.team import ROLES
 from web.core.surveys.permissions import CAPABILITIES, may, roles_table
 
@@ -130,9 +130,10 @@ def test_every_capability_is_checked_somewhere():
     assert named == {capability.name for capability in CAPABILITIES}
 
 
-def test_the_readme_prints_the_table_the_app_applies(app, runner):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    printed = re.search(r"<!-- roles:[^\n]*-->\n(.*?)<!-- /roles -->", readme, re.DOTALL)
+def test_the_guide_prints_the_table_the_app_applies(app, runner):
+    printed = re.search(
+        r"<!-- roles:[^\n]*-->\n(.*?)<!-- /roles -->", page("field/team.md"), re.DOTALL
+    )
     with app.app_context():
         assert printed.group(1).strip() == roles_table()
     assert runner.invoke(args=["roles"]).output.strip() == printed.group(1).strip()
