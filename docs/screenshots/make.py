@@ -146,6 +146,8 @@ class Shots:
 
     def shot(self, page: Page, name: str, selector: str | None = None, full: bool = False) -> None:
         path = self.folder / f"{name}.png"
+        # No focus ring on the field typed last: the picture shows the page, not the cursor.
+        page.evaluate("document.activeElement && document.activeElement.blur()")
         if selector:
             page.locator(selector).first.screenshot(path=path)
         else:
