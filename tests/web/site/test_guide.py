@@ -1,0 +1,178 @@
+"""The guide: MkDocs builds it with --strict in both languages, the app serves it at /guide/ in
+the reader's language under its Content-Security-Policy, and every card of the builder and the
+dashboard links to a page of it that exists."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import no_database
+from tests.servers import ROOT
+from web.core.surveys.demo import seed_demo_if_empty
+
+TEMPLATES = ROOT / "templates" / "surveys"
+DOCS = ROOT / "docs"
+# The builder's and the dashboard's pages, on the demo survey once a class has answered.
+PAGES = [
+    "/surveys/campus-life",
+    "/surveys/campus-life/edit",
+    "/surveys/campus-life/questions/new",
+    "/surveys/campus-life/questions/cheated",
+    "/surveys/campus-life/experiment",
+    "/surveys/campus-life/groups?by=year&item=cheated&a=fourth&b=first",
+    "/surveys/campus-life/synthetic",
+    "/surveys/campus-life/joint",
+]
+
+
+@pytest.fixture(scope="session")
+def built_guide(tmp_path_factory) -> Path:
+    """The guide as `make docs` builds it, into a folder of its own."""
+    folder = tmp_path_factory.mktemp("guide")
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(folder)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    return folder
+
+
+@pytest.fixture
+def guide_app(app, built_guide):
+    app.config["GUIDE_FOLDER"] = str(built_guide)
+    return app
+
+
+class Cards(HTMLParser):
+    """Each card of a page (an element whose class names ``card``) and the "?" link it holds
+    as its first child, if any."""
+
+    def __init__(self):
+        super().__init__()
+        self.cards: list[str | None] = []
+        self._awaiting = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if self._awaiting and tag != "input":
+            link = tag == "a" and "guide-help" in (attributes.get("class") or "").split()
+            self.cards.append(attributes["href"] if link else None)
+            self._awaiting = False
+        if "card" in (attributes.get("class") or "").split():
+            self._awaiting = True
+
+
+def read(response):
+    """``response`` with its body read and its file closed (a guide page is sent from its file)."""
+    response.get_data()
+    response.close()
+    return response
+
+
+def card_links(html: str) -> list[str | None]:
+    parser = Cards()
+    parser.feed(html)
+    return parser.cards
+
+
+@pytest.fixture
+def answered_demo(app, runner):
+    with app.app_context():
+        seed_demo_if_empty()
+    result = runner.invoke(args=["simulate-responses", "campus-life", "--n", "200", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.long
+def test_every_card_links_to_a_page_of_the_guide_that_exists(
+    guide_app, answered_demo, make_researcher
+):
+    researcher = make_researcher("rita@example.org")
+    for language, prefix in (("en", "/guide/"), ("ko", "/guide/ko/")):
+        links = set()
+        for path in PAGES:
+            page = researcher.get(path, headers={"Accept-Language": language})
+            assert page.status_code == 200, path
+            cards = card_links(page.get_data(as_text=True))
+            assert cards and None not in cards, (path, cards)
+            links |= set(cards)
+        assert all(link.startswith(prefix) for link in links), links
+        for link in links:
+            opened = read(researcher.get(link))
+            assert opened.status_code == 200, link
+            assert f'<html lang="{language}"' in opened.text, link
+
+
+@pytest.mark.long
+def test_the_guide_answers_in_the_readers_language(guide_app, client):
+    english = read(client.get("/guide/"))
+    assert english.status_code == 200
+    assert '<html lang="en"' in english.text
+    korean = client.get("/guide/", headers={"Accept-Language": "ko-KR,ko;q=0.9"})
+    assert korean.status_code == 302 and korean.headers["Location"] == "/guide/ko/"
+    page = read(client.get("/guide/ko/")).text
+    assert '<html lang="ko"' in page and "임의화 응답" in page
+    client.get("/lang/ko")  # the language switch, as on any page
+    chosen = read(client.get("/guide/"))
+    assert chosen.headers.get("Location") == "/guide/ko/"
+
+
+@pytest.mark.long
+def test_the_guide_keeps_the_apps_content_security_policy(guide_app, client, built_guide):
+    pages = sorted(built_guide.rglob("*.html"))
+    assert len(pages) > 40
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        scripts = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", html)
+        assert not scripts, (page, scripts)
+        assert not re.search(r"""\sstyle=["']""", html), page
+        loads = re.findall(r"""<(?:script|img|link)\b[^>]*(?:src|href)=["'](https?:)?//""", html)
+        assert not loads, page
+    answer = read(client.get("/guide/ask/designs/"))
+    assert "default-src 'self'" in answer.headers["Content-Security-Policy"]
+
+
+def test_a_guide_not_built_is_a_404_that_says_how_to_build_it(app, client, tmp_path):
+    app.config["GUIDE_FOLDER"] = str(tmp_path)
+    answer = read(client.get("/guide/start/install/"))
+    assert answer.status_code == 404
+    assert "make docs" in answer.text
+
+
+def test_the_guide_serves_nothing_outside_its_folder(guide_app_unbuilt):
+    client = guide_app_unbuilt.test_client()
+    assert read(client.get("/guide/../app.py")).status_code == 404
+    assert read(client.get("/guide/%2e%2e/app.py")).status_code == 404
+
+
+@pytest.fixture
+def guide_app_unbuilt(app, tmp_path):
+    """The app with a guide folder of one page, beside a file that must stay out of reach."""
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "index.html").write_text("<html lang='en'></html>")
+    (tmp_path / "app.py").write_text("secret")
+    app.config["GUIDE_FOLDER"] = str(tmp_path / "guide")
+    return app
+
+
+@no_database
+def test_every_card_of_the_builder_and_the_dashboard_has_its_guide_link():
+    """In the templates, so that a card a test page does not show (quotas, an experiment) is
+    held to it too: each card's first child is its "?"."""
+    for template in sorted(TEMPLATES.glob("*.html")):
+        lines = template.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            if re.search(r'<(section|form|aside|div)\b[^>]*class="card\b', line):
+                following = lines[number + 1].strip()
+                page = re.fullmatch(r'\{\{ guide_help\("([a-z/-]+)", _\("[^"]+"\)\) \}\}', following)
+                assert page, f"{template.name}:{number + 1}: a card without its guide link"
+                for name in (f"{page.group(1)}.md", f"{page.group(1)}.ko.md"):
+                    assert (DOCS / name).is_file(), f"{template.name}: {name} is not in docs/"
