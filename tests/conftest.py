@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
 import flask
 import jinja2
@@ -564,6 +567,20 @@ def live_server(app):
     deadline = time.monotonic() + 60
     while served.running and time.monotonic() < deadline:
         time.sleep(0.01)
+
+
+@pytest.fixture(scope="session")
+def built_guide(tmp_path_factory) -> Path:
+    """The guide as `make docs` builds it (mkdocs --strict), into a folder of its own: what
+    tests/web/site/test_guide.py and tests/browser/test_guide.py serve."""
+    folder = tmp_path_factory.mktemp("guide")
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(folder)],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    return folder
 
 
 @pytest.fixture

@@ -4,12 +4,8 @@ dashboard links to a page of it that exists."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
@@ -30,19 +26,6 @@ PAGES = [
     "/surveys/campus-life/synthetic",
     "/surveys/campus-life/joint",
 ]
-
-
-@pytest.fixture(scope="session")
-def built_guide(tmp_path_factory) -> Path:
-    """The guide as `make docs` builds it, into a folder of its own."""
-    folder = tmp_path_factory.mktemp("guide")
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(folder)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )  # fmt: skip
-    assert build.returncode == 0, build.stderr
-    return folder
 
 
 @pytest.fixture
@@ -172,7 +155,9 @@ def test_every_card_of_the_builder_and_the_dashboard_has_its_guide_link():
         for number, line in enumerate(lines):
             if re.search(r'<(section|form|aside|div)\b[^>]*class="card\b', line):
                 following = lines[number + 1].strip()
-                page = re.fullmatch(r'\{\{ guide_help\("([a-z/-]+)", _\("[^"]+"\)\) \}\}', following)
+                page = re.fullmatch(
+                    r'\{\{ guide_help\("([a-z/-]+)", _\("[^"]+"\)\) \}\}', following
+                )
                 assert page, f"{template.name}:{number + 1}: a card without its guide link"
                 for name in (f"{page.group(1)}.md", f"{page.group(1)}.ko.md"):
                     assert (DOCS / name).is_file(), f"{template.name}: {name} is not in docs/"
