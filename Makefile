@@ -48,14 +48,14 @@ fonts:
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk; }
 
-# The R code the app hands researchers (README, codebook) is run by tests/r with Debian's R and the
+# The R code the app hands researchers (the guide, the codebook) is run by tests/r with Debian's R and the
 # RRreg, rr, list and gamlss.dist sources beside the project (../shared/r-packages; no CRAN mirror
 # is reachable): rr's list experiment, lie detector and extended crosswise model are checked
 # against list's ictreg and RRreg's RRuni there.
 R_PACKAGES ?= ../shared/r-packages
 R_LIB := $(CURDIR)/.r-lib
 
-# httr2: the README scripts a study over the API in R (tests/r runs it against the live app);
+# httr2: the guide scripts a study over the API in R (tests/r runs it against the live app);
 # haven reads the SPSS and Stata files of the responses (tests/r/test_labelled_files_r.py).
 R_DEBS := r-base-core r-cran-lme4 r-cran-foreach r-cran-doparallel r-cran-mass r-cran-arm r-cran-haven \
 	r-cran-magic r-cran-coda r-cran-httr2 r-cran-vgam r-cran-sandwich r-cran-quadprog r-cran-corpcor \

@@ -72,6 +72,12 @@ WORDS = {
 }
 
 
+def spin(page: Page, key: str) -> None:
+    """Press a question's Spin and wait until its report is drawn and kept."""
+    page.click(f"section[data-question='{key}'] .spin-button")
+    page.wait_for_selector(f"[data-item='{key}'][data-state='done']")
+
+
 def has_korean_font() -> bool:
     """Whether fontconfig knows a font that covers Korean (fonts-noto-cjk gives one)."""
     if not shutil.which("fc-list"):
@@ -196,8 +202,7 @@ class Shots:
         page.goto(f"{self.base}/s/{self.words.slug}")
         page.check("input[name='truth-copied'][value='1']")
         self.shot(page, "respondent-phone", "section[data-question='copied']")
-        page.click("section[data-question='copied'] .spin-button")
-        page.wait_for_selector("[data-item='copied'][data-state='done']")
+        spin(page, "copied")
         self.shot(page, "respondent-sent", "section[data-question='copied']")
         page.context.close()
 
@@ -233,12 +238,10 @@ class Shots:
         page = self.page(PHONE, logged_in=False, dark_draw=True)
         page.goto(f"{base}/s/campus-life")
         page.check("input[name='truth-copied_work'][value='once']")
-        page.click("section[data-question='copied_work'] .spin-button")
-        page.wait_for_selector("[data-item='copied_work'][data-state='done']")
+        spin(page, "copied_work")
         self.shot(page, "single-choice", "section[data-question='copied_work']")
         page.check("input[name='report-shared_homework'][value='0']")
-        page.click("section[data-question='shared_homework'] .spin-button")
-        page.wait_for_selector("[data-item='shared_homework'][data-state='done']")
+        spin(page, "shared_homework")
         self.shot(page, "crosswise", "section[data-question='shared_homework']")
         page.fill("input[name='truth-all_nighters']", "3")
         self.shot(page, "number", "section[data-question='all_nighters']")

@@ -37,7 +37,7 @@ SURVEY = {
 
 
 @pytest.fixture
-def answered(app, client, runner, token, tmp_path):
+def exported(app, client, runner, token, tmp_path):
     """The survey with 2,000 simulated respondents, and its responses CSV in ``tmp_path``."""
     import json
 
@@ -71,7 +71,7 @@ def test_a_korean_page_shows_the_same_r_code_as_its_english_one():
             assert guide.blocks(korean.read_text(encoding="utf-8"), "r") == english_blocks
 
 
-def test_the_number_questions_r_code_gives_the_apps_mean_and_regression(answered, client, token):
+def test_the_number_questions_r_code_gives_the_apps_mean_and_regression(exported, client, token):
     (block,) = guide.blocks(guide.page("ask/numbers.md"), "r")
     read = 'd <- read.csv("campus-life-responses.csv", check.names = FALSE, na.strings = "")\n'
     checks = (
@@ -79,7 +79,7 @@ def test_the_number_questions_r_code_gives_the_apps_mean_and_regression(answered
         'cat("coef", sprintf("%.12g", coef(fit)), "\\n")\n'
         'cat("se", sprintf("%.12g", sqrt(diag(sandwich::vcovHC(fit, type = "HC1")))), "\\n")\n'
     )
-    output = run_r(read + block + checks, answered)
+    output = run_r(read + block + checks, exported)
     lines = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in output.splitlines()
              if line.split() and line.split()[0] in {"mean", "coef", "se"}}  # fmt: skip
     results = client.get("/api/surveys/campus-life/results", headers=bearer(token)).json
@@ -102,17 +102,17 @@ def test_the_number_questions_r_code_gives_the_apps_mean_and_regression(answered
         assert lines["se"][index] == pytest.approx(entry["std_error"], rel=1e-5)
 
 
-def test_the_synthetic_datas_pooled_interval_runs_on_the_apps_file(answered, client, token):
+def test_the_synthetic_datas_pooled_interval_runs_on_the_apps_file(exported, client, token):
     synthetic = client.get(
         "/api/surveys/campus-life/synthetic.csv?m=5&seed=1", headers=bearer(token)
     )
     assert synthetic.status_code == 200
-    (answered / "campus-life-synthetic.csv").write_bytes(synthetic.data)
+    (exported / "campus-life-synthetic.csv").write_bytes(synthetic.data)
     (block,) = guide.blocks(guide.page("analyse/bayesian.md"), "r")
     lines = block.rstrip("\n").splitlines()
     interval = lines[-1].split("#")[0].strip()
     code = "\n".join(lines[:-1]) + f'\ncat("interval", {interval}, mean(q), "\\n")\n'
-    output = run_r(code, answered)
+    output = run_r(code, exported)
     (line,) = [line for line in output.splitlines() if line.startswith("interval")]
     low, high, middle = (float(value) for value in line.split()[1:])
     assert low < middle < high

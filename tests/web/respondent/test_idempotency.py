@@ -81,7 +81,7 @@ def test_a_malformed_key_is_refused_with_a_reason(app, survey, key):
 
 def test_without_a_key_each_send_is_a_new_response(app, survey):
     # API clients and pages from before keys: accepted as ever, and a lost reply then costs a
-    # second response when they send again (the README says so).
+    # second response when they send again (the guide says so: docs/run/api-routes.md).
     for _ in range(2):
         assert send(app.test_client(), survey, key=None).status_code == 201
     with app.app_context():

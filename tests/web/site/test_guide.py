@@ -161,3 +161,33 @@ def test_every_card_of_the_builder_and_the_dashboard_has_its_guide_link():
                 assert page, f"{template.name}:{number + 1}: a card without its guide link"
                 for name in (f"{page.group(1)}.md", f"{page.group(1)}.ko.md"):
                     assert (DOCS / name).is_file(), f"{template.name}: {name} is not in docs/"
+
+
+@no_database
+def test_every_page_for_researchers_and_teachers_is_in_korean_too():
+    """The guide's Start, Ask, Field, Analyse and Teach pages (Run and Develop are for
+    administrators and developers, and fall back to English in the Korean guide)."""
+    for folder in ("start", "ask", "field", "analyse", "teach"):
+        for page in (DOCS / folder).glob("*.md"):
+            if not page.name.endswith(".ko.md"):
+                assert page.with_suffix(".ko.md").is_file(), page
+    assert (DOCS / "index.ko.md").is_file()
+
+
+@no_database
+def test_every_picture_of_the_guide_is_one_that_make_docs_shots_takes():
+    """No picture is drawn or kept by hand: each one a page shows is in docs/assets/shots/ under
+    its language, named as docs/screenshots/make.py names a screen it takes."""
+    taken = set(
+        re.findall(r'self\.shot\(page, "([a-z-]+)"', (DOCS / "screenshots/make.py").read_text())
+    )
+    assert len(taken) > 15
+    for page in DOCS.rglob("*.md"):
+        language = "ko" if page.name.endswith(".ko.md") else "en"
+        for picture in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text(encoding="utf-8")):
+            found = re.fullmatch(r"(?:\.\./)*assets/shots/(en|ko)/([a-z-]+)\.png", picture)
+            assert found, (page, picture)
+            assert found.group(1) == language, (page, picture)
+            assert found.group(2) in taken, (page, picture)
+    on_disk = {path.stem for path in (DOCS / "assets/shots").rglob("*.png")}
+    assert on_disk == taken

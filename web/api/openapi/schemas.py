@@ -78,7 +78,7 @@ def schemas() -> dict:
         },
         "SurveyFile": {
             "type": "object",
-            "description": "A survey file (see the README's Surveys section).",
+            "description": "A survey file (see the guide's pages under docs/ask/, served at /guide/).",
             "required": ["slug", "title", "questions"],
             "properties": {
                 "slug": ref("Slug"),

@@ -1,5 +1,5 @@
 """What each role on a survey may see and do: the one table every dashboard card, page, API route
-and download reads (through :func:`may` and :func:`role_needed`), and that the README prints
+and download reads (through :func:`may` and :func:`role_needed`), and that the guide prints (docs/field/team.md)
 (``flask --app app roles``). A role may everything the roles before it may (web/core/models/team.py).
 
 The command line acts for the server's administrator, who may everything: it has no role.
