@@ -1,6 +1,7 @@
 """The ``flask`` commands, one module per group: surveys in and out (``surveys``), accounts and a
 survey's team (``accounts``), results and analysis (``results``), fieldwork and shared devices
-(``fieldwork``), series and planning (``planning``). Each command looks a survey or an account up
+(``fieldwork``), series and planning (``planning``), and a copy of the embedded database
+(``backup``). Each command looks a survey or an account up
 by name (``lookup``) and refuses a user's mistake in one line (``refusals``). Commands use
 ``web.core`` and ``rr``, never a blueprint's module."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from web.cli import accounts, fieldwork, planning, results, surveys
+from web.cli import accounts, backup, fieldwork, planning, results, surveys
 
 COMMANDS = (
     surveys.import_survey,
@@ -32,6 +33,7 @@ COMMANDS = (
     planning.plan_change,
     planning.trend,
     planning.next_wave_command,
+    backup.backup,
 )
 
 

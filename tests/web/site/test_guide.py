@@ -191,3 +191,12 @@ def test_every_picture_of_the_guide_is_one_that_make_docs_shots_takes():
             assert found.group(2) in taken, (page, picture)
     on_disk = {path.stem for path in (DOCS / "assets/shots").rglob("*.png")}
     assert on_disk == taken
+
+
+@no_database
+def test_the_readme_is_a_front_door_whose_links_lead_somewhere():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    assert readme.splitlines()[3].startswith("make run") and "make test" in readme.splitlines()[4]
+    for target in re.findall(r"\]\(((?:docs/|CHANGES)[^)#]*)", readme):
+        assert (ROOT / target).exists(), target
