@@ -169,7 +169,7 @@ class Shots:
         self.shot(page, "new-survey", "main")
         page.click("main form button[type=submit]")
         page.wait_for_url(f"{base}/surveys/{words.slug}/edit")
-        page.goto(f"{base}/surveys/{words.slug}/questions/new")
+        self.new_question(page)
         page.fill("#text", words.question)
         page.fill("#key", "copied")
         page.select_option("#kind", "yesno")
@@ -179,15 +179,13 @@ class Shots:
             "() => document.getElementById('preview-margin').textContent.length > 20"
         )
         self.shot(page, "question-editor", full=True)
-        page.click("#question-form button[type=submit]")
-        page.wait_for_url(f"{base}/surveys/{words.slug}/edit")
-        page.goto(f"{base}/surveys/{words.slug}/questions/new")
+        self.save_question(page)
+        self.new_question(page)
         page.fill("#text", words.year)
         page.fill("#key", "year")
         page.select_option("#kind", "direct")
         page.fill("#options", words.years)
-        page.click("#question-form button[type=submit]")
-        page.wait_for_url(f"{base}/surveys/{words.slug}/edit")
+        self.save_question(page)
         self.shot(page, "survey-questions", "section[aria-labelledby='questions-title']")
         page.goto(f"{base}/surveys/{words.slug}")
         self.shot(page, "dashboard-draft", "main .title-row")
@@ -195,6 +193,14 @@ class Shots:
         page.wait_for_selector("#survey-link")
         self.shot(page, "dashboard-open", "main .share")
         page.context.close()
+
+    def new_question(self, page: Page) -> None:
+        page.goto(f"{self.base}/surveys/{self.words.slug}/questions/new")
+
+    def save_question(self, page: Page) -> None:
+        """Save the question editor's form and land back on the survey's page."""
+        page.click("#question-form button[type=submit]")
+        page.wait_for_url(f"{self.base}/surveys/{self.words.slug}/edit")
 
     def respondent(self) -> None:
         """The first survey answered on a phone: the true answer chosen, then what was sent."""
