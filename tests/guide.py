@@ -4,6 +4,7 @@ sections and its fenced code blocks, so that every command or request the guide 
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -22,9 +23,4 @@ def section(path: str, heading: str) -> str:
 def blocks(text: str, language: str) -> list[str]:
     """The fenced code blocks of ``text`` in ``language`` (```` ```r ````), indented ones too."""
     found = re.findall(rf"^([ \t]*)```{language}\n(.*?)^\1```", text, flags=re.S | re.M)
-    return [_dedent(body, indent) for indent, body in found]
-
-
-def _dedent(body: str, indent: str) -> str:
-    """A block's lines without the list item's indentation (assumes each line has it, or none)."""
-    return "".join(line.removeprefix(indent) for line in body.splitlines(keepends=True))
+    return [textwrap.dedent(body) for _indent, body in found]

@@ -32,11 +32,10 @@ def guide_path(page: str, language: str) -> str:
     return f"{folder}{page.strip('/')}/" if page else folder
 
 
-def guide_url(page: str, anchor: str | None = None) -> str:
+def guide_url(page: str) -> str:
     """The link to a guide page in the page's language, for a card's "?"."""
     path = guide_path(page, page_language())
-    url = url_for("guide.page", path=path) if path else url_for("guide.home")
-    return f"{url}#{anchor}" if anchor else url
+    return url_for("guide.page", path=path) if path else url_for("guide.home")
 
 
 @bp.get("/")

@@ -10,11 +10,12 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.conftest import no_database
+from tests.guide import DOCS
 from tests.servers import ROOT
 from web.core.surveys.demo import seed_demo_if_empty
 
 TEMPLATES = ROOT / "templates" / "surveys"
-DOCS = ROOT / "docs"
+
 # The builder's and the dashboard's pages, on the demo survey once a class has answered.
 PAGES = [
     "/surveys/campus-life",
