@@ -32,15 +32,18 @@ $(VENV)/.dev-installed: $(BIN)/python requirements.txt requirements-dev.txt
 
 install-dev: $(VENV)/.dev-installed
 
-# Playwright cannot download its own browser here; the tests drive Debian's chromium, and
-# axe-core (npm, pinned in package-lock.json) checks every page's accessibility.
+# Playwright cannot download its own browser here; the tests drive Debian's chromium, in its
+# headless build as Playwright's own would (a third less of the processor; one test and the
+# guide's pictures use the desktop one), and axe-core (npm, pinned in package-lock.json) checks
+# every page's accessibility.
 node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
 browser: node_modules/axe-core/axe.min.js
-	@command -v chromium >/dev/null 2>&1 || { \
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 || { \
 		$(SUDO) apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium chromium-headless-shell; }
 
 # Screenshots with Korean need a CJK font; Debian's Noto CJK, installed like chromium.
 fonts:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -10,7 +11,15 @@ from playwright.sync_api import expect, sync_playwright
 from tests.browser.researcher import log_in
 from tests.conftest import PASSWORD
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's chromium in its headless build (the package chromium-headless-shell: the same version's
+# engine without the desktop browser around it), as Playwright itself runs headless tests: the
+# browser tests take a third less of the processor in it (docs/testing.md). TEST_CHROMIUM names
+# another build, e.g. TEST_CHROMIUM=/usr/bin/chromium for the desktop browser throughout;
+# tests/browser/test_desktop_chromium.py always checks a respondent's page in that one.
+DESKTOP_CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = (
+    os.environ.get("TEST_CHROMIUM") or shutil.which("chromium-headless-shell") or DESKTOP_CHROMIUM
+)
 # Without these, chromium keeps trying to reach Google's hosts on a machine with no network.
 CHROMIUM_ARGS = [
     "--no-sandbox",
