@@ -64,11 +64,17 @@ class PatientBrowser:
 
 
 @pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield PatientBrowser(browser)
-        browser.close()
+def playwright():
+    """Playwright's driver, one per test process (a second one cannot start beside it)."""
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield PatientBrowser(browser)
+    browser.close()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP_CHROMIUM, WAIT_MS
 from tests.browser.respondent import (
@@ -23,9 +23,9 @@ from tests.browser.respondent import (
 pytestmark = pytest.mark.browser
 
 
-def test_a_respondent_answers_in_the_desktop_chromium(live_server, survey, page_log):
-    with sync_playwright() as playwright:
-        desktop = playwright.chromium.launch(executable_path=DESKTOP_CHROMIUM, args=CHROMIUM_ARGS)
+def test_a_respondent_answers_in_the_desktop_chromium(playwright, live_server, survey, page_log):
+    desktop = playwright.chromium.launch(executable_path=DESKTOP_CHROMIUM, args=CHROMIUM_ARGS)
+    try:
         context = desktop.new_context(
             locale="ko-KR", reduced_motion="reduce", viewport={"width": 390, "height": 844}
         )
@@ -43,6 +43,7 @@ def test_a_respondent_answers_in_the_desktop_chromium(live_server, survey, page_
         wait_until_done(page, TRUTH)
         with page.expect_navigation(url=re.compile(r"/thanks$")):
             page.click("#submit-button")
+    finally:
         desktop.close()
     # Dark and tails throughout: "yes" to cheated reported as 0, each option as its opposite.
     assert sent_answers(posted) == [{"cheated": 0, "substances": {"alcohol": 0, "tobacco": 1}}]
