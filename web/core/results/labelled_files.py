@@ -20,10 +20,7 @@ import tempfile
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import polars as pl
-import pyreadstat
-from pyreadstat.pyclasses import MissingRange
+from typing import TYPE_CHECKING
 
 from web.core.models import Survey, unbounded_questions
 from web.core.results.exports import (
@@ -34,6 +31,9 @@ from web.core.results.exports import (
 )
 from web.core.surveys.flow.conditions import condition_markers, response_condition
 from web.core.surveys.flow.walk import survey_flow
+
+if TYPE_CHECKING:
+    from pyreadstat.pyclasses import MissingRange
 
 LABEL_LIMIT = 80  # Stata's longest variable label; SPSS takes it too
 # Why a numeric cell is empty, as Stata tags it and as SPSS codes it.
@@ -83,6 +83,11 @@ class Variable:
 
 def labelled_file(survey: Survey, min_n: int, kind: str) -> bytes:
     """The survey's responses as a ``sav`` or ``dta`` file's bytes."""
+    # Here: polars and pyreadstat are a sixth of the app's import time, and only these files
+    # need them (every command and server process would pay it).
+    import polars as pl
+    import pyreadstat
+
     variables, notes = _variables(survey, min_n)
     labels: dict[str, str | None] = {variable.name: variable.label for variable in variables}
     formats = {v.name: "F8.0" for v in variables if v.codes is not None or v.whole}

@@ -19,9 +19,6 @@ import zipfile
 from typing import Any
 
 from flask_babel import gettext as _
-from openpyxl import load_workbook
-from openpyxl.utils import get_column_letter
-from openpyxl.utils.exceptions import InvalidFileException
 
 from web.core.surveys.problems import SurveyFileError
 
@@ -65,6 +62,10 @@ def open_workbook(raw: bytes):
                 )
             ]
         )
+    # Here: openpyxl is a twelfth of the app's import time, and only a workbook needs it.
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -100,10 +101,16 @@ def sheet_rows(sheet, name: str) -> list[Row]:
                             "has at most %(columns)d columns",
                             sheet=name,
                             row=number,
-                            column=get_column_letter(MAX_COLUMNS),
+                            column=_column_letter(MAX_COLUMNS),
                             columns=MAX_COLUMNS,
                         )
                     ]
                 )
             rows.append((number, tuple(values[:MAX_COLUMNS])))
     return rows
+
+
+def _column_letter(number: int) -> str:
+    from openpyxl.utils import get_column_letter  # here: as in open_workbook
+
+    return get_column_letter(number)
