@@ -75,6 +75,8 @@ def answered_demo(app, runner):
     assert result.exit_code == 0, result.output
 
 
+# What it checks is the cards' links, which the database does not change: it runs on SQLite only.
+@no_database
 @pytest.mark.long
 def test_every_card_links_to_a_page_of_the_guide_that_exists(
     guide_app, answered_demo, make_researcher

@@ -186,6 +186,8 @@ def answered_survey(app, runner, survey, seed_responses):
     return survey
 
 
+# What it checks is the pages' words, which the database does not change: it runs on SQLite only.
+@no_database
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_no_stray_language_on_any_page(answered_survey, researcher, language):
     public, private = pages(answered_survey)
