@@ -216,13 +216,13 @@ def sqlite_schema(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def app(tmp_path, request):
+def app(tmp_path, sqlite_schema):
     """A fresh app on a fresh database: an SQLite file per test, or a clean PostgreSQL schema."""
     sqlite_file = tmp_path / "test.sqlite3"
     if not ON_POSTGRES:
         # The schema straight from the models (tests/web/core/test_migrations.py checks that the
         # migrations make the same one): running every migration for every test would be slow.
-        shutil.copyfile(request.getfixturevalue("sqlite_schema"), sqlite_file)
+        shutil.copyfile(sqlite_schema, sqlite_file)
     url = with_driver(TEST_DATABASE_URL) if ON_POSTGRES else f"sqlite:///{sqlite_file}"
     app = create_app(
         {

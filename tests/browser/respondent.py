@@ -34,10 +34,13 @@ FORCE_LIGHT = FORCED % "0"
 FORCE_DARK_THEN_LIGHT = FORCED % "window.name === 'light' ? 0 : 0xFFFFFFFE"
 
 
-def on_a_phone(browser, script: str | None = None):
-    """A phone-sized context and its page (with ``script`` run first on every load, forcing the
-    draws), and the bodies of every POST it sends, in order."""
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+def on_a_phone(browser, script: str | None = None, **options):
+    """A phone-sized context (with the context ``options`` given, a locale say) and its page (with
+    ``script`` run first on every load, forcing the draws), and the bodies of every POST it
+    sends, in order."""
+    context = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 390, "height": 844}, **options
+    )
     page = context.new_page()
     if script is not None:
         page.add_init_script(script)

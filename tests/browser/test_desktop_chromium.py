@@ -9,11 +9,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP_CHROMIUM, WAIT_MS
+from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP_CHROMIUM, PatientBrowser
 from tests.browser.respondent import (
     FORCE_DARK_AND_TAILS,
     TRUTH,
     answer_truthfully,
+    on_a_phone,
     open_survey,
     sent_answers,
     spin,
@@ -26,15 +27,10 @@ pytestmark = pytest.mark.browser
 def test_a_respondent_answers_in_the_desktop_chromium(playwright, live_server, survey, page_log):
     desktop = playwright.chromium.launch(executable_path=DESKTOP_CHROMIUM, args=CHROMIUM_ARGS)
     try:
-        context = desktop.new_context(
-            locale="ko-KR", reduced_motion="reduce", viewport={"width": 390, "height": 844}
+        _context, page, posted = on_a_phone(
+            PatientBrowser(desktop), FORCE_DARK_AND_TAILS, locale="ko-KR"
         )
-        context.set_default_timeout(WAIT_MS)
-        page = context.new_page()
-        page.add_init_script(FORCE_DARK_AND_TAILS)
         log = page_log(page)
-        posted: list = []
-        page.on("request", lambda r: posted.append(r.post_data) if r.method == "POST" else None)
         open_survey(page, f"{live_server}/s/{survey}")
         expect(page.locator("html")).to_have_attribute("lang", "ko")
         answer_truthfully(page)

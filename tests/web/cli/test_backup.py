@@ -8,9 +8,7 @@ import stat
 
 import pytest
 
-from tests.conftest import ON_POSTGRES
-
-sqlite_only = pytest.mark.skipif(ON_POSTGRES, reason="the embedded database's backup")
+from tests.conftest import ON_POSTGRES, sqlite_only
 
 
 @sqlite_only

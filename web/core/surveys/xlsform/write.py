@@ -109,10 +109,10 @@ def _exact(value: float | None) -> float | str | None:
 
 def survey_xlsform(spec: SurveySpec) -> bytes:
     """The survey as an XLSForm workbook that :func:`load_xlsform` reads back as the same survey."""
-    languages = list(spec.languages)
-    headers = [f"label::{LANGUAGES[code]} ({code})" for code in languages]
     from openpyxl import Workbook  # here: openpyxl is a twelfth of the app's import time
 
+    languages = list(spec.languages)
+    headers = [f"label::{LANGUAGES[code]} ({code})" for code in languages]
     book = Workbook()
     book.remove(book.worksheets[0])
     survey = book.create_sheet("survey")
