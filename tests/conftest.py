@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -586,14 +587,24 @@ def live_server(app):
 @pytest.fixture(scope="session")
 def built_guide(tmp_path_factory) -> Path:
     """The guide as `make docs` builds it (mkdocs --strict), into a folder of its own: what
-    tests/web/site/test_guide.py and tests/browser/test_guide.py serve."""
-    folder = tmp_path_factory.mktemp("guide")
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(folder)],
-        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=600,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )  # fmt: skip
-    assert build.returncode == 0, build.stderr
+    tests/web/site/test_guide.py and tests/browser/test_guide.py serve. Built once per run: the
+    first worker of pytest-xdist that needs it builds it under a lock in the run's shared
+    temporary folder, and the others read that one."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # every worker's own folder sits in the run's
+    folder, done = shared / "guide", shared / "guide.built"
+    with open(shared / "guide.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            build = subprocess.run(
+                [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir",
+                 str(folder)],
+                cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True,
+                timeout=600, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            )  # fmt: skip
+            assert build.returncode == 0, build.stderr
+            done.touch()
     return folder
 
 

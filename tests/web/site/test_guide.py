@@ -97,6 +97,7 @@ def test_every_card_links_to_a_page_of_the_guide_that_exists(
             assert f'<html lang="{language}"' in opened.text, link
 
 
+@no_database
 @pytest.mark.long
 def test_the_guide_answers_in_the_readers_language(guide_app, client):
     english = read(client.get("/guide/"))
@@ -111,6 +112,7 @@ def test_the_guide_answers_in_the_readers_language(guide_app, client):
     assert chosen.headers.get("Location") == "/guide/ko/"
 
 
+@no_database
 @pytest.mark.long
 def test_the_guide_keeps_the_apps_content_security_policy(guide_app, client, built_guide):
     pages = sorted(built_guide.rglob("*.html"))
