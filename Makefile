@@ -123,14 +123,15 @@ sqlite-pass:
 DATABASE_TESTS := tests/web
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15
-# pytest-xdist workers. xdist's load scheduling hands each worker a first chunk of a sixteenth of
-# the tests, then more as it finishes them. tests/conftest.py puts half the browser tests in the
-# first worker's chunk and half in the second's, the other long tests after each half: two
-# chromiums run one page at a time beside the other workers' tests (all on one worker made it the
-# critical path; over every worker measured no faster: four chromiums cost more CPU). On SQLite
-# two per core; on PostgreSQL one per core (the database server needs the rest).
-SQLITE_WORKERS ?= -n 4 --dist load
-POSTGRES_WORKERS ?= -n 2 --dist load
+# pytest-xdist workers, with work stealing: each worker is first dealt a quarter of the tests
+# (tests/conftest.py lays them out: half the browser tests at the front of the first worker's
+# queue and half at the front of the second's, the other long tests at the front of the rest), and
+# a worker that runs out takes the back half of the longest queue left, so no worker ends the pass
+# alone. Two chromiums run one page at a time beside the other workers' tests (all on one worker
+# made it the critical path; over every worker measured no faster: four chromiums cost more CPU).
+# On SQLite two per core; on PostgreSQL one per core (the database server needs the rest).
+SQLITE_WORKERS ?= -n 4 --dist worksteal
+POSTGRES_WORKERS ?= -n 2 --dist worksteal
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share; both, and the
 # PostgreSQL cluster, are stopped when the run ends, pass or fail (.ci/with-services).

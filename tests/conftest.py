@@ -114,30 +114,49 @@ VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco
 
 
 def pytest_collection_modifyitems(items):
-    """The browser tests first, then the other long tests: in each, those marked long first.
+    """Lay the tests out in the queues of pytest-xdist's work stealing (``--dist worksteal``):
+    the browser tests at the front of the first two queues, so that two workers each run half of
+    them, one chromium page at a time; the other long tests at the front of the rest; then the
+    short ones, so that each queue is as long as the scheduler makes it.
 
-    xdist's load scheduling hands each worker a first chunk of the tests in this order (a quarter
-    of its share): the browser tests are split over the first two chunks, so two workers each run
-    half of them, one chromium page at a time, beside the long tests; the others share the rest
-    as they finish. (All on one worker made it the pass's critical path: 11 min 3 s side by side
-    with the PostgreSQL pass against 9 min 45 s split, measured 2026-11-27.)
+    The scheduler hands worker k the k-th of ``workers`` contiguous slices of this order (each
+    the pending tests over the workers still to serve, ``_slices``), runs each queue from its
+    front, and lets a worker that has run out take the back half of the longest queue left. So
+    the long tests start first, and the end is shared among the workers, never left to one on a
+    queue dealt too long (one worker ran alone for 157 s of the 760 that load scheduling's first
+    chunks took, measured 2026-11-29).
     """
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("browser") is None,
-            item.get_closest_marker("long") is None,
-        )
-    )
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     browser = [item for item in items if item.get_closest_marker("browser") is not None]
-    if workers < 2 or not browser:
+    rest = [item for item in items if item.get_closest_marker("browser") is None]
+    rest.sort(key=lambda item: item.get_closest_marker("long") is None)
+    if workers < 2:
+        items[:] = [
+            *sorted(browser, key=lambda item: item.get_closest_marker("long") is None),
+            *rest,
+        ]
         return
-    # xdist's first chunk per worker (scheduler/load.py): the browser tests over two of them.
-    chunk = max(len(items) // workers // 4, 2)
-    others = items[len(browser) :]
-    halves = browser[0::2], browser[1::2]
-    first_fill = max(chunk - len(halves[0]), 0)
-    items[:] = [*halves[0], *others[:first_fill], *halves[1], *others[first_fill:]]
+    queues: list[list] = [[] for _ in range(workers)]
+    queues[0].extend(browser[0::2])
+    queues[1].extend(browser[1::2])
+    room = [
+        size - len(queue) for size, queue in zip(_slices(len(items), workers), queues, strict=True)
+    ]
+    for item in rest:  # each to the queue with the most room left, the long ones first
+        roomiest = max(range(workers), key=lambda index: (room[index], -index))
+        queues[roomiest].append(item)
+        room[roomiest] -= 1
+    items[:] = [item for queue in queues for item in queue]
+
+
+def _slices(count: int, workers: int) -> list[int]:
+    """The sizes of the slices work stealing first deals ``count`` tests into: each worker in
+    turn gets the pending tests over the workers still to serve (xdist/scheduler/worksteal.py)."""
+    sizes = []
+    for served in range(workers):
+        sizes.append(count // (workers - served))
+        count -= sizes[-1]
+    return sizes
 
 
 class MissingAttribute(jinja2.Undefined):

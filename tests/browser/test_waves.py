@@ -8,12 +8,15 @@ import copy
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems, violations
 from tests.browser.researcher import log_in
 from tests.browser.respondent import open_survey, spin, wait_until_done
 from tests.conftest import PASSWORD, SAMPLE_SURVEY
+
+pytestmark = pytest.mark.browser
 
 SERIES = "campus-climate"
 ITEMS = ["cheated", "substances.alcohol", "substances.tobacco"]
