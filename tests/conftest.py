@@ -127,14 +127,11 @@ def pytest_collection_modifyitems(items):
     chunks took, measured 2026-11-29).
     """
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     browser = [item for item in items if item.get_closest_marker("browser") is not None]
     rest = [item for item in items if item.get_closest_marker("browser") is None]
-    rest.sort(key=lambda item: item.get_closest_marker("long") is None)
     if workers < 2:
-        items[:] = [
-            *sorted(browser, key=lambda item: item.get_closest_marker("long") is None),
-            *rest,
-        ]
+        items[:] = [*browser, *rest]
         return
     queues: list[list] = [[] for _ in range(workers)]
     queues[0].extend(browser[0::2])
