@@ -41,8 +41,11 @@ def join(client, path: str, password: str = NEW_PASSWORD):
 
 
 def actions(app, slug) -> list[str]:
+    """The audit log's actions in the order they were logged (a table without ORDER BY has none:
+    PostgreSQL once gave these two back the other way round)."""
     with app.app_context():
-        return [event.action for event in db.session.scalars(db.select(AuditEvent))]
+        events = db.session.scalars(db.select(AuditEvent).order_by(AuditEvent.id))
+        return [event.action for event in events]
 
 
 def test_an_invitation_makes_the_account_and_lands_on_the_survey_in_its_role(app, shared):
