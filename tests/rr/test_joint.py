@@ -6,6 +6,7 @@ import pytest
 
 import rr
 from rr.joint import (
+    _Split,
     bootstrap_tables,
     choice_matrix,
     joint_em,
@@ -69,6 +70,36 @@ def test_em_and_gibbs_agree_within_monte_carlo_error():
     assert np.all(
         np.abs(sd - bootstrap_tables(counts, operators, 300, seed=3).std(axis=0)) < 0.3 * sd
     )
+
+
+@pytest.mark.parametrize("per_respondent", [False, True])
+def test_the_split_of_reports_among_true_patterns_is_the_multinomial_one_either_way(
+    per_respondent,
+):
+    # 12 reported patterns over 60 true ones (blocks of 7, the last padded), a fifth of M's
+    # entries impossible: each way of drawing must give every true pattern the mean and
+    # variance of the sum of multinomials, and nobody to a pattern with no chance.
+    rng = np.random.default_rng(11)
+    chances = rng.random((12, 60)) ** 3 * (rng.random((12, 60)) > 0.2)
+    reported = rng.integers(1, 4, 12)
+    table = rng.dirichlet(np.ones(60))
+    split = _Split(chances, reported)
+    assert split.per_respondent  # 24 respondents: the cheaper way for 720 cells of M
+    split.per_respondent = per_respondent
+    trials = 6_000
+    draws = np.array([split.true_counts(table, rng) for _ in range(trials)])
+    assert np.all(draws.sum(axis=1) == reported.sum())
+    share = chances * table
+    share /= share.sum(axis=1, keepdims=True)
+    mean = (reported[:, None] * share).sum(axis=0)
+    variance = (reported[:, None] * share * (1 - share)).sum(axis=0)
+    assert np.all(draws[:, mean == 0] == 0)
+    live = mean > 0
+    # Each cell's mean within 4.5 standard errors (60 cells: a miss by chance has odds of about
+    # 1 in 2,500), and the summed variance within 5% (its standard error is about 1%).
+    error = np.abs(draws.mean(axis=0) - mean)[live] / np.sqrt(variance[live] / trials)
+    assert error.max() < 4.5
+    assert draws.var(axis=0)[live].sum() == pytest.approx(variance[live].sum(), rel=0.05)
 
 
 def test_independent_items_give_the_product_of_the_one_item_estimates():
