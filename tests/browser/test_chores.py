@@ -105,7 +105,7 @@ def test_the_preview_spins_but_sends_and_keeps_nothing(app, researcher_page, liv
     expect(page.locator("#preview-banner")).to_contain_text("nothing you do is sent or stored")
     answer_truthfully(page)
     spin(page, "cheated")
-    wait_until_done(page, ["cheated"])  # its outcome moves the next button (test_classroom.py)
+    wait_until_done(page, ["cheated"])  # its outcome's focus scrolls the next button away
     spin(page, "substances")
     wait_until_done(page, ["substances.alcohol", "substances.tobacco"])
     page.click("#submit-button")

@@ -28,9 +28,9 @@ def answer_as_student(browser, base, slug, truth_yes: bool):
     open_survey(page, f"{base}/s/{slug}")
     page.check(f"input[name='truth-cheated'][value='{1 if truth_yes else 0}']")
     page.click("section[data-question='cheated'] .spin-button")
-    # The first draw's outcome grows its question's box and moves the next button down: clicked at
-    # once, on a busy machine the click could land where that button was (the fifth student of a
-    # fresh-clone run, docs/testing.md, session 38).
+    # The first draw ends by focusing its outcome, which scrolls the page and moves the next
+    # button: clicked at once, on a busy machine the click could land where that button was (the
+    # fifth student of a fresh-clone run, docs/testing.md, session 38).
     wait_until_done(page, ["cheated"])
     page.click("section[data-question='substances'] .spin-button")
     page.wait_for_selector("#submit-button:not([disabled]):not([data-waiting])")
