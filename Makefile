@@ -118,8 +118,10 @@ sqlite-pass:
 	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(SQLITE_WORKERS) $(DURATIONS)
 
 # The tests of the app's database code. Tests marked `no_database` (nothing in them reads or
-# writes the database) run on SQLite only. The browser tests check pages and scripts: the server
-# side of what they send (submissions, a field device's outbox and its resends) is in tests/web.
+# writes the database) run on SQLite only: the PostgreSQL pass leaves them out when it collects
+# (tests/conftest.py) and counts only the tests it ran. The browser tests check pages and
+# scripts: the server side of what they send (submissions, a field device's outbox and its
+# resends) is in tests/web.
 DATABASE_TESTS := tests/web
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15

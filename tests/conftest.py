@@ -113,11 +113,19 @@ LATER_QUESTION = {
 VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco": 1}}}
 
 
-def pytest_collection_modifyitems(items):
-    """Lay the tests out in the queues of pytest-xdist's work stealing (``--dist worksteal``):
-    the browser tests at the front of the first two queues, so that two workers each run half of
-    them, one chromium page at a time; the other long tests at the front of the rest; then the
-    short ones, so that each queue is as long as the scheduler makes it.
+# The passes' marks above, each decided when the tests are collected: a test one of them keeps
+# out of this pass is deselected, not collected and then skipped (skipping each of the PostgreSQL
+# pass's two thousand SQLite-only tests cost about 9 ms of setting up and reporting, measured
+# 2026-11-30).
+PASS_MARKS = [mark.mark for mark in (sqlite_only, no_database, postgres_only, stricter_database)]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Leave out the tests this pass does not run (:data:`PASS_MARKS`), then lay the rest out in
+    the queues of pytest-xdist's work stealing (``--dist worksteal``): the browser tests at the
+    front of the first two queues, so that two workers each run half of them, one chromium page at
+    a time; the other long tests at the front of the rest; then the short ones, so that each queue
+    is as long as the scheduler makes it.
 
     The scheduler hands worker k the k-th of ``workers`` contiguous slices of this order (each
     the pending tests over the workers still to serve, ``_slices``), runs each queue from its
@@ -126,6 +134,10 @@ def pytest_collection_modifyitems(items):
     queue dealt too long (one worker ran alone for 157 s of the 760 that load scheduling's first
     chunks took, measured 2026-11-29).
     """
+    left_out = [item for item in items if _kept_out_of_this_pass(item)]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not _kept_out_of_this_pass(item)]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
     browser = [item for item in items if item.get_closest_marker("browser") is not None]
@@ -144,6 +156,10 @@ def pytest_collection_modifyitems(items):
         queues[roomiest].append(item)
         room[roomiest] -= 1
     items[:] = [item for queue in queues for item in queue]
+
+
+def _kept_out_of_this_pass(item) -> bool:
+    return any(mark in PASS_MARKS and mark.args[0] for mark in item.iter_markers("skipif"))
 
 
 def _slices(count: int, workers: int) -> list[int]:
