@@ -68,14 +68,16 @@ def _naive_gibbs(noisy_mean, noisy_spread, n: int, width: float, rng) -> tuple:
     spread = np.maximum(noisy_spread, (width * 1e-6) ** 2)
     mu = noisy_mean + width * rng.uniform(-0.5, 0.5, noisy_mean.shape)
     mu_chain, lambda_chain = np.empty((2, SWEEPS, *noisy_mean.shape))
-    shape = n / 2 + alpha0
+    shape, size = n / 2 + alpha0, noisy_mean.shape
+    # The standard draws scaled here are the ones rng.gamma(shape, scale) and rng.normal(loc,
+    # scale) make and scale alike (the same numbers), without their checks of every scale, which
+    # were a fifth of the sampler's time.
     for sweep in range(SWEEPS):
         rate = (n * spread + n * (noisy_mean - mu) ** 2) / 2 + beta0
-        lam = rng.gamma(shape, 1 / rate)
+        lam = (1 / rate) * rng.standard_gamma(shape, size)
         precision = lam * n + precision0
-        mu = rng.normal(
-            (lam * n * noisy_mean + mu0 * precision0) / precision, 1 / np.sqrt(precision)
-        )
+        centre = (lam * n * noisy_mean + mu0 * precision0) / precision
+        mu = centre + (1 / np.sqrt(precision)) * rng.standard_normal(size)
         mu_chain[sweep], lambda_chain[sweep] = mu, lam
     return mu_chain, lambda_chain
 

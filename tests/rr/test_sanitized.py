@@ -12,7 +12,7 @@ from rr.sanitized import (
     sanitized_synthesis,
     total_epsilon,
 )
-from rr.sanitized_samplers import chains_of
+from rr.sanitized_samplers import PRIOR_VARIANCE, SWEEPS, _naive_gibbs, chains_of
 
 
 @pytest.fixture(scope="module")
@@ -135,6 +135,23 @@ def test_the_naive_sampler_mixes_around_the_wrong_posterior():
     naive = report_runs(**LAB, epsilon=0.1, runs=RUNS, accounting="total", seed=29)
     assert naive.rhat_max <= 1.05
     assert naive.variance_coverage < 0.5
+
+
+def test_the_naive_sampler_draws_what_the_reports_steps_draw():
+    """Its conditional steps, written as the report writes them (a gamma of rate
+    (n·s² + n·(x̄ − μ)²)/2 + β₀, then a normal about the precision-weighted mean), give the same
+    numbers from the same seed: the sampler scales standard draws itself, for speed only."""
+    noisy_mean, noisy_spread = np.full((CHAINS, 3), 5.0), np.full((CHAINS, 3), 4.0)
+    mu, lam = _naive_gibbs(noisy_mean, noisy_spread, 50, 20.0, np.random.default_rng(3))
+    rng = np.random.default_rng(3)
+    beta0 = precision0 = 1 / PRIOR_VARIANCE
+    step_mu = noisy_mean + 20.0 * rng.uniform(-0.5, 0.5, noisy_mean.shape)
+    for sweep in range(SWEEPS):
+        rate = (50 * noisy_spread + 50 * (noisy_mean - step_mu) ** 2) / 2 + beta0
+        step_lam = rng.gamma(50 / 2 + beta0, 1 / rate)
+        precision = step_lam * 50 + precision0
+        step_mu = rng.normal(step_lam * 50 * noisy_mean / precision, 1 / np.sqrt(precision))
+        assert np.array_equal(lam[sweep], step_lam) and np.array_equal(mu[sweep], step_mu), sweep
 
 
 @pytest.mark.parametrize(
