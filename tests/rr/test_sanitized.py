@@ -12,7 +12,7 @@ from rr.sanitized import (
     sanitized_synthesis,
     total_epsilon,
 )
-from rr.sanitized_samplers import PRIOR_VARIANCE, SWEEPS, _naive_gibbs, chains_of
+from rr.sanitized_samplers import PRIOR_VARIANCE, SWEEPS, _clip, _naive_gibbs, chains_of
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +152,14 @@ def test_the_naive_sampler_draws_what_the_reports_steps_draw():
         precision = step_lam * 50 + precision0
         step_mu = rng.normal(step_lam * 50 * noisy_mean / precision, 1 / np.sqrt(precision))
         assert np.array_equal(lam[sweep], step_lam) and np.array_equal(mu[sweep], step_mu), sweep
+
+
+def test_the_samplers_clip_is_numpys():
+    values = np.random.default_rng(5).normal(0, 3, (4, 50))
+    for low, high in ((-1.0, 2.0), (0, 3), (-np.inf, 0.5)):
+        assert np.array_equal(_clip(values, low, high), np.clip(values, low, high))
+    whole = np.arange(-3, 12)
+    assert np.array_equal(_clip(whole, 0, 8), np.clip(whole, 0, 8))
 
 
 @pytest.mark.parametrize(
