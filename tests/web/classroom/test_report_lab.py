@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rr.sanitized import AWARE_BURN_IN, AWARE_SWEEPS
 from tests.conftest import no_database
 from web.classroom.report_lab import PUBLISHED
 
@@ -60,3 +61,19 @@ def test_the_experiments_size_is_bounded_before_any_work(client):
     refused = client.get("/api/lab/report?runs=200&n=10000")
     assert refused.status_code == 400
     assert "runs × n must be at most 300,000" in refused.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("language", "sweeps", "kept", "gibbs"),
+    [("en", " sweeps", "discarded", "Gibbs"), ("ko", "회", "버림", "깁스")],
+)
+def test_the_page_describes_the_sampler_its_figures_come_from(
+    client, language, sweeps, kept, gibbs
+):
+    """The lab's figures come from the noise-aware sampler: its sweeps and burn-in, read from rr,
+    not the report's Gibbs sampler's 5,000 and 4,000 (the page once said those)."""
+    response = client.get("/lab?report_n=200", headers={"Accept-Language": language})
+    page = response.get_data(as_text=True)
+    assert f"{AWARE_SWEEPS:,}{sweeps}" in page
+    assert f"{AWARE_BURN_IN:,}" in page and kept in page
+    assert "5,000" not in page and gibbs not in page
