@@ -1,6 +1,6 @@
-"""Dark mode that follows the system with readable contrast, measured in chromium. That every
-page fits 320 px without sideways scrolling is checked on the accessibility test's walk through
-every page at that width (test_accessibility.py)."""
+"""Dark mode that follows the system with readable contrast, measured in chromium, and the lab's
+cards holding their content. That every page fits 320 px without sideways scrolling is checked on
+the accessibility test's walk through every page at that width (test_accessibility.py)."""
 
 from __future__ import annotations
 
@@ -59,4 +59,22 @@ def test_colours_follow_the_system_and_keep_their_contrast(browser, live_server,
     assert (paper < 0.05) if scheme == "dark" else (paper > 0.9)
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == ("rgb(17, 21, 29)" if scheme == "dark" else "rgb(251, 250, 247)")
+    context.close()
+
+
+# Each card's content, measured against the card: a table wider than its card once ran past the
+# card's edge at 1280 px (the lab's comparison of designs) without any sideways scroll of the page.
+CARDS_WIDER_THAN_THEIR_BOX = """() => [...document.querySelectorAll(".card")]
+    .filter((card) => card.scrollWidth > card.clientWidth + 1)
+    .map((card) => (card.querySelector("h2, h3") || card).textContent.trim().slice(0, 60))"""
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 1280), ("en-US", 390)])
+def test_the_labs_cards_hold_their_content(browser, live_server, locale, width):
+    context = browser.new_context(
+        locale=locale, viewport={"width": width, "height": 900}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/lab")
+    assert page.evaluate(CARDS_WIDER_THAN_THEIR_BOX) == []
     context.close()
