@@ -134,10 +134,12 @@ def pytest_collection_modifyitems(config, items):
     queue dealt too long (one worker ran alone for 157 s of the 760 that load scheduling's first
     chunks took, measured 2026-11-29).
     """
-    left_out = [item for item in items if _kept_out_of_this_pass(item)]
+    kept, left_out = [], []
+    for item in items:
+        (left_out if _kept_out_of_this_pass(item) else kept).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if not _kept_out_of_this_pass(item)]
+        items[:] = kept
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
     browser = [item for item in items if item.get_closest_marker("browser") is not None]
