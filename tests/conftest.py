@@ -19,6 +19,7 @@ import flask_sqlalchemy
 import jinja2
 import pytest
 import sqlalchemy
+import sqlalchemy.orm
 from hypothesis import settings
 from werkzeug.routing import Rule
 from werkzeug.serving import make_server
@@ -245,7 +246,7 @@ class CompiledStatements(dict):
     compiled every statement it ran again (a sixth of a test's time, measured 2026-11-30). Here
     the key names the dialect by what its compiled SQL depends on (its class, the server's
     version, the parameter style and the JSON functions), so the engines of one database kind
-    share their statements."""
+    share their statements: the engines' own, and the statements each mapper's flushes send."""
 
     @staticmethod
     def _shared(key: tuple) -> tuple:
@@ -277,6 +278,7 @@ def _engine_sharing_statements(self, bind_key, options, app):
 
 
 flask_sqlalchemy.SQLAlchemy._make_engine = _engine_sharing_statements
+sqlalchemy.orm.Mapper._compiled_cache = COMPILED_STATEMENTS
 
 
 @pytest.fixture(scope="session")

@@ -98,6 +98,17 @@ def draw_every_chart(page) -> None:
     )
 
 
+def cards_wider_than_their_box(page) -> list[str]:
+    """The heading of each card whose content runs past the card's edge: a table wider than its
+    card once did at 1280 px (the lab's comparison of designs) with no sideways scroll of the
+    page to show it."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll(".card")]
+            .filter((card) => card.scrollWidth > card.clientWidth + 1)
+            .map((card) => (card.querySelector("h2, h3") || card).textContent.trim().slice(0, 60))"""
+    )
+
+
 def overflow(page) -> list[str]:
     """What sticks out sideways (empty when the page fits its width)."""
     return page.evaluate(

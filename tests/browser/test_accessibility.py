@@ -1,7 +1,8 @@
 """axe-core (npm, injected by Playwright) on every page: respondent, home, join, lab, login,
 survey list, builder, dashboard, projector before and after reveal, tokens, password, errors; in
 Korean and English, light and dark, at 1280 and 320 px: no violation of a WCAG 2.x A or AA rule,
-and at 320 px nothing sticks out sideways (WCAG 1.4.10, reflow).
+at 320 px nothing sticks out sideways (WCAG 1.4.10, reflow), and at either width no card's
+content runs past the card's edge.
 
 The walks cover every pair of those settings, not all eight combinations: each language in each
 theme, each language at each width, each theme at each width. What a page gets wrong depends on
@@ -18,6 +19,7 @@ from tests.browser.researcher import (
     RESEARCHER_PAGES,
     STEPPED_PAGES,
     add_unanswered_question,
+    cards_wider_than_their_box,
     log_in,
     make_wave_one,
     open_page,
@@ -101,6 +103,7 @@ def test_no_page_violates_wcag_a_or_aa(
         open_page(page, live_server, path, survey)
         assert violations(page) == [], path
         assert width > 320 or overflow(page) == [], path
+        assert cards_wider_than_their_box(page) == [], path
     visitor.close()
     researcher = browser.new_context(**options)
     page = researcher.new_page()
@@ -109,4 +112,5 @@ def test_no_page_violates_wcag_a_or_aa(
         open_page(page, live_server, path, survey)
         assert violations(page) == [], path
         assert width > 320 or overflow(page) == [], path
+        assert cards_wider_than_their_box(page) == [], path
     researcher.close()

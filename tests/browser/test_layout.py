@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.researcher import cards_wider_than_their_box
 from tests.conftest import no_database
 
 pytestmark = [pytest.mark.browser, no_database]
@@ -62,13 +63,6 @@ def test_colours_follow_the_system_and_keep_their_contrast(browser, live_server,
     context.close()
 
 
-# Each card's content, measured against the card: a table wider than its card once ran past the
-# card's edge at 1280 px (the lab's comparison of designs) without any sideways scroll of the page.
-CARDS_WIDER_THAN_THEIR_BOX = """() => [...document.querySelectorAll(".card")]
-    .filter((card) => card.scrollWidth > card.clientWidth + 1)
-    .map((card) => (card.querySelector("h2, h3") || card).textContent.trim().slice(0, 60))"""
-
-
 @pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("ko-KR", 1280), ("en-US", 390)])
 def test_the_labs_cards_hold_their_content(browser, live_server, locale, width):
     context = browser.new_context(
@@ -76,5 +70,5 @@ def test_the_labs_cards_hold_their_content(browser, live_server, locale, width):
     )
     page = context.new_page()
     page.goto(f"{live_server}/lab")
-    assert page.evaluate(CARDS_WIDER_THAN_THEIR_BOX) == []
+    assert cards_wider_than_their_box(page) == []
     context.close()
