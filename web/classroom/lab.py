@@ -64,6 +64,7 @@ def lab():
         limits=limits,
         designs=designs_comparison(round(epsilon, 3)),
         design_priors=DESIGN_PRIORS,
+        design_sizes={"surveys": DESIGN_SURVEYS, "n": DESIGN_RESPONDENTS},
         spinners=[design for design in registered() if design.every_type],
         report={"n": n, "low": low, "high": high, "runs": runs, "traces": trace_points},
         reproduced=computed(reproduction, repetitions) if repetitions else None,

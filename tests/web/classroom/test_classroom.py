@@ -7,6 +7,7 @@ import pytest
 
 import rr
 from tests.conftest import no_database
+from web.classroom import lab
 from web.core.infrastructure.extensions import db
 from web.core.models import Question, Survey
 from web.core.surveys.joincode import ALPHABET, LENGTH, normalize
@@ -250,3 +251,17 @@ def test_the_lab_compares_the_designs_at_one_epsilon(client):
     assert "0.43 <span" in spinner_row and "88.1%" in spinner_row
     assert client.get("/lab?designs_epsilon=9").status_code == 400
     assert client.get("/lab?designs_epsilon=abc").status_code == 400
+
+
+@no_database
+def test_the_designs_caption_names_the_simulations_own_sizes(client, monkeypatch):
+    """The caption once repeated 4,000 surveys of 500 beside the constants that set them."""
+    monkeypatch.setattr(lab, "DESIGN_SURVEYS", 300)
+    monkeypatch.setattr(lab, "DESIGN_RESPONDENTS", 40)
+    lab.designs_comparison.cache_clear()
+    try:
+        html = client.get("/lab?designs_epsilon=1.7").get_data(as_text=True)
+    finally:
+        lab.designs_comparison.cache_clear()
+    caption = html.split('id="designs-caption">')[1].split("</caption>")[0]
+    assert "over 300 simulated surveys of 40," in caption
