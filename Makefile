@@ -2,7 +2,8 @@
 # `make test`: install everything (Debian's chromium, R, PostgreSQL and Redis included) and run the
 # whole test suite: the JavaScript tests, lint and types, the guide's build, then two passes side by side: every
 # Python test on SQLite, and on PostgreSQL (with Redis, both stopped at the end) the tests of the
-# database code (tests/web; tests/rr, tests/r and the browser tests have none of their own). Each
+# database code and the tests that send, between them, every SQL statement the suite sends
+# (tests/postgres_pass.py; the SQLite pass fails if a statement is missing from them). Each
 # pass spreads its tests over pytest-xdist workers (on PostgreSQL each worker has a database of its
 # own, tests/workers.py); each pass's output is printed whole when it ends.
 PYTHON ?= python3
@@ -17,7 +18,7 @@ unexport PYTHONDONTWRITEBYTECODE
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-js lint test-py test-postgres sqlite-pass postgres-pass install install-dev browser fonts r docs docs-shots system-packages
+.PHONY: run test test-js lint test-py test-postgres sqlite-pass postgres-pass postgres-list install install-dev browser fonts r docs docs-shots system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -114,15 +115,29 @@ lint: install-dev
 test-py: install-dev browser r
 	$(MAKE) --no-print-directory sqlite-pass
 
+# The SQLite pass records the SQL each test sends (tests/statements.py) and fails if a statement
+# is sent by no test of the PostgreSQL pass (tests/postgres_pass.py).
+STATEMENTS := $(CURDIR)/.statements
+
 sqlite-pass:
-	REQUIRE_R=1 R_LIBS=$(R_LIB) $(BIN)/python -m pytest $(SQLITE_WORKERS) $(DURATIONS)
+	REQUIRE_R=1 R_LIBS=$(R_LIB) RECORD_STATEMENTS=$(STATEMENTS) CHECK_POSTGRES_PASS=1 \
+		$(BIN)/python -m pytest $(SQLITE_WORKERS) $(DURATIONS)
+
+# The PostgreSQL pass's list written again from what each test of tests/web sends on SQLite.
+postgres-list: install-dev
+	RECORD_STATEMENTS=$(STATEMENTS) $(BIN)/python -m pytest $(SQLITE_WORKERS) -q $(DATABASE_TESTS)
+	$(BIN)/python -m tests.postgres_pass $(STATEMENTS)
 
 # The tests of the app's database code. Tests marked `no_database` (nothing in them reads or
 # writes the database) run on SQLite only: the PostgreSQL pass leaves them out when it collects
 # (tests/conftest.py) and counts only the tests it ran. The browser tests check pages and
 # scripts: the server side of what they send (submissions, a field device's outbox and its
-# resends) is in tests/web.
+# resends) is in tests/web, and the statements they send are sent by tests there (the check
+# above).
 DATABASE_TESTS := tests/web
+# `listed`: the tests of the database code, those marked for PostgreSQL, and those that send,
+# between them, every statement the suite sends (tests/postgres_pass.py); `all`: all of tests/web.
+POSTGRES_PASS ?= listed
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15
 # pytest-xdist workers, with work stealing: each worker is first dealt a quarter of the tests
@@ -141,7 +156,8 @@ test-postgres: install-dev browser
 	$(MAKE) --no-print-directory postgres-pass
 
 postgres-pass:
-	bash .ci/with-services $(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DURATIONS) $(DATABASE_TESTS)
+	POSTGRES_PASS=$(POSTGRES_PASS) bash .ci/with-services \
+		$(BIN)/python -m pytest $(POSTGRES_WORKERS) $(DURATIONS) $(DATABASE_TESTS)
 
 # Debian's packages one after the other (apt takes one lock), beside pip's install.
 system-packages:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import fcntl
+import functools
 import json
 import os
 import re
@@ -26,6 +27,8 @@ from werkzeug.routing import Rule
 from werkzeug.serving import make_server
 
 from app import create_app, with_driver
+from tests import postgres_pass
+from tests.statements import RecordingPlugin, records
 from tests.workers import worker_database
 from web.core.infrastructure import sqlite_guard
 from web.core.infrastructure.extensions import db
@@ -121,6 +124,63 @@ VALID_ANSWERS = {"answers": {"cheated": 1, "substances": {"alcohol": 0, "tobacco
 # pass's two thousand SQLite-only tests cost about 9 ms of setting up and reporting, measured
 # 2026-11-30).
 PASS_MARKS = [mark.mark for mark in (sqlite_only, no_database, postgres_only, stricter_database)]
+SQLITE_ONLY_REASONS = {mark.kwargs["reason"] for mark in (sqlite_only.mark, no_database.mark)}
+POSTGRES_REASONS = {mark.kwargs["reason"] for mark in (postgres_only.mark, stricter_database.mark)}
+# The tests of the app's database code, the PostgreSQL pass's; with POSTGRES_PASS=listed (as
+# `make test` runs it) only those tests/postgres_pass.py chooses.
+DATABASE_TESTS = "tests/web/"
+POSTGRES_PASS_LISTED = os.environ.get("POSTGRES_PASS") == "listed"
+
+
+def pytest_configure(config):
+    """With ``RECORD_STATEMENTS`` set to a folder, record what SQL each test sends there
+    (``tests/statements.py``); the SQLite pass of ``make test`` does, to check the PostgreSQL
+    pass's list (``tests/postgres_pass.py``)."""
+    folder = os.environ.get("RECORD_STATEMENTS")
+    if not folder or ON_POSTGRES:
+        return
+    if not hasattr(config, "workerinput"):  # the first process of the run: start afresh
+        shutil.rmtree(folder, ignore_errors=True)
+    config.pluginmanager.register(RecordingPlugin(Path(folder), runs_on_postgres), "statements")
+
+
+def runs_on_postgres(item) -> bool:
+    """Whether the PostgreSQL pass collects ``item`` (in any pass: the marks' reasons say it)."""
+    reasons = {mark.kwargs.get("reason") for mark in item.iter_markers("skipif")}
+    return item.nodeid.startswith(DATABASE_TESTS) and not reasons & SQLITE_ONLY_REASONS
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    """In the SQLite pass of ``make test`` (``CHECK_POSTGRES_PASS``), fail if a statement some
+    test sent is sent by no test of the PostgreSQL pass."""
+    folder = os.environ.get("RECORD_STATEMENTS")
+    config = session.config
+    if not (folder and os.environ.get("CHECK_POSTGRES_PASS")) or hasattr(config, "workerinput"):
+        return
+    found = records(Path(folder))
+    config.postgres_pass_unsent = postgres_pass.unsent(found, postgres_pass.listed())
+    config.postgres_pass_gone = sorted(postgres_pass.listed() - set(found))
+    if config.postgres_pass_unsent or config.postgres_pass_gone:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Say what the PostgreSQL pass would miss, and how to mend its list."""
+    unsent = getattr(config, "postgres_pass_unsent", {})
+    gone = getattr(config, "postgres_pass_gone", [])
+    if not (unsent or gone):
+        return
+    terminalreporter.section("the PostgreSQL pass's list", red=True)
+    for statement, test in unsent.items():
+        terminalreporter.line(f"sent by no test of the PostgreSQL pass: {statement[:300]}")
+        terminalreporter.line(f"    (sent by {test})")
+    for test in gone:
+        terminalreporter.line(f"listed but not run: {test}")
+    terminalreporter.line(
+        "Run `make postgres-list` to list the tests again (tests/postgres_pass.py); a statement "
+        "only tests outside tests/web send needs a test there."
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -164,7 +224,23 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _kept_out_of_this_pass(item) -> bool:
-    return any(mark in PASS_MARKS and mark.args[0] for mark in item.iter_markers("skipif"))
+    if any(mark in PASS_MARKS and mark.args[0] for mark in item.iter_markers("skipif")):
+        return True
+    return ON_POSTGRES and POSTGRES_PASS_LISTED and not _postgres_pass_runs(item)
+
+
+def _postgres_pass_runs(item) -> bool:
+    reasons = {mark.kwargs.get("reason") for mark in item.iter_markers("skipif")}
+    return (
+        item.nodeid in _postgres_list()
+        or postgres_pass.database_code(item.nodeid)
+        or bool(reasons & POSTGRES_REASONS)
+    )
+
+
+@functools.cache
+def _postgres_list() -> frozenset[str]:
+    return frozenset(postgres_pass.listed())
 
 
 def _slices(count: int, workers: int) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.conftest import PASSWORD
 from web.core.infrastructure.extensions import db
+from web.core.surveys.editing import set_series
 from web.core.surveys.lookup import find_survey
 
 # Every page, with {slug} for the test's survey: those anyone may open, and a researcher's.
@@ -51,11 +52,11 @@ def add_unanswered_question(app, slug: str) -> None:
 
 
 def make_wave_one(app, slug: str) -> None:
-    """Make the survey wave 1 of a series named as it is, so that the series' pages
-    (``/series/{slug}``) are among the researcher's pages."""
+    """Make the survey wave 1 of a series named as it is, as the builder does before its
+    responses come in, so that the series' pages (``/series/{slug}``) are among the researcher's
+    pages."""
     with app.app_context():
-        found = find_survey(slug)
-        found.series, found.wave = slug, 1
+        set_series(find_survey(slug), slug, 1)
         db.session.commit()
 
 

@@ -86,8 +86,8 @@ def test_no_page_violates_wcag_a_or_aa(
     """The bilingual survey with consent, completion and a closing time, in each language."""
     assert AXE.exists(), "npm ci installs axe-core (make test does)"
     survey = fielded_survey
-    seed_responses(survey, 40, seed=2)
     make_wave_one(app, survey)
+    seed_responses(survey, 40, seed=2)
     add_unanswered_question(app, survey)
     runner.invoke(args=["create-user", "rita@example.org", "--password", PASSWORD])
     options = dict(

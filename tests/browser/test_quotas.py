@@ -18,8 +18,8 @@ from tests.browser.axe import phone_problems
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
 from tests.conftest import stored_count
 from tests.web.core.surveys.flow.test_quotas import PANEL, QUOTA_STUDY, answers, send
-from web.core.infrastructure.extensions import db
 from web.core.models import FieldworkCount
+from web.core.surveys.lookup import find_survey
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +61,7 @@ def test_a_screened_out_respondent_goes_to_the_panel_with_their_id_and_leaves_a_
         page.context.close()
     with app.app_context():
         assert stored_count() == 0
-        assert db.session.scalar(db.select(FieldworkCount.count)) == 1
+        assert list(FieldworkCount.of_survey(find_survey(slug).id).values()) == [1]
     stored = b"".join(path.read_bytes() for path in tmp_path.glob("test.sqlite3*"))
     assert stored and PID.encode() not in stored
     assert not any(PID in record.getMessage() for record in caplog.records)
@@ -79,7 +79,7 @@ def test_a_full_quota_turns_the_respondent_away_at_its_page(
     page.wait_for_url("https://app.prolific.com/**", timeout=60_000)
     assert reached == [PANEL["quota_full_url"]] and sent == []
     page.context.close()
-    assert turned_away(app) == 1  # the quota's id alone, counted
+    assert turned_away(app, slug) == 1  # the quota's id alone, counted
 
 
 def test_a_quota_filled_while_answering_is_refused_at_the_end(
@@ -99,15 +99,13 @@ def test_a_quota_filled_while_answering_is_refused_at_the_end(
     with app.app_context():
         assert stored_count() == 2
     page.context.close()
-    assert turned_away(app) == 1
+    assert turned_away(app, slug) == 1
 
 
-def turned_away(app) -> int | None:
+def turned_away(app, slug: str) -> int | None:
     """The respondents counted as turned away by the women's quota."""
     with app.app_context():
-        return db.session.scalar(
-            db.select(FieldworkCount.count).filter_by(kind="turned_away", key="women")
-        )
+        return FieldworkCount.of_survey(find_survey(slug).id).get(("turned_away", "women"))
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])

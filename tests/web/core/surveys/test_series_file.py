@@ -11,7 +11,7 @@ import rr
 from tests.conftest import no_database
 from tests.helpers import api_get
 from web.core.infrastructure.extensions import db
-from web.core.surveys.editing import EditError, delete_survey
+from web.core.surveys.editing import EditError, delete_survey, set_series
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.problems import SurveyFileError
 from web.core.surveys.question_edit import update_question
@@ -148,6 +148,25 @@ def test_an_item_is_fixed_across_the_series_once_a_wave_has_responses(
         with pytest.raises(EditError, match="fixed across the series"):
             update_question(question.survey, question, dataclasses.replace(spec, epsilon=1.5))
         db.session.rollback()
+
+
+def test_a_survey_set_into_a_series_is_checked_against_its_answered_waves(
+    app, import_survey, seed_responses
+):
+    """The builder's series field (``set_series``) on surveys imported without an owner: joining
+    a series whose wave 1 has responses to an item asked another way is refused."""
+    import_survey(wave(1))
+    seed_responses("climate-w1", 10, seed=1)
+    question = {"id": "cheated", "type": "yesno", "text": "Did you cheat?", "epsilon": 1.5,
+                "procedure": "spinner_coin"}  # fmt: skip
+    import_survey({"slug": "on-its-own", "title": "On its own", "questions": [question]})
+    with app.app_context():
+        survey = find_survey("on-its-own")
+        with pytest.raises(EditError, match="fixed across the series"):
+            set_series(survey, "campus-climate", 2)
+        set_series(survey, "another-series", 1)
+        db.session.commit()
+        assert (survey.series, survey.wave) == ("another-series", 1)
 
 
 def test_the_trend_api_gives_every_waves_published_figures_and_the_changes(
