@@ -146,8 +146,11 @@ def pytest_configure(config):
 
 def runs_on_postgres(item) -> bool:
     """Whether the PostgreSQL pass collects ``item`` (in any pass: the marks' reasons say it)."""
-    reasons = {mark.kwargs.get("reason") for mark in item.iter_markers("skipif")}
-    return item.nodeid.startswith(DATABASE_TESTS) and not reasons & SQLITE_ONLY_REASONS
+    return item.nodeid.startswith(DATABASE_TESTS) and not _pass_reasons(item) & SQLITE_ONLY_REASONS
+
+
+def _pass_reasons(item) -> set[str]:
+    return {mark.kwargs.get("reason") for mark in item.iter_markers("skipif")}
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -158,9 +161,9 @@ def pytest_sessionfinish(session):
     config = session.config
     if not (folder and os.environ.get("CHECK_POSTGRES_PASS")) or hasattr(config, "workerinput"):
         return
-    found = records(Path(folder))
-    config.postgres_pass_unsent = postgres_pass.unsent(found, postgres_pass.listed())
-    config.postgres_pass_gone = sorted(postgres_pass.listed() - set(found))
+    found, listed = records(Path(folder)), postgres_pass.listed()
+    config.postgres_pass_unsent = postgres_pass.unsent(found, listed)
+    config.postgres_pass_gone = sorted(listed - set(found))
     if config.postgres_pass_unsent or config.postgres_pass_gone:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -230,11 +233,10 @@ def _kept_out_of_this_pass(item) -> bool:
 
 
 def _postgres_pass_runs(item) -> bool:
-    reasons = {mark.kwargs.get("reason") for mark in item.iter_markers("skipif")}
     return (
         item.nodeid in _postgres_list()
         or postgres_pass.database_code(item.nodeid)
-        or bool(reasons & POSTGRES_REASONS)
+        or bool(_pass_reasons(item) & POSTGRES_REASONS)
     )
 
 
