@@ -5,11 +5,15 @@
  * A finished response goes into the outbox (courier.js) before it is sent, with the submission id
  * drawn with its first report: a lost reply or a dead network costs nothing, and the response is
  * sent again until the server has it, and stored once.
+ *
+ * Everything Submit needs comes with this module, which loads with the first spin: a network lost
+ * after that cannot leave Submit without the code that checks the answers or keeps the response.
  * @module send
  */
 import { createCourier } from "./courier.js";
 import { commitReported, loadMemo, rememberSubmitted } from "./memo.js";
 import { newEntry } from "./outbox.js";
+import { readyToLeave } from "./problems.js";
 import { newSubmissionId } from "./random.js";
 import { contextOf, loadAnswers, showNotice } from "./view.js";
 
@@ -38,7 +42,6 @@ export async function submit(page) {
   const button = document.getElementById("submit-button");
   const error = document.getElementById("submit-error");
   // Stops at the first question that waits, and says why (problems.js).
-  const { readyToLeave } = await import("./problems.js");
   if (!readyToLeave(page, page.config.questions)) return;
   button.disabled = true;
   error.textContent = "";

@@ -161,6 +161,8 @@ async function start(page) {
 const loadDraw = () => import("./draw.js");
 /** The submission, loaded with the first spin (and at once where a response may wait). */
 const loadSend = () => import("./send.js");
+/** A submission whose code failed: say so, and let the respondent press again (its id stores it once). */
+const tryAgain = (page, error) => ((error.textContent = page.text.submitFailed), (document.getElementById("submit-button").disabled = false));
 
 /**
  * Set up the page's questions (an experiment's, its condition's) and what they listen to; a
@@ -189,7 +191,7 @@ async function begin(page, memo, dies) {
     event.preventDefault();
     const error = document.getElementById("submit-error");
     if (preview) error.textContent = page.text.previewNotSent;
-    else loadSend().then((send) => send.submit(page), () => (error.textContent = page.text.submitFailed));
+    else loadSend().then((send) => send.submit(page)).catch(() => tryAgain(page, error));
   });
   window.addEventListener("pagehide", () => {
     for (const view of page.views.values()) clearTruth(view, false);

@@ -141,6 +141,33 @@ def test_a_resend_after_a_lost_reply_stores_nothing_new(
     assert script_errors(log) == []
 
 
+# Resolves once send.js and every module it imports have loaded (the page's own module map).
+SUBMISSION_LOADED = """() => import(
+  [...document.scripts].find((script) => script.src.endsWith("/start.js")).src.replace("/start.js", "/send.js")
+).then(() => true)"""
+
+
+def test_the_network_lost_after_the_last_spin_keeps_the_response_on_the_device(
+    browser, live_server, survey, page_log
+):
+    # No service worker: only what the page loaded while online is there when Submit is pressed.
+    context = browser.new_context(locale="en-US", reduced_motion="reduce", service_workers="block")
+    page = context.new_page()
+    log = page_log(page)
+    open_survey(page, f"{live_server}/s/{survey}")
+    answer(page)
+    assert page.evaluate(SUBMISSION_LOADED)
+    context.set_offline(True)
+    page.click("#submit-button")
+    expect(page.locator("#saved")).to_be_visible()
+    expect(page.locator("#saved")).to_contain_text("saved on this device")
+    expect(page.locator("#submit-error")).to_be_empty()
+    (entry,) = page.evaluate(OUTBOX)
+    assert entry["state"] == "waiting"
+    assert script_errors(log) == []
+    context.close()
+
+
 def test_a_reload_while_offline_shows_the_survey_and_the_draw(device_context, live_server, survey):
     page = device_context.new_page()
     open_survey(page, f"{live_server}/s/{survey}")
@@ -263,6 +290,7 @@ def test_the_fieldwork_screens_have_no_wcag_violation(
     page.goto(f"{live_server}/s/{fielded_survey}")
     agree(page)
     answer(page)
+    offline_ready(page)  # the network lost once the service worker keeps the page's files
     phone.set_offline(True)
     page.click("#submit-button")
     page.wait_for_selector("#saved:not([hidden])")
