@@ -198,6 +198,21 @@ def test_every_picture_of_the_guide_is_one_that_make_docs_shots_takes():
     assert on_disk == taken
 
 
+# A file of the repository named in backticks: `web/core/infrastructure/sqlite_guard.py`.
+NAMED_FILE = re.compile(
+    r"`((?:web|rr|tests|bench|static|templates|docs|migrations|\.ci)/[\w./-]+)`"
+)
+
+
+@no_database
+def test_every_file_the_guide_and_the_readme_name_is_there():
+    """A module moved or a picture renamed leaves no page pointing at nothing."""
+    pages = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+    named = {(page.name, path) for page in pages for path in NAMED_FILE.findall(page.read_text())}
+    assert len(named) > 50
+    assert [(page, path) for page, path in sorted(named) if not (ROOT / path).exists()] == []
+
+
 @no_database
 def test_the_readme_is_a_front_door_whose_links_lead_somewhere():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
