@@ -1,8 +1,9 @@
 """Flask's cookie session, opened and saved only when there is something to open or save.
 
-Respondents never get a session (their one cookie is web/answered.py's), yet Flask's default
-interface builds its signing serializer on every request just to find no cookie, and re-parses the
-Vary header on the way out: on the submission path that cost as much as the database work.
+Respondents never get a session (their one cookie is web/respondent/answered.py's), yet Flask's
+default interface builds its signing serializer on every request just to find no cookie, and
+re-parses the Vary header on the way out: on the submission path that cost as much as the
+database work.
 """
 
 from flask import request

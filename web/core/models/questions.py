@@ -89,7 +89,7 @@ class Question(Tally, Model):
     # device (rr.permanent_response); None where every wave draws afresh at ε.
     epsilon_permanent: Mapped[float | None]
     procedure: Mapped[str] = mapped_column(String(40))
-    # A design's parameters (web/core/surveys/designs.py); empty for the spinners.
+    # A design's parameters (web/core/surveys/designs/); empty for the spinners.
     design_parameters: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Cheating detection's second arm: its respondents and their reports of 1, running and
     # published (the first arm's are the question's own counts less these).

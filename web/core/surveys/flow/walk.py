@@ -80,7 +80,7 @@ class Drawn:
 
     def draw(self, rng) -> list[str]:
         """An order drawn by ``rng`` (a numpy Generator): the fixed items in place, the rest
-        shuffled (as static/js/order.js draws it on the page)."""
+        shuffled (as static/js/flow.js draws it on the page)."""
         moving = [item for item, kept in zip(self.items, self.fixed, strict=True) if not kept]
         drawn = iter(rng.permutation(moving).tolist())
         return [

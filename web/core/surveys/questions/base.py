@@ -96,13 +96,13 @@ class QuestionType:
     # Whether its answer may be kept as a permanent report over a series' waves (one value among
     # a few: yes/no, each option of a multi-select, one option among k); a number draws afresh.
     permanent_layer: ClassVar[bool] = False
-    # Its XLSForm type (web/core/surveys/xlsform.py): select_one or select_multiple, and the fixed list of
-    # choices it uses, if any (else a list of its own options).
     # The procedures it may be asked with: the two spinners; a yes/no question also the designs
-    # of web/core/surveys/designs.py.
+    # of web/core/surveys/designs/.
     procedures: ClassVar[tuple[str, ...]] = tuple(
         design.name for design in registered() if design.every_type
     )
+    # Its XLSForm type (web/core/surveys/xlsform/): select_one or select_multiple, and the fixed
+    # list of choices it uses, if any (else a list of its own options).
     xlsform_select: ClassVar[str] = "select_one"
     xlsform_list: ClassVar[str | None] = None
     # How each estimate's 95% interval is made, in words, beside the estimate.

@@ -55,7 +55,7 @@ def _group_cells(page, headers: list[str], languages: list[str], yes_no: set[str
 
 
 def _write_grid(survey, columns, question, headers, languages, yes_no) -> None:
-    """A grid's table-list group (web/core/surveys/xlsform_grid.py)."""
+    """A grid's table-list group (web/core/surveys/xlsform/grid.py)."""
 
     def column_texts(name: str, texts) -> dict:
         return {f"{name}::{header.split('::', 1)[1]}": texts.get(code) or None
