@@ -131,7 +131,9 @@ function showSaved(sent) {
   showNotice("saved");
   document.getElementById("saved-waiting").hidden = sent;
   document.getElementById("saved-sent").hidden = !sent;
-  if (!sent) askToKeepStorage();
+  // Nothing waits once sent: the warning that the browser may delete what waits goes.
+  if (sent) document.getElementById("persist-refused").hidden = true;
+  else askToKeepStorage();
   document.getElementById("saved").focus();
 }
 
