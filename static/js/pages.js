@@ -61,6 +61,9 @@ export async function setUpPages(page, newId) {
     const plainYesNo = page.config.questions.find((question) => question.plain && `report-${question.id}` === name);
     if (plainYesNo) keepPlainAnswer(page, state, plainYesNo.id, event.target.value);
   });
+  // Next checks a page with problems.js, fetched with the first answer rather than with the page
+  // (its first load keeps its budget): a network lost after that cannot leave Next without it.
+  form.addEventListener("input", () => import("./problems.js").catch(() => {}), { once: true });
   // Every change the summary shows (a draw, a skip, a direct answer) may change what is shown.
   page.layout = () => refresh(page, state);
   // Submit stops at a question that waits, on whichever page it is (problems.js).

@@ -4,8 +4,8 @@
  * it and say what to do, in the page's language. A randomized question is left only spun or
  * skipped, and a skip is only ever the respondent's own act: a true answer chosen but not spun is
  * never dropped quietly. A number outside its range says so on leaving its box, too. Loaded with
- * the submission (send.js, at the first spin), or the first time Next is pressed or such a box is
- * left.
+ * the submission (send.js, at the first spin) and, on a survey of pages, with the first answer
+ * (pages.js), or else the first time Next is pressed or such a box is left.
  * @module problems
  */
 import { isDone, plainFields } from "./view.js";

@@ -288,3 +288,26 @@ def test_a_yes_no_asked_directly_still_decides_the_pages_after_a_reload(
     kept = page.evaluate("() => JSON.stringify(Object.entries(localStorage))")
     assert "@plain:" not in kept
     page.context.close()
+
+
+def test_next_leaves_a_page_once_the_network_is_lost_after_the_first_answer(
+    browser, live_server, import_survey
+):
+    # No service worker: only what the page fetched while online is there when Next is pressed.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, reduced_motion="reduce", service_workers="block"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{import_survey(FOUR_PAGES)}")
+    expect(page.locator("#page-nav")).to_be_visible(timeout=60_000)
+    page.check("input[name='direct-student'][value='yes']")
+    page.check("input[name='direct-year'][value='second']")
+    page.wait_for_function(
+        """() => performance.getEntriesByType("resource")
+            .some((entry) => entry.name.endsWith("/js/problems.js"))"""
+    )
+    context.set_offline(True)
+    page.click("#page-next")
+    expect(page.locator("#page-count")).to_have_text("Page 2 of 4")
+    expect(page.locator("section.page[data-page='sensitive']")).to_be_visible()
+    context.close()
