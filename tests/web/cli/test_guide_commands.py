@@ -64,9 +64,12 @@ def shell_lines(page: str) -> list[str]:
 
 
 def page_lines(page: str) -> list[str]:
-    """The command lines of a page in English, then of its Korean version if it has one."""
-    korean = page.replace(".md", ".ko.md")
-    return shell_lines(page) + (shell_lines(korean) if (DOCS / korean).is_file() else [])
+    """The command lines of a page in English, then those of its Korean version (if it has one)
+    that the English does not have: a line both show is run once, as a reader runs it once."""
+    english, korean = shell_lines(page), page.replace(".md", ".ko.md")
+    if not (DOCS / korean).is_file():
+        return english
+    return english + [line for line in shell_lines(korean) if line not in english]
 
 
 def is_usage(words: list[str]) -> bool:
