@@ -61,9 +61,12 @@ export async function setUpPages(page, newId) {
     const plainYesNo = page.config.questions.find((question) => question.plain && `report-${question.id}` === name);
     if (plainYesNo) keepPlainAnswer(page, state, plainYesNo.id, event.target.value);
   });
-  // Next checks a page with problems.js, fetched with the first answer rather than with the page
-  // (its first load keeps its budget): a network lost after that cannot leave Next without it.
-  form.addEventListener("input", () => import("./problems.js").catch(() => {}), { once: true });
+  // Next checks a page with problems.js (and ends the survey with ending.js where a page screens
+  // out or decides a quota), fetched with the first answer rather than with the page (its first
+  // load keeps its budget): a network lost after that cannot leave Next without them.
+  const ends = pages.some((each) => each.screenOutIf) || config.quotas.some((quota) => quota.decidedAt);
+  const needed = () => [import("./problems.js"), ...(ends ? [import("./ending.js")] : [])];
+  form.addEventListener("input", () => Promise.all(needed()).catch(() => {}), { once: true });
   // Every change the summary shows (a draw, a skip, a direct answer) may change what is shown.
   page.layout = () => refresh(page, state);
   // Submit stops at a question that waits, on whichever page it is (problems.js).

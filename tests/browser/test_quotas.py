@@ -132,3 +132,29 @@ def test_without_a_panel_the_page_says_why_it_ended_and_a_reload_keeps_it(
     assert re.search(r"@plain", page.evaluate(f"localStorage.getItem('rr-survey:{slug}')")) is None
     assert sent == []
     page.context.close()
+
+
+def test_a_respondent_screened_out_after_the_network_is_lost_still_sees_why(
+    browser, live_server, import_survey
+):
+    data = copy.deepcopy(QUOTA_STUDY)
+    del data["panel"]
+    slug = import_survey(data)
+    # No service worker: only what the page fetched while online is there when Next is pressed.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, reduced_motion="reduce", service_workers="block"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{slug}")
+    expect(page.locator("#page-count")).not_to_be_empty(timeout=60_000)
+    page.locator("section[data-question='gender'] input[value='m']").check()
+    page.fill("#direct-age", "16")
+    page.wait_for_function(
+        """() => ["problems.js", "ending.js"].every((name) => performance
+            .getEntriesByType("resource").some((entry) => entry.name.endsWith(`/js/${name}`)))"""
+    )
+    context.set_offline(True)
+    page.click("#page-next")
+    expect(page.locator("#ended [data-why='screen_out']")).to_be_visible()
+    expect(page.locator("#survey-form")).to_be_hidden()
+    context.close()
