@@ -64,9 +64,12 @@ export async function setUpPages(page, newId) {
   // Next checks a page with problems.js (and ends the survey with ending.js where a page screens
   // out or decides a quota), fetched with the first answer rather than with the page (its first
   // load keeps its budget): a network lost after that cannot leave Next without them.
-  const ends = pages.some((each) => each.screenOutIf) || config.quotas.some((quota) => quota.decidedAt);
-  const needed = () => [import("./problems.js"), ...(ends ? [import("./ending.js")] : [])];
-  form.addEventListener("input", () => Promise.all(needed()).catch(() => {}), { once: true });
+  const ends = pages.some((each) => mayEndAt(page, each));
+  const fetchForNext = () => {
+    import("./problems.js").catch(() => {});
+    if (ends) import("./ending.js").catch(() => {});
+  };
+  form.addEventListener("input", fetchForNext, { once: true });
   // Every change the summary shows (a draw, a skip, a direct answer) may change what is shown.
   page.layout = () => refresh(page, state);
   // Submit stops at a question that waits, on whichever page it is (problems.js).
@@ -232,13 +235,15 @@ async function move(page, state, step) {
   return visible;
 }
 
+/** Whether the survey may end at the end of `flowPage`: it screens out, or decides a quota. */
+const mayEndAt = (page, flowPage) => Boolean(flowPage.screenOutIf) || page.config.quotas.some((quota) => quota.decidedAt === flowPage.id);
+
 /**
  * Whether the survey ends at the end of `flowPage` (screened out, or a full quota), and if so end
  * it. Only a page that screens out or decides a quota loads ending.js.
  */
 async function endsHere(page, state, flowPage) {
-  const decides = flowPage.screenOutIf || page.config.quotas.some((quota) => quota.decidedAt === flowPage.id);
-  if (!decides || page.preview) return false;
+  if (!mayEndAt(page, flowPage) || page.preview) return false;
   const ending = await import("./ending.js");
   const ended = await ending.endingAt(page, flowPage, plainAnswers(page));
   if (ended) await ending.endSurvey(page, ended, state.newId);
