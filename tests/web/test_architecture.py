@@ -7,6 +7,7 @@ import re
 import pytest
 
 from tests.conftest import no_database
+from tests.helpers import files_named_but_missing
 from tests.servers import ROOT
 
 # Nothing here reads or writes the database: it runs once, on SQLite.
@@ -509,10 +510,6 @@ NAMED_FILE = re.compile(
 def test_every_file_a_module_names_is_there():
     """A comment that sends the reader to a module moved or renamed since sends them nowhere."""
     sources = [*SHAPED_SOURCES, *sorted((ROOT / "templates").rglob("*.html"))]
-    named = {
-        (str(path.relative_to(ROOT)), name)
-        for path in sources
-        for name in NAMED_FILE.findall(path.read_text(encoding="utf-8"))
-    }
-    assert len(named) > 40
-    assert [(path, name) for path, name in sorted(named) if not (ROOT / name).exists()] == []
+    named, missing = files_named_but_missing(sources, NAMED_FILE)
+    assert named > 40
+    assert missing == []

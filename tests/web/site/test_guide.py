@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import no_database
 from tests.guide import DOCS
+from tests.helpers import files_named_but_missing
 from tests.servers import ROOT
 from web.core.surveys.demo import seed_demo_if_empty
 
@@ -210,10 +211,11 @@ NAMED_FILE = re.compile(
 @no_database
 def test_every_file_the_guide_and_the_readme_name_is_there():
     """A module moved or a picture renamed leaves no page pointing at nothing."""
-    pages = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
-    named = {(page.name, path) for page in pages for path in NAMED_FILE.findall(page.read_text())}
-    assert len(named) > 50
-    assert [(page, path) for page, path in sorted(named) if not (ROOT / path).exists()] == []
+    named, missing = files_named_but_missing(
+        [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))], NAMED_FILE
+    )
+    assert named > 50
+    assert missing == []
 
 
 @no_database
