@@ -73,6 +73,15 @@ def spin(page, question):
     page.click(f"section[data-question='{question}'] .spin-button")
 
 
+def wait_until_fetched(page, *modules: str):
+    """Wait until the page has fetched each of the app's ``modules`` (``"problems.js"``)."""
+    page.wait_for_function(
+        """(names) => names.every((name) => performance.getEntriesByType("resource")
+            .some((entry) => entry.name.endsWith(`/js/${name}`)))""",
+        arg=list(modules),
+    )
+
+
 def wait_until_done(page, items):
     for item in items:
         page.wait_for_selector(f"[data-item='{item}'][data-state='done']", timeout=60_000)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
-from tests.browser.respondent import reload_once_kept
+from tests.browser.respondent import reload_once_kept, wait_until_fetched
 from tests.web.core.surveys.flow.test_walk import STUDY
 
 pytestmark = pytest.mark.browser
@@ -302,10 +302,7 @@ def test_next_leaves_a_page_once_the_network_is_lost_after_the_first_answer(
     expect(page.locator("#page-nav")).to_be_visible(timeout=60_000)
     page.check("input[name='direct-student'][value='yes']")
     page.check("input[name='direct-year'][value='second']")
-    page.wait_for_function(
-        """() => performance.getEntriesByType("resource")
-            .some((entry) => entry.name.endsWith("/js/problems.js"))"""
-    )
+    wait_until_fetched(page, "problems.js")
     context.set_offline(True)
     page.click("#page-next")
     expect(page.locator("#page-count")).to_have_text("Page 2 of 4")

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import phone_problems
+from tests.browser.respondent import wait_until_fetched
 from tests.browser.test_questionnaire import on_a_phone, spin_and_wait
 from tests.conftest import stored_count
 from tests.web.core.surveys.flow.test_quotas import PANEL, QUOTA_STUDY, answers, send
@@ -149,10 +150,7 @@ def test_a_respondent_screened_out_after_the_network_is_lost_still_sees_why(
     expect(page.locator("#page-count")).not_to_be_empty(timeout=60_000)
     page.locator("section[data-question='gender'] input[value='m']").check()
     page.fill("#direct-age", "16")
-    page.wait_for_function(
-        """() => ["problems.js", "ending.js"].every((name) => performance
-            .getEntriesByType("resource").some((entry) => entry.name.endsWith(`/js/${name}`)))"""
-    )
+    wait_until_fetched(page, "problems.js", "ending.js")
     context.set_offline(True)
     page.click("#page-next")
     expect(page.locator("#ended [data-why='screen_out']")).to_be_visible()
