@@ -23,14 +23,16 @@ PORT ?= 5000
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# uv installs what pip would (the same versions, byte-compiled on both cores) in about 14 s where
-# pip took 64 (measured 2026-11-29, a fresh environment from requirements-dev.txt); pip installs
-# where uv cannot (no uv for the machine, or no way to its index).
+# uv installs what pip would (the same versions) in about 3 s where pip took 64 (measured
+# 2026-11-29 and 2026-11-30, a fresh environment from requirements-dev.txt); pip installs where uv
+# cannot (no uv for the machine, or no way to its index). Not byte-compiled at install: that took
+# 32 CPU seconds for every module of every package, where the suite's processes compile the few
+# they import, as they import them, for about 3.
 UV_VERSION := 0.13.9
 $(BIN)/uv: $(BIN)/python
 	$(PIP) uv==$(UV_VERSION) || true
 
-UV_INSTALL := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
+UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 install: $(BIN)/python $(BIN)/uv
 	$(UV_INSTALL) -r requirements.txt || $(PIP) -r requirements.txt
@@ -147,8 +149,8 @@ DURATIONS ?= --durations=15
 # alone. Two chromiums run one page at a time beside the other workers' tests (all on one worker
 # made it the critical path; over every worker measured no faster: four chromiums cost more CPU).
 # On SQLite two per core; on PostgreSQL one per core (the database server needs the rest).
-SQLITE_WORKERS ?= -n 4 --dist worksteal
-POSTGRES_WORKERS ?= -n 2 --dist worksteal
+SQLITE_WORKERS ?= -n 3 --dist worksteal
+POSTGRES_WORKERS ?= -p no:xdist
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share; both, and the
 # PostgreSQL cluster, are stopped when the run ends, pass or fail (.ci/with-services).
