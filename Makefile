@@ -149,7 +149,7 @@ DURATIONS ?= --durations=15
 # alone. Two chromiums run one page at a time beside the other workers' tests (all on one worker
 # made it the critical path; over every worker measured no faster: four chromiums cost more CPU).
 # On SQLite two per core; on PostgreSQL one per core (the database server needs the rest).
-SQLITE_WORKERS ?= -n 3 --dist worksteal
+SQLITE_WORKERS ?= -n 2 --dist worksteal
 POSTGRES_WORKERS ?= -p no:xdist
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share; both, and the
@@ -173,4 +173,4 @@ system-packages:
 # Each one's output is held until it ends; `make test` fails if any of them does.
 test:
 	$(MAKE) --no-print-directory -j2 install-dev system-packages
-	$(MAKE) --no-print-directory -j4 --output-sync=target sqlite-pass postgres-pass lint test-js docs
+	$(MAKE) --no-print-directory -j4 --output-sync=target sqlite-pass postgres-pass lint test-js
