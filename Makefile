@@ -149,7 +149,7 @@ DURATIONS ?= --durations=15
 # alone. Two chromiums run one page at a time beside the other workers' tests (all on one worker
 # made it the critical path; over every worker measured no faster: four chromiums cost more CPU).
 # On SQLite two per core; on PostgreSQL one per core (the database server needs the rest).
-SQLITE_WORKERS ?= -n 2 --dist worksteal
+SQLITE_WORKERS ?= -n 3 --dist worksteal
 POSTGRES_WORKERS ?= -p no:xdist
 
 # With a throwaway Redis (.ci/redis) for the limits several server processes share; both, and the
