@@ -1,11 +1,12 @@
 # `make run`: install and serve the app on the embedded SQLite database, with a demo survey.
 # `make test`: install everything (Debian's chromium, R, PostgreSQL and Redis included) and run the
-# whole test suite: the JavaScript tests, lint and types, the guide's build, then two passes side by side: every
-# Python test on SQLite, and on PostgreSQL (with Redis, both stopped at the end) the tests of the
-# database code and the tests that send, between them, every SQL statement the suite sends
-# (tests/postgres_pass.py; the SQLite pass fails if a statement is missing from them). Each
-# pass spreads its tests over pytest-xdist workers (on PostgreSQL each worker has a database of its
-# own, tests/workers.py); each pass's output is printed whole when it ends.
+# whole test suite: the JavaScript tests, lint and types beside two passes: every Python test on
+# SQLite (the guide's build among them), and on PostgreSQL (with Redis, both stopped at the end)
+# the tests of the database code and the tests that send, between them, every SQL statement the
+# suite sends (tests/postgres_pass.py; the SQLite pass fails if a statement is missing from them).
+# The SQLite pass spreads its tests over pytest-xdist workers; `make test-postgres` can too (each
+# worker then has a database of its own, tests/workers.py). Each pass's output is printed whole
+# when it ends.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -142,13 +143,16 @@ DATABASE_TESTS := tests/web
 POSTGRES_PASS ?= listed
 # The slowest tests of each run, printed at its end: where the suite's minutes go.
 DURATIONS ?= --durations=15
-# pytest-xdist workers, with work stealing: each worker is first dealt a quarter of the tests
+# pytest-xdist workers, with work stealing: each worker is first dealt a third of the tests
 # (tests/conftest.py lays them out: half the browser tests at the front of the first worker's
-# queue and half at the front of the second's, the other long tests at the front of the rest), and
-# a worker that runs out takes the back half of the longest queue left, so no worker ends the pass
-# alone. Two chromiums run one page at a time beside the other workers' tests (all on one worker
-# made it the critical path; over every worker measured no faster: four chromiums cost more CPU).
-# On SQLite two per core; on PostgreSQL one per core (the database server needs the rest).
+# queue and half at the front of the second's, the other long tests at the front of the third),
+# and a worker that runs out takes the back half of the longest queue left, so no worker ends the
+# pass alone. Two chromiums run one page at a time beside the other worker's tests (all on one
+# worker made it the critical path; four chromiums cost more CPU). The two cores are busy
+# throughout, so each worker more costs its collection (10 CPU seconds) and nothing is gained:
+# whole runs took 743-760 s with four SQLite workers and two PostgreSQL ones, 710 s with three
+# and one, 754 s with two and one (2026-11-30). The PostgreSQL pass runs in one process beside
+# the SQLite pass: alone it takes 110 CPU seconds in 107 s, and it ends long before the other.
 SQLITE_WORKERS ?= -n 3 --dist worksteal
 POSTGRES_WORKERS ?= -p no:xdist
 
@@ -166,10 +170,11 @@ system-packages:
 	$(MAKE) --no-print-directory browser
 	$(MAKE) --no-print-directory r
 
-# The installs side by side (pip's is the longest; npm's and R's finish under it), then the two
-# passes side by side with lint and the JavaScript tests beside them: the SQLite pass ends on its
-# browser tests, two workers' worth of chromium, and the PostgreSQL pass takes the rest of the
-# cores meanwhile (measured: 9 min 31 s side by side against 10 min 42 s one after the other).
+# The installs side by side (R's is the longest: 21 s; pip's and npm's finish under it), then the
+# two passes side by side with lint and the JavaScript tests beside them: the SQLite pass ends on
+# its browser tests, and the PostgreSQL pass takes its share of the cores meanwhile (measured: 9
+# min 31 s side by side against 10 min 42 s one after the other). The guide is built with
+# `mkdocs build --strict` by the SQLite pass (the `built_guide` fixture), not again by `make docs`.
 # Each one's output is held until it ends; `make test` fails if any of them does.
 test:
 	$(MAKE) --no-print-directory -j2 install-dev system-packages
