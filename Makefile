@@ -149,10 +149,12 @@ DURATIONS ?= --durations=15
 # and a worker that runs out takes the back half of the longest queue left, so no worker ends the
 # pass alone. Two chromiums run one page at a time beside the other worker's tests (all on one
 # worker made it the critical path; four chromiums cost more CPU). The two cores are busy
-# throughout, so each worker more costs its collection (10 CPU seconds) and nothing is gained:
-# whole runs took 743-760 s with four SQLite workers and two PostgreSQL ones, 710 s with three
-# and one, 754 s with two and one (2026-11-30). The PostgreSQL pass runs in one process beside
-# the SQLite pass: alone it takes 110 CPU seconds in 107 s, and it ends long before the other.
+# throughout, so each worker more costs its collection (10 CPU seconds) and gains nothing: a run
+# with three SQLite workers and one PostgreSQL process took 848 s, one with four and two right
+# after it 857 s, and one with two and one 754 s against 710 with three and one (2026-11-30; the
+# machine drifts by more from run to run, docs/testing.md). The PostgreSQL pass runs in one
+# process beside the SQLite pass: alone it takes 110 CPU seconds in 107 s (about 150 in two
+# workers), and it ends minutes before the other.
 SQLITE_WORKERS ?= -n 3 --dist worksteal
 POSTGRES_WORKERS ?= -p no:xdist
 
