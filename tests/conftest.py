@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import fcntl
 import functools
+import gc
 import json
 import os
 import re
@@ -224,6 +225,18 @@ def pytest_collection_modifyitems(config, items):
         queues[roomiest].append(item)
         room[roomiest] -= 1
     items[:] = [item for queue in queues for item in queue]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """Set the collected suite aside from Python's cyclic garbage collector, and let it run a
+    hundred times less often. With the default thresholds a test process ran a collection every
+    700 new objects, each walking the suite's long-lived objects again: 4.1 of 55 CPU seconds over
+    ``tests/web/workspace`` and ``tests/web/core/results``, against 2.0 with these (measured
+    2026-11-30). Garbage without cycles is freed at once either way."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 20, 100)
 
 
 def _kept_out_of_this_pass(item) -> bool:

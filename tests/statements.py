@@ -21,11 +21,15 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.pool import Pool
 
-_BLOB = re.compile(r"\b[xX]'[0-9A-Fa-f]*'")
-_TEXT = re.compile(r"'(?:[^']|'')*'")
-_NUMBER = re.compile(r"(?<![\w.\"])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b")
-_NULL = re.compile(r"\bNULL\b")
-_SAVEPOINT = re.compile(r"\bsa_savepoint_\d+\b")
+# Every value SQLite writes into a statement it traces: a blob, a string, a number, NULL; and
+# SQLAlchemy's numbered savepoints. One pattern, so that a statement is scanned once.
+_VALUE = re.compile(
+    r"(?P<savepoint>\bsa_savepoint_\d+\b)"
+    r"|\b[xX]'[0-9A-Fa-f]*'"
+    r"|'(?:[^']|'')*'"
+    r"|(?<![\w.\"])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b"
+    r"|\bNULL\b"
+)
 _VALUES = re.compile(r"\?(?:, \?)*")
 _ROWS = re.compile(r"\(\?…\)(?:, \(\?…\))*")
 _SPACE = re.compile(r"\s+")
@@ -33,17 +37,26 @@ _SPACE = re.compile(r"\s+")
 # whose tests run in both passes; SQLite's pragmas) is not recorded: a test's statements are
 # its queries and changes of rows.
 _SCHEMA = re.compile(r"\s*(?:CREATE|DROP|ALTER|PRAGMA)\b", re.IGNORECASE)
+# The shapes of statements whose values are taken out, by that text: the suite sends about a
+# hundred thousand statements that differ only in their values (a sample's rows), and a hundred
+# or so shapes.
+_SHAPES: dict[str, str] = {}
 
 
 def shape(sql: str) -> str:
     """``sql`` as SQLite ran it (its values written in), with each value, list of values and list
     of rows replaced by one mark: ``INSERT INTO t VALUES (1, 'a'), (2, NULL)`` and
     ``INSERT INTO t VALUES (3, 'b')`` have the same shape."""
-    sql = _SAVEPOINT.sub("sa_savepoint", sql)
-    for literal in (_BLOB, _TEXT, _NUMBER, _NULL):
-        sql = literal.sub("?", sql)
-    sql = _ROWS.sub("(?…)…", _VALUES.sub("?…", sql))
-    return _SPACE.sub(" ", sql).strip()
+    valueless = _VALUE.sub(_mark, sql)
+    found = _SHAPES.get(valueless)
+    if found is None:
+        found = _SPACE.sub(" ", _ROWS.sub("(?…)…", _VALUES.sub("?…", valueless))).strip()
+        _SHAPES[valueless] = found
+    return found
+
+
+def _mark(value: re.Match) -> str:
+    return "sa_savepoint" if value.group("savepoint") else "?"
 
 
 class Recorder:

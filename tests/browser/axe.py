@@ -6,6 +6,12 @@ from tests.servers import ROOT
 
 AXE = ROOT / "node_modules/axe-core/axe.min.js"
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# The screens on which a page of one kind is checked with axe and for fit: each language and each
+# width once, the phone in Korean, whose labels run longer. What these checks find depends on the
+# width (a row too wide), or on the labels' length at that width, and Korean on a phone is the
+# harder of the two phones. The accessibility walks (test_accessibility.py) check every pair of
+# language, theme and width on the pages every survey has.
+LANGUAGE_AND_WIDTH = [("en-US", 1280), ("ko-KR", 320)]
 
 
 def violations(page) -> list:

@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.axe import phone_problems
+from tests.browser.axe import LANGUAGE_AND_WIDTH, phone_problems
 from tests.browser.respondent import FORCED, memo, wait_until_done
 from tests.web.core.surveys.test_experiments import EXPERIMENT
 from web.core.surveys.lookup import find_survey
@@ -116,8 +116,7 @@ def test_asked_directly_says_so_and_sends_the_answer_but_never_a_spun_truth(
     assert bodies["spin"] == {"condition": "spin", "answers": {"drugs": 0, "cheated": 0}}
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-@pytest.mark.parametrize("width", [320, 1280])
+@pytest.mark.parametrize(("locale", "width"), LANGUAGE_AND_WIDTH)
 def test_the_experiment_panel_and_page_pass_axe(
     app, researcher_at, live_server, import_survey, locale, width
 ):
@@ -135,8 +134,7 @@ def test_the_experiment_panel_and_page_pass_axe(
     assert phone_problems(respondent, width) == []
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-@pytest.mark.parametrize("width", [320, 1280])
+@pytest.mark.parametrize(("locale", "width"), LANGUAGE_AND_WIDTH)
 def test_the_projector_shows_each_way_of_asking_side_by_side(
     app, researcher_at, live_server, import_survey, locale, width
 ):

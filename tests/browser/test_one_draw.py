@@ -40,7 +40,10 @@ STORED_CHEATED = """(key) => {
   const raw = localStorage.getItem(key);
   return raw !== null && JSON.parse(raw).reported?.cheated !== undefined;
 }"""
-MOMENTS_MS = [50, 400, 800, 1200, 1600, 2000, 2400, 2800, 3200, ANIMATION_MS - 50]
+# A reload just after the click, in the wheel's turn, as the wheel stops, in the coin's turns, and
+# just before the end: each phase of the animation and both its edges (five runs where there were
+# ten, 400 ms apart: a run costs chromium two seconds).
+MOMENTS_MS = [50, 1100, 2150, 2600, ANIMATION_MS - 50]
 # Counts the frames that move the wheel, and those drawn while the survey's memo was not yet in
 # storage (an observer, since the clock replaces requestAnimationFrame itself).
 COUNT_FRAMES = """
@@ -72,10 +75,10 @@ def test_reload_at_any_moment_of_the_animation_never_draws_again(
     browser, live_server, survey, moment
 ):
     # The true answer is yes and the draw reports no: the respondent who dislikes that reloads,
-    # and from then on every draw would report yes. One run at each of 10 moments from 50 ms
-    # after the click to 50 ms before the end, each in a profile of its own so that no run sees
-    # another's (the fake clock fixes each moment, so a second run at the same moment would
-    # repeat only what happens in real time, which each of the 10 runs goes through).
+    # and from then on every draw would report yes. One run at each moment of MOMENTS_MS, each
+    # in a profile of its own so that no run sees another's (the fake clock fixes each moment, so
+    # a second run at the same moment would repeat only what happens in real time, which each
+    # run goes through).
     url = f"{live_server}/s/{survey}"
     context, page = animated_page(browser, survey)
     page.goto(url)

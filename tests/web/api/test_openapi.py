@@ -147,9 +147,11 @@ def test_schemathesis_finds_no_failure_in_the_lab(app, live_server, tmp_path):
 @no_database
 @pytest.mark.long
 def test_schemathesis_finds_no_failure_in_the_planners(live_server, tmp_path):
-    """The planners with many more cases than the whole run gives each operation: a planner once
-    answered a lift of 3.8e-275 with a 500 (its square underflowed to 0)."""
+    """The planners with more cases than the whole run gives each operation: a planner once
+    answered a lift of 3.8e-275 with a 500 (its square underflowed to 0). Extreme floats are
+    tried on every planning function itself (tests/rr/test_planners_extremes.py): here the
+    cases check what the routes add: 60 of them (150 took a third longer, measured 2026-11-30)."""
     selected, _total = schemathesis(
-        live_server, tmp_path, "--include-path-regex", "^/api/plan", examples=150, seed=57
+        live_server, tmp_path, "--include-path-regex", "^/api/plan", examples=60, seed=57
     )
     assert selected == 3  # /api/plan, /api/plan/experiment and /api/plan/change
