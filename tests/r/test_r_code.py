@@ -13,12 +13,13 @@ import math
 import os
 import re
 import shutil
-import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from tests import guide
+from tests.r.session import session
 from web.core.surveys.lookup import find_survey
 from web.simulation import simulate_responses
 
@@ -156,18 +157,14 @@ def fielded(app, import_survey, make_researcher, tmp_path):
     return researcher, tmp_path
 
 
-def run_r(code: str, folder: Path) -> str:
-    """Run ``code`` with Rscript in ``folder``; its standard output (it must succeed)."""
-    result = subprocess.run(
-        [RSCRIPT or "Rscript", "-e", code],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+def run_r(code: str, folder: Path, environment: Mapping[str, str] | None = None) -> str:
+    """Run ``code`` in ``folder`` as Rscript would, with ``environment`` added to R's variables;
+    what it printed (it must succeed). The blocks share one R process (tests/r/session.py)."""
+    succeeded, output, messages = session(RSCRIPT or "Rscript").run(
+        code, Path(folder), environment or {}, timeout=600
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result.stdout
+    assert succeeded, messages[-3000:]
+    return output
 
 
 SHOW = r"""

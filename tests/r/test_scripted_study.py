@@ -64,22 +64,8 @@ def test_the_guides_r_study_runs(app, live_server, write_token, folder):
     assert "library(httr2)" in block
     check = 'cat("columns", names(responses), "\\n"); cat("status", closed$status, "\\n")\n'
     environment = {"RR_BASE": live_server, "RR_TOKEN": write_token}
-    output = run_r_with(block + check, folder, environment)
+    output = run_r(block + check, folder, environment)
     assert "columns cheated substances.alcohol substances.tobacco" in output
     assert "status closed" in output
     with app.app_context():
         assert find_survey("study").status == "closed"
-
-
-def run_r_with(code: str, folder, environment: dict) -> str:
-    """:func:`run_r` with ``environment`` added to the process's."""
-    saved = {name: os.environ.get(name) for name in environment}
-    os.environ.update(environment)
-    try:
-        return run_r(code, folder)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
