@@ -4,8 +4,8 @@
 # of its own, its visible values printed, with the variables set. Then the session is put back as
 # a new one starts: the packages the script attached are detached (their namespaces stay loaded,
 # which is what a new process would spend its first seconds on), and its options, variables,
-# environment variables and graphics devices are gone. The answer is "ok" or "error" on a line of its own. The session's
-# own variables live in local(), out of the scripts' way.
+# environment variables and graphics devices are gone. The answer is "ok" or "error" on a line
+# of its own. The session's own variables live in local(), out of the scripts' way.
 
 local({
   input <- file("stdin", open = "r")
@@ -17,9 +17,10 @@ local({
     line <- readLines(input, n = 1)
     if (length(line) == 0) break
     request <- strsplit(line, "\t", fixed = TRUE)[[1]]
-    variables <- request[-(1:4)]
-    set <- sub("=.*", "", variables)
-    if (length(set)) do.call(Sys.setenv, as.list(setNames(sub("^[^=]*=", "", variables), set)))
+    pairs <- request[-(1:4)]
+    if (length(pairs)) {
+      do.call(Sys.setenv, as.list(setNames(sub("^[^=]*=", "", pairs), sub("=.*", "", pairs))))
+    }
     setwd(request[1])
     output <- file(request[3], open = "wt")
     messages <- file(request[4], open = "wt")
@@ -43,8 +44,7 @@ local({
     for (name in setdiff(search(), fresh_search)) detach(name, character.only = TRUE)
     options(fresh_options)
     rm(list = ls(globalenv(), all.names = TRUE), envir = globalenv())
-    variables <- Sys.getenv()
-    Sys.unsetenv(setdiff(names(variables), names(fresh_variables)))
+    Sys.unsetenv(setdiff(names(Sys.getenv()), names(fresh_variables)))
     do.call(Sys.setenv, fresh_variables)
     cat(if (succeeded) "ok" else "error", "\n", sep = "")
     flush(stdout())

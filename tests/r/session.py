@@ -56,6 +56,7 @@ class RSession:
         with selectors.DefaultSelector() as selector:
             selector.register(self.process.stdout, selectors.EVENT_READ)
             if not selector.select(timeout):
+                self.process.kill()
                 self.close()
                 raise RSessionError(f"R gave no answer in {timeout} s")
         answer = self.process.stdout.readline().strip()
@@ -64,24 +65,25 @@ class RSession:
         return answer
 
     def close(self) -> None:
-        """End the R process."""
-        if self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        """End the R process: its input closed, it ends its loop (killed if it has not within
+        30 s)."""
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
         self.process.stdout.close()
 
 
-_sessions: dict[str, RSession] = {}
+_session: RSession | None = None
 
 
 def session(rscript: str) -> RSession:
-    """This process's R session, started on first use and ended when the process ends."""
-    found = _sessions.get(rscript)
-    if found is None or found.process.poll() is not None:
-        found = _sessions[rscript] = RSession(rscript)
-        atexit.register(found.close)
-    return found
+    """This process's R session, started on first use (again if R ended) and ended when the
+    process ends."""
+    global _session
+    if _session is None or _session.process.poll() is not None:
+        _session = RSession(rscript)
+        atexit.register(_session.close)
+    return _session
