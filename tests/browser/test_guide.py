@@ -47,6 +47,12 @@ def test_the_guide_runs_under_the_apps_policy_in_both_languages(browser, guide_s
     expect(page.locator("h1")).to_contain_text("첫 설문 만들기")
     expect(page.locator("img").first).to_have_js_property("complete", True)
     assert page.locator("img").first.evaluate("image => image.naturalWidth") > 0
+    # A table of short columns beside a long one leaves the long one the room on a phone.
+    page.goto(f"{guide_server}/guide/ko/security/")
+    expect(page.locator("h1")).to_contain_text("보안")
+    table = page.locator("table").filter(has_text="7.1.1")
+    where, whole = table.locator("td:last-child").first.bounding_box(), table.bounding_box()
+    assert where and whole and where["width"] >= 0.5 * whole["width"]
     # The language switch: the same page in English.
     page.goto(f"{guide_server}/guide/start/first-survey/")
     expect(page.locator("h1")).to_contain_text("Your first survey")

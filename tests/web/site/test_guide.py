@@ -169,18 +169,74 @@ def test_every_card_of_the_builder_and_the_dashboard_has_its_guide_link():
                     assert (DOCS / name).is_file(), f"{template.name}: {name} is not in docs/"
 
 
+def guide_sections() -> dict[str, list[str]]:
+    """The pages of each section of the guide's navigation, as ``mkdocs.yml`` lists them (its
+    first, untitled page under "")."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    sections: dict[str, list[str]] = {"": []}
+    section = ""
+    for line in config[config.index("\nnav:\n") :].splitlines()[2:]:
+        if not line.startswith("  "):
+            break
+        if titled := re.fullmatch(r"  - ([A-Z][a-z]+):", line):
+            section = titled.group(1)
+            sections[section] = []
+        elif page := re.fullmatch(r" +- ([a-z/.-]+\.md)", line):
+            sections[section].append(page.group(1))
+    return sections
+
+
 @no_database
 def test_every_page_for_researchers_and_teachers_is_in_korean_too():
-    """The guide's Start, Ask, Field, Analyse, Teach and Run pages (the API's list of routes,
-    a reference in the OpenAPI document's words, and the Develop pages, for developers, fall
-    back to English in the Korean guide)."""
+    """Every page the guide's navigation lists outside Develop, wherever its file lies (the
+    privacy and security pages of Run sit at the top of docs/). The API's list of routes, a
+    reference in the OpenAPI document's words, and the Develop pages, for developers, fall back
+    to English in the Korean guide."""
     english_only = {"run/api-routes.md"}
-    for folder in ("start", "ask", "field", "analyse", "teach", "run"):
-        for page in (DOCS / folder).glob("*.md"):
-            if page.name.endswith(".ko.md") or f"{folder}/{page.name}" in english_only:
-                continue
-            assert page.with_suffix(".ko.md").is_file(), page
-    assert (DOCS / "index.ko.md").is_file()
+    sections = guide_sections()
+    assert set(sections) == {"", "Start", "Ask", "Field", "Analyse", "Teach", "Run", "Develop"}
+    for name, pages in sections.items():
+        for page in pages:
+            assert (DOCS / page).is_file(), page
+            if name != "Develop" and page not in english_only:
+                assert (DOCS / page.replace(".md", ".ko.md")).is_file(), page
+
+
+def outline(page: str) -> tuple[int, int, list[str]]:
+    """What a translation of a guide page keeps: its number of headings, its number of table
+    rows, and every code span (a file, a setting, a test, a route) as often as it appears (in
+    the order of the alphabet: a sentence of another language names them in its own order)."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    headings = sum(line.startswith("#") for line in lines)
+    rows = sum(line.startswith("|") for line in lines)
+    return headings, rows, sorted(re.findall(r"`([^`\n]+)`", text))
+
+
+@pytest.mark.parametrize("page", ["privacy", "security"])
+@no_database
+def test_the_korean_privacy_and_security_pages_say_all_the_english_ones_say(page):
+    """An ethics board or a security review may read either: a row, a section or a named
+    control added to one page and not the other fails here."""
+    assert outline(f"{page}.ko.md") == outline(f"{page}.md")
+
+
+# A security event as the app logs it: security_event("login.failed", ...).
+SECURITY_EVENT = re.compile(r'security_event\(\s*"([a-z_.]+)"')
+
+
+@no_database
+def test_every_security_event_the_app_logs_is_named_on_the_security_page():
+    """A reviewer reads the list of what is logged (ASVS 16.3) there, in either language."""
+    logged = {
+        name
+        for module in (ROOT / "web").rglob("*.py")
+        for name in SECURITY_EVENT.findall(module.read_text(encoding="utf-8"))
+    }
+    assert len(logged) > 10
+    for page in ("security.md", "security.ko.md"):
+        text = (DOCS / page).read_text(encoding="utf-8")
+        assert sorted(name for name in logged if f"`{name}" not in text) == [], page
 
 
 @no_database
