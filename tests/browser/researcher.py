@@ -35,6 +35,7 @@ RESEARCHER_PAGES = [
     "/surveys/import",
     "/account/tokens",
     "/account/password",
+    "/account/sessions",
 ]
 
 

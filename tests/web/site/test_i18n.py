@@ -297,3 +297,21 @@ def test_compiled_catalog_matches_its_source():
         source = {m.id: m.string for m in read_po(po) if m.id}
         compiled = {m.id: m.string for m in read_mo(mo) if m.id}
     assert compiled == source
+
+
+@no_database
+def test_every_page_that_shows_an_instant_shows_it_in_the_viewers_time_zone():
+    """``local_time()`` writes an instant in UTC for static/js/local-time.js to write again in
+    the viewer's zone: a template that shows one loads the script, or every page including it
+    does (the sessions and invitation pages once showed a researcher in Seoul UTC)."""
+    templates = {
+        path.relative_to(ROOT / "templates").as_posix(): path.read_text(encoding="utf-8")
+        for path in (ROOT / "templates").rglob("*.html")
+    }
+    for name, text in templates.items():
+        if "local_time(" not in text or "js/local-time.js" in text:
+            continue
+        including = [page for page, body in templates.items() if f'include "{name}"' in body]
+        assert including, f"{name} shows an instant and does not load js/local-time.js"
+        for page in including:
+            assert "js/local-time.js" in templates[page], f"{page} includes {name}"
