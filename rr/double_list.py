@@ -9,7 +9,8 @@ with each respondent's difference A − B. The two arms are independent, so its 
 ½√(s_a²/(n_a − 1) + s_b²/(n_b − 1)) (s² each arm's variance of A − B with n − 1: the HC3 form of
 ``list::ictreg``'s difference in means, as :class:`rr.ListExperiment` gives each list's). Each
 list's own estimate, maximum-likelihood fit and answers given away are
-:meth:`rr.ListExperiment.estimate` on its two arms.
+:meth:`rr.ListExperiment.estimate` on its two arms; :meth:`DoubleList.regression` fits Imai's
+(2011) model with covariates to both lists at once.
 
 Like a single list, a double list has no ε bound: a count of every item of the list holding the
 sensitive item, or of none, gives the answer away.
@@ -35,6 +36,7 @@ import numpy as np
 from ._validate import check_count, check_probability
 from .errors import ParameterError
 from .list_experiment import ListEstimate, list_experiment
+from .list_regression import ListRegression, checked_covariates, fit_lists
 
 
 class DoubleListEstimate(NamedTuple):
@@ -112,6 +114,30 @@ class DoubleList:
             estimate, std_error, estimate - z * std_error, estimate + z * std_error, lists,
             confidence,
         )  # fmt: skip
+
+    def regression(self, arms, counts_a, counts_b, covariates, names=None) -> ListRegression:
+        """Imai's (2011) ML model on both lists at once (:mod:`rr.list_regression`): who holds
+        the sensitive item by each respondent's covariates (``covariates``: one row each, the
+        constant column included), from their arm and counts of lists A and B. The sensitive
+        item's coefficients are shared by the lists; ``control`` is list A's control items',
+        ``control_b`` list B's.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`estimate` for the arms and counts, and if the covariates are not one row
+            per respondent of finite numbers, of full rank, with a name per column.
+        """
+        arm, a, b = self._checked(arms, counts_a, counts_b)
+        first = arm == 0
+        if first.sum() < 2 or (~first).sum() < 2:
+            raise ParameterError("arms", "arms: each arm needs at least two respondents")
+        x, names = checked_covariates(covariates, len(arm), names)
+        lists = [
+            (self.controls_a, a.astype(float), first),
+            (self.controls_b, b.astype(float), ~first),
+        ]
+        return fit_lists(lists, x, names)
 
     def _checked(self, arms, counts_a, counts_b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The arms as 0 (a) and 1 (b), and both lists' counts, checked."""

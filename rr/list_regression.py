@@ -12,11 +12,21 @@ weighted; the control items' yes answers on x, J trials each), each by Newton's 
 until the log-likelihood gains less than 1e-10 a step (``ictreg`` stops at 1e-8). The standard
 errors are the observed information's, by central differences of the log-likelihood.
 
+A double list (:class:`rr.DoubleList`) is two list experiments on the same respondents: each
+respondent's count of the list that held the sensitive item is that list's long-list count, their
+count of the other list its short-list count. The fit maximizes the sum of the two lists'
+log-likelihoods with β shared and each list's control items their own (γ_A, γ_B), which takes a
+respondent's two counts as independent given their covariates, as the model takes the items of
+one list. Its EM is the same: the E-step reads each respondent's long-list count, the M-step fits
+β on everyone and each γ on its own list's counts.
+
 References
 ----------
 Imai, K. (2011). Multivariate regression analysis for the item count technique. JASA 106, 407-416.
 Blair, G., & Imai, K. (2012). Statistical analysis of list experiments. Political Analysis 20,
 47-77.
+Glynn, A. N. (2013). What can we learn with statistical truth serum? Public Opinion Quarterly
+77, 159-172.
 """
 
 from __future__ import annotations
@@ -44,13 +54,14 @@ class Coefficient(NamedTuple):
 
 
 class ListRegression(NamedTuple):
-    """The sensitive item's coefficients (β), the control items' (γ), the log-likelihood and the
-    respondents."""
+    """The sensitive item's coefficients (β), the control items' (γ; a double list's list A),
+    the log-likelihood, the respondents, and a double list's list B's control items (γ_B)."""
 
     sensitive: tuple[Coefficient, ...]
     control: tuple[Coefficient, ...]
     log_likelihood: float
     n: int
+    control_b: tuple[Coefficient, ...] = ()
 
     def __repr__(self) -> str:
         shown = ", ".join(
@@ -77,56 +88,101 @@ def list_regression(controls, counts, treated, covariates, names=None) -> ListRe
     controls = check_count(controls, "controls", minimum=1)
     y = np.array([check_count(value, "counts", minimum=0) for value in counts], dtype=float)
     t = np.asarray(treated, dtype=bool)
-    x = np.asarray(covariates, dtype=float)
-    if x.ndim != 2 or len(x) != len(y) or len(t) != len(y):
-        raise ParameterError(
-            "covariates", "need one row of covariates, one count and one list per respondent"
-        )
+    if len(t) != len(y):
+        raise ParameterError("treated", "need one list per respondent")
+    x, names = checked_covariates(covariates, len(y), names)
     if np.any(y > controls + t):
         raise ParameterError(
             "counts", f"a count is above {controls} (or {controls + 1} in the long list)"
         )
     if t.sum() < 2 or (~t).sum() < 2:
         raise ParameterError("treated", "each list needs at least two respondents")
+    return fit_lists([(controls, y, t)], x, names)
+
+
+def checked_covariates(covariates, respondents: int, names) -> tuple[np.ndarray, list[str]]:
+    """The covariates as a matrix with one row per respondent, and their names (``x0``, ``x1``,
+    … where none are given).
+
+    Raises
+    ------
+    ValueError
+        If there is not one row per respondent, a value is not finite, the matrix is not of full
+        rank, or the names are not one per column.
+    """
+    x = np.asarray(covariates, dtype=float)
+    if x.ndim != 2 or len(x) != respondents:
+        raise ParameterError(
+            "covariates", "need one row of covariates, one count and one list per respondent"
+        )
     if not np.all(np.isfinite(x)) or np.linalg.matrix_rank(x) < x.shape[1]:
         raise ParameterError("covariates", "the covariates must be finite and of full rank")
     names = list(names) if names is not None else [f"x{index}" for index in range(x.shape[1])]
     if len(names) != x.shape[1]:
         raise ParameterError("names", f"need {x.shape[1]} names, got {len(names)}")
-    return _fit(controls, y, t, x, names)
+    return x, names
 
 
-def _fit(controls: int, y, t, x, names) -> ListRegression:
-    """EM to convergence, then the observed information. Assumes checked input."""
-    size = x.shape[1]
-    beta, gamma = np.zeros(size), np.zeros(size)
-    gamma[0] = _logit(min(max(y[~t].mean() / controls, 1e-3), 1 - 1e-3))  # the constant's start
-    last = _log_likelihood(controls, y, t, x, beta, gamma)
+def fit_lists(lists, x, names) -> ListRegression:
+    """EM to convergence over one list or a double list's two, each (J, counts, long list) over
+    the same respondents, then the observed information. Assumes checked input, each respondent
+    in the long list of one list at most."""
+    size, count = x.shape[1], len(lists)
+    beta = np.zeros(size)
+    gammas = [np.zeros(size) for _ in lists]
+    for gamma, (controls, y, t) in zip(gammas, lists, strict=True):
+        gamma[0] = _logit(min(max(y[~t].mean() / controls, 1e-3), 1 - 1e-3))  # the constant's start
+
+    def log_likelihood(beta, gammas) -> float:
+        return sum(
+            _log_likelihood(*found, x, beta, gamma)
+            for found, gamma in zip(lists, gammas, strict=True)
+        )
+
+    last = log_likelihood(beta, gammas)
     for _ in range(_STEPS):
-        holds = _holds(controls, y, t, x, beta, gamma)
-        beta = _newton(x[t], holds, np.ones(int(t.sum())), beta)
-        successes = y.copy()
-        successes[t] = y[t] - holds  # a holder's count has one item that is not a control item
-        gamma = _newton(x, successes, np.full(len(y), float(controls)), gamma)
-        now = _log_likelihood(controls, y, t, x, beta, gamma)
+        holds = [
+            _holds(controls, y, t, x, beta, gamma)
+            for (controls, y, t), gamma in zip(lists, gammas, strict=True)
+        ]
+        beta = _newton(
+            np.concatenate([x[t] for _, _, t in lists]),
+            np.concatenate(holds),
+            np.ones(sum(int(t.sum()) for _, _, t in lists)),
+            beta,
+        )
+        for index, (controls, y, t) in enumerate(lists):
+            successes = y.copy()
+            successes[t] = (
+                y[t] - holds[index]
+            )  # a holder's count has one item that is not a control item
+            gammas[index] = _newton(x, successes, np.full(len(y), float(controls)), gammas[index])
+        now = log_likelihood(beta, gammas)
         if now - last < _GAIN:
             last = now
             break
         last = now
-    both = np.concatenate([beta, gamma])
+    every = np.concatenate([beta, *gammas])
     information = -_hessian(
-        lambda at: _log_likelihood(controls, y, t, x, at[:size], at[size:]), both
+        lambda at: log_likelihood(
+            at[:size], [at[size * (k + 1) : size * (k + 2)] for k in range(count)]
+        ),
+        every,
     )
     try:
         errors = np.sqrt(np.clip(np.diag(np.linalg.inv(information)), 0, None))
     except np.linalg.LinAlgError:
-        errors = np.full(2 * size, math.nan)
-    return ListRegression(
-        tuple(Coefficient(n, float(b), float(e)) for n, b, e in zip(names, beta, errors[:size], strict=True)),
-        tuple(Coefficient(n, float(g), float(e)) for n, g, e in zip(names, gamma, errors[size:], strict=True)),
-        float(last),
-        len(y),
-    )  # fmt: skip
+        errors = np.full(len(every), math.nan)
+
+    def coefficients(k: int) -> tuple[Coefficient, ...]:
+        part = slice(size * k, size * (k + 1))
+        return tuple(
+            Coefficient(n, float(b), float(e))
+            for n, b, e in zip(names, every[part], errors[part], strict=True)
+        )
+
+    return ListRegression(coefficients(0), coefficients(1), float(last), len(x),
+                          coefficients(2) if count == 2 else ())  # fmt: skip
 
 
 def _log_binomial(controls: int, k, share):
