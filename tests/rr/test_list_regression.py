@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rr.errors import ParameterError
 from rr.double_list import double_list
+from rr.errors import ParameterError
 from rr.list_regression import list_regression
 
 
