@@ -134,9 +134,9 @@ def fit_lists(lists, x, names) -> ListRegression:
         gamma[0] = _logit(min(max(y[~t].mean() / controls, 1e-3), 1 - 1e-3))  # the constant's start
 
     def log_likelihood(beta, gammas) -> float:
-        return sum(
-            _log_likelihood(*found, x, beta, gamma)
-            for found, gamma in zip(lists, gammas, strict=True)
+        return math.fsum(
+            _log_likelihood(controls, y, t, x, beta, gamma)
+            for (controls, y, t), gamma in zip(lists, gammas, strict=True)
         )
 
     last = log_likelihood(beta, gammas)
