@@ -25,7 +25,7 @@ from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.list_experiments import list_results
-from web.core.results.list_regression import list_regression, listed_item
+from web.core.results.list_regression import regressed
 from web.core.results.methods import survey_methods
 from web.core.results.synthetic import (
     MAX_M,
@@ -176,14 +176,6 @@ def regression(slug: str):
         rest,
         lambda survey, min_n: regressed(survey, item, on, min_n, reference),
     )
-
-
-def regressed(survey: Survey, item: str, on: list[str], min_n: int, reference: dict) -> dict:
-    """A list experiment's ML model (list_regression.py), or a randomized item's regression."""
-    listed = listed_item(survey, item)
-    if listed is not None:
-        return list_regression(survey, listed, on, min_n, reference)
-    return analysis.regression(survey, item, on, min_n, reference)
 
 
 @bp.get("/surveys/<slug>/difference")

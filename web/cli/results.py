@@ -14,13 +14,13 @@ from flask_babel import force_locale
 from web.cli.lookup import survey_named
 from web.cli.refusals import refusals_as_errors
 from web.core.infrastructure.i18n import LANGUAGES
-from web.core.results.analysis import regression
 from web.core.results.bayes import BayesError, bayes_settings
 from web.core.results.by_group import GroupingError, by_group
 from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.list_experiments import list_results
+from web.core.results.list_regression import regressed
 from web.core.results.methods import survey_methods
 from web.core.results.synthetic import SyntheticUnavailable, synthetic_csv, synthetic_data
 from web.core.results.table import (
@@ -88,11 +88,12 @@ def results(
 @refusals_as_errors
 def regress(slug: str, item: str, on: str, reference: str) -> None:
     """Regress a randomized ITEM (question, or question.option) on direct questions and numbers
-    asked directly: logistic for a share, linear for a number question's mean."""
+    asked directly: logistic for a share, linear for a number question's mean, Imai's ML model
+    for a list experiment (a double list's two lists at once)."""
     survey = survey_named(slug, one_snapshot=True)
     levels = dict(part.partition(":")[::2] for part in reference.split(",") if part)
     try:
-        fit = regression(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"], levels)
+        fit = regressed(survey, item, on.split(","), current_app.config["RESULTS_MIN_N"], levels)
     except GroupingError as error:
         raise click.ClickException(str(error)) from None
     click.echo(regression_text(fit))

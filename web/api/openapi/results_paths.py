@@ -51,7 +51,9 @@ def results_paths() -> dict:
                 "Regression on direct questions and numbers",
                 "A randomized item regressed on direct questions (dummy-coded) and numbers asked "
                 "directly (a slope per unit), from the published responses; each group predicted "
-                "at the numbers' means (``at``).",
+                "at the numbers' means (``at``). A list experiment's item is fitted by Imai's ML "
+                "model (``model``: list; a double list's two lists at once, list B's control "
+                "items under ``control_coefficients_b``).",
                 [
                     slug,
                     parameter(

@@ -1,7 +1,8 @@
 """A list experiment regressed on direct questions and numbers asked directly: Imai's (2011)
-maximum-likelihood model (``list::ictreg(y ~ x, method = "ml")``, :func:`rr.list_regression`),
-each respondent's count, list and covariates read from the published responses; with the share
-predicted for each group, at the numbers' means."""
+maximum-likelihood model (``list::ictreg(y ~ x, method = "ml")``, :func:`rr.list_regression`;
+a double list's two lists at once, :meth:`rr.DoubleList.regression`), each respondent's counts,
+list and covariates read from the published responses; with the share predicted for each group,
+at the numbers' means."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 import rr
 from rr.list_regression import Coefficient
 from web.core.models import Question, Survey
-from web.core.results.analysis import factor_levels, is_number, number_covariates
+from web.core.results.analysis import factor_levels, is_number, number_covariates, regression
 from web.core.results.by_group import GroupingError, direct_question
 from web.core.results.figures import significant
 from web.core.results.published import published_answers
@@ -32,16 +33,21 @@ def listed_item(survey: Survey, item: str) -> Question | None:
     )
 
 
+def regressed(survey: Survey, item: str, on: list[str], min_n: int, reference: dict) -> dict:
+    """``item`` regressed on ``on``: a list experiment's ML model, or a randomized item's
+    regression (:func:`web.core.results.analysis.regression`)."""
+    listed = listed_item(survey, item)
+    if listed is not None:
+        return list_regression(survey, listed, on, min_n, reference)
+    return regression(survey, item, on, min_n, reference)
+
+
 def list_regression(
     survey: Survey, question: Question, on: list[str], min_n: int, reference: dict[str, str]
 ) -> dict:
     """``question``'s ML fit on the direct questions (dummy-coded against their reference level,
     else their first with respondents) and numbers ``on``; GroupingError where a group is below
     the minimum n, the model has too few respondents, or it cannot be fitted."""
-    if question.design.double_list:
-        raise GroupingError(
-            f"{question.key!r} is a double list: the codebook's ictreg calls regress each list"
-        )
     if not on or len(set(on)) != len(on):
         raise GroupingError(
             "on must name one or more different direct questions or numbers asked directly"
@@ -56,7 +62,7 @@ def list_regression(
     if len(rows) < max(min_n, 1):
         raise GroupingError(f"the regression has fewer than {min_n} respondents")
     sizes: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    for cell, _arm, _count in rows:
+    for cell, *_ in rows:
         sizes[cell][0] += 1
     levels = factor_levels(groupings, sizes, reference, min_n)
     terms = ["(intercept)", *(f"{g.key}={level}" for g, present in zip(groupings, levels,
@@ -67,34 +73,38 @@ def list_regression(
                    for level in present[1:]]  # fmt: skip
         return [1.0, *dummies, *(float(value) for value in cell[len(factors) :])]
 
-    x = [covariates(cell) for cell, _arm, _count in rows]
+    x = [covariates(cell) for cell, *_ in rows]
     try:
-        fit = rr.list_regression(
-            question.design.control_count, [count for *_, count in rows],
-            [arm == ARMS[1] for _cell, arm, _count in rows], x, terms,
-        )  # fmt: skip
+        fit = _fit(question, rows, x, terms)
     except ValueError as error:
         raise GroupingError(f"the model cannot be fitted: {error}") from None
     means = dict(zip(numbers, np.mean([cell[len(factors) :] for cell, *_ in rows], axis=0)
                      if numbers else [], strict=True))  # fmt: skip
     groups: dict[tuple, int] = defaultdict(int)
-    for cell, _arm, _count in rows:
+    for cell, *_ in rows:
         groups[cell[: len(factors)]] += 1
     return {
         "item": question.key,
         "on": on,
         "reference": {g.key: present[0] for g, present in zip(groupings, levels, strict=True)},
         "model": "list",
-        "method": 'list::ictreg(y ~ x, method = "ml"): Imai (2011), binomial, constrained',
+        "method": _method(question),
         "n": fit.n,
         "log_likelihood": significant(fit.log_likelihood),
         # A fit at the edge: its coefficients and intervals mean nothing (too few respondents,
         # or a group where no one, or everyone, holds the item).
         "at_boundary": any(
-            abs(c.estimate) > EDGE or c.std_error == 0 for c in (*fit.sensitive, *fit.control)
+            abs(c.estimate) > EDGE or c.std_error == 0
+            for c in (*fit.sensitive, *fit.control, *fit.control_b)
         ),
         "coefficients": [_coefficient(c) for c in fit.sensitive],
+        # A double list's control items of list A; list B's under control_coefficients_b.
         "control_coefficients": [_coefficient(c) for c in fit.control],
+        **(
+            {"control_coefficients_b": [_coefficient(c) for c in fit.control_b]}
+            if fit.control_b
+            else {}
+        ),
         "at": {key: significant(float(value)) for key, value in means.items()},
         "predicted": [
             {
@@ -106,6 +116,32 @@ def list_regression(
             if n >= max(min_n, 1)
         ],  # fmt: skip
     }
+
+
+def _fit(question: Question, rows: list, x: list, terms: list[str]) -> rr.ListRegression:
+    """The model on each row's list and counts: a single list's, or a double list's two lists at
+    once."""
+    design = question.design
+    arms = [arm for _cell, arm, _counts in rows]
+    if design.double_list:
+        lists = rr.double_list(design.control_count, len(design.controls_b or ()))
+        counts_a, counts_b = ([counts[index] for *_, counts in rows] for index in range(2))
+        return lists.regression(arms, counts_a, counts_b, x, terms)
+    return rr.list_regression(
+        design.control_count, [counts[0] for *_, counts in rows],
+        [arm == ARMS[1] for arm in arms], x, terms,
+    )  # fmt: skip
+
+
+def _method(question: Question) -> str:
+    """The model fitted, in the words of its source."""
+    if question.design.double_list:
+        return (
+            'list::ictreg(y ~ x, method = "ml")\'s model (Imai 2011, binomial, constrained) on '
+            "both lists at once: the sensitive item's coefficients shared, each list's control "
+            "items its own"
+        )
+    return 'list::ictreg(y ~ x, method = "ml"): Imai (2011), binomial, constrained'
 
 
 def _coefficient(found: Coefficient) -> dict:
@@ -122,8 +158,8 @@ def _coefficient(found: Coefficient) -> dict:
 
 
 def _rows(survey: Survey, key: str, factors: list[str], numbers: list[str]) -> list:
-    """(answers to ``factors`` then values of ``numbers``, list, count) of each published
-    respondent who gave a count and every covariate."""
+    """(answers to ``factors`` then values of ``numbers``, list, counts) of each published
+    respondent who gave their counts (one, or a double list's A and B) and every covariate."""
     rows = []
     for answers in published_answers(survey):
         answer = answers.get(key)
@@ -133,5 +169,6 @@ def _rows(survey: Survey, key: str, factors: list[str], numbers: list[str]) -> l
             continue
         if not all(is_number(value) for value in values):
             continue
-        rows.append((cell, answer["arm"], answer["count"]))
+        counts = (answer["count"],) if "count" in answer else (answer["count_a"], answer["count_b"])
+        rows.append((cell, answer["arm"], counts))
     return rows

@@ -228,6 +228,8 @@ def joint_text(document: dict) -> str:
 
 def regression_text(fit: dict) -> str:
     """A regression's coefficients and predictions as aligned text."""
+    if fit.get("model") == "list":
+        return _list_regression_text(fit)
     lines = [
         f"{fit['item']} on {', '.join(fit['on'])}: n = {fit['n']}, converged: {fit['converged']}",
         f"reference: {', '.join(f'{k}={v}' for k, v in fit['reference'].items())}",
@@ -249,6 +251,38 @@ def regression_text(fit: dict) -> str:
         group = ", ".join(f"{k}={v}" for k, v in p["group"].items())
         interval = f"[{show(p['ci_low'])}, {show(p['ci_high'])}]"
         rows.append((group, show(p["estimate"]), p["n"], interval, ""))
+    return "\n".join(lines + _aligned(rows))
+
+
+def _list_regression_text(fit: dict) -> str:
+    """A list experiment's ML model: the sensitive item's coefficients, each list's control
+    items', and the prevalence predicted per group (no interval: the model gives none)."""
+    lines = [
+        f"{fit['item']} on {', '.join(fit['on'])}: n = {fit['n']}, log-likelihood "
+        f"{fit['log_likelihood']:.3f} ({fit['method']})",
+        f"reference: {', '.join(f'{k}={v}' for k, v in fit['reference'].items())}",
+    ]
+    if fit["at_boundary"]:
+        lines.append("at the boundary: the fit ran off to the edge, its coefficients mean nothing")
+    lines.append("")
+    rows = [("term", "log odds", "std. error", "95% interval", "odds ratio")]
+    double = "control_coefficients_b" in fit
+    for heading, key in (
+        ("holds the sensitive item", "coefficients"),
+        ("control items" + (", list A" if double else ""), "control_coefficients"),
+        *((("control items, list B", "control_coefficients_b"),) if double else ()),
+    ):
+        rows.append((heading, "", "", "", ""))
+        for c in fit[key]:
+            interval = f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]"
+            rows.append((f"  {c['term']}", f"{c['estimate']:.3f}", f"{c['std_error']:.3f}",
+                         interval, f"{c['odds_ratio']:.3f}"))  # fmt: skip
+    rows.append(("", "", "", "", ""))
+    at = ", ".join(f"{key} = {value:.2f}" for key, value in fit.get("at", {}).items())
+    rows.append((f"predicted (at {at})" if at else "predicted", "prevalence", "n", "", ""))
+    for p in fit["predicted"]:
+        group = ", ".join(f"{k}={v}" for k, v in p["group"].items())
+        rows.append((group, _share(p["estimate"]), p["n"], "", ""))
     return "\n".join(lines + _aligned(rows))
 
 
