@@ -355,7 +355,7 @@ def submit_by_year(app, seed: int) -> list[tuple]:
     return rows
 
 
-def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed, token):
+def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed, token, runner):
     # A seed whose fit is inside the space: with a few hundred respondents, ML can run off to
     # the boundary (a coefficient of ±18 with no standard error), as ictreg's does.
     rows = submit_by_year(app, 6)
@@ -380,6 +380,10 @@ def test_the_regression_is_ictregs_ml_model_on_the_direct_questions(app, listed,
     assert predicted["fourth"] == pytest.approx(expected.share([1.0, 1.0]), rel=1e-5)
     refused = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="")
     assert refused.status_code == 400
+    printed = runner.invoke(args=["regress", "listed", "drove", "--on", "year"])
+    assert printed.exit_code == 0, printed.output
+    assert "holds the sensitive item" in printed.output and "list B" not in printed.output
+    assert f"{expected.sensitive[1].estimate:.3f}" in printed.output
 
 
 def test_a_regression_run_off_to_the_boundary_says_so(app, listed, token):
