@@ -17,7 +17,6 @@ from web.api.bearer import bearer_user_id
 from web.api.change_plan import PLANS_PER_MINUTE
 from web.core.infrastructure.extensions import db, limiter
 from web.core.models import Survey
-from web.core.results import analysis
 from web.core.results.bayes import BayesError, BayesSettings, bayes_settings, with_posteriors
 from web.core.results.by_group import GroupingError, by_group, with_groups
 from web.core.results.cache import Built, SurveyStamp, results_cache, results_version, survey_stamp
@@ -25,6 +24,7 @@ from web.core.results.experiment import NotAnExperiment, experiment_document
 from web.core.results.figures import published_results
 from web.core.results.joint import joint_document
 from web.core.results.list_experiments import list_results
+from web.core.results.list_groups import difference_of, with_list_groups
 from web.core.results.list_regression import regressed
 from web.core.results.methods import survey_methods
 from web.core.results.synthetic import (
@@ -191,9 +191,7 @@ def difference(slug: str):
         slug,
         stamp,
         rest,
-        lambda survey, min_n: analysis.group_difference(
-            survey, item, by, groups[0], groups[1], min_n
-        ),
+        lambda survey, min_n: difference_of(survey, item, by, groups[0], groups[1], min_n),
     )
 
 
@@ -339,7 +337,7 @@ def results_document(survey: Survey, by: str | None, settings: BayesSettings | N
             groups = by_group(survey, by, results.min_n)
         except GroupingError as error:
             abort(400, str(error))
-        document = with_groups(document, groups, by)
+        document = with_list_groups(with_groups(document, groups, by), survey, by, results.min_n)
     if settings is not None:
         document = with_posteriors(document, results, settings)
     return document

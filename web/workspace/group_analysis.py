@@ -1,5 +1,6 @@
 """What the analysis-by-group page shows: one item's prevalence per group with a chart, the
-difference between two chosen groups, and the item regressed on the direct questions."""
+difference between two chosen groups, and the item regressed on the direct questions; a list
+experiment's the same way (:mod:`web.core.results.list_groups`, Imai's ML model)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from web.core.results.by_group import GroupingError, GroupResult, by_group
 from web.core.results.by_position import PositionGrouping, position_groupings
 from web.core.results.cells import direct_questions
 from web.core.results.chart import describe, estimate_chart
+from web.core.results.list_groups import list_by_group, list_group_difference
+from web.core.results.list_regression import list_regression, listed_item
 from web.core.surveys.questions import ARM
 from web.core.surveys.scales import Scale
 from web.workspace.panel import scaled_bars
@@ -72,6 +75,8 @@ class GroupAnalysis:
     scale: Scale | None = None
     # The numbers asked directly, which the regression may also adjust for.
     numbers: list = field(default_factory=list)
+    # The item is a list experiment: its figures are the list's own, by group.
+    listed: bool = False
 
     @property
     def covariates(self) -> list:
@@ -118,6 +123,10 @@ def item_choices(survey: Survey) -> list[tuple[str, str]]:
                 choices.append(
                     (f"{question.key}.{option.key}", f"{text} · {shown(option.texts).text}")
                 )
+    for question in survey.questions:
+        if question.design.controls is not None:
+            text = shown(question.texts).text
+            choices.append((question.key, _("%(question)s · list experiment", question=text)))
     return choices
 
 
@@ -136,6 +145,9 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     page.reference = args.get("ref") if args.get("ref") in groups else groups[0]
     page.numbers = list(analysis.number_covariates(survey).values())
     page.adjust = [key for key in args.getlist("adjust") if key in {c.key for c in page.covariates}]
+    listed = listed_item(survey, page.item)
+    if listed is not None:
+        return _list_experiment(page, survey, listed, min_n)
     question, option = analysis.randomized_item(survey, page.item)
     page.item_index = question.type.spun(question.options).index(option)
     page.scale = question.design.scale
@@ -155,6 +167,27 @@ def group_analysis(survey: Survey, args, min_n: int) -> GroupAnalysis:
     _compare(page, lambda: analysis.regression(
         survey, page.item, [page.by, *page.adjust], min_n, {page.by: page.reference}),
         "regression")  # fmt: skip
+    return page
+
+
+def _list_experiment(page: GroupAnalysis, survey: Survey, question, min_n: int) -> GroupAnalysis:
+    """The page for a list experiment: its estimate by group, two groups' difference, and
+    Imai's ML model on the direct questions."""
+    page.listed = True
+    by, item, first, second = page.by, page.item, page.first, page.second
+    if by is None or item is None or first is None or second is None:
+        return page  # group_analysis chooses them all before it comes here
+    if page.grouping.positions is not None:
+        page.problems.append(_("A list experiment is compared by the answers to a direct "
+                               "question, not by position."))  # fmt: skip
+        return page
+    page.groups = list_by_group(survey, question, by, min_n)
+    page.chart = _chart(page, dict(page.items)[item])
+    _compare(page, lambda: list_group_difference(survey, question, by, first, second, min_n),
+             "difference")  # fmt: skip
+    reference = {by: page.reference} if page.reference is not None else {}
+    _compare(page, lambda: list_regression(survey, question, [by, *page.adjust], min_n,
+                                           reference), "regression")  # fmt: skip
     return page
 
 

@@ -64,11 +64,14 @@ def _opening(kind: str, width: float, height: float, title: str, description: st
 def _bar(bar: Bar, x: Callable[[float], float], y: float, show: Callable[[float], str]) -> list:
     """One bar, its whisker and its value, the bar's top at ``y + 7`` (assumes valid input)."""
     shown = min(max(bar.estimate, 0.0), 1.0)
+    # An interval past the axis (a list experiment's Wald interval, say) stops at its ends, where
+    # it would otherwise run into the labels; the table beside the chart gives it whole.
+    low, high = (min(max(end, 0.0), 1.0) for end in (bar.ci_low, bar.ci_high))
     return [
         f'<rect class="bar" x="{x(0):.1f}" y="{y + 7}" width="{x(shown) - x(0):.1f}" height="18"/>',
-        f'<line class="whisker" x1="{x(bar.ci_low):.1f}" y1="{y + 16}" x2="{x(bar.ci_high):.1f}" y2="{y + 16}"/>',
-        f'<line class="whisker" x1="{x(bar.ci_low):.1f}" y1="{y + 9}" x2="{x(bar.ci_low):.1f}" y2="{y + 23}"/>',
-        f'<line class="whisker" x1="{x(bar.ci_high):.1f}" y1="{y + 9}" x2="{x(bar.ci_high):.1f}" y2="{y + 23}"/>',
+        f'<line class="whisker" x1="{x(low):.1f}" y1="{y + 16}" x2="{x(high):.1f}" y2="{y + 16}"/>',
+        f'<line class="whisker" x1="{x(low):.1f}" y1="{y + 9}" x2="{x(low):.1f}" y2="{y + 23}"/>',
+        f'<line class="whisker" x1="{x(high):.1f}" y1="{y + 9}" x2="{x(high):.1f}" y2="{y + 23}"/>',
         # The value as the bar draws it: a raw estimate past the axis is said in a note.
         f'<text class="value" x="{x(1) + 8:.1f}" y="{y + 21}">{escape(show(shown))}</text>',
     ]  # fmt: skip

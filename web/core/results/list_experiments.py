@@ -108,7 +108,7 @@ def list_results(survey: Survey, min_n: int) -> tuple[ListResult, ...]:
     answered: dict[str, list[dict]] = {question.key: [] for question in asked}
     if survey.published_count >= max(min_n, 1):
         _collect(published_answers(survey), answered)
-    return tuple(_result(question, answered[question.key], min_n) for question in asked)
+    return tuple(list_result(question, answered[question.key], min_n) for question in asked)
 
 
 def _collect(responses: Iterable[dict], answered: dict[str, list[dict]]) -> None:
@@ -121,8 +121,10 @@ def _collect(responses: Iterable[dict], answered: dict[str, list[dict]]) -> None
                 found.append(answer)
 
 
-def _result(question, answers: list[dict], min_n: int) -> ListResult:
-    """One question's result: withheld below ``min_n`` counts, estimated once each list has two."""
+def list_result(question, answers: list[dict], min_n: int, tests: bool = True) -> ListResult:
+    """One question's result: withheld below ``min_n`` counts, estimated once each list has two;
+    with each list's test for design effects unless ``tests`` is False (a group's figures, which
+    show none: the test can simulate its weights, the costliest part)."""
     design = question.design
     controls = (design.control_count, *((len(design.controls_b),) if design.controls_b else ()))
     common = (question.key, question.texts, design.sensitive_text or question.texts, controls,
@@ -138,8 +140,8 @@ def _result(question, answers: list[dict], min_n: int) -> ListResult:
             return ListResult(*common, len(answers), (shown,))
         model = rr.list_experiment(controls[0])
         found = model.estimate(short, long)
-        return ListResult(*common, len(answers), (shown,), found, (found,),
-                          (model.design_effect(short, long),))  # fmt: skip
+        effects = (model.design_effect(short, long),) if tests else ()
+        return ListResult(*common, len(answers), (shown,), found, (found,), effects)
     arms = [answer["arm"] for answer in answers]
     counts = [[answer[f"count_{name}"] for answer in answers] for name in DOUBLE_ARMS]
     lists = tuple(
@@ -152,6 +154,6 @@ def _result(question, answers: list[dict], min_n: int) -> ListResult:
     if min(arms.count(name) for name in DOUBLE_ARMS) < 2:
         return ListResult(*common, len(answers), lists)
     double = rr.double_list(*controls).estimate(arms, counts[0], counts[1])
-    tests = tuple(rr.list_experiment(j).design_effect(short, long)
-                  for j, (short, long) in zip(controls, lists, strict=True))  # fmt: skip
-    return ListResult(*common, len(answers), lists, double, double.by_list, tests)
+    effects = tuple(rr.list_experiment(j).design_effect(short, long)
+                    for j, (short, long) in zip(controls, lists, strict=True)) if tests else ()  # fmt: skip
+    return ListResult(*common, len(answers), lists, double, double.by_list, effects)

@@ -14,6 +14,7 @@ import pytest
 
 import rr
 from tests.helpers import api_get
+from web.core.results.list_groups import list_by_group
 from web.core.surveys.lookup import find_survey
 from web.core.surveys.surveyfile import parse_survey
 from web.core.surveys.xlsform.read import load_xlsform
@@ -138,7 +139,8 @@ def test_the_builder_adds_a_double_list_and_keeps_its_ids_on_editing(app, resear
 
 def test_the_regression_fits_both_lists_on_the_direct_questions(app, imported, token, runner):
     """The API's model is rr's on the published rows: β shared by the lists, each list's control
-    items its own (list B's under ``control_coefficients_b``); `flask regress` prints it."""
+    items its own (list B's under ``control_coefficients_b``); `flask regress` prints it; and
+    by group, each group's estimate is the double list's own on its rows."""
     survey = copy.deepcopy(SURVEY) | {"slug": "doubled-years"}
     survey["questions"].insert(0, {"id": "year", "type": "direct", "text": "Year?",
                                    "options": [{"id": "first", "text": "First"},
@@ -174,6 +176,19 @@ def test_the_regression_fits_both_lists_on_the_direct_questions(app, imported, t
             # Hessian differ in their sixth digits.
             assert mine["estimate"] == pytest.approx(theirs.estimate, rel=1e-5), key
             assert mine["std_error"] == pytest.approx(theirs.std_error, rel=1e-4), key
+    # By group, each year's estimate is the double list's own on that year's rows.
+    with app.app_context():
+        survey = find_survey("doubled-years")
+        question = next(q for q in survey.questions if q.key == "drove")
+        groups = list_by_group(survey, question, "year", app.config["RESULTS_MIN_N"])
+    for group in groups:
+        mine = [row for row in rows if row[0] == group.option]
+        _years, arms, a, b = zip(*mine, strict=True)
+        own = rr.double_list(3, 2).estimate(list(arms), list(a), list(b))
+        assert group.n == len(mine) and not group.withheld
+        assert (group.items[0].estimate, group.items[0].std_error) == pytest.approx(
+            (own.estimate, own.std_error), rel=1e-12
+        )
     printed = runner.invoke(args=["regress", "doubled-years", "drove", "--on", "year"])
     assert printed.exit_code == 0, printed.output
     for heading in ("holds the sensitive item", "control items, list A", "control items, list B"):
