@@ -1,5 +1,6 @@
-"""A list question among the other analyses, which it takes no part in: each refuses it by name or
-leaves it out, and none fails."""
+"""A list question among the other analyses: each takes it (by group, the difference and the
+regression: here every respondent is a first year, so those two refuse for want of fourth years),
+refuses it by name or leaves it out, and none fails."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.imported(batch=2)
     [
         ("results", {"by": "year"}, 200),
         ("results", {"method": "bayes"}, 200),
-        ("difference", {"item": "drove", "by": "year", "a": "first", "b": "fourth"}, 400),
+        ("difference", {"item": "drove", "by": "year", "groups": "first,fourth"}, 400),
         ("joint", {"items": "drove,year"}, 400),
         ("regression", {"item": "drove", "on": "year"}, 400),
         ("methods", {}, 200),
