@@ -207,3 +207,22 @@ def test_deleting_a_question_asks_first_and_its_controls_can_be_read(
     expect(page.locator("tbody tr")).to_have_count(1)
     expect(page.locator("tbody")).not_to_contain_text("cheated")
     researcher.close()
+
+
+def test_the_builders_questions_read_on_a_phone(app, researcher_at, live_server, import_survey):
+    """Each wording keeps a readable width on a 390 px phone (the table scrolls sideways for the
+    rest; it once folded the wording to a word a line and a question's id to three letters),
+    and the wording opens its question, as the row's Edit does."""
+    import json
+
+    from web.core.surveys.demo import DEMO_FILE
+
+    import_survey(json.loads(DEMO_FILE.read_text(encoding="utf-8")))
+    page = researcher_at("ko-KR", 390)
+    page.goto(f"{live_server}/surveys/campus-life/edit")
+    widths = page.locator("#question-table td.wording").evaluate_all(
+        "(cells) => cells.map((cell) => cell.getBoundingClientRect().width)"
+    )
+    assert len(widths) > 3 and min(widths) >= 170, widths
+    page.locator("#question-table td.wording a").first.click()
+    expect(page).to_have_url(re.compile(r"/surveys/campus-life/questions/cheated$"))
