@@ -12,7 +12,7 @@ from flask.cli import with_appcontext
 from web.cli.lookup import survey_named, user_named
 from web.cli.refusals import refusals_as_errors
 from web.core.infrastructure.extensions import db
-from web.core.models import User
+from web.core.models import User, unbounded_questions
 from web.core.results.cells import direct_questions
 from web.core.surveys.importing import IMPORT_STATUSES, ImportRefused, import_survey_file
 from web.core.surveys.xlsform.write import survey_xlsform
@@ -101,8 +101,11 @@ def import_survey(file: Path, owner: str | None, status: str) -> None:
         raise click.ClickException(
             "\n".join([f"{file} was not imported:", *(f"  {line}" for line in error.problems)])
         ) from None
+    unbounded = [question.key for question in unbounded_questions(survey)]
+    left_out = f" (leaving out {', '.join(unbounded)}: no epsilon bound)" if unbounded else ""
     click.echo(
-        f"Imported {len(survey.questions)} questions, total epsilon {survey.epsilon_total:g}."
+        f"Imported {len(survey.questions)} questions, total epsilon {survey.epsilon_total:g}"
+        f"{left_out}."
     )
     if survey.join_code:
         click.echo(f"Join code: {survey.join_code}")

@@ -390,3 +390,21 @@ def test_a_regression_run_off_to_the_boundary_says_so(app, listed, token):
     submit_by_year(app, 8)  # this sample's fit runs off to the edge
     found = api_get(app.test_client(), token, "surveys/listed/regression", item="drove", on="year")
     assert found.json["at_boundary"] is True
+
+
+def test_every_page_that_shows_the_surveys_total_says_the_list_is_left_out(
+    app, listed, researcher, client, runner, tmp_path
+):
+    """The survey list, the builder, the respondent's page and the import command: the total ε
+    holds no list, and each says so (with a reason true of a list: a count of every item or of
+    none is never randomized), where they once gave the lie detector's reason alone, or nothing."""
+    row = researcher.get("/surveys").get_data(as_text=True).split('data-slug="listed"')[1]
+    assert "+ 1 with no ε bound" in row.split("</tr>")[0]
+    for page in (researcher.get("/surveys/listed/edit"), client.get("/s/listed")):
+        text = page.get_data(as_text=True)
+        assert "Questions with no ε bound are left out of it (1 here" in text
+        assert "a count of every item or of none" in text
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps(SURVEY | {"slug": "listed-again"}), encoding="utf-8")
+    imported = runner.invoke(args=["import-survey", str(copy)]).output
+    assert "total epsilon 0 (leaving out drove: no epsilon bound)." in imported
