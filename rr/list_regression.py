@@ -153,9 +153,8 @@ def fit_lists(lists, x, names) -> ListRegression:
         )
         for index, (controls, y, t) in enumerate(lists):
             successes = y.copy()
-            successes[t] = (
-                y[t] - holds[index]
-            )  # a holder's count has one item that is not a control item
+            # A holder's count has one item that is not a control item.
+            successes[t] = y[t] - holds[index]
             gammas[index] = _newton(x, successes, np.full(len(y), float(controls)), gammas[index])
         now = log_likelihood(beta, gammas)
         if now - last < _GAIN:
