@@ -17,7 +17,7 @@ from web.core.results.by_group import GroupingError, GroupResult, by_group
 from web.core.results.by_position import PositionGrouping, position_groupings
 from web.core.results.cells import direct_questions
 from web.core.results.chart import describe, estimate_chart
-from web.core.results.list_groups import list_by_group, list_group_difference
+from web.core.results.list_groups import groups_difference, list_by_group
 from web.core.results.list_regression import list_regression, listed_item
 from web.core.surveys.questions import ARM
 from web.core.surveys.scales import Scale
@@ -183,7 +183,7 @@ def _list_experiment(page: GroupAnalysis, survey: Survey, question, min_n: int) 
         return page
     page.groups = list_by_group(survey, question, by, min_n)
     page.chart = _chart(page, dict(page.items)[item])
-    _compare(page, lambda: list_group_difference(survey, question, by, first, second, min_n),
+    _compare(page, lambda: groups_difference(question.key, by, page.groups, first, second, min_n),
              "difference")  # fmt: skip
     reference = {by: page.reference} if page.reference is not None else {}
     _compare(page, lambda: list_regression(survey, question, [by, *page.adjust], min_n,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -111,13 +111,18 @@ def list_results(survey: Survey, min_n: int) -> tuple[ListResult, ...]:
     return tuple(list_result(question, answered[question.key], min_n) for question in asked)
 
 
+def gave_counts(answer: object) -> TypeGuard[dict]:
+    """Whether a stored answer is a list's counts (an answer of another condition, or none, is
+    not: stored answers were checked against their list)."""
+    return isinstance(answer, dict) and ("count" in answer or "count_a" in answer)
+
+
 def _collect(responses: Iterable[dict], answered: dict[str, list[dict]]) -> None:
-    """Each response's answer to each list (an answer of another condition, or none, adds
-    nothing: stored answers were checked against their list)."""
+    """Each response's counts for each list."""
     for answers in responses:
         for key, found in answered.items():
             answer = answers.get(key)
-            if isinstance(answer, dict) and ("count" in answer or "count_a" in answer):
+            if gave_counts(answer):
                 found.append(answer)
 
 

@@ -17,7 +17,7 @@ from web.core.models import Question, Survey
 from web.core.results import analysis
 from web.core.results.by_group import GroupingError, GroupResult, direct_question
 from web.core.results.figures import ItemResult, difference_entry
-from web.core.results.list_experiments import ListResult, list_result
+from web.core.results.list_experiments import ListResult, gave_counts, list_result
 from web.core.results.list_regression import listed_item
 from web.core.results.published import published_answers
 
@@ -44,30 +44,34 @@ def list_group_difference(
     survey: Survey, question: Question, key: str, first: str, second: str, min_n: int
 ) -> dict:
     """``question``'s estimate in group ``first`` of direct question ``key`` less its estimate
-    in ``second``; GroupingError where a group is not one of the question's options, is below
-    ``min_n`` or has fewer than two respondents in a list."""
-    grouping = direct_question(survey, key)
-    answers = _answers_by(survey, question, key, min_n)
-    found = []
-    for group in (first, second):
-        if group not in {option.key for option in grouping.options}:
-            raise GroupingError(f"{key!r} has no option {group!r}")
-        result = list_result(question, answers.get(group, []), min_n, tests=False)
-        if result.withheld:
-            raise GroupingError(f"group {key}={group} has fewer than {min_n} respondents")
-        if result.estimate is None:
-            raise GroupingError(f"group {key}={group} has fewer than two respondents in a list")
-        found.append(result)
-    first_estimate, second_estimate = (result.estimate for result in found)
-    assert first_estimate is not None and second_estimate is not None  # checked above
-    difference = wald_difference(
-        (first_estimate.estimate, first_estimate.std_error),
-        (second_estimate.estimate, second_estimate.std_error),
-        0.95,
-        METHOD,
-    )
-    counts = [(0, result.n) for result in found]
-    return difference_entry(question.key, key, [first, second], counts, difference)
+    in ``second`` (each as :func:`list_by_group` gives it); GroupingError where a group is not
+    one of the question's options, is below ``min_n`` or has fewer than two respondents in a
+    list."""
+    groups = list_by_group(survey, question, key, min_n)
+    return groups_difference(question.key, key, groups, first, second, min_n)
+
+
+def groups_difference(
+    item: str, key: str, groups: list[GroupResult], first: str, second: str, min_n: int
+) -> dict:
+    """List item ``item``'s difference between two of ``groups`` (:func:`list_by_group`'s, of
+    direct question ``key``), refused as :func:`list_group_difference` says."""
+    by_option = {group.option: group for group in groups}
+    found, figures = [], []
+    for name in (first, second):
+        group = by_option.get(name)
+        if group is None:
+            raise GroupingError(f"{key!r} has no option {name!r}")
+        if group.withheld:
+            raise GroupingError(f"group {key}={name} has fewer than {min_n} respondents")
+        figured = group.items[0]
+        if figured.estimate is None or figured.std_error is None:
+            raise GroupingError(f"group {key}={name} has fewer than two respondents in a list")
+        found.append(group)
+        figures.append((figured.estimate, figured.std_error))
+    difference = wald_difference(figures[0], figures[1], 0.95, METHOD)
+    counts = [(0, group.n) for group in found]
+    return difference_entry(item, key, [first, second], counts, difference)
 
 
 def with_list_groups(document: dict, survey: Survey, key: str, min_n: int) -> dict:
@@ -103,8 +107,7 @@ def _answers_by(survey: Survey, question: Question, key: str, min_n: int) -> dic
         return grouped
     for answers in published_answers(survey):
         answer, group = answers.get(question.key), answers.get(key)
-        counted = isinstance(answer, dict) and ("count" in answer or "count_a" in answer)
-        if group is not None and counted:
+        if group is not None and gave_counts(answer):
             grouped[group].append(answer)
     return grouped
 
